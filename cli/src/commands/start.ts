@@ -1,0 +1,144 @@
+// `anvil start` (`pnpm start`): the whole system on one machine (DESIGN.md §5). Brings
+// up PostgreSQL and NATS when the environment names none, the four services, then the
+// gateway; prints the URL once /api/healthz passes. Ctrl-C/SIGTERM stops everything in
+// reverse dependency order and exits 0; a child dying on its own takes everything down
+// and exits 1, so a broken system never looks half-alive.
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { ConfigError, loadConfig, type Config } from '@anvil/kit';
+import { fetchHealth } from '../health.js';
+import { startEmbeddedPostgres } from '../infra/embedded-postgres.js';
+import { startNats } from '../infra/nats.js';
+import { loadOrCreateInternalToken } from '../internal-token.js';
+import { sleep } from '../net.js';
+import { deployableEntry, DEPLOYABLES, ProcessRunner, SERVICES, type ProcessExit } from '../processes.js';
+
+const ME = 'anvil';
+
+function describeExit(exit: ProcessExit): string {
+  if (exit.error) return `could not start (${exit.error.message})`;
+  return exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+}
+
+export interface StartOptions {
+  /** Where the deployables' dist folders are; the workspace root by default (tests use fakes). */
+  root?: string;
+}
+
+export async function start(env: NodeJS.ProcessEnv = process.env, options: StartOptions = {}): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(err.message);
+    process.exit(1);
+  }
+
+  // Check the build before starting databases we would only have to stop again.
+  const missing = DEPLOYABLES.map((name) => deployableEntry(name, options.root)).filter((entry) => !existsSync(entry));
+  if (missing.length) {
+    console.error(`not built yet (missing ${missing.join(', ')}): run \`pnpm build\` first`);
+    process.exit(1);
+  }
+
+  let stopping: Promise<void> | undefined;
+  const infra: Array<{ stop(): Promise<void> }> = [];
+  const runner = new ProcessRunner({
+    onExit: (exit) => {
+      if (!exit.expected) void stopEverything(1, `${exit.name} ${describeExit(exit)}; stopping Anvil`);
+    },
+  });
+  const say = (line: string) => runner.print(ME, line);
+
+  // Children live in their own process groups (see processes.ts): if we crash, take them along.
+  process.on('exit', () => runner.killAllSync());
+
+  function stopEverything(code: number, reason?: string): Promise<void> {
+    stopping ??= (async () => {
+      if (reason) runner.print(ME, reason, 'stderr');
+      say('stopping');
+      // The gateway first, so no request reaches a service that is going away; the
+      // infrastructure last, so services can finish their work and close cleanly.
+      await runner.stop('gateway');
+      await Promise.all(SERVICES.map((name) => runner.stop(name)));
+      for (const server of infra.reverse()) await server.stop();
+      await runner.stopAll();
+      say('stopped');
+      process.exit(code);
+    })();
+    return stopping;
+  }
+
+  let firstSignalAt = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    // Under `pnpm start` a Ctrl-C arrives twice at once: from the terminal and forwarded
+    // by pnpm. Only a signal well after the first means "stop waiting".
+    if (stopping && Date.now() - firstSignalAt < 1_000) return;
+    firstSignalAt = Date.now();
+    if (stopping) {
+      // A second Ctrl-C: the user does not want to wait.
+      runner.print(ME, `${signal} again: killing everything`, 'stderr');
+      runner.killAllSync();
+      process.exit(1);
+    }
+    void stopEverything(0);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
+
+  try {
+    await mkdir(config.dataDir, { recursive: true });
+    let databaseUrl = config.databaseUrl;
+    if (!databaseUrl) {
+      const postgres = await startEmbeddedPostgres({ dataDir: config.dataDir, runner, say });
+      infra.push(postgres);
+      databaseUrl = postgres.url;
+      say(`embedded PostgreSQL on 127.0.0.1:${postgres.port} (data in ${config.dataDir}/postgres)`);
+    }
+    if (stopping) return;
+    let natsUrl = config.natsUrl;
+    if (!natsUrl) {
+      const nats = await startNats({ dataDir: config.dataDir, runner, say });
+      infra.push(nats);
+      natsUrl = nats.url;
+      say(`embedded NATS on ${nats.url} (JetStream store in ${config.dataDir}/nats)`);
+    }
+    if (stopping) return;
+    const token = config.settings.security.INTERNAL_TOKEN ?? (await loadOrCreateInternalToken(config.dataDir));
+
+    // Everything a child needs that we may have decided for it is passed explicitly; the
+    // rest (ANVIL__* settings, addresses, admin bootstrap) it reads from the same env.
+    const childEnv: NodeJS.ProcessEnv = {
+      ...env,
+      ANVIL_DATA_DIR: config.dataDir,
+      ANVIL_DATABASE_URL: databaseUrl,
+      NATS_URL: natsUrl,
+      ANVIL__security__INTERNAL_TOKEN: token,
+    };
+    for (const name of SERVICES) runner.startDeployable(name, childEnv, { root: options.root });
+    runner.startDeployable('gateway', childEnv, { root: options.root });
+  } catch (err) {
+    await stopEverything(1, (err as Error).message);
+    return;
+  }
+
+  // Services migrate their databases before serving, so the first start can take a while.
+  const local = `http://127.0.0.1:${config.httpPort}/`;
+  const startedAt = Date.now();
+  let warned = false;
+  while (!stopping) {
+    const health = await fetchHealth(local);
+    if (stopping) return;
+    if (health.ok) {
+      say(`Anvil is ready at ${config.rootUrl} (gateway listening on port ${config.httpPort})`);
+      return;
+    }
+    if (!warned && Date.now() - startedAt > 60_000) {
+      warned = true;
+      runner.print(ME, `still waiting for ${local}api/healthz (last answer: ${health.status || 'none'} ${health.body.slice(0, 200)})`, 'stderr');
+    }
+    await sleep(250);
+  }
+}

@@ -1,0 +1,81 @@
+// Small network helpers shared by the supervisor, the embedded infrastructure and the
+// e2e harness: finding free TCP ports and waiting for something to listen.
+import { createConnection, createServer, type Server } from 'node:net';
+
+function listenOnFreePort(host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, host, () => resolve(server));
+  });
+}
+
+function close(server: Server): Promise<void> {
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+/**
+ * `count` distinct free ports. All sockets stay open until every port is picked, so the
+ * kernel cannot hand out the same port twice; another process may still take one before
+ * the caller binds it (rare enough for tests and first boots).
+ */
+export async function freePorts(count: number, host = '127.0.0.1'): Promise<number[]> {
+  const servers: Server[] = [];
+  try {
+    for (let i = 0; i < count; i++) servers.push(await listenOnFreePort(host));
+    return servers.map((s) => (s.address() as { port: number }).port);
+  } finally {
+    await Promise.all(servers.map(close));
+  }
+}
+
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  const [port] = await freePorts(1, host);
+  return port;
+}
+
+/** Whether something accepts TCP connections on host:port right now. */
+export function isListening(port: number, host = '127.0.0.1', timeoutMs = 1_000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/** Whether a port can be bound on host (nothing else holds it). */
+export async function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
+  });
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Polls `check` until it returns true, `abort` returns a reason to give up (e.g. the
+ * process we wait for has died), or `timeoutMs` passes. Polling keeps callers free of
+ * fixed sleeps: they continue as soon as the thing is ready.
+ */
+export async function waitUntil(
+  what: string,
+  check: () => Promise<boolean>,
+  options: { timeoutMs?: number; intervalMs?: number; abort?: () => string | undefined } = {},
+): Promise<void> {
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  for (;;) {
+    const reason = options.abort?.();
+    if (reason) throw new Error(`gave up waiting for ${what}: ${reason}`);
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${options.timeoutMs ?? 30_000} ms waiting for ${what}`);
+    await sleep(options.intervalMs ?? 100);
+  }
+}

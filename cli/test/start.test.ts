@@ -1,0 +1,119 @@
+// The supervisor end to end with fake deployables: each fake records the environment it
+// got and, on SIGTERM, appends its name to a shared file (that gives the stop order); the
+// fake gateway answers /api/healthz. Runs the built cli/dist in a child process, because
+// start() owns signals and process.exit; skipped until `pnpm build` has made it.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '../src/net.js';
+import { deployableEntry, DEPLOYABLES } from '../src/processes.js';
+
+const START_JS = resolve(fileURLToPath(import.meta.url), '../../dist/commands/start.js');
+
+const FAKE = `
+import { createServer } from 'node:http';
+import { appendFileSync, writeFileSync } from 'node:fs';
+const name = process.argv[1].split('/').at(-3);
+const dir = process.env.FAKE_DIR;
+writeFileSync(dir + '/' + name + '.env.json', JSON.stringify(process.env));
+console.log(JSON.stringify({ level: 30, time: 0, pid: process.pid, hostname: 'h', msg: name + ' up' }));
+process.on('SIGTERM', () => { appendFileSync(dir + '/stopped', name + '\\n'); process.exit(0); });
+if (name === 'gateway') {
+  createServer((req, res) => res.writeHead(req.url === '/api/healthz' ? 200 : 404).end('{"status":"pass"}'))
+    .listen(Number(process.env.ANVIL_HTTP_PORT), '127.0.0.1');
+} else setInterval(() => {}, 1000);
+if (process.env.FAKE_DIE === name) setTimeout(() => process.exit(3), 300);
+`;
+
+function runSupervisor(root: string, env: NodeJS.ProcessEnv, until: RegExp) {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', `import(${JSON.stringify(START_JS)}).then((m) => m.start(process.env, { root: ${JSON.stringify(root)} }))`], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const matched = new Promise<void>((resolveMatch) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (until.test(output)) resolveMatch();
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+  });
+  const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+  return { child, matched, exited, output: () => output };
+}
+
+const suite = existsSync(START_JS) ? describe : describe.skip;
+suite('anvil start (fake deployables)', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'anvil-start-'));
+    for (const name of DEPLOYABLES) {
+      const entry = deployableEntry(name, root);
+      await mkdir(resolve(entry, '..'), { recursive: true });
+      await writeFile(entry, FAKE);
+    }
+  });
+  afterAll(() => rm(root, { recursive: true, force: true }));
+
+  async function envFor(run: string, extra: NodeJS.ProcessEnv = {}): Promise<NodeJS.ProcessEnv> {
+    const dir = join(root, run);
+    await mkdir(dir, { recursive: true });
+    return {
+      PATH: process.env.PATH,
+      FAKE_DIR: dir,
+      ANVIL_DATA_DIR: join(dir, 'data'),
+      ANVIL_HTTP_PORT: String(await freePort()),
+      // Set, so no embedded PostgreSQL or NATS is started; the fakes never connect.
+      ANVIL_DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/anvil',
+      NATS_URL: 'nats://127.0.0.1:1',
+      ...extra,
+    };
+  }
+
+  it('passes the resolved env, reports ready, and stops the gateway first on SIGTERM', async () => {
+    const env = await envFor('ok');
+    const run = runSupervisor(root, env, /Anvil is ready at/);
+    await run.matched;
+    expect(run.output()).toContain(`Anvil is ready at http://localhost:${env.ANVIL_HTTP_PORT}/`);
+    expect(run.output()).toMatch(/identity +\| .*identity up/);
+
+    const token = (await readFile(join(env.ANVIL_DATA_DIR!, 'internal_token'), 'utf8')).trim();
+    for (const name of DEPLOYABLES) {
+      const got = JSON.parse(await readFile(join(env.FAKE_DIR!, `${name}.env.json`), 'utf8'));
+      expect(got).toMatchObject({
+        ANVIL_DATABASE_URL: env.ANVIL_DATABASE_URL,
+        NATS_URL: env.NATS_URL,
+        ANVIL__security__INTERNAL_TOKEN: token,
+        ANVIL_DATA_DIR: env.ANVIL_DATA_DIR,
+      });
+    }
+
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    const stopped = (await readFile(join(env.FAKE_DIR!, 'stopped'), 'utf8')).trim().split('\n');
+    expect(stopped[0]).toBe('gateway');
+    expect(stopped.slice(1).sort()).toEqual(['collaboration', 'hooks', 'identity', 'repository']);
+  }, 30_000);
+
+  it('stops everything and exits non-zero when a child dies', async () => {
+    const env = await envFor('die', { FAKE_DIE: 'hooks', ANVIL__security__INTERNAL_TOKEN: 'x'.repeat(32) });
+    const run = runSupervisor(root, env, /stopped/);
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain('hooks exited with code 3; stopping Anvil');
+    const stopped = (await readFile(join(env.FAKE_DIR!, 'stopped'), 'utf8')).trim().split('\n');
+    expect(stopped.sort()).toEqual(['collaboration', 'gateway', 'identity', 'repository']);
+    // A configured token is used as is and not written to disk.
+    expect(existsSync(join(env.ANVIL_DATA_DIR!, 'internal_token'))).toBe(false);
+  }, 30_000);
+
+  it('prints a configuration error and exits 1', async () => {
+    const run = runSupervisor(root, { ...(await envFor('bad')), ANVIL_HTTP_PORT: 'nope' }, /$^/);
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain('ANVIL_HTTP_PORT must be a TCP port');
+  }, 30_000);
+});

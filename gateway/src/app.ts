@@ -1,0 +1,49 @@
+// The gateway's express application: /api/v1 (authenticate → route table), health,
+// the contract document and Swagger UI. Built separately from main.ts so tests can
+// mount it without a process.
+import express, { type Express } from 'express';
+import { authenticate } from './auth/authenticate.js';
+import { implementedDocument, swaggerUiRouter } from './contract/index.js';
+import { errorBody, errorHandler, sendError } from './http/errors.js';
+import { healthz } from './http/health.js';
+import { registerRoutes, sendJson, type Deps } from './http/route.js';
+import { apiRoutes } from './routes/index.js';
+
+export interface AppOptions {
+  /** Largest JSON body accepted; bigger ones get a clean 413. */
+  bodyLimit?: string;
+}
+
+export function createApp(deps: Deps, options: AppOptions = {}): Express {
+  const { rootUrl } = deps.config;
+  const app = express();
+  // Gitea's API sends no ETag; computing one costs a hash of every body (performance.md rule 5).
+  app.set('etag', false);
+  app.set('x-powered-by', false);
+  app.set('query parser', 'simple');
+
+  app.get('/api/healthz', healthz(deps.config));
+
+  if (deps.config.settings.api.ENABLE_SWAGGER) {
+    const document = JSON.stringify(implementedDocument(apiRoutes.map((r) => r.operationId), rootUrl));
+    app.get('/swagger.v1.json', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json;charset=utf-8' }).end(document);
+    });
+    app.use(swaggerUiRouter('/swagger.v1.json'));
+    app.get('/api/v1/swagger', (_req, res) => res.redirect(`${rootUrl}api/swagger`));
+  }
+
+  const api = express.Router({ caseSensitive: false, strict: false });
+  api.use((_req, res, next) => {
+    res.setHeader('Access-Control-Expose-Headers', 'Link, X-Total-Count');
+    next();
+  });
+  api.use(authenticate(deps));
+  registerRoutes(api, apiRoutes, deps, options.bodyLimit ?? '32mb');
+  api.use((_req, res) => sendJson(res, 404, errorBody(404, 'The target couldn\'t be found.', rootUrl)));
+  app.use('/api/v1', api);
+
+  app.use((_req, res) => sendError(res, 404, 'The target couldn\'t be found.', rootUrl));
+  app.use(errorHandler(rootUrl, deps.log));
+  return app;
+}

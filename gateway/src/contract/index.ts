@@ -1,0 +1,13 @@
+// The contract (DESIGN.md §1) as the gateway and the e2e harness use it.
+export {
+  allOperations,
+  apiPath,
+  contractDocument,
+  matchOperation,
+  operationById,
+  type ContractOperation,
+  type OperationMatch,
+  type SwaggerDocument,
+} from './document.js';
+export { operationHasBody, validateRequestBody, validateResponse, type ResponseCheckOptions } from './validator.js';
+export { implementedDocument, swaggerUiRouter } from './swagger.js';

@@ -1,0 +1,156 @@
+// Checks JSON against the contract (DESIGN.md §1): request bodies with Gitea's 422 answer,
+// and every response the gateway sends (the e2e client calls validateResponse on each one).
+// One ajv instance knows every `#/definitions/*` of the document, once per variant
+// (schemas.ts); compiled validators are cached per operation and status.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
+import { bindingMessage } from './binding-messages.js';
+import { matchOperation, operationById } from './document.js';
+import { convertSchema, definitionsDocument, expectationFor, type Variant } from './schemas.js';
+
+// ajv-formats is CommonJS: under NodeNext its default import is `module.exports`, whose
+// `.default` is the plugin (TypeScript types the import as the module, hence the cast).
+const addFormats = (addFormatsModule as unknown as { default: FormatsPlugin }).default;
+
+// Gitea's own e-mail check (models/user ValidateEmail's pattern): unlike ajv-formats' full
+// mode it accepts a dot-less domain such as `root@localhost`.
+const GITEA_EMAIL = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+function isGoZero(value: unknown): boolean {
+  return value === undefined || value === null || value === '' || value === 0 || value === false;
+}
+
+function createAjv(): Ajv {
+  // allErrors: responses list every mismatch; requests pick Gitea's first. verbose: the
+  // error keeps the schema and data, which the Go-style messages need.
+  const ajv = new Ajv({ strict: false, allErrors: true, verbose: true });
+  addFormats(ajv);
+  ajv.addFormat('email', GITEA_EMAIL);
+  ajv.addFormat('email-or-empty', (s: string) => s === '' || GITEA_EMAIL.test(s));
+  // Go-swagger's integer widths; `type: integer` has already refused strings and fractions.
+  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) <= 2 ** 63 });
+  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+  ajv.addFormat('uint64', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= 0 });
+  ajv.addFormat('float', { type: 'number', validate: () => true });
+  ajv.addFormat('double', { type: 'number', validate: () => true });
+  // `binding:"Required"`: a required field must be present AND non-zero (schemas.ts sets it).
+  const goRequired = (names: string[], data: unknown): boolean => {
+    if (!data || typeof data !== 'object' || Array.isArray(data)) return true;
+    const zero = names.filter((n) => isGoZero((data as Record<string, unknown>)[n]));
+    goRequired.errors = zero.map((n) => ({ keyword: 'goRequired', message: 'Required', params: { missingProperty: n } }));
+    return zero.length === 0;
+  };
+  goRequired.errors = [] as Partial<ErrorObject>[];
+  ajv.addKeyword({ keyword: 'goRequired', type: 'object', schemaType: 'array', errors: true, validate: goRequired });
+  for (const variant of ['response-strict', 'response-loose', 'request'] as Variant[]) ajv.addSchema(definitionsDocument(variant));
+  return ajv;
+}
+
+let instance: Ajv | undefined;
+const cache = new Map<string, ValidateFunction>();
+
+function compiled(key: string, build: () => Record<string, unknown>): ValidateFunction {
+  let fn = cache.get(key);
+  if (!fn) {
+    instance ??= createAjv();
+    fn = instance.compile(build());
+    cache.set(key, fn);
+  }
+  return fn;
+}
+
+// ---- requests ------------------------------------------------------------------------------
+
+// Go's decoder treats `null` as "not sent" (a pointer stays nil, a value keeps its zero), so
+// nulls are dropped before checking rather than admitted by every schema.
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutNulls(v)]));
+  }
+  return value;
+}
+
+/** Whether the operation takes a JSON body (an `in: body` parameter), so the route parses one. */
+export function operationHasBody(operationId: string): boolean {
+  const operation = operationById(operationId);
+  if (!operation) throw new Error(`operationHasBody: no operation "${operationId}" in the contract`);
+  return operation.parameters.some((p) => p.in === 'body');
+}
+
+/**
+ * null when `body` fits the operation's `in: body` parameter (or it has none), else the
+ * message of Gitea's 422 APIValidationError, e.g. `[username]: Required`. Properties the
+ * document does not list are ignored, as Go's decoder ignores them. Throws for an unknown
+ * operationId (a programming error, not a client's).
+ */
+export function validateRequestBody(operationId: string, body: unknown): string | null {
+  const operation = operationById(operationId);
+  if (!operation) throw new Error(`validateRequestBody: no operation "${operationId}" in the contract`);
+  const parameter = operation.parameters.find((p) => p.in === 'body');
+  if (!parameter?.schema) return null;
+  const schema = parameter.schema;
+  const isText = schema.type === 'string';
+  // An empty body decodes to the zero struct, which the binding rules then check (Required).
+  const data = body === undefined || body === null || (body === '' && !isText) ? (isText ? '' : {}) : withoutNulls(body);
+  const validate = compiled(`request ${operationId}`, () => convertSchema(schema, 'request'));
+  if (validate(data)) return null;
+  const bodyType = typeof schema.$ref === 'string' ? schema.$ref.split('/').pop()! : 'body';
+  return bindingMessage(validate.errors ?? [], bodyType);
+}
+
+// ---- responses -----------------------------------------------------------------------------
+
+export interface ResponseCheckOptions {
+  /** Refuse properties the document does not list (Anvil may not invent fields). Default true. */
+  strictProperties?: boolean;
+  /**
+   * Statuses every operation may answer though none declares them, checked against Gitea's
+   * error body. Default [401]: Gitea 1.27.1's document declares 401 on no operation, yet its
+   * auth middleware (reqToken, bad credentials) answers 401 on all of them (DESIGN.md §3).
+   * Every other undeclared status is a contract violation.
+   */
+  crossCutting?: readonly number[];
+}
+
+const DEFAULT_CROSS_CUTTING: readonly number[] = [401];
+
+function describeError(e: ErrorObject): string {
+  const where = `body${e.instancePath}`;
+  if (e.keyword === 'additionalProperties') return `${where} has property "${String(e.params.additionalProperty)}" the contract does not define`;
+  if (e.keyword === 'required') return `${where} lacks required property "${String(e.params.missingProperty)}"`;
+  if (e.keyword === 'enum') return `${where} is ${JSON.stringify(e.data)}, must be one of ${JSON.stringify(e.params.allowedValues)}`;
+  const shown = e.keyword === 'type' || e.keyword === 'format' || e.keyword === 'pattern' ? ` (got ${JSON.stringify(e.data)?.slice(0, 80)})` : '';
+  return `${where} ${e.message ?? e.keyword}${shown}`;
+}
+
+/**
+ * Checks one response against the contract: the operation must exist for (method, path), must
+ * declare `status`, and `body` must fit that status's schema. `body` is the parsed JSON, or
+ * undefined / "" when the response had no JSON body (non-JSON bodies — diffs, raw files —
+ * are the caller's to skip: pass undefined). Returns the problems, empty when valid.
+ */
+export function validateResponse(method: string, path: string, status: number, body: unknown, options: ResponseCheckOptions = {}): string[] {
+  const match = matchOperation(method, path);
+  if (!match) return [`${method.toUpperCase()} ${path} is not an operation of the contract`];
+  const { operation } = match;
+  const variant: Variant = options.strictProperties === false ? 'response-loose' : 'response-strict';
+  const expectation = expectationFor(operation, status, variant, options.crossCutting ?? DEFAULT_CROSS_CUTTING);
+  const label = `${operation.method} ${operation.path} (${operation.operationId})`;
+  if (!expectation) return [`status ${status} is not declared by ${label}; it declares ${Object.keys(operation.responses).join(', ')}`];
+  const empty = body === undefined || body === '';
+  switch (expectation.kind) {
+    case 'any':
+      return [];
+    case 'none':
+      return empty ? [] : [`${label} ${status} (${expectation.describe}) has no body, but one was sent`];
+    case 'json': {
+      if (empty) return expectation.bodyOptional ? [] : [`${label} ${status} must carry a JSON body (${expectation.describe}), got none`];
+      const validate = compiled(`response ${variant} ${operation.operationId} ${status}`, () => expectation.schema);
+      if (validate(body)) return [];
+      // `if/else` (nullable refs) and `anyOf` add a summary line on top of the real errors.
+      const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'if');
+      return [...new Set(errors.map(describeError))].map((e) => `${label} ${status}: ${e}`);
+    }
+  }
+}

@@ -1,0 +1,62 @@
+// The one place that turns failures into Gitea's error shape (DESIGN.md §1):
+// `{"message": "...", "url": "<ROOT_URL>api/swagger"}`, a 404 adding `"errors": []`.
+// Services raise DomainErrors with a kind and a reason; the kind picks the status unless
+// the route names a different one for that reason (Gitea's statuses are not uniform).
+import type { NextFunction, Request, Response } from 'express';
+import { DomainError, type ErrorKind, type Logger } from '@anvil/kit';
+
+export class ApiError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+const STATUS_OF_KIND: Record<ErrorKind, number> = {
+  invalid: 422,
+  bad_request: 400,
+  not_found: 404,
+  already_exists: 409,
+  conflict: 409,
+  forbidden: 403,
+  unauthenticated: 401,
+  too_large: 413,
+  unavailable: 503,
+};
+
+/** Per-route overrides: reason (or kind) → HTTP status, e.g. `{ token_name_taken: 400 }`. */
+export type StatusOverrides = Record<string, number>;
+
+export function errorBody(status: number, message: string, rootUrl: string): Record<string, unknown> {
+  const body: Record<string, unknown> = { message, url: `${rootUrl}api/swagger` };
+  if (status === 404) body.errors = [];
+  return body;
+}
+
+export function sendError(res: Response, status: number, message: string, rootUrl: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const payload = JSON.stringify(errorBody(status, message, rootUrl));
+  res.writeHead(status, { 'content-type': 'application/json;charset=utf-8', 'content-length': Buffer.byteLength(payload) });
+  res.end(payload);
+}
+
+export function statusOf(err: unknown, overrides: StatusOverrides = {}): number {
+  if (err instanceof ApiError) return err.status;
+  if (err instanceof DomainError) return overrides[err.reason] ?? overrides[err.kind] ?? STATUS_OF_KIND[err.kind];
+  return 500;
+}
+
+/** Express error handler of last resort: body-parser failures, then anything unexpected. */
+export function errorHandler(rootUrl: string, log: Logger) {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    const e = err as { type?: string; status?: number; message?: string };
+    if (e?.type === 'entity.too.large') return sendError(res, 413, 'request body too large', rootUrl);
+    if (e?.type === 'entity.parse.failed') return sendError(res, 422, `[]: DeserializationError: ${e.message}`, rootUrl);
+    if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return sendError(res, 415, e.message ?? 'unsupported encoding', rootUrl);
+    const status = statusOf(err);
+    if (status >= 500) log.error({ err, method: req.method, url: req.originalUrl }, 'request failed');
+    sendError(res, status, status >= 500 ? 'internal server error' : (err as Error).message, rootUrl);
+  };
+}

@@ -1,0 +1,140 @@
+// The route table's shape (Gitea's layering: route table → presenter → service call).
+// Each API area exports a list of routes; registerRoutes() wires them into express with
+// what every route shares: sign-in and site-admin requirements, token scopes, request
+// body validation against the contract, paging headers and error mapping.
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import { ANONYMOUS, type Caller, type Config, type Logger } from '@anvil/kit';
+import { validateRequestBody, operationHasBody } from '../contract/index.js';
+import type { AuthState } from '../auth/authenticate.js';
+import type { CredentialCache } from '../auth/credential-cache.js';
+import { grantsScopes, levelOfMethod, requiredScopes, type ScopeCategory } from '../auth/scopes.js';
+import type { ServiceClients } from '../services.js';
+import { ApiError, sendError, statusOf, type StatusOverrides } from './errors.js';
+import { readPage, setPagingHeaders, type Page } from './pagination.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * - `public`: anyone, signed in or not.
+ * - `signed`: a signed-in caller (Gitea's reqToken); anonymous → 401.
+ * - `basic`: signed in with HTTP Basic and a password (creating tokens needs it).
+ * - `admin`: a site administrator (reqSiteAdmin).
+ */
+export type Access = 'public' | 'signed' | 'basic' | 'admin';
+
+export interface Deps {
+  config: Config;
+  services: ServiceClients;
+  credentials: CredentialCache;
+  log: Logger;
+}
+
+export interface RouteContext<Body = any> {
+  req: Request;
+  res: Response;
+  caller: Caller;
+  auth: AuthState;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: Body;
+  deps: Deps;
+  /** The request's page and limit, clamped by the API settings. */
+  page(): Page;
+}
+
+/** A reply: status and JSON body; `total` adds Link and X-Total-Count for the page. */
+export interface Reply {
+  status: number;
+  body?: unknown;
+  total?: number;
+}
+
+export interface Route {
+  method: Method;
+  /** Express 5 path under /api/v1, e.g. `/users/:username/tokens`. */
+  path: string;
+  /** The contract's operationId: the request body is validated against it. */
+  operationId: string;
+  access: Access;
+  /** Token scope categories; the method decides read or write. */
+  scopes: readonly ScopeCategory[];
+  statusOverrides?: StatusOverrides;
+  handle(ctx: RouteContext): Promise<Reply>;
+}
+
+export const ok = (body: unknown, total?: number): Reply => ({ status: 200, body, total });
+export const created = (body: unknown): Reply => ({ status: 201, body });
+export const noContent = (): Reply => ({ status: 204 });
+
+export function sendJson(res: Response, status: number, body: unknown): void {
+  if (body === undefined) {
+    res.writeHead(status).end();
+    return;
+  }
+  const payload = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json;charset=utf-8', 'content-length': Buffer.byteLength(payload) });
+  res.end(payload);
+}
+
+function checkAccess(route: Route, auth: AuthState, caller: Caller, method: string): ApiError | undefined {
+  if (route.access !== 'public' && caller.userId === ANONYMOUS.userId) {
+    return new ApiError(401, route.access === 'basic' ? 'auth required' : 'token is required');
+  }
+  if (route.access === 'basic' && auth.method !== 'password') return new ApiError(401, 'auth required');
+  if ((auth.method === 'token' || auth.method === 'oauth2') && route.scopes.length) {
+    const required = requiredScopes(levelOfMethod(method), route.scopes);
+    if (!grantsScopes(caller.scopes, required)) {
+      return new ApiError(403, `token does not have at least one of required scope(s), required=[${required.join(' ')}], token scope=${caller.scopes.join(',')}`);
+    }
+  }
+  if (route.access === 'admin' && !caller.isAdmin) return new ApiError(403, 'user should be the site admin');
+  return undefined;
+}
+
+export function registerRoutes(router: Router, routes: readonly Route[], deps: Deps, bodyLimit: string): void {
+  const rootUrl = deps.config.rootUrl;
+  const parseJson = express.json({ limit: bodyLimit, type: () => true, strict: false });
+  const pagingSettings = deps.config.settings.api;
+
+  for (const route of routes) {
+    const handlers: RequestHandler[] = [];
+    const hasBody = operationHasBody(route.operationId);
+    if (hasBody) handlers.push(parseJson);
+    handlers.push(async (req, res) => {
+      const auth = res.locals.auth as AuthState;
+      const caller = auth.caller;
+      const denied = checkAccess(route, auth, caller, req.method);
+      if (denied) return sendError(res, denied.status, denied.message, rootUrl);
+
+      let body: unknown = req.body;
+      if (hasBody) {
+        // Gitea binds an empty body as the zero value of the option struct.
+        if (body === undefined || body === null) body = {};
+        const problem = validateRequestBody(route.operationId, body);
+        if (problem) return sendError(res, 422, problem, rootUrl);
+      }
+      let page: Page | undefined;
+      const ctx: RouteContext = {
+        req,
+        res,
+        caller,
+        auth,
+        params: req.params as Record<string, string>,
+        query: req.query as Record<string, unknown>,
+        body,
+        deps,
+        page: () => (page ??= readPage(req, pagingSettings)),
+      };
+      try {
+        const reply = await route.handle(ctx);
+        if (reply.total !== undefined) setPagingHeaders(req, res, ctx.page(), reply.total, rootUrl);
+        sendJson(res, reply.status, reply.body);
+      } catch (err) {
+        const status = statusOf(err, route.statusOverrides);
+        if (status >= 500) deps.log.error({ err, route: route.operationId }, 'route failed');
+        sendError(res, status, status >= 500 ? 'internal server error' : (err as Error).message, rootUrl);
+      }
+    });
+    router[route.method.toLowerCase() as 'get'](route.path, ...handlers);
+  }
+}

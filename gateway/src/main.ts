@@ -1,0 +1,52 @@
+// The gateway process: config, service channels, credential cache kept honest by
+// identity's revocation events, the express app, and a graceful stop on SIGTERM.
+import { createServer } from 'node:http';
+import { ConfigError, Shutdown, connectEventBus, createLogger, eventsNamespace, loadConfig, requireSetting, startMetricsServer, subscribeBroadcast } from '@anvil/kit';
+import type { identity } from '@anvil/proto';
+import { createApp } from './app.js';
+import { CredentialCache } from './auth/credential-cache.js';
+import { createServiceClients } from './services.js';
+
+const log = createLogger('gateway');
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+    requireSetting(config.natsUrl, 'NATS_URL');
+    requireSetting(config.settings.security.INTERNAL_TOKEN, 'ANVIL__security__INTERNAL_TOKEN');
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`gateway: ${err.message}`);
+    process.exit(1);
+  }
+  const shutdown = new Shutdown(log);
+  shutdown.listen();
+
+  const services = createServiceClients(config, config.settings.security.INTERNAL_TOKEN!);
+  shutdown.add('service channels', async () => services.close());
+  const credentials = new CredentialCache(Number(process.env.ANVIL_CREDENTIAL_CACHE_TTL_MS ?? 10_000));
+
+  const bus = await connectEventBus(config.natsUrl!, 'anvil-gateway', eventsNamespace(), log);
+  shutdown.add('nats', () => bus.nc.drain());
+  const unsubscribe = subscribeBroadcast(bus, 'identity.credential.revoked', log, (payload) => {
+    credentials.dropUser((payload as identity.CredentialRevoked).user_id);
+  });
+  shutdown.add('revocation subscription', async () => unsubscribe());
+
+  const app = createApp({ config, services, credentials, log });
+  const server = createServer({ keepAliveTimeout: 65_000 }, app);
+  await new Promise<void>((resolve) => server.listen(config.httpPort, process.env.ANVIL_HTTP_HOST || '0.0.0.0', resolve));
+  shutdown.add('http server', () => new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  }));
+  const metrics = startMetricsServer(process.env.ANVIL_METRICS_ADDR, 'gateway');
+  if (metrics) shutdown.add('metrics', () => new Promise((resolve) => metrics.close(() => resolve())));
+  log.info({ port: config.httpPort, rootUrl: config.rootUrl }, 'gateway ready');
+}
+
+main().catch((err) => {
+  log.fatal({ err }, 'gateway failed to start');
+  process.exit(1);
+});

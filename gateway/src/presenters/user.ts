@@ -1,0 +1,56 @@
+// identity.User → Gitea's User JSON (services/convert/user.go toUser). What a caller sees
+// depends on who they are: anonymous callers get a placeholder e-mail (spec: "e-mail
+// hidden when the caller is not signed in"); a user with keep_email_private shows it only
+// to themselves and admins; login details only to themselves and admins.
+import { createHash } from 'node:crypto';
+import type { Caller } from '@anvil/kit';
+import type { identity } from '@anvil/proto';
+import { formatTime } from './time.js';
+
+export function visibilityName(v: identity.User['visibility']): 'public' | 'limited' | 'private' {
+  return v === 'VISIBILITY_PRIVATE' ? 'private' : v === 'VISIBILITY_LIMITED' ? 'limited' : 'public';
+}
+
+/** Gitea's IsUserVisibleToViewer for users: limited needs a signed-in viewer, private the user or an admin. */
+export function isUserVisibleTo(user: identity.User, caller: Caller): boolean {
+  const visibility = visibilityName(user.visibility);
+  if (visibility === 'public') return true;
+  if (caller.userId <= 0) return false;
+  return visibility === 'limited' || caller.isAdmin || caller.userId === user.id;
+}
+
+function avatarUrl(user: identity.User, rootUrl: string): string {
+  const hash = createHash('md5').update((user.email || user.login).trim().toLowerCase()).digest('hex');
+  return `${rootUrl}avatars/${hash}`;
+}
+
+export function presentUser(user: identity.User, caller: Caller, rootUrl: string) {
+  const signed = caller.userId > 0;
+  const authed = signed && (caller.isAdmin || caller.userId === user.id);
+  const noReplyHost = new URL(rootUrl).hostname;
+  const showEmail = signed && (!user.keep_email_private || authed);
+  return {
+    id: user.id,
+    login: user.login,
+    login_name: authed ? user.login_name : '',
+    source_id: authed ? user.source_id : 0,
+    full_name: user.full_name,
+    email: showEmail ? user.email : `${user.login.toLowerCase()}@noreply.${noReplyHost}`,
+    avatar_url: avatarUrl(user, rootUrl),
+    html_url: `${rootUrl}${encodeURIComponent(user.login)}`,
+    language: authed ? user.language : '',
+    is_admin: authed ? user.is_admin : false,
+    last_login: authed ? formatTime(user.last_login) : formatTime(null),
+    created: formatTime(user.created),
+    restricted: user.restricted,
+    active: authed ? user.active : false,
+    prohibit_login: authed ? user.prohibit_login : false,
+    location: user.location,
+    website: user.website,
+    description: user.description,
+    visibility: visibilityName(user.visibility),
+    followers_count: 0,
+    following_count: 0,
+    starred_repos_count: 0,
+  };
+}

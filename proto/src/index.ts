@@ -1,0 +1,78 @@
+// The contracts between Anvil's services: gRPC service definitions and event payloads,
+// loaded from the .proto files beside this package (one name per concept, snake_case
+// fields kept as written so proto, table and Gitea JSON read alike).
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import protobuf from 'protobufjs';
+import { readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import type { ProtoGrpcType as IdentityGrpc } from './generated/identity.js';
+import type { ProtoGrpcType as RepositoryGrpc } from './generated/repository.js';
+import type { ProtoGrpcType as CollaborationGrpc } from './generated/collaboration.js';
+import type { ProtoGrpcType as HooksGrpc } from './generated/hooks.js';
+
+export type AnvilGrpc = IdentityGrpc & RepositoryGrpc & CollaborationGrpc & HooksGrpc;
+
+/** Folder holding `anvil/<ctx>/v1/*.proto`; the include root for every import. */
+export const PROTO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+// Must match the flags in scripts/gen-types.mjs, or the generated types lie.
+export const LOADER_OPTIONS: protoLoader.Options = {
+  keepCase: true,
+  longs: Number,
+  enums: String,
+  defaults: true,
+  oneofs: true,
+  includeDirs: [PROTO_ROOT],
+};
+
+function protoFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return protoFiles(path);
+    return name.endsWith('.proto') ? [relative(PROTO_ROOT, path)] : [];
+  });
+}
+
+let grpcObject: AnvilGrpc | undefined;
+
+/** Every Anvil gRPC service and message, loaded once per process. */
+export function loadAnvilGrpc(): AnvilGrpc {
+  if (!grpcObject) {
+    const definition = protoLoader.loadSync(protoFiles(join(PROTO_ROOT, 'anvil')), LOADER_OPTIONS);
+    grpcObject = grpc.loadPackageDefinition(definition) as unknown as AnvilGrpc;
+  }
+  return grpcObject;
+}
+
+let eventRoot: protobuf.Root | undefined;
+
+function eventTypes(): protobuf.Root {
+  if (!eventRoot) {
+    const root = new protobuf.Root();
+    root.resolvePath = (_origin, target) =>
+      target.startsWith('google/protobuf/') ? target : join(PROTO_ROOT, target);
+    eventRoot = root.loadSync(protoFiles(join(PROTO_ROOT, 'anvil')), { keepCase: true });
+  }
+  return eventRoot;
+}
+
+/** Encodes an event payload: `typeName` is the full message name, e.g. `anvil.identity.v1.UserCreated`. */
+export function encodeEvent(typeName: string, payload: object): Uint8Array {
+  const type = eventTypes().lookupType(typeName);
+  // fromObject first: it turns enum names ('PRIVATE') into numbers, which verify demands.
+  const message = type.fromObject(payload);
+  const problem = type.verify(message);
+  if (problem) throw new Error(`event ${typeName} does not fit its message: ${problem}`);
+  return type.encode(message).finish();
+}
+
+/** Decodes an event payload into a plain object with the same conventions as gRPC replies. */
+export function decodeEvent<T>(typeName: string, bytes: Uint8Array): T {
+  const type = eventTypes().lookupType(typeName);
+  return type.toObject(type.decode(bytes), { longs: Number, enums: String, defaults: true, oneofs: true }) as T;
+}
+
+export type * from './types.js';

@@ -1,0 +1,79 @@
+// Domain records → identity's protobuf messages (gRPC replies and event payloads share them).
+import type { identity } from '@anvil/proto';
+import type { UserEmail } from '../domain/emails.js';
+import type { AccessToken, User, Visibility } from '../domain/user.js';
+
+// Numbers, not names: event payloads go through protobufjs' verify, which takes enum numbers only.
+const VISIBILITY_NUMBER: Record<Visibility, NonNullable<identity.UserInput['visibility']>> = {
+  public: 0,
+  limited: 1,
+  private: 2,
+};
+
+const VISIBILITY_NAME: Record<string, Visibility> = {
+  VISIBILITY_PUBLIC: 'public',
+  VISIBILITY_LIMITED: 'limited',
+  VISIBILITY_PRIVATE: 'private',
+};
+
+export function visibilityOf(value: identity.Visibility | undefined | null): Visibility | undefined {
+  return value == null ? undefined : VISIBILITY_NAME[value];
+}
+
+export function timestamp(date: Date): { seconds: number; nanos: number } {
+  const ms = date.getTime();
+  const seconds = Math.floor(ms / 1000);
+  return { seconds, nanos: (ms - seconds * 1000) * 1_000_000 };
+}
+
+export function dateOf(ts: { seconds?: number | string | null; nanos?: number | null } | null | undefined): Date | undefined {
+  if (!ts) return undefined;
+  return new Date(Number(ts.seconds ?? 0) * 1000 + Math.floor((ts.nanos ?? 0) / 1_000_000));
+}
+
+/** The User message; the password hash never leaves the service. */
+export function userMessage(user: User): identity.UserInput {
+  return {
+    id: user.id,
+    login: user.login,
+    full_name: user.full_name,
+    email: user.email,
+    is_admin: user.is_admin,
+    active: user.active,
+    prohibit_login: user.prohibit_login,
+    restricted: user.restricted,
+    location: user.location,
+    website: user.website,
+    description: user.description,
+    visibility: VISIBILITY_NUMBER[user.visibility],
+    language: user.language,
+    created: timestamp(user.created),
+    last_login: user.last_login ? timestamp(user.last_login) : null,
+    login_name: user.login_name,
+    source_id: user.source_id,
+    max_repo_creation: user.max_repo_creation,
+    must_change_password: user.must_change_password,
+    keep_email_private: user.keep_email_private,
+    allow_create_organization: user.allow_create_organization,
+    allow_git_hook: user.allow_git_hook,
+    allow_import_local: user.allow_import_local,
+    type: user.type,
+  };
+}
+
+export function emailMessage(email: UserEmail): identity.EmailInput {
+  return { email: email.email, verified: email.verified, primary: email.is_primary, user_id: email.user_id, username: email.login };
+}
+
+/** `token` is set only in the reply that created it. */
+export function accessTokenMessage(token: AccessToken & { token?: string }): identity.AccessTokenInput {
+  return {
+    id: token.id,
+    name: token.name,
+    token: token.token ?? '',
+    token_last_eight: token.token_last_eight,
+    scopes: token.scopes,
+    created: timestamp(token.created),
+    updated: timestamp(token.updated),
+  };
+}

@@ -1,0 +1,185 @@
+// An in-memory IdentityStore for the domain's unit tests: the same contract as the
+// PostgreSQL store (case-insensitive logins and addresses, unique names, transactions that
+// commit all or nothing, events recorded on commit).
+import type { Identity, IdentitySettings } from '../../src/domain/context.js';
+import type { PasswordHasher } from '../../src/domain/password.js';
+import {
+  UniqueViolation, type IdentityEvent, type IdentityReader, type IdentityStore, type IdentityWriter, type UserSearch,
+} from '../../src/domain/store.js';
+import type { AccessToken, EmailAddress, Paged, User, UserFields } from '../../src/domain/user.js';
+
+interface State {
+  users: Map<number, User>;
+  emails: Map<number, EmailAddress>;
+  tokens: Map<number, AccessToken>;
+  nextId: number;
+}
+
+const page = <T>(items: T[], p: { page: number; limit: number }): Paged<T> =>
+  ({ items: items.slice((p.page - 1) * p.limit, p.page * p.limit), total: items.length });
+
+function matchesSearch(user: User, s: UserSearch): boolean {
+  if (user.type !== 'user') return false;
+  if (s.keyword) {
+    const kw = s.keyword.toLowerCase();
+    const emailSearchable = s.email_match.scope === 'all'
+      || (s.email_match.scope === 'public' && (!user.keep_email_private || user.id === s.email_match.owner_id));
+    const hit = user.login.toLowerCase().includes(kw) || user.full_name.toLowerCase().includes(kw)
+      || (emailSearchable && user.email.toLowerCase().includes(kw));
+    if (!hit) return false;
+  }
+  if (s.visible.scope === 'some' && !s.visible.visibilities.includes(user.visibility) && user.id !== s.visible.user_id) return false;
+  if (s.only_active && (!user.active || user.prohibit_login)) return false;
+  if (s.id !== undefined && user.id !== s.id) return false;
+  if (s.login_name !== undefined && user.login_name !== s.login_name) return false;
+  if (s.source_id !== undefined && user.source_id !== s.source_id) return false;
+  return true;
+}
+
+function sortUsers(users: User[], sort: UserSearch['sort']): User[] {
+  const by = {
+    id: (a: User, b: User) => a.id - b.id,
+    alphabetically: (a: User, b: User) => a.login.toLowerCase().localeCompare(b.login.toLowerCase()),
+    reversealphabetically: (a: User, b: User) => b.login.toLowerCase().localeCompare(a.login.toLowerCase()),
+    newest: (a: User, b: User) => b.created.getTime() - a.created.getTime() || b.id - a.id,
+    oldest: (a: User, b: User) => a.created.getTime() - b.created.getTime() || a.id - b.id,
+    recentupdate: (a: User, b: User) => b.updated.getTime() - a.updated.getTime() || b.id - a.id,
+    leastupdate: (a: User, b: User) => a.updated.getTime() - b.updated.getTime() || a.id - b.id,
+  }[sort];
+  return [...users].sort(by);
+}
+
+function readerOf(state: () => State): IdentityReader {
+  const users = () => [...state().users.values()];
+  return {
+    async userById(id) { return state().users.get(id); },
+    async userByLogin(login) { return users().find((u) => u.login.toLowerCase() === login.toLowerCase()); },
+    async userByEmail(email) {
+      const address = [...state().emails.values()].find((e) => e.email.toLowerCase() === email.toLowerCase());
+      return address && state().users.get(address.user_id);
+    },
+    async usersByIdsOrLogins(ids, logins) {
+      const lower = logins.map((l) => l.toLowerCase());
+      return users().filter((u) => ids.includes(u.id) || lower.includes(u.login.toLowerCase())).sort((a, b) => a.id - b.id);
+    },
+    async searchUsers(search) { return page(sortUsers(users().filter((u) => matchesSearch(u, search)), search.sort), search.page); },
+    async credentialByTokenHash(hash) {
+      const token = [...state().tokens.values()].find((t) => t.token_hash === hash);
+      const user = token && state().users.get(token.user_id);
+      return token && user ? { token, user } : undefined;
+    },
+    async emailsOf(userId) { return [...state().emails.values()].filter((e) => e.user_id === userId).sort((a, b) => a.id - b.id); },
+    async emailAddress(email) { return [...state().emails.values()].find((e) => e.email.toLowerCase() === email.toLowerCase()); },
+    async accessTokens(userId, p) {
+      const tokens = [...state().tokens.values()].filter((t) => t.user_id === userId)
+        .sort((a, b) => b.created.getTime() - a.created.getTime() || b.id - a.id);
+      return page(tokens, p);
+    },
+    async accessTokensNamed(userId, name) { return [...state().tokens.values()].filter((t) => t.user_id === userId && t.name === name); },
+  };
+}
+
+export class MemoryStore implements IdentityStore {
+  private state: State = { users: new Map(), emails: new Map(), tokens: new Map(), nextId: 1 };
+  /** Events of committed transactions, in order. */
+  readonly published: IdentityEvent[] = [];
+  readonly touched: number[] = [];
+
+  private readonly read = readerOf(() => this.state);
+  userById = this.read.userById;
+  userByLogin = this.read.userByLogin;
+  userByEmail = this.read.userByEmail;
+  usersByIdsOrLogins = this.read.usersByIdsOrLogins;
+  searchUsers = this.read.searchUsers;
+  credentialByTokenHash = this.read.credentialByTokenHash;
+  emailsOf = this.read.emailsOf;
+  emailAddress = this.read.emailAddress;
+  accessTokens = this.read.accessTokens;
+  accessTokensNamed = this.read.accessTokensNamed;
+
+  async touchAccessToken(id: number, at: Date): Promise<void> {
+    const token = this.state.tokens.get(id);
+    if (token) token.updated = at;
+    this.touched.push(id);
+  }
+
+  setTokenUpdated(id: number, at: Date): void {
+    this.state.tokens.get(id)!.updated = at;
+  }
+
+  async transaction<T>(work: (tx: IdentityWriter) => Promise<T>): Promise<T> {
+    const draft: State = structuredClone(this.state);
+    const events: IdentityEvent[] = [];
+    const id = () => draft.nextId++;
+    const tx: IdentityWriter = {
+      ...readerOf(() => draft),
+      lockUserByLogin: (login) => readerOf(() => draft).userByLogin(login),
+      lockUserById: async (userId) => draft.users.get(userId),
+      countAdminsLocked: async () => [...draft.users.values()].filter((u) => u.is_admin && u.type === 'user').length,
+      async insertUser(fields: UserFields, created?: Date) {
+        if ([...draft.users.values()].some((u) => u.login.toLowerCase() === fields.login.toLowerCase())) throw new UniqueViolation('login');
+        const now = created ?? new Date();
+        const user: User = { ...fields, id: id(), created: now, updated: now };
+        draft.users.set(user.id, user);
+        return user;
+      },
+      async updateUser(userId, patch) {
+        const user: User = { ...draft.users.get(userId)!, ...patch, updated: new Date() };
+        draft.users.set(userId, user);
+        return user;
+      },
+      async deleteUser(userId) {
+        draft.users.delete(userId);
+        for (const [k, e] of draft.emails) if (e.user_id === userId) draft.emails.delete(k);
+        for (const [k, t] of draft.tokens) if (t.user_id === userId) draft.tokens.delete(k);
+      },
+      async insertEmail(email) {
+        if ([...draft.emails.values()].some((e) => e.email.toLowerCase() === email.email.toLowerCase())) throw new UniqueViolation('email');
+        const address = { ...email, id: id() };
+        draft.emails.set(address.id, address);
+        return address;
+      },
+      async deleteEmail(emailId) { draft.emails.delete(emailId); },
+      async insertAccessToken(token) {
+        if ([...draft.tokens.values()].some((t) => t.user_id === token.user_id && t.name === token.name)) throw new UniqueViolation('token_name');
+        const now = new Date();
+        const row: AccessToken = { ...token, id: id(), created: now, updated: now };
+        draft.tokens.set(row.id, row);
+        return row;
+      },
+      async deleteAccessToken(tokenId, userId) {
+        const token = draft.tokens.get(tokenId);
+        if (!token || token.user_id !== userId) return undefined;
+        draft.tokens.delete(tokenId);
+        return token;
+      },
+      async publish(event) { events.push(structuredClone(event)); },
+    };
+    const result = await work(tx);
+    this.state = draft;
+    this.published.push(...events);
+    return result;
+  }
+}
+
+/** Hashes nothing: a recognisable string, so unit tests run fast. Counts dummy verifications. */
+export class FakeHasher implements PasswordHasher {
+  dummyVerifications = 0;
+  async hash(password: string) { return `hashed:${password}`; }
+  async verify(passwd: string, password: string) { return passwd === `hashed:${password}`; }
+  async verifyNothing(): Promise<false> {
+    this.dummyVerifications++;
+    return false;
+  }
+}
+
+export const TEST_SETTINGS: IdentitySettings = {
+  minPasswordLength: 8,
+  defaultPageSize: 30,
+  maxPageSize: 50,
+  newUser: { keep_email_private: false, allow_create_organization: true, visibility: 'public' },
+};
+
+export function memoryIdentity(settings: Partial<IdentitySettings> = {}): Identity & { store: MemoryStore; hasher: FakeHasher } {
+  return { store: new MemoryStore(), hasher: new FakeHasher(), settings: { ...TEST_SETTINGS, ...settings } };
+}

@@ -1,0 +1,2 @@
+export * from './load.js';
+export type { Settings } from './schema.js';

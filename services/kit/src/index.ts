@@ -1,0 +1,15 @@
+export * from './config/index.js';
+export * from './errors.js';
+export * from './log.js';
+export * from './shutdown.js';
+export * from './service.js';
+export * from './metrics.js';
+export * from './grpc/caller.js';
+export * from './grpc/client.js';
+export * from './grpc/server.js';
+export * from './events/bus.js';
+export * from './events/outbox.js';
+export * from './events/consumer.js';
+export type * from './events/sql.js';
+export * from './db/prisma.js';
+export * from './db/migrate.js';

@@ -1,0 +1,93 @@
+// The wiring every service's main.ts shares: config, logger, migrations under a lock,
+// database, event bus, outbox relay, gRPC server with health, consumers, shutdown.
+// A service's main.ts only says what is its own.
+import type * as grpc from '@grpc/grpc-js';
+import { ConfigError, loadConfig, serviceDatabaseUrl, type Config, type ServiceName } from './config/index.js';
+import { applyMigrations } from './db/migrate.js';
+import { connectEventBus, eventsNamespace, type EventBus } from './events/bus.js';
+import { startConsumer, type ConsumerOptions } from './events/consumer.js';
+import { startOutboxRelay, type OutboxRelay } from './events/outbox.js';
+import type { SqlClient, TransactionalSqlClient } from './events/sql.js';
+import { startGrpcServer } from './grpc/server.js';
+import { createLogger, type Logger } from './log.js';
+import { startMetricsServer } from './metrics.js';
+import { Shutdown } from './shutdown.js';
+
+export interface ServiceDeps<Db> {
+  config: Config;
+  log: Logger;
+  db: Db;
+  bus: EventBus;
+  relay: OutboxRelay;
+  secret: string;
+}
+
+export interface ServiceSpec<Db extends TransactionalSqlClient<Tx> & { $disconnect(): Promise<void> }, Tx extends SqlClient> {
+  name: ServiceName;
+  /** Absolute path of the service's prisma/migrations folder. */
+  migrationsDir: string;
+  createDb(databaseUrl: string): Db;
+  grpcServices(deps: ServiceDeps<Db>): Array<{ name: string; definition: grpc.ServiceDefinition; implementation: object }>;
+  consumers?(deps: ServiceDeps<Db>): Array<Omit<ConsumerOptions<Tx>, 'db' | 'bus' | 'log'>>;
+  /** Runs after migrations, before the gRPC server accepts calls (e.g. admin bootstrap). */
+  beforeServing?(deps: ServiceDeps<Db>): Promise<void>;
+}
+
+export function requireSetting<T>(value: T | undefined, name: string): T {
+  if (value === undefined || value === '') throw new ConfigError(`${name} must be set`);
+  return value;
+}
+
+export async function runService<Db extends TransactionalSqlClient<Tx> & { $disconnect(): Promise<void> }, Tx extends SqlClient>(
+  spec: ServiceSpec<Db, Tx>,
+): Promise<void> {
+  const log = createLogger(spec.name);
+  let config: Config;
+  try {
+    config = loadConfig();
+    requireSetting(config.databaseUrl, 'ANVIL_DATABASE_URL');
+    requireSetting(config.natsUrl, 'NATS_URL');
+    requireSetting(config.settings.security.INTERNAL_TOKEN, 'ANVIL__security__INTERNAL_TOKEN');
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`${spec.name}: ${err.message}`);
+    process.exit(1);
+  }
+  const secret = config.settings.security.INTERNAL_TOKEN!;
+  const shutdown = new Shutdown(log);
+  shutdown.listen();
+
+  const databaseUrl = serviceDatabaseUrl(config.databaseUrl!, spec.name);
+  await applyMigrations({ databaseUrl, migrationsDir: spec.migrationsDir, log });
+  // Kubernetes runs migrations as a Job before rolling out new pods (deploy/kubernetes).
+  if (process.env.ANVIL_MIGRATE_ONLY === 'true') {
+    log.info('migrations applied; ANVIL_MIGRATE_ONLY is set, exiting');
+    process.exit(0);
+  }
+  const db = spec.createDb(databaseUrl);
+  shutdown.add('database', () => db.$disconnect());
+
+  const bus = await connectEventBus(config.natsUrl!, `anvil-${spec.name}`, eventsNamespace(), log);
+  shutdown.add('nats', () => bus.nc.drain());
+  const relay = startOutboxRelay(db, bus, log);
+  shutdown.add('outbox relay', () => relay.stop());
+
+  const deps: ServiceDeps<Db> = { config, log, db, bus, relay, secret };
+  await spec.beforeServing?.(deps);
+
+  for (const consumer of spec.consumers?.(deps) ?? []) {
+    const running = await startConsumer<Tx>({ ...consumer, db, bus, log });
+    shutdown.add(`consumer ${consumer.durable}`, () => running.stop());
+  }
+
+  const server = await startGrpcServer({
+    listen: process.env.ANVIL_GRPC_LISTEN || config.addresses[spec.name],
+    secret,
+    log,
+    services: spec.grpcServices(deps),
+  });
+  shutdown.add('grpc server', () => server.shutdown());
+  const metrics = startMetricsServer(process.env.ANVIL_METRICS_ADDR, spec.name);
+  if (metrics) shutdown.add('metrics', () => new Promise((resolve) => metrics.close(() => resolve())));
+  log.info({ port: server.port }, `${spec.name} ready`);
+}

@@ -1,0 +1,70 @@
+// Consumes identity's user events (identity.user.created|updated|deleted) into the owner
+// read model. One durable consumer shared by every replica; the kit runs `handle` inside
+// the processed-event transaction, so a redelivered event is applied once.
+import type { ConsumerOptions, Logger, ReceivedEvent } from '@anvil/kit';
+import type { identity } from '@anvil/proto';
+import type { Owner, OwnerVisibility } from '../domain/owner.js';
+import { applyOwnerChange, type OwnerChange } from '../domain/owner-read-model.js';
+import type { RepositoryTx } from '../store/db.js';
+import { ownerWriter } from '../store/owners.js';
+
+export const IDENTITY_USER_CONSUMER = 'repository-identity-user';
+
+const VISIBILITY: Record<string, OwnerVisibility> = {
+  VISIBILITY_PUBLIC: 'public',
+  VISIBILITY_LIMITED: 'limited',
+  VISIBILITY_PRIVATE: 'private',
+};
+
+/** The owner an identity User describes, or undefined when the payload lacks an id or login. */
+export function ownerFromUser(user: identity.User | null | undefined): Owner | undefined {
+  if (!user || !user.id || !user.login) return undefined;
+  return {
+    id: Number(user.id),
+    login: user.login,
+    type: user.type === 'organization' ? 'organization' : 'user',
+    isAdmin: user.is_admin,
+    restricted: user.restricted,
+    visibility: VISIBILITY[user.visibility] ?? 'public',
+    fullName: user.full_name,
+    email: user.email,
+  };
+}
+
+/** The read-model change an event asks for; undefined for subjects this consumer does not use. */
+export function ownerChangeOf(event: ReceivedEvent): OwnerChange | undefined | 'malformed' {
+  switch (event.subject) {
+    case 'identity.user.created':
+    case 'identity.user.updated': {
+      const owner = ownerFromUser((event.payload as identity.UserCreated | identity.UserUpdated | undefined)?.user);
+      if (!owner) return 'malformed';
+      return { kind: event.subject === 'identity.user.created' ? 'created' : 'updated', owner };
+    }
+    case 'identity.user.deleted': {
+      const id = Number((event.payload as identity.UserDeleted | undefined)?.user_id);
+      return id ? { kind: 'deleted', id } : 'malformed';
+    }
+    default:
+      return undefined;
+  }
+}
+
+export function identityUserConsumer(log: Logger): Omit<ConsumerOptions<RepositoryTx>, 'db' | 'bus' | 'log'> {
+  return {
+    durable: IDENTITY_USER_CONSUMER,
+    filter: 'identity.user.>',
+    async handle(event, tx) {
+      const change = ownerChangeOf(event);
+      if (change === undefined) return; // a user event repository has no use for
+      if (change === 'malformed') {
+        // Retrying cannot fix a payload; skip it rather than block on it forever.
+        log.warn({ id: event.id, subject: event.subject, type: event.type }, 'ignoring malformed identity user event');
+        return;
+      }
+      const outcome = await applyOwnerChange(ownerWriter(tx), change);
+      if (outcome === 'ignored_stale') {
+        log.info({ id: event.id, subject: event.subject }, 'ignoring a user event that arrived after the user was deleted');
+      }
+    },
+  };
+}

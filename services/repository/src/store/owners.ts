@@ -1,0 +1,70 @@
+// The owner read model in PostgreSQL (tables `owner` and `deleted_owner`).
+import type { Owner, OwnerReader, OwnerType, OwnerVisibility } from '../domain/owner.js';
+import type { OwnerWriter } from '../domain/owner-read-model.js';
+import type { Owner as OwnerRow } from './generated/client.js';
+import type { RepositoryDb, RepositoryTx } from './db.js';
+
+function toOwner(row: OwnerRow): Owner {
+  return {
+    id: Number(row.id),
+    login: row.name,
+    type: row.type as OwnerType,
+    isAdmin: row.is_admin,
+    restricted: row.restricted,
+    visibility: row.visibility as OwnerVisibility,
+    fullName: row.full_name,
+    email: row.email,
+  };
+}
+
+function toRow(owner: Owner) {
+  return {
+    lower_name: owner.login.toLowerCase(),
+    name: owner.login,
+    type: owner.type,
+    is_admin: owner.isAdmin,
+    restricted: owner.restricted,
+    visibility: owner.visibility,
+    full_name: owner.fullName,
+    email: owner.email,
+  };
+}
+
+export function ownerReader(db: RepositoryDb | RepositoryTx): OwnerReader {
+  return {
+    async findById(id) {
+      const row = await db.owner.findUnique({ where: { id: BigInt(id) } });
+      return row ? toOwner(row) : undefined;
+    },
+    async findByLogin(login) {
+      const row = await db.owner.findUnique({ where: { lower_name: login.toLowerCase() } });
+      return row ? toOwner(row) : undefined;
+    },
+  };
+}
+
+export function ownerWriter(tx: RepositoryTx): OwnerWriter {
+  return {
+    async isDeleted(id) {
+      return (await tx.deletedOwner.count({ where: { id: BigInt(id) } })) > 0;
+    },
+    async insertIfAbsent(owner) {
+      // Only a row with the same id is skipped; a login still held by another id raises,
+      // so the event is retried once that owner's rename or deletion has been applied.
+      const row = toRow(owner);
+      await tx.$executeRaw`
+        INSERT INTO owner (id, lower_name, name, type, is_admin, restricted, visibility, full_name, email, updated_at)
+        VALUES (${BigInt(owner.id)}, ${row.lower_name}, ${row.name}, ${row.type}, ${row.is_admin}, ${row.restricted},
+                ${row.visibility}, ${row.full_name}, ${row.email}, now())
+        ON CONFLICT (id) DO NOTHING`;
+    },
+    async save(owner) {
+      const row = toRow(owner);
+      await tx.owner.upsert({ where: { id: BigInt(owner.id) }, create: { id: BigInt(owner.id), ...row }, update: row });
+    },
+    async remove(id) {
+      await tx.owner.deleteMany({ where: { id: BigInt(id) } });
+      await tx.deletedOwner.createMany({ data: [{ id: BigInt(id) }], skipDuplicates: true });
+    },
+  };
+}

@@ -1,0 +1,60 @@
+// The end-to-end suites' HTTP client. Every JSON response is checked against the schema
+// the contract document gives that operation and status (DESIGN.md §1); a mismatch, or a
+// status the operation does not declare, fails the test that made the request.
+import { validateResponse } from '../../gateway/src/contract/index.js';
+
+export type Auth = { token: string } | { basic: [string, string] } | undefined;
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export class ContractViolation extends Error {}
+
+export class ApiClient {
+  constructor(readonly baseUrl: string, readonly auth: Auth = undefined) {}
+
+  as(auth: Auth): ApiClient {
+    return new ApiClient(this.baseUrl, auth);
+  }
+
+  async request<T = any>(method: string, path: string, options: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    if (this.auth && 'token' in this.auth) headers.authorization = `token ${this.auth.token}`;
+    if (this.auth && 'basic' in this.auth) headers.authorization = `Basic ${Buffer.from(this.auth.basic.join(':')).toString('base64')}`;
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    const res = await fetch(`${this.baseUrl}/api/v1${path}`, { method, headers, body });
+    const text = await res.text();
+    const isJson = (res.headers.get('content-type') ?? '').includes('application/json');
+    const parsed = isJson && text ? JSON.parse(text) : text;
+    const pathOnly = path.split('?')[0];
+    const problems = validateResponse(method, pathOnly, res.status, isJson ? parsed : undefined);
+    if (problems.length) {
+      throw new ContractViolation(`${method} ${path} → ${res.status} does not match the contract:\n  ${problems.join('\n  ')}\nbody: ${text.slice(0, 500)}`);
+    }
+    return { status: res.status, headers: res.headers, body: parsed as T, text };
+  }
+
+  get<T = any>(path: string, headers?: Record<string, string>) {
+    return this.request<T>('GET', path, { headers });
+  }
+  post<T = any>(path: string, body?: unknown) {
+    return this.request<T>('POST', path, { body });
+  }
+  patch<T = any>(path: string, body?: unknown) {
+    return this.request<T>('PATCH', path, { body });
+  }
+  put<T = any>(path: string, body?: unknown) {
+    return this.request<T>('PUT', path, { body });
+  }
+  delete<T = any>(path: string, body?: unknown) {
+    return this.request<T>('DELETE', path, { body });
+  }
+}
