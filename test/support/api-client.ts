@@ -14,8 +14,18 @@ export interface ApiResponse<T = any> {
 
 export class ContractViolation extends Error {}
 
+function isScopeDenial(status: number, body: unknown): boolean {
+  const message = (body as { message?: unknown } | null)?.message;
+  return status === 403 && typeof message === 'string' && message.startsWith('token does not have at least one of required scope(s)');
+}
+
 export class ApiClient {
-  constructor(readonly baseUrl: string, readonly auth: Auth = undefined) {}
+  readonly baseUrl: string;
+
+  /** `baseUrl` is the gateway's root, with or without its trailing "/". */
+  constructor(baseUrl: string, readonly auth: Auth = undefined) {
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
+  }
 
   as(auth: Auth): ApiClient {
     return new ApiClient(this.baseUrl, auth);
@@ -35,7 +45,11 @@ export class ApiClient {
     const isJson = (res.headers.get('content-type') ?? '').includes('application/json');
     const parsed = isJson && text ? JSON.parse(text) : text;
     const pathOnly = path.split('?')[0];
-    const problems = validateResponse(method, pathOnly, res.status, isJson ? parsed : undefined);
+    const problems = validateResponse(method, pathOnly, res.status, isJson ? parsed : undefined, {
+      // Gitea's token-scope middleware answers 403 on every route though few declare it.
+      // 413 is the body limit, which stands before every route as a proxy's would.
+      crossCutting: isScopeDenial(res.status, parsed) ? [401, 403, 413] : [401, 413],
+    });
     if (problems.length) {
       throw new ContractViolation(`${method} ${path} → ${res.status} does not match the contract:\n  ${problems.join('\n  ')}\nbody: ${text.slice(0, 500)}`);
     }

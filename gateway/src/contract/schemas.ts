@@ -112,12 +112,23 @@ const SENT_BUT_UNDOCUMENTED: Record<string, Record<string, SwaggerSchema>> = {
   User: { username: { type: 'string' } },
 };
 
+// Fields the document marks `required: true` whose Go struct has no `binding:"Required"`,
+// so Gitea accepts their zero value: `source_id: 0` (the local login source) is what tea
+// and the Go SDK send when editing a local user.
+const REQUIRED_IN_DOCUMENT_ONLY: Record<string, readonly string[]> = {
+  EditUserOption: ['source_id'],
+};
+
 /** `{ $id, definitions }` for one variant: what ajv resolves every `$ref` against. */
 export function definitionsDocument(variant: Variant): JsonSchema {
   const definitions = Object.fromEntries(
     Object.entries(contractDocument().definitions).map(([name, schema]) => {
       const extra = SENT_BUT_UNDOCUMENTED[name];
-      const full = extra ? { ...schema, properties: { ...(schema.properties as object), ...extra } } : schema;
+      let full = extra ? { ...schema, properties: { ...(schema.properties as object), ...extra } } : schema;
+      const lenient = REQUIRED_IN_DOCUMENT_ONLY[name];
+      if (lenient && variant === 'request' && Array.isArray(full.required)) {
+        full = { ...full, required: (full.required as string[]).filter((field) => !lenient.includes(field)) };
+      }
       return [name, convertSchema(full, variant)];
     }),
   );

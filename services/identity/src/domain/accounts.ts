@@ -236,7 +236,9 @@ export async function bootstrapAdmin(identity: Identity, admin: AdminAccount, lo
       source_id: 0,
     });
   } catch (err) {
-    if (err instanceof DomainError && err.reason === 'user_already_exists') return 'exists';
+    // Replicas starting together race past the check above; whichever unique constraint the
+    // loser trips (login or e-mail), the admin now exists if a row has that login.
+    if (err instanceof DomainError && err.kind === 'already_exists' && (await identity.store.userByLogin(admin.username))) return 'exists';
     throw err;
   }
   log.info({ login: admin.username }, 'created the site administrator');

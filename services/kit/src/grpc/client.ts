@@ -24,12 +24,19 @@ export type ServiceClient<C> = {
 
 type ClientConstructor = new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ClientOptions) => grpc.Client;
 
+/**
+ * Largest message either side of a call carries. Above the gateway's JSON body limit (32 MiB
+ * by default), so a body the gateway accepted is never refused between services.
+ */
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
 export const CHANNEL_OPTIONS: grpc.ClientOptions = {
   'grpc.enable_channelz': 0,
   'grpc.keepalive_time_ms': 30_000,
   'grpc.keepalive_timeout_ms': 10_000,
   'grpc.keepalive_permit_without_calls': 1,
-  'grpc.max_receive_message_length': 16 * 1024 * 1024,
+  'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
+  'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
 };
 
 export function errorFromStatus(err: grpc.ServiceError): Error {

@@ -5,6 +5,7 @@ import { HealthImplementation, type ServingStatusMap } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import { DomainError, grpcStatusOf } from '../errors.js';
 import { readCaller, type Caller } from './caller.js';
+import { MAX_MESSAGE_BYTES } from './client.js';
 
 export interface CallContext {
   caller: Caller;
@@ -62,7 +63,12 @@ function wrapUnary(method: string, fn: (req: unknown, ctx: CallContext) => Promi
 }
 
 export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
-  const server = new grpc.Server({ 'grpc.enable_channelz': 0, 'grpc.keepalive_permit_without_calls': 1 });
+  const server = new grpc.Server({
+    'grpc.enable_channelz': 0,
+    'grpc.keepalive_permit_without_calls': 1,
+    'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
+    'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+  });
   const statusMap: ServingStatusMap = { '': 'SERVING' };
   for (const { name, definition, implementation } of options.services) {
     const handlers: grpc.UntypedServiceImplementation = {};

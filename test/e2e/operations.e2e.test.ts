@@ -1,0 +1,131 @@
+// What an operator relies on: the admin CLI, an idempotent admin bootstrap, a health check
+// that tells the truth, and no lost events when a service is down while others write.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { createServiceClient, DomainError, SYSTEM, type ServiceClient } from '@anvil/kit';
+import { loadAnvilGrpc, type repository } from '@anvil/proto';
+import { waitUntil } from '../../cli/src/net.js';
+import { ApiClient } from '../support/api-client.js';
+import { bootSystem, type RunningSystem } from '../support/system.js';
+
+jest.setTimeout(90_000);
+
+const run = promisify(execFile);
+const CLI = new URL('../../cli/dist/main.js', import.meta.url).pathname;
+
+let system: RunningSystem;
+let anonymous: ApiClient;
+let admin: ApiClient;
+let owners: ServiceClient<repository.RepositoryServiceClient>;
+
+beforeAll(async () => {
+  system = await bootSystem();
+  anonymous = new ApiClient(system.baseUrl);
+  admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
+  owners = createServiceClient<repository.RepositoryServiceClient>(
+    loadAnvilGrpc().anvil.repository.v1.RepositoryService,
+    system.env.ANVIL_REPOSITORY_ADDR!,
+    system.env.ANVIL__security__INTERNAL_TOKEN!,
+    { deadlineMs: 2_000 },
+  );
+}, 180_000);
+
+afterAll(async () => {
+  owners?.close();
+  await system?.shutdown();
+});
+
+function cli(...args: string[]) {
+  return run(process.execPath, [CLI, ...args], { env: { ...system.env } }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }),
+  );
+}
+
+/** The owner as repository's read model has it, or undefined while it does not (yet). */
+async function ownerInReadModel(login: string): Promise<repository.Owner | undefined> {
+  try {
+    return await owners.GetOwner({ login }, { caller: SYSTEM });
+  } catch (err) {
+    if (err instanceof DomainError && err.kind === 'not_found') return undefined;
+    throw err;
+  }
+}
+
+async function healthStatus(): Promise<number> {
+  return (await fetch(`${system.baseUrl}api/healthz`)).status;
+}
+
+describe('the admin CLI', () => {
+  test('`anvil admin user create` makes a user who can sign in, and an admin with --admin', async () => {
+    const made = await cli('admin', 'user', 'create', '--username', 'cli-made', '--password', 'cli-password-1', '--email', 'cli-made@example.com', '--admin');
+    expect(made.stderr).toBe('');
+    expect(made.code).toBe(0);
+    expect(made.stdout).toContain("New user 'cli-made' has been successfully created!");
+
+    const me = await anonymous.as({ basic: ['cli-made', 'cli-password-1'] }).get('/user');
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ login: 'cli-made', is_admin: true });
+  });
+
+  test('refuses a taken username with a message and a non-zero exit', async () => {
+    const again = await cli('admin', 'user', 'create', '--username', 'cli-made', '--password', 'cli-password-2', '--email', 'other@example.com');
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toMatch(/already exists/);
+    // The first account's password still works: nothing was overwritten.
+    expect((await anonymous.as({ basic: ['cli-made', 'cli-password-1'] }).get('/user')).status).toBe(200);
+  });
+});
+
+describe('restarting a service', () => {
+  test('the admin bootstrap is idempotent: identity restarts and the same admin signs in', async () => {
+    const before = await admin.get('/user');
+    await system.stop('identity');
+    await system.start('identity');
+    const after = await admin.get('/user');
+    expect(after.status).toBe(200);
+    expect(after.body.id).toBe(before.body.id);
+    const admins = await admin.get(`/admin/users?q=${system.admin.username}`);
+    expect(admins.body.filter((u: { login: string }) => u.login === system.admin.username)).toHaveLength(1);
+  });
+
+  test('healthz answers 503 while a service is down and 200 once it is back', async () => {
+    expect(await healthStatus()).toBe(200);
+    await system.stop('hooks');
+    try {
+      const res = await fetch(`${system.baseUrl}api/healthz`);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ status: 'fail' });
+    } finally {
+      await system.start('hooks');
+    }
+    expect(await healthStatus()).toBe(200);
+  });
+
+  test("users created and deleted while repository is stopped reach its owner read model after it restarts", async () => {
+    const created = await admin.post('/admin/users', { username: 'before-stop', email: 'before-stop@example.com', password: 'long-enough-pw', must_change_password: false });
+    expect(created.status).toBe(201);
+    await waitUntil('repository to learn of before-stop', async () => (await ownerInReadModel('before-stop')) !== undefined);
+
+    await system.stop('repository');
+    const whileDown = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await admin.post('/admin/users', { username: `while-down-${i}`, email: `while-down-${i}@example.com`, password: 'long-enough-pw', must_change_password: false });
+      expect(res.status).toBe(201);
+      whileDown.push(res.body as { id: number; login: string });
+    }
+    expect((await admin.delete('/admin/users/before-stop')).status).toBe(204);
+    await system.start('repository');
+
+    for (const user of whileDown) {
+      await waitUntil(`repository to learn of ${user.login}`, async () => (await ownerInReadModel(user.login)) !== undefined, { timeoutMs: 20_000 });
+      expect(await ownerInReadModel(user.login)).toMatchObject({ id: user.id, login: user.login, type: 'user' });
+    }
+    await waitUntil('repository to forget before-stop', async () => (await ownerInReadModel('before-stop')) === undefined, { timeoutMs: 20_000 });
+  });
+
+  test('no process crashed on its own', () => {
+    expect(system.crashes).toEqual([]);
+  });
+});
