@@ -29,10 +29,21 @@ async function main(): Promise<void> {
 
   const bus = await connectEventBus(config.natsUrl!, 'anvil-gateway', eventsNamespace(), log);
   shutdown.add('nats', () => bus.nc.drain());
-  const unsubscribe = subscribeBroadcast(bus, 'identity.credential.revoked', log, (payload) => {
-    credentials.dropUser((payload as identity.CredentialRevoked).user_id);
-  });
-  shutdown.add('revocation subscription', async () => unsubscribe());
+  // Cached credentials carry their user: drop them on any change another replica handled,
+  // so a revocation is immediate everywhere and a profile is never staler than the event.
+  const unsubscribes = [
+    subscribeBroadcast(bus, 'identity.credential.revoked', log, (payload) => {
+      credentials.dropUser((payload as identity.CredentialRevoked).user_id);
+    }),
+    subscribeBroadcast(bus, 'identity.user.updated', log, (payload) => {
+      const user = (payload as identity.UserUpdated).user;
+      if (user) credentials.dropUser(user.id);
+    }),
+    subscribeBroadcast(bus, 'identity.user.deleted', log, (payload) => {
+      credentials.dropUser((payload as identity.UserDeleted).user_id);
+    }),
+  ];
+  shutdown.add('identity subscriptions', async () => unsubscribes.forEach((unsubscribe) => unsubscribe()));
 
   const app = createApp({ config, services, credentials, log });
   const server = createServer({ keepAliveTimeout: 65_000 }, app);

@@ -23,9 +23,9 @@ export interface AdminAccount {
 }
 
 export interface BootOptions {
-  /** Any database on the PostgreSQL server to use; default ANVIL_E2E_PG_URL or the local trust-auth one. */
+  /** Any database on the PostgreSQL server to use; default ANVIL_TEST_PG_URL or the local trust-auth one. */
   postgresUrl?: string;
-  /** Default ANVIL_E2E_NATS_URL or nats://127.0.0.1:4222. */
+  /** Default ANVIL_TEST_NATS_URL or nats://127.0.0.1:4222. */
   natsUrl?: string;
   admin?: AdminAccount;
   /** Extra environment for every deployable, e.g. `{ ANVIL__repository__FORCE_PRIVATE: 'true' }`. */
@@ -63,8 +63,8 @@ function listenPort(address: string): number {
 }
 
 export async function bootSystem(options: BootOptions = {}): Promise<RunningSystem> {
-  const postgresUrl = options.postgresUrl ?? process.env.ANVIL_E2E_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-  const natsUrl = options.natsUrl ?? process.env.ANVIL_E2E_NATS_URL ?? 'nats://127.0.0.1:4222';
+  const postgresUrl = options.postgresUrl ?? process.env.ANVIL_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+  const natsUrl = options.natsUrl ?? process.env.ANVIL_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
   const id = randomBytes(4).toString('hex');
   const admin = options.admin ?? { username: 'e2e-admin', password: `Pw-${id}-e2e`, email: 'e2e-admin@example.com' };
   const names = newRunNames();

@@ -52,5 +52,7 @@ export function presentUser(user: identity.User, caller: Caller, rootUrl: string
     followers_count: 0,
     following_count: 0,
     starred_repos_count: 0,
+    // Gitea's User.MarshalJSON adds `username` (= login) for older clients that read it.
+    username: user.login,
   };
 }

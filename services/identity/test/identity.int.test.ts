@@ -1,5 +1,5 @@
 // Integration test: identity over real gRPC, PostgreSQL and NATS JetStream. Needs PostgreSQL
-// (ANVIL_TEST_PG_URL, default the local trust-auth server) and NATS with JetStream (NATS_URL,
+// (ANVIL_TEST_PG_URL, default the local trust-auth server) and NATS with JetStream (ANVIL_TEST_NATS_URL,
 // default nats://127.0.0.1:4222). Each run gets a database and an events namespace of its
 // own, removed afterwards.
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
@@ -24,7 +24,7 @@ process.env.ANVIL_LOG_LEVEL ??= 'silent';
 const log = createLogger('identity-test');
 
 const PG_URL = process.env.ANVIL_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const NATS_URL = process.env.ANVIL_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 const RUN_ID = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
 const NAMESPACE = `anvil_test_identity_${RUN_ID}`;
 const SECRET = randomBytes(32).toString('hex');

@@ -1,7 +1,7 @@
 // Integration test: the owner read model follows identity's user events over real NATS
 // JetStream into real PostgreSQL, and GetOwner answers from it over real gRPC.
 // Needs PostgreSQL (ANVIL_TEST_PG_URL, default the local trust-auth server) and NATS with
-// JetStream (NATS_URL, default nats://127.0.0.1:4222). Each run gets a database and an
+// JetStream (ANVIL_TEST_NATS_URL, default nats://127.0.0.1:4222). Each run gets a database and an
 // events namespace of its own, removed afterwards.
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -21,7 +21,7 @@ process.env.ANVIL_LOG_LEVEL ??= 'silent';
 const log = createLogger('repository-test');
 
 const PG_URL = process.env.ANVIL_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const NATS_URL = process.env.ANVIL_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 const RUN_ID = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
 const NAMESPACE = `anvil_test_repository_${RUN_ID}`;
 const SECRET = randomBytes(32).toString('hex');
