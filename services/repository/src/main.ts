@@ -1,14 +1,38 @@
 // The repository service: wiring only (DESIGN.md §2).
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runService } from '@anvil/kit';
+import { runService, type ServiceDeps } from '@anvil/kit';
+import type { RepositoryDeps } from './domain/repositories.js';
 import { identityUserConsumer } from './events/identity-user-consumer.js';
+import { gitStorage } from './git/git-storage.js';
+import { RepositoryStorage } from './git/storage.js';
+import { startGitHttpServer } from './git-http/server.js';
 import { repositoryGrpcService } from './grpc/repository-service.js';
 import { createDb, type RepositoryDb, type RepositoryTx } from './store/db.js';
+import { repositoryStore } from './store/repositories.js';
+
+function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: RepositoryStorage): RepositoryDeps {
+  const { repository } = config.settings;
+  return {
+    store: repositoryStore(db, { onPublished: () => relay.kick() }),
+    git: gitStorage(storage),
+    settings: { forcePrivate: repository.FORCE_PRIVATE, maxCreationLimit: repository.MAX_CREATION_LIMIT, defaultBranch: repository.DEFAULT_BRANCH },
+  };
+}
+
+let deps: RepositoryDeps | undefined;
+let storage: RepositoryStorage | undefined;
 
 await runService<RepositoryDb, RepositoryTx>({
   name: 'repository',
   migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
   createDb,
-  grpcServices: ({ db }) => [repositoryGrpcService(db)],
+  async beforeServing(service) {
+    storage = new RepositoryStorage(resolve(service.config.dataDir, service.config.settings.repository.ROOT || 'repositories'));
+    deps = domainDeps(service, storage);
+    // Packs travel over this HTTP side channel, never inside gRPC (DESIGN.md §3).
+    await startGitHttpServer({ address: service.config.repositoryHttpAddress, secret: service.secret, log: service.log, deps, storage });
+  },
+  grpcServices: () => [repositoryGrpcService(deps!)],
   consumers: ({ log }) => [identityUserConsumer(log)],
 });

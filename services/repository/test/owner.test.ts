@@ -5,7 +5,7 @@ import { getOwner, type Owner, type OwnerReader } from '../src/domain/owner.js';
 import { applyOwnerChange, type OwnerWriter } from '../src/domain/owner-read-model.js';
 
 function owner(id: number, login: string, extra: Partial<Owner> = {}): Owner {
-  return { id, login, type: 'user', isAdmin: false, restricted: false, visibility: 'public', fullName: '', email: '', ...extra };
+  return { id, login, type: 'user', isAdmin: false, restricted: false, visibility: 'public', fullName: '', email: '', maxRepoCreation: -1, ...extra };
 }
 
 function memoryStore(): OwnerReader & OwnerWriter & { rows: Map<number, Owner>; deleted: Set<number> } {

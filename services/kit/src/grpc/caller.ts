@@ -24,24 +24,37 @@ function sign(secret: string, payload: string): string {
   return createHmac('sha256', secret).update(payload).digest('base64url');
 }
 
+/**
+ * A value signed with the internal secret, as `<base64url json>.<hmac>`: the caller in gRPC
+ * metadata, and the git smart-HTTP grant the gateway sends the repository service.
+ */
+export function signPayload(value: unknown, secret: string): string {
+  const payload = Buffer.from(JSON.stringify(value)).toString('base64url');
+  return `${payload}.${sign(secret, payload)}`;
+}
+
+/** The value of a signPayload() token, or undefined when it is malformed or its signature is wrong. */
+export function verifyPayload<T>(token: string, secret: string): T | undefined {
+  const dot = token.lastIndexOf('.');
+  if (dot < 0) return undefined;
+  const payload = token.slice(0, dot);
+  const given = Buffer.from(token.slice(dot + 1));
+  const expected = Buffer.from(sign(secret, payload));
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  try {
+    return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
 export function writeCaller(metadata: Metadata, caller: Caller, secret: string): void {
-  const payload = Buffer.from(JSON.stringify(caller)).toString('base64url');
-  metadata.set(CALLER_KEY, `${payload}.${sign(secret, payload)}`);
+  metadata.set(CALLER_KEY, signPayload(caller, secret));
 }
 
 /** The caller from metadata, or undefined when it is missing or its signature is wrong. */
 export function readCaller(metadata: Metadata, secret: string): Caller | undefined {
   const [value] = metadata.get(CALLER_KEY);
   if (typeof value !== 'string') return undefined;
-  const dot = value.lastIndexOf('.');
-  if (dot < 0) return undefined;
-  const payload = value.slice(0, dot);
-  const given = Buffer.from(value.slice(dot + 1));
-  const expected = Buffer.from(sign(secret, payload));
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-  try {
-    return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Caller;
-  } catch {
-    return undefined;
-  }
+  return verifyPayload<Caller>(value, secret);
 }

@@ -17,6 +17,8 @@ export interface Owner {
   visibility: OwnerVisibility;
   fullName: string;
   email: string;
+  /** Identity's per-user repository limit; -1 = the site's [repository] MAX_CREATION_LIMIT. */
+  maxRepoCreation: number;
 }
 
 /** How the domain reads owners; src/store/owners.ts implements it over Prisma. */

@@ -28,6 +28,7 @@ export function ownerFromUser(user: identity.User | null | undefined): Owner | u
     visibility: VISIBILITY[user.visibility] ?? 'public',
     fullName: user.full_name,
     email: user.email,
+    maxRepoCreation: user.max_repo_creation ?? -1,
   };
 }
 

@@ -1,9 +1,14 @@
 // anvil.repository.v1.RepositoryService: decode the request, call the domain, encode the reply.
-import type { ServiceImplementation } from '@anvil/kit';
+import type { Caller, ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
+import { getCollaborator, listCollaborators, removeCollaborator, setCollaborator, userPermission } from '../domain/collaborators.js';
 import { getOwner, type Owner, type OwnerKey } from '../domain/owner.js';
-import type { RepositoryDb } from '../store/db.js';
-import { ownerReader } from '../store/owners.js';
+import {
+  createRepository, deleteRepository, editRepository, getRepositoryById, resolveRepository, searchRepositories,
+  type RepositoryAccess, type RepositoryDeps,
+} from '../domain/repositories.js';
+import type { SearchFilter } from '../domain/store.js';
+import { repositoryMessage } from './messages.js';
 
 export const REPOSITORY_SERVICE_NAME = 'anvil.repository.v1.RepositoryService';
 
@@ -17,19 +22,121 @@ function ownerReply(owner: Owner): repository.OwnerInput {
   return { id: owner.id, login: owner.login, type: owner.type, is_admin: owner.isAdmin };
 }
 
-export function repositoryService(db: RepositoryDb): ServiceImplementation<repository.RepositoryServiceHandlers> {
-  const owners = ownerReader(db);
+function accessReply(access: RepositoryAccess): repository.RepositoryAccessInput {
+  return { repository: repositoryMessage(access.repository), permission: access.permission };
+}
+
+function pageOf(page: { page?: number; limit?: number } | null | undefined): { offset: number; limit: number } {
+  const limit = Math.min(Math.max(page?.limit || 30, 1), 1000);
+  const n = Math.max(page?.page || 1, 1);
+  return { offset: (n - 1) * limit, limit };
+}
+
+const SORTS = new Set<SearchFilter['sort']>(['id', 'alpha', 'created', 'updated', 'size']);
+const SORT_ALIASES: Record<string, SearchFilter['sort']> = { newest: 'created', oldest: 'created', recentupdate: 'updated', leastupdate: 'updated', alphabetically: 'alpha', reversealphabetically: 'alpha', size: 'size', id: 'id' };
+
+export function searchFilterOf(request: repository.SearchRepositoriesRequest, caller: Caller): SearchFilter {
+  const { offset, limit } = pageOf(request.page);
+  const sort = SORTS.has(request.sort as SearchFilter['sort']) ? (request.sort as SearchFilter['sort']) : (SORT_ALIASES[request.sort] ?? 'id');
+  return {
+    viewerId: caller.userId,
+    viewerIsAdmin: caller.isAdmin,
+    viewerRestricted: caller.restricted,
+    q: request.q,
+    ownerId: Number(request.owner_id),
+    exclusive: request.exclusive,
+    includeCollaborative: request.include_collaborative,
+    onlyCollaborative: request.mode === 'collaborative',
+    visibility: request.visibility === 'public' || request.visibility === 'private' ? request.visibility : '',
+    archived: request.archived === 'true' ? true : request.archived === 'false' ? false : undefined,
+    isTemplate: request.is_template ?? undefined,
+    sort,
+    order: request.order === 'desc' ? 'desc' : 'asc',
+    offset,
+    limit,
+  };
+}
+
+export function repositoryService(deps: RepositoryDeps): ServiceImplementation<repository.RepositoryServiceHandlers> {
+  const { store } = deps;
   return {
     async GetOwner(request) {
-      return ownerReply(await getOwner(owners, ownerKeyOf(request)));
+      return ownerReply(await getOwner({ findById: store.findOwnerById, findByLogin: store.findOwnerByLogin }, ownerKeyOf(request)));
+    },
+    async CreateRepository(request, { caller }) {
+      return accessReply(await createRepository(deps, {
+        ownerId: Number(request.owner_id), name: request.name, description: request.description, isPrivate: request.private,
+        defaultBranch: request.default_branch, autoInit: request.auto_init, readme: request.readme, isTemplate: request.is_template,
+        objectFormatName: request.object_format_name,
+      }, caller));
+    },
+    async ResolveRepository(request, { caller }) {
+      return accessReply(await resolveRepository(store, request.owner, request.name, caller));
+    },
+    async GetRepositoryById(request, { caller }) {
+      return accessReply(await getRepositoryById(store, Number(request.id), caller));
+    },
+    async EditRepository(request, { caller }) {
+      const ref = request.ref ?? { owner: '', name: '' };
+      return accessReply(await editRepository(deps, ref.owner, ref.name, {
+        name: request.name ?? undefined,
+        description: request.description ?? undefined,
+        website: request.website ?? undefined,
+        isPrivate: request.private ?? undefined,
+        isArchived: request.archived ?? undefined,
+        defaultBranch: request.default_branch ?? undefined,
+        isTemplate: request.is_template ?? undefined,
+        hasIssues: request.has_issues ?? undefined,
+        hasWiki: request.has_wiki ?? undefined,
+        hasPullRequests: request.has_pull_requests ?? undefined,
+        hasProjects: request.has_projects ?? undefined,
+        hasReleases: request.has_releases ?? undefined,
+        hasPackages: request.has_packages ?? undefined,
+        hasActions: request.has_actions ?? undefined,
+        hasCode: request.has_code ?? undefined,
+      }, caller));
+    },
+    async DeleteRepository(request, { caller }) {
+      await deleteRepository(deps, request.owner, request.name, caller);
+      return {};
+    },
+    async SearchRepositories(request, { caller }) {
+      const { items, total } = await searchRepositories(store, searchFilterOf(request, caller), caller);
+      return { repositories: items.map(accessReply), total };
+    },
+    async ListCollaborators(request, { caller }) {
+      const ref = request.ref ?? { owner: '', name: '' };
+      const { offset, limit } = pageOf(request.page);
+      const { items, total } = await listCollaborators(store, ref.owner, ref.name, caller, offset, limit);
+      return { collaborators: items.map((c) => ({ user_id: c.userId, login: c.login, permission: c.mode })), total };
+    },
+    async SetCollaborator(request, { caller }) {
+      const ref = request.ref ?? { owner: '', name: '' };
+      await setCollaborator(store, ref.owner, ref.name, request.collaborator, request.permission, caller);
+      return {};
+    },
+    async RemoveCollaborator(request, { caller }) {
+      const ref = request.ref ?? { owner: '', name: '' };
+      await removeCollaborator(store, ref.owner, ref.name, request.collaborator, caller);
+      return {};
+    },
+    async GetCollaborator(request, { caller }) {
+      const ref = request.ref ?? { owner: '', name: '' };
+      const c = await getCollaborator(store, ref.owner, ref.name, request.collaborator, caller);
+      return { user_id: c.userId, login: c.login, permission: c.mode };
+    },
+    async GetUserPermission(request, { caller }) {
+      const ref = request.ref ?? { owner: '', name: '' };
+      const { user, permission } = await userPermission(store, ref.owner, ref.name, request.collaborator, caller);
+      return { user_id: user.id, login: user.login, permission };
     },
   };
 }
 
-export function repositoryGrpcService(db: RepositoryDb) {
+export function repositoryGrpcService(deps: RepositoryDeps) {
   return {
     name: REPOSITORY_SERVICE_NAME,
     definition: loadAnvilGrpc().anvil.repository.v1.RepositoryService.service,
-    implementation: repositoryService(db),
+    implementation: repositoryService(deps),
   };
 }

@@ -4,7 +4,7 @@ import type { OwnerWriter } from '../domain/owner-read-model.js';
 import type { Owner as OwnerRow } from './generated/client.js';
 import type { RepositoryDb, RepositoryTx } from './db.js';
 
-function toOwner(row: OwnerRow): Owner {
+export function toOwner(row: OwnerRow): Owner {
   return {
     id: Number(row.id),
     login: row.name,
@@ -14,6 +14,7 @@ function toOwner(row: OwnerRow): Owner {
     visibility: row.visibility as OwnerVisibility,
     fullName: row.full_name,
     email: row.email,
+    maxRepoCreation: row.max_repo_creation,
   };
 }
 
@@ -27,6 +28,7 @@ function toRow(owner: Owner) {
     visibility: owner.visibility,
     full_name: owner.fullName,
     email: owner.email,
+    max_repo_creation: owner.maxRepoCreation,
   };
 }
 
@@ -53,9 +55,9 @@ export function ownerWriter(tx: RepositoryTx): OwnerWriter {
       // so the event is retried once that owner's rename or deletion has been applied.
       const row = toRow(owner);
       await tx.$executeRaw`
-        INSERT INTO owner (id, lower_name, name, type, is_admin, restricted, visibility, full_name, email, updated_at)
+        INSERT INTO owner (id, lower_name, name, type, is_admin, restricted, visibility, full_name, email, max_repo_creation, updated_at)
         VALUES (${BigInt(owner.id)}, ${row.lower_name}, ${row.name}, ${row.type}, ${row.is_admin}, ${row.restricted},
-                ${row.visibility}, ${row.full_name}, ${row.email}, now())
+                ${row.visibility}, ${row.full_name}, ${row.email}, ${row.max_repo_creation}, now())
         ON CONFLICT (id) DO NOTHING`;
     },
     async save(owner) {

@@ -1,0 +1,48 @@
+// A caller's permission on a repository, computed in one place from plain facts so that
+// organization ownership and team grants plug in as more facts (issue #4, Access).
+import type { Caller } from '@anvil/kit';
+
+/** Gitea's access modes, weakest first. */
+export const ACCESS_MODES = ['none', 'read', 'write', 'admin', 'owner'] as const;
+export type AccessMode = (typeof ACCESS_MODES)[number];
+export type CollaboratorMode = 'read' | 'write' | 'admin';
+
+export interface PermissionFacts {
+  repository: { ownerId: number; isPrivate: boolean };
+  owner: { visibility: 'public' | 'limited' | 'private' };
+  caller: Pick<Caller, 'userId' | 'isAdmin' | 'restricted'>;
+  /** The caller's collaborator grant on this repository, if any. */
+  collaboration?: CollaboratorMode;
+  /** Later: grants through teams of an owning organization, and org ownership. */
+  teamModes?: AccessMode[];
+  isOrgOwner?: boolean;
+}
+
+export function atLeast(mode: AccessMode, wanted: AccessMode): boolean {
+  return ACCESS_MODES.indexOf(mode) >= ACCESS_MODES.indexOf(wanted);
+}
+
+function strongest(modes: AccessMode[]): AccessMode {
+  return modes.reduce((best, m) => (atLeast(m, best) ? m : best), 'none' as AccessMode);
+}
+
+export function permissionOf(facts: PermissionFacts): AccessMode {
+  const { repository, owner, caller } = facts;
+  const signedIn = caller.userId > 0;
+  if (signedIn && caller.userId === repository.ownerId) return 'owner';
+  if (signedIn && caller.isAdmin) return 'admin';
+  if (signedIn && facts.isOrgOwner) return 'owner';
+  const granted = strongest([facts.collaboration ?? 'none', ...(facts.teamModes ?? [])]);
+  if (granted !== 'none') return granted;
+  // Public read: a public repository of an owner the caller may see. Restricted users see
+  // only what they were explicitly given (Gitea's restricted accounts).
+  if (repository.isPrivate || caller.restricted) return 'none';
+  if (owner.visibility === 'private') return 'none';
+  if (owner.visibility === 'limited' && !signedIn) return 'none';
+  return 'read';
+}
+
+/** Gitea's Permission JSON for a mode. */
+export function permissionFlags(mode: AccessMode): { admin: boolean; push: boolean; pull: boolean } {
+  return { admin: atLeast(mode, 'admin'), push: atLeast(mode, 'write'), pull: atLeast(mode, 'read') };
+}

@@ -1,0 +1,36 @@
+// What a push changed, from the refs before and after `git receive-pack` (see
+// src/git-http/receive-pack.ts for why refs are compared rather than hooks installed).
+import type { CommitInfo, RefMap } from '../git/refs.js';
+
+export interface RefUpdate {
+  ref: string;
+  before: string;
+  after: string;
+}
+
+export interface RefPush extends RefUpdate {
+  commits: CommitInfo[];
+  totalCommits: number;
+}
+
+/** Refs created, updated or deleted between two snapshots, in ref order. */
+export function refUpdates(before: RefMap, after: RefMap, zero: string): RefUpdate[] {
+  const names = [...new Set([...before.keys(), ...after.keys()])].sort();
+  const updates: RefUpdate[] = [];
+  for (const ref of names) {
+    const old = before.get(ref) ?? zero;
+    const now = after.get(ref) ?? zero;
+    if (old !== now) updates.push({ ref, before: old, after: now });
+  }
+  return updates;
+}
+
+/**
+ * The default branch after a push: kept when it exists, else the first pushed branch
+ * (Gitea sets it on the first push to an empty repository).
+ */
+export function defaultBranchAfterPush(current: string, after: RefMap): string {
+  if (after.has(`refs/heads/${current}`)) return current;
+  const branches = [...after.keys()].filter((r) => r.startsWith('refs/heads/')).sort();
+  return branches.length ? branches[0].slice('refs/heads/'.length) : current;
+}

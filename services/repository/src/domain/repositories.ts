@@ -1,0 +1,218 @@
+// Repository use cases: create, resolve with the caller's permission, edit, delete, search.
+// Git storage is reached through the GitStorage port so these rules stay testable.
+import { DomainError, alreadyExists, forbidden, invalid, notFound, type Caller } from '@anvil/kit';
+import type { Owner } from './owner.js';
+import { atLeast, permissionOf, type AccessMode } from './permission.js';
+import { UNIT_FLAGS, defaultReadme, validateRepositoryName, type Repository, type UnitFlag } from './repository.js';
+import type { RepositoryPatch, RepositoryStore, RepositoryWithOwner, SearchFilter } from './store.js';
+
+/** The git side of repository lifecycle (src/git/storage.ts behind an adapter). */
+export interface GitStorage {
+  init(owner: string, name: string, defaultBranch: string, objectFormat: 'sha1' | 'sha256'): Promise<void>;
+  commitReadme(owner: string, name: string, branch: string, content: string, author: { name: string; email: string }): Promise<void>;
+  move(fromOwner: string, fromName: string, toOwner: string, toName: string): Promise<void>;
+  remove(owner: string, name: string): Promise<void>;
+  setDefaultBranch(owner: string, name: string, branch: string): Promise<void>;
+  branchExists(owner: string, name: string, branch: string): Promise<boolean>;
+  size(owner: string, name: string): Promise<number>;
+}
+
+export interface RepositorySettings {
+  forcePrivate: boolean;
+  /** -1 = unlimited. */
+  maxCreationLimit: number;
+  defaultBranch: string;
+}
+
+export interface RepositoryAccess {
+  repository: Repository;
+  owner: Owner;
+  permission: AccessMode;
+}
+
+export interface RepositoryDeps {
+  store: RepositoryStore;
+  git: GitStorage;
+  settings: RepositorySettings;
+}
+
+const repoNotFound = () => notFound('The target couldn\'t be found.', 'repo_not_found');
+
+export async function accessOf(store: RepositoryStore, found: RepositoryWithOwner, caller: Caller): Promise<RepositoryAccess> {
+  const collaboration = caller.userId > 0 && caller.userId !== found.repository.ownerId
+    ? await store.collaborationOf(found.repository.id, caller.userId)
+    : undefined;
+  const permission = permissionOf({ repository: found.repository, owner: found.owner, caller, collaboration });
+  return { ...found, permission };
+}
+
+/** The repository and the caller's permission; not_found when the caller may not see it. */
+export async function resolveRepository(store: RepositoryStore, ownerLogin: string, name: string, caller: Caller): Promise<RepositoryAccess> {
+  const found = await store.findByName(ownerLogin, name);
+  if (!found) throw repoNotFound();
+  const access = await accessOf(store, found, caller);
+  if (access.permission === 'none') throw repoNotFound();
+  return access;
+}
+
+export async function getRepositoryById(store: RepositoryStore, id: number, caller: Caller): Promise<RepositoryAccess> {
+  const found = await store.findById(id);
+  if (!found) throw repoNotFound();
+  const access = await accessOf(store, found, caller);
+  if (access.permission === 'none') throw repoNotFound();
+  return access;
+}
+
+/** Resolves and demands at least `wanted`; a caller who cannot see it gets not_found. */
+export async function requirePermission(store: RepositoryStore, ownerLogin: string, name: string, caller: Caller, wanted: AccessMode): Promise<RepositoryAccess> {
+  const access = await resolveRepository(store, ownerLogin, name, caller);
+  if (!atLeast(access.permission, wanted)) throw forbidden('Must have admin rights to the repository', 'repo_permission_denied');
+  return access;
+}
+
+export interface CreateRepositoryInput {
+  ownerId: number;
+  name: string;
+  description: string;
+  isPrivate: boolean;
+  defaultBranch: string;
+  autoInit: boolean;
+  readme: string;
+  isTemplate: boolean;
+  objectFormatName: string;
+}
+
+export async function createRepository(deps: RepositoryDeps, input: CreateRepositoryInput, caller: Caller): Promise<RepositoryAccess> {
+  const { store, git, settings } = deps;
+  if (caller.userId <= 0) throw new DomainError('unauthenticated', 'token is required');
+  if (caller.userId !== input.ownerId && !caller.isAdmin) throw forbidden('only the owner may create repositories for this user');
+  const owner = await store.findOwnerById(input.ownerId);
+  if (!owner) throw notFound(`owner with id ${input.ownerId} does not exist`, 'owner_not_found');
+  validateRepositoryName(input.name);
+  const branch = input.defaultBranch || settings.defaultBranch;
+  if (!isBranchName(branch)) throw invalid(`invalid default branch name: ${branch}`, 'invalid_branch_name');
+  const objectFormat = input.objectFormatName || 'sha1';
+  if (objectFormat !== 'sha1' && objectFormat !== 'sha256') throw invalid(`unsupported object format: ${objectFormat}`, 'invalid_object_format');
+  if (input.autoInit && input.readme && input.readme !== 'Default') throw invalid(`readme template does not exist: ${input.readme}`, 'readme_template_not_found');
+
+  // Gitea's CanCreateRepo: the user's own limit when set (>= 0), else the site's.
+  const limit = owner.maxRepoCreation >= 0 ? owner.maxRepoCreation : settings.maxCreationLimit;
+  if (limit >= 0 && !caller.isAdmin && (await store.countOwnedBy(owner.id)) >= limit) {
+    throw forbidden(`user has reached maximum limit of repositories [limit: ${limit}]`, 'repo_limit_reached');
+  }
+  if (await store.findByName(owner.login, input.name)) throw alreadyExists('The repository with the same name already exists.', 'repo_exists');
+
+  // The git directory first (mkdir fails if it exists, so two racing creates cannot share
+  // it), then the row; if the row loses the race, the directory this call made is removed.
+  try {
+    await git.init(owner.login, input.name, branch, objectFormat);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw alreadyExists('The repository with the same name already exists.', 'repo_exists');
+    throw err;
+  }
+  try {
+    if (input.autoInit) {
+      await git.commitReadme(owner.login, input.name, branch, defaultReadme(input.name, input.description),
+        { name: caller.login || owner.login, email: owner.email || `${owner.login.toLowerCase()}@noreply.anvil` });
+    }
+    const size = input.autoInit ? await git.size(owner.login, input.name) : 0;
+    const repository = await store.transaction(async (tx) => {
+      const created = await tx.insert({
+        ownerId: owner.id, ownerLogin: owner.login, name: input.name, description: input.description, website: '',
+        isPrivate: input.isPrivate || settings.forcePrivate, isArchived: false, defaultBranch: branch,
+        objectFormatName: objectFormat, isTemplate: input.isTemplate,
+        hasIssues: true, hasWiki: true, hasPullRequests: true, hasProjects: true, hasReleases: true, hasPackages: true, hasActions: true, hasCode: true,
+      });
+      const final = input.autoInit ? await tx.update(created.id, { isEmpty: false, size }) : created;
+      await tx.publish({ kind: 'repo.created', repository: final, actorId: caller.userId });
+      return final;
+    });
+    return { repository, owner, permission: permissionOf({ repository, owner, caller }) };
+  } catch (err) {
+    await git.remove(owner.login, input.name).catch(() => undefined);
+    throw err;
+  }
+}
+
+export interface EditRepositoryInput extends Partial<Record<UnitFlag, boolean>> {
+  name?: string;
+  description?: string;
+  website?: string;
+  isPrivate?: boolean;
+  isArchived?: boolean;
+  defaultBranch?: string;
+  isTemplate?: boolean;
+}
+
+export async function editRepository(deps: RepositoryDeps, ownerLogin: string, name: string, input: EditRepositoryInput, caller: Caller): Promise<RepositoryAccess> {
+  const { store, git, settings } = deps;
+  const access = await requirePermission(store, ownerLogin, name, caller, 'admin');
+  const repo = access.repository;
+  const patch: RepositoryPatch = {};
+  if (input.name !== undefined && input.name !== repo.name) {
+    validateRepositoryName(input.name);
+    const clash = await store.findByName(access.owner.login, input.name);
+    if (clash && clash.repository.id !== repo.id) throw alreadyExists('The repository with the same name already exists.', 'repo_exists');
+    patch.name = input.name;
+  }
+  if (input.description !== undefined) patch.description = input.description;
+  if (input.website !== undefined) patch.website = input.website;
+  if (input.isPrivate !== undefined) patch.isPrivate = input.isPrivate || settings.forcePrivate;
+  if (input.isTemplate !== undefined) patch.isTemplate = input.isTemplate;
+  if (input.isArchived !== undefined && input.isArchived !== repo.isArchived) {
+    patch.isArchived = input.isArchived;
+    patch.archivedAt = input.isArchived ? new Date() : null;
+  }
+  for (const flag of UNIT_FLAGS) if (input[flag] !== undefined) patch[flag] = input[flag];
+  if (input.defaultBranch !== undefined && input.defaultBranch !== repo.defaultBranch) {
+    if (!isBranchName(input.defaultBranch)) throw invalid(`invalid default branch name: ${input.defaultBranch}`, 'invalid_branch_name');
+    // An empty repository may name any branch (its first push creates it); otherwise the
+    // branch must exist, as in Gitea.
+    if (!repo.isEmpty && !(await git.branchExists(access.owner.login, repo.name, input.defaultBranch))) {
+      throw notFound(`branch ${input.defaultBranch} does not exist`, 'branch_not_found');
+    }
+    patch.defaultBranch = input.defaultBranch;
+  }
+  if (Object.keys(patch).length === 0) return access;
+
+  if (patch.name) await git.move(access.owner.login, repo.name, access.owner.login, patch.name);
+  try {
+    const updated = await store.transaction(async (tx) => {
+      const row = await tx.update(repo.id, patch);
+      await tx.publish({ kind: 'repo.updated', repository: row, actorId: caller.userId });
+      return row;
+    });
+    if (patch.defaultBranch) await git.setDefaultBranch(access.owner.login, updated.name, patch.defaultBranch);
+    return { ...access, repository: updated };
+  } catch (err) {
+    if (patch.name) await git.move(access.owner.login, patch.name, access.owner.login, repo.name).catch(() => undefined);
+    throw err;
+  }
+}
+
+export async function deleteRepository(deps: RepositoryDeps, ownerLogin: string, name: string, caller: Caller): Promise<void> {
+  const access = await requirePermission(deps.store, ownerLogin, name, caller, 'admin');
+  if (!atLeast(access.permission, 'owner') && !caller.isAdmin) throw forbidden('Given user is not owner of organization.', 'repo_permission_denied');
+  await deps.store.transaction(async (tx) => {
+    await tx.remove(access.repository.id);
+    await tx.publish({ kind: 'repo.deleted', repository: access.repository, actorId: caller.userId });
+  });
+  // The row is gone first: a failure here leaves unreachable data, never a row without data.
+  await deps.git.remove(access.owner.login, access.repository.name);
+}
+
+export async function searchRepositories(store: RepositoryStore, filter: SearchFilter, caller: Caller): Promise<{ items: RepositoryAccess[]; total: number }> {
+  const { items, total } = await store.search(filter);
+  const grants = caller.userId > 0 ? await store.collaborationsOf(items.map((i) => i.repository.id), caller.userId) : new Map();
+  return {
+    total,
+    items: items.map((found) => ({
+      ...found,
+      permission: permissionOf({ repository: found.repository, owner: found.owner, caller, collaboration: grants.get(found.repository.id) }),
+    })),
+  };
+}
+
+function isBranchName(name: string): boolean {
+  return /^[A-Za-z0-9_][A-Za-z0-9_./-]*$/.test(name) && !name.includes('..') && !name.endsWith('/') && !name.endsWith('.lock') && !name.includes('//') && name.length <= 255;
+}

@@ -1,0 +1,58 @@
+// A repository as the domain sees it, and Gitea's rules for its name.
+import { invalid } from '@anvil/kit';
+
+export interface Repository {
+  id: number;
+  ownerId: number;
+  ownerLogin: string;
+  name: string;
+  description: string;
+  website: string;
+  isPrivate: boolean;
+  isArchived: boolean;
+  archivedAt: Date | null;
+  defaultBranch: string;
+  isEmpty: boolean;
+  /** Bytes of git data. */
+  size: number;
+  objectFormatName: string;
+  isTemplate: boolean;
+  hasIssues: boolean;
+  hasWiki: boolean;
+  hasPullRequests: boolean;
+  hasProjects: boolean;
+  hasReleases: boolean;
+  hasPackages: boolean;
+  hasActions: boolean;
+  hasCode: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The unit names, as Gitea's EditRepoOption spells them, an edit may toggle. */
+export const UNIT_FLAGS = ['hasIssues', 'hasWiki', 'hasPullRequests', 'hasProjects', 'hasReleases', 'hasPackages', 'hasActions', 'hasCode'] as const;
+export type UnitFlag = (typeof UNIT_FLAGS)[number];
+
+// Gitea models/repo/repo.go: reservedRepoNames and reservedRepoPatterns.
+const RESERVED_NAMES = new Set(['.', '..', '-']);
+const RESERVED_SUFFIXES = ['.git', '.rss', '.atom', '.wiki'];
+const MAX_NAME_LENGTH = 100;
+// Gitea's binding `AlphaDashDot`: letters, digits, `-`, `_` and `.`.
+const ALPHA_DASH_DOT = /^[-.\w]+$/;
+
+/** Throws Gitea's 422 errors for a name that cannot be a repository name. */
+export function validateRepositoryName(name: string): void {
+  if (!name) throw invalid('[Name]: Required', 'invalid_repo_name');
+  if (name.length > MAX_NAME_LENGTH) throw invalid('[Name]: MaxSize', 'invalid_repo_name');
+  if (!ALPHA_DASH_DOT.test(name)) throw invalid('[Name]: AlphaDashDot', 'invalid_repo_name');
+  const lower = name.toLowerCase();
+  if (RESERVED_NAMES.has(lower)) throw invalid(`name is reserved [name: ${name}]`, 'repo_name_reserved');
+  for (const suffix of RESERVED_SUFFIXES) {
+    if (lower.endsWith(suffix)) throw invalid(`name pattern is not allowed [pattern: *${suffix}]`, 'repo_name_pattern_not_allowed');
+  }
+}
+
+/** Gitea's "Default" README template. */
+export function defaultReadme(name: string, description: string): string {
+  return `# ${name}\n\n${description}\n`;
+}

@@ -1,0 +1,75 @@
+// How the repository domain reads and writes its data; src/store/repositories.ts implements
+// it over Prisma. Writes happen only inside a transaction, together with the outbox rows
+// of their events.
+import type { Owner } from './owner.js';
+import type { CollaboratorMode } from './permission.js';
+import type { Repository } from './repository.js';
+
+export interface RepositoryWithOwner {
+  repository: Repository;
+  owner: Owner;
+}
+
+export interface SearchFilter {
+  /** The caller's user id (0 = anonymous) and whether they may see everything. */
+  viewerId: number;
+  viewerIsAdmin: boolean;
+  viewerRestricted: boolean;
+  q: string;
+  ownerId: number;
+  exclusive: boolean;
+  /** With ownerId: also repositories the owner collaborates on. */
+  includeCollaborative: boolean;
+  visibility: '' | 'public' | 'private';
+  archived?: boolean;
+  isTemplate?: boolean;
+  /** Only repositories ownerId collaborates on (mode=collaborative). */
+  onlyCollaborative: boolean;
+  sort: 'id' | 'alpha' | 'created' | 'updated' | 'size';
+  order: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+}
+
+export interface CollaboratorRow {
+  userId: number;
+  login: string;
+  mode: CollaboratorMode;
+}
+
+export type NewRepository = Omit<Repository, 'id' | 'createdAt' | 'updatedAt' | 'archivedAt' | 'size' | 'isEmpty'>;
+export type RepositoryPatch = Partial<Omit<Repository, 'id' | 'ownerId' | 'ownerLogin' | 'createdAt' | 'updatedAt'>>;
+
+export type RepositoryEvent =
+  | { kind: 'repo.created' | 'repo.updated' | 'repo.deleted'; repository: Repository; actorId: number }
+  | { kind: 'collaborator.added'; repositoryId: number; userId: number; mode: CollaboratorMode; actorId: number }
+  | { kind: 'collaborator.removed'; repositoryId: number; userId: number; actorId: number }
+  | { kind: 'push'; repository: Repository; push: import('./push.js').RefPush; pusher: { id: number; login: string } }
+  | { kind: 'branch.created' | 'branch.deleted' | 'tag.created' | 'tag.deleted'; repository: Repository; name: string; ref: string; sha: string; pusher: { id: number; login: string } };
+
+export interface RepositoryReader {
+  findByName(ownerLogin: string, name: string): Promise<RepositoryWithOwner | undefined>;
+  findById(id: number): Promise<RepositoryWithOwner | undefined>;
+  findOwnerByLogin(login: string): Promise<Owner | undefined>;
+  findOwnerById(id: number): Promise<Owner | undefined>;
+  collaborationOf(repositoryId: number, userId: number): Promise<CollaboratorMode | undefined>;
+  /** The viewer's grants on many repositories at once (lists: no N+1). */
+  collaborationsOf(repositoryIds: number[], userId: number): Promise<Map<number, CollaboratorMode>>;
+  countOwnedBy(ownerId: number): Promise<number>;
+  search(filter: SearchFilter): Promise<{ items: RepositoryWithOwner[]; total: number }>;
+  listCollaborators(repositoryId: number, offset: number, limit: number): Promise<{ items: CollaboratorRow[]; total: number }>;
+}
+
+export interface RepositoryWriter extends RepositoryReader {
+  /** Throws already_exists when the owner has a repository of that name. */
+  insert(data: NewRepository): Promise<Repository>;
+  update(id: number, patch: RepositoryPatch): Promise<Repository>;
+  remove(id: number): Promise<void>;
+  setCollaboration(repositoryId: number, userId: number, mode: CollaboratorMode): Promise<void>;
+  removeCollaboration(repositoryId: number, userId: number): Promise<boolean>;
+  publish(event: RepositoryEvent): Promise<void>;
+}
+
+export interface RepositoryStore extends RepositoryReader {
+  transaction<T>(work: (tx: RepositoryWriter) => Promise<T>): Promise<T>;
+}

@@ -1,0 +1,169 @@
+// Repository's HTTP side channel for git smart HTTP (DESIGN.md §3): the gateway
+// authenticates, resolves the caller's permission and streams requests here with a signed
+// grant; this server runs `git upload-pack`/`git receive-pack --stateless-rpc` through the
+// one git command builder and streams both ways, never buffering a pack.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createGunzip } from 'node:zlib';
+import type { Logger } from '@anvil/kit';
+import { atLeast } from '../domain/permission.js';
+import type { RepositoryDeps } from '../domain/repositories.js';
+import { git, spawnGit, type GitCommandBuilder } from '../git/command.js';
+import { listRefs } from '../git/refs.js';
+import type { RepositoryStorage } from '../git/storage.js';
+import { GIT_GRANT_HEADER, readGrant, type GitGrant } from './grant.js';
+import { recordPush } from './push-recorder.js';
+
+export interface GitHttpOptions {
+  address: string;
+  secret: string;
+  log: Logger;
+  deps: RepositoryDeps;
+  storage: RepositoryStorage;
+}
+
+type GitService = 'git-upload-pack' | 'git-receive-pack';
+const SERVICES = new Set<string>(['git-upload-pack', 'git-receive-pack']);
+
+/** Per-repository lock so the ref snapshots around a receive-pack bracket one push only. */
+class PushLock {
+  private readonly tails = new Map<number, Promise<void>>();
+  async run<T>(key: number, work: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(key) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((r) => (release = r));
+    const tail = previous.then(() => mine);
+    this.tails.set(key, tail);
+    await previous;
+    try {
+      return await work();
+    } finally {
+      release();
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    }
+  }
+}
+
+function pktLine(text: string): string {
+  return (text.length + 4).toString(16).padStart(4, '0') + text;
+}
+
+function fail(res: ServerResponse, status: number, message: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${message}\n`);
+}
+
+function serviceCommand(service: GitService, gitDir: string, advertise: boolean, protocol: string | undefined): GitCommandBuilder {
+  const command = git(service.slice(4)).flag('--stateless-rpc');
+  if (advertise) command.flag('--advertise-refs');
+  // Git protocol v2 is negotiated through this variable, as git http-backend does.
+  if (protocol && /^version=\d$/.test(protocol)) command.env('GIT_PROTOCOL', protocol);
+  return command.afterEndOfOptions(gitDir);
+}
+
+export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
+  const { log, storage, deps, secret } = options;
+  const pushLock = new PushLock();
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://repository');
+    const match = /^\/([^/]+)\/([^/]+)\/(info\/refs|git-upload-pack|git-receive-pack)$/.exec(url.pathname);
+    if (!match) return fail(res, 404, 'not found');
+    const [, owner, name, action] = match;
+    const grant = readGrant(req.headers[GIT_GRANT_HEADER], secret);
+    if (!grant || grant.owner.toLowerCase() !== decodeURIComponent(owner).toLowerCase() || grant.name.toLowerCase() !== decodeURIComponent(name).toLowerCase()) {
+      return fail(res, 403, 'missing or invalid grant');
+    }
+    const service = (action === 'info/refs' ? url.searchParams.get('service') : action) ?? '';
+    if (!SERVICES.has(service)) return fail(res, 403, 'unsupported service');
+    if (!atLeast(grant.permission, service === 'git-receive-pack' ? 'write' : 'read')) return fail(res, 403, 'permission denied');
+    const gitDir = storage.pathOf(grant.owner, grant.name);
+    const protocol = typeof req.headers['git-protocol'] === 'string' ? req.headers['git-protocol'] : undefined;
+
+    if (action === 'info/refs') {
+      res.writeHead(200, {
+        'content-type': `application/x-${service}-advertisement`,
+        'cache-control': 'no-cache, max-age=0, must-revalidate',
+        expires: 'Fri, 01 Jan 1980 00:00:00 GMT',
+        pragma: 'no-cache',
+      });
+      if (protocol !== 'version=2' || service === 'git-receive-pack') res.write(`${pktLine(`# service=${service}\n`)}0000`);
+      await pipeGit(serviceCommand(service as GitService, gitDir, true, protocol), req, res, false);
+      return;
+    }
+    if (service === 'git-receive-pack') {
+      await pushLock.run(grant.repositoryId, async () => {
+        const before = await listRefs(gitDir);
+        const ok = await pipeGit(serviceCommand('git-receive-pack', gitDir, false, protocol), req, res, true);
+        if (!ok) return;
+        const after = await listRefs(gitDir);
+        await recordPush({
+          deps, log, gitDir, repositoryId: grant.repositoryId,
+          pusher: { id: grant.caller.userId, login: grant.caller.login },
+          sizeOf: () => storage.sizeOf(grant.owner, grant.name),
+        }, before, after).catch((err: unknown) => log.error({ err, repository: grant.repositoryId }, 'recording a push failed'));
+      });
+      return;
+    }
+    await pipeGit(serviceCommand('git-upload-pack', gitDir, false, protocol), req, res, true);
+  }
+
+  /** Streams the request body into git and git's stdout into the response; resolves true on exit 0. */
+  function pipeGit(command: GitCommandBuilder, req: IncomingMessage, res: ServerResponse, withBody: boolean): Promise<boolean> {
+    return new Promise((resolve) => {
+      const child = spawnGit(command.build());
+      const stderr: Buffer[] = [];
+      child.stderr!.on('data', (b: Buffer) => stderr.push(b));
+      if (withBody) {
+        if (!res.headersSent) {
+          const service = command.build().args.find((a) => a === 'upload-pack' || a === 'receive-pack');
+          res.writeHead(200, { 'content-type': `application/x-git-${service}-result`, 'cache-control': 'no-cache' });
+        }
+        const body = req.headers['content-encoding'] === 'gzip' ? req.pipe(createGunzip()) : req;
+        body.on('error', () => child.kill('SIGKILL'));
+        body.pipe(child.stdin!);
+      } else {
+        child.stdin!.end();
+      }
+      child.stdin!.on('error', () => {});
+      child.stdout!.pipe(res);
+      // A client that goes away must not leave git running.
+      res.on('close', () => {
+        if (child.exitCode === null) child.kill('SIGKILL');
+      });
+      child.on('error', (err) => {
+        log.error({ err }, 'git failed to start');
+        fail(res, 500, 'git failed');
+        resolve(false);
+      });
+      child.on('close', (code) => {
+        if (code !== 0) log.warn({ code, args: command.build().args, stderr: Buffer.concat(stderr).toString().slice(0, 2000) }, 'git exited with an error');
+        resolve(code === 0);
+      });
+    });
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      log.error({ err }, 'git http request failed');
+      fail(res, 500, 'internal error');
+    });
+  });
+  const [host, port] = splitAddress(options.address);
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      log.info({ address: options.address }, 'git HTTP listening');
+      resolve();
+    });
+  });
+}
+
+function splitAddress(address: string): [string, number] {
+  const colon = address.lastIndexOf(':');
+  return [address.slice(0, colon).replace(/^\[|\]$/g, ''), Number(address.slice(colon + 1))];
+}
+
+export type { GitGrant };

@@ -1,0 +1,172 @@
+// The one place that builds and runs git command lines (DESIGN.md §7, Gitaly's model).
+// Arguments travel as an array to spawn — never through a shell — and user input only
+// ever reaches git after `--end-of-options`/`--` or after validation as a ref or object
+// id, so a value like `--upload-pack=evil` can never be read as an option.
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export class GitError extends Error {
+  constructor(readonly args: readonly string[], readonly code: number | null, readonly stderr: string) {
+    super(`git ${args[0] ?? ''} failed (exit ${code}): ${stderr.trim().slice(0, 500)}`);
+    this.name = 'GitError';
+  }
+}
+
+/** A value git must never read as an option: refused unless it cannot start with `-`. */
+export class UnsafeArgument extends Error {}
+
+/** Environment for every git process: no prompts, no user or system config, fixed locale. */
+function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    LANG: 'C',
+    LC_ALL: 'C',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    ...extra,
+  };
+}
+
+export interface GitCommand {
+  /** The argv after `git`, built only by GitCommandBuilder. */
+  readonly args: readonly string[];
+  readonly cwd?: string;
+  readonly env: Record<string, string>;
+}
+
+/**
+ * Builds one git command line. `flag()` takes constant options written in this codebase;
+ * `ref()`/`oid()` take validated values; `afterEndOfOptions()` and `paths()` take user input.
+ */
+export class GitCommandBuilder {
+  private readonly argv: string[];
+  private cwdPath?: string;
+  private readonly extraEnv: Record<string, string> = {};
+  private endedOptions = false;
+
+  constructor(subcommand: string, options: { gitDir?: string } = {}) {
+    if (!/^[a-z][a-z-]*$/.test(subcommand)) throw new UnsafeArgument(`not a git subcommand: ${subcommand}`);
+    // -c options before the subcommand keep hooks and protocol behaviour predictable.
+    this.argv = ['-c', 'core.hooksPath=/dev/null', '-c', 'protocol.file.allow=never'];
+    if (options.gitDir) this.argv.push(`--git-dir=${options.gitDir}`);
+    this.argv.push(subcommand);
+  }
+
+  /** A constant option such as `--bare` or `--format=%H`; never user input. */
+  flag(...flags: string[]): this {
+    for (const f of flags) {
+      if (!f.startsWith('-')) throw new UnsafeArgument(`flag() takes options only: ${f}`);
+      this.argv.push(f);
+    }
+    return this;
+  }
+
+  /** A constant positional word written in this codebase (`HEAD`, `refs/heads/`); never user input. */
+  arg(value: string): this {
+    if (value.startsWith('-')) throw new UnsafeArgument(`arg() takes non-options only: ${value}`);
+    this.argv.push(value);
+    return this;
+  }
+
+  /** A ref or revision that passed isSafeRef(); refused when git could read it as an option. */
+  ref(value: string): this {
+    if (!isSafeRef(value)) throw new UnsafeArgument(`not a valid ref: ${JSON.stringify(value)}`);
+    this.argv.push(value);
+    return this;
+  }
+
+  /** A full object id (sha1 or sha256 hex). */
+  oid(value: string): this {
+    if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(value)) throw new UnsafeArgument(`not an object id: ${JSON.stringify(value)}`);
+    this.argv.push(value);
+    return this;
+  }
+
+  /** Positional values after `--end-of-options`: git reads none of them as an option. */
+  afterEndOfOptions(...values: string[]): this {
+    if (!this.endedOptions) this.argv.push('--end-of-options');
+    this.endedOptions = true;
+    this.argv.push(...values);
+    return this;
+  }
+
+  /** Paths after `--`. */
+  paths(...values: string[]): this {
+    this.argv.push('--', ...values);
+    return this;
+  }
+
+  cwd(dir: string): this {
+    this.cwdPath = dir;
+    return this;
+  }
+
+  env(name: string, value: string): this {
+    if (!/^GIT_[A-Z_]+$/.test(name)) throw new UnsafeArgument(`env() sets GIT_* variables only: ${name}`);
+    this.extraEnv[name] = value;
+    return this;
+  }
+
+  build(): GitCommand {
+    return { args: [...this.argv], cwd: this.cwdPath, env: { ...this.extraEnv } };
+  }
+}
+
+export function git(subcommand: string, options: { gitDir?: string } = {}): GitCommandBuilder {
+  return new GitCommandBuilder(subcommand, options);
+}
+
+/** Git's check-ref-format rules, plus never starting with `-`. Accepts "main", "refs/heads/x", "HEAD". */
+export function isSafeRef(value: string): boolean {
+  if (!value || value.length > 255 || value.startsWith('-') || value.startsWith('/') || value.endsWith('/')) return false;
+  if (value.endsWith('.') || value.endsWith('.lock') || value.includes('..') || value.includes('//') || value.includes('@{')) return false;
+  if (value === '@') return false;
+  // Control characters, space and ~ ^ : ? * [ \ are not allowed in ref names.
+  if (/[\x00-\x20\x7f~^:?*[\\]/.test(value)) return false;
+  return value.split('/').every((part) => part.length > 0 && !part.startsWith('.'));
+}
+
+/** A branch name usable as `refs/heads/<name>`. */
+export function isValidBranchName(name: string): boolean {
+  return isSafeRef(name) && !name.startsWith('refs/') && name !== 'HEAD';
+}
+
+export interface RunOptions {
+  stdin?: string | Buffer;
+  /** Kills git after this long so a request never hangs (default 60 s). */
+  timeoutMs?: number;
+}
+
+/** Runs git to completion, collecting stdout; a non-zero exit throws GitError with stderr. */
+export function runGit(command: GitCommand, options: RunOptions = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawnGit(command);
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    child.stdout!.on('data', (b: Buffer) => out.push(b));
+    child.stderr!.on('data', (b: Buffer) => err.push(b));
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
+      else reject(new GitError(command.args, code, Buffer.concat(err).toString('utf8')));
+    });
+    child.stdin!.on('error', () => {}); // git may exit before reading all of stdin
+    child.stdin!.end(options.stdin ?? '');
+  });
+}
+
+/** Starts git with piped stdio for streaming (smart HTTP); the caller owns the process. */
+export function spawnGit(command: GitCommand): ChildProcess {
+  return spawn('git', command.args as string[], {
+    cwd: command.cwd,
+    env: gitEnv(command.env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+    shell: false,
+  });
+}

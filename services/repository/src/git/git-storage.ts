@@ -1,0 +1,30 @@
+// The domain's GitStorage port over RepositoryStorage and the plumbing helpers.
+import type { GitStorage } from '../domain/repositories.js';
+import { git, runGit } from './command.js';
+import { commitInitialFiles } from './refs.js';
+import { RepositoryStorage, setHead } from './storage.js';
+
+export function gitStorage(storage: RepositoryStorage): GitStorage {
+  return {
+    async init(owner, name, branch, objectFormat) {
+      await storage.init(owner, name, branch, objectFormat);
+    },
+    async commitReadme(owner, name, branch, content, author) {
+      await commitInitialFiles(storage.pathOf(owner, name), branch, { 'README.md': content }, 'Initial commit\n', author);
+    },
+    move: (fo, fn, to, tn) => storage.move(fo, fn, to, tn),
+    remove: (owner, name) => storage.remove(owner, name),
+    async setDefaultBranch(owner, name, branch) {
+      await setHead(storage.pathOf(owner, name), branch);
+    },
+    async branchExists(owner, name, branch) {
+      try {
+        await runGit(git('show-ref', { gitDir: storage.pathOf(owner, name) }).flag('--verify', '--quiet').ref(`refs/heads/${branch}`).build());
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    size: (owner, name) => storage.sizeOf(owner, name),
+  };
+}

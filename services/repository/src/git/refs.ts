@@ -1,0 +1,94 @@
+// Reading and writing refs and commits with plumbing, all through the one command builder.
+import { git, runGit } from './command.js';
+
+export type RefMap = Map<string, string>;
+
+/** Every branch and tag: full ref name → object id. */
+export async function listRefs(gitDir: string): Promise<RefMap> {
+  const out = await runGit(git('for-each-ref', { gitDir }).flag('--format=%(objectname) %(refname)').arg('refs/heads/').arg('refs/tags/').build());
+  const refs: RefMap = new Map();
+  for (const line of out.split('\n')) {
+    const space = line.indexOf(' ');
+    if (space > 0) refs.set(line.slice(space + 1), line.slice(0, space));
+  }
+  return refs;
+}
+
+export interface Signature {
+  name: string;
+  email: string;
+}
+
+/**
+ * Writes one commit holding `files` on refs/heads/<branch> of an empty repository, with
+ * plumbing only (no work tree): hash-object, mktree, commit-tree, update-ref with the
+ * expected old value "none" so it never overwrites a branch someone pushed meanwhile.
+ */
+export async function commitInitialFiles(gitDir: string, branch: string, files: Record<string, string>, message: string, who: Signature): Promise<string> {
+  const entries: string[] = [];
+  for (const [path, content] of Object.entries(files)) {
+    const blob = (await runGit(git('hash-object', { gitDir }).flag('-w', '--stdin').build(), { stdin: content })).trim();
+    entries.push(`100644 blob ${blob}\t${path}`);
+  }
+  const tree = (await runGit(git('mktree', { gitDir }).build(), { stdin: entries.join('\n') + '\n' })).trim();
+  const identity = (c: ReturnType<typeof git>) => c
+    .env('GIT_AUTHOR_NAME', who.name).env('GIT_AUTHOR_EMAIL', who.email)
+    .env('GIT_COMMITTER_NAME', who.name).env('GIT_COMMITTER_EMAIL', who.email);
+  const commit = (await runGit(identity(git('commit-tree', { gitDir }).flag('-F', '-')).oid(tree).build(), { stdin: message })).trim();
+  const zero = '0'.repeat(commit.length);
+  await runGit(git('update-ref', { gitDir }).ref(`refs/heads/${branch}`).oid(commit).oid(zero).build());
+  return commit;
+}
+
+export interface CommitInfo {
+  id: string;
+  message: string;
+  authorName: string;
+  authorEmail: string;
+  authorTime: number;
+  committerName: string;
+  committerEmail: string;
+  committerTime: number;
+  added: string[];
+  removed: string[];
+  modified: string[];
+}
+
+const FIELD = '\x1f';
+const RECORD = '\x1e';
+
+/**
+ * Commits reachable from `after` but not from `exclude` (refs that existed before the
+ * push), newest first, at most `limit`, with the files each one changed.
+ */
+export async function commitsBetween(gitDir: string, after: string, exclude: string[], limit: number): Promise<{ commits: CommitInfo[]; total: number }> {
+  const excluded = exclude.map((oid) => `^${oid}`);
+  for (const oid of exclude) git('rev-list').oid(oid); // validates each id
+  const countCmd = git('rev-list', { gitDir }).flag('--count').oid(after);
+  for (const x of excluded) countCmd.arg(x);
+  const total = Number((await runGit(countCmd.build())).trim()) || 0;
+  if (total === 0) return { commits: [], total };
+  const logCmd = git('log', { gitDir }).flag(`--max-count=${limit}`, '--name-status', '--no-renames', '-m', '--first-parent',
+    `--format=${RECORD}%H${FIELD}%an${FIELD}%ae${FIELD}%at${FIELD}%cn${FIELD}%ce${FIELD}%ct${FIELD}%B${FIELD}`).oid(after);
+  for (const x of excluded) logCmd.arg(x);
+  const out = await runGit(logCmd.build());
+  const commits: CommitInfo[] = [];
+  for (const record of out.split(RECORD).slice(1)) {
+    const parts = record.split(FIELD);
+    const [id, an, ae, at, cn, ce, ct, body] = parts;
+    const files = parts[8] ?? '';
+    const info: CommitInfo = {
+      id, message: body, authorName: an, authorEmail: ae, authorTime: Number(at),
+      committerName: cn, committerEmail: ce, committerTime: Number(ct), added: [], removed: [], modified: [],
+    };
+    for (const line of files.split('\n')) {
+      const [status, path] = line.split('\t');
+      if (!path) continue;
+      if (status === 'A') info.added.push(path);
+      else if (status === 'D') info.removed.push(path);
+      else info.modified.push(path);
+    }
+    commits.push(info);
+  }
+  return { commits, total };
+}

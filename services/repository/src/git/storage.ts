@@ -1,0 +1,101 @@
+// Where a repository's bare git data lives: `<root>/<owner>/<name>.git`, both lower-cased,
+// under `${ANVIL_DATA_DIR}/repositories`. Paths are derived only from names that passed
+// validation, and every derived path is checked to stay inside the root, so no name
+// (`..`, `/etc`, `a/../../b`, NUL) can reach outside it.
+import { mkdir, rename, rm, stat, lstat, readdir } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { git, runGit } from './command.js';
+
+export class UnsafePath extends Error {}
+
+/** A single path segment safe as a directory name: owner logins and repository names. */
+const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
+
+export function isSafeSegment(value: string): boolean {
+  return SEGMENT.test(value) && value.length <= 255 && !value.includes('..');
+}
+
+export class RepositoryStorage {
+  readonly root: string;
+
+  constructor(root: string) {
+    if (!isAbsolute(root)) throw new UnsafePath(`storage root must be absolute: ${root}`);
+    this.root = resolve(root);
+  }
+
+  /** The bare repository directory for owner/name; throws UnsafePath for anything odd. */
+  pathOf(owner: string, name: string): string {
+    if (!isSafeSegment(owner) || !isSafeSegment(name)) {
+      throw new UnsafePath(`unsafe repository path ${JSON.stringify(owner)}/${JSON.stringify(name)}`);
+    }
+    const path = resolve(this.root, owner.toLowerCase(), `${name.toLowerCase()}.git`);
+    const rel = relative(this.root, path);
+    if (!rel || rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).length !== 2) {
+      throw new UnsafePath(`repository path escapes the storage root: ${path}`);
+    }
+    return path;
+  }
+
+  /** `git init --bare` with the given default branch; refuses an existing directory. */
+  async init(owner: string, name: string, defaultBranch: string, objectFormat: 'sha1' | 'sha256' = 'sha1'): Promise<string> {
+    const path = this.pathOf(owner, name);
+    await mkdir(dirname(path), { recursive: true });
+    // mkdir without `recursive` fails when the directory exists: two creates of one name
+    // cannot share (or later delete) each other's data.
+    await mkdir(path);
+    await this.refuseSymlinkParent(path);
+    await runGit(git('init').flag('--bare', '--quiet', `--object-format=${objectFormat}`).afterEndOfOptions(path).build());
+    await setHead(path, defaultBranch);
+    return path;
+  }
+
+  async exists(owner: string, name: string): Promise<boolean> {
+    try {
+      return (await stat(this.pathOf(owner, name))).isDirectory();
+    } catch {
+      return false;
+    }
+  }
+
+  async move(fromOwner: string, fromName: string, toOwner: string, toName: string): Promise<void> {
+    const from = this.pathOf(fromOwner, fromName);
+    const to = this.pathOf(toOwner, toName);
+    if (from === to) return;
+    await mkdir(dirname(to), { recursive: true });
+    await rename(from, to);
+  }
+
+  async remove(owner: string, name: string): Promise<void> {
+    const path = this.pathOf(owner, name);
+    await rm(path, { recursive: true, force: true });
+  }
+
+  /** Bytes of git data under the repository (Gitea reports size in KiB from this). */
+  async sizeOf(owner: string, name: string): Promise<number> {
+    return directorySize(this.pathOf(owner, name));
+  }
+
+  private async refuseSymlinkParent(path: string): Promise<void> {
+    // The owner directory must be a real directory: a symlink there would send git data
+    // outside the root.
+    if ((await lstat(dirname(path))).isSymbolicLink()) {
+      await rm(path, { recursive: true, force: true });
+      throw new UnsafePath(`owner directory is a symlink: ${dirname(path)}`);
+    }
+  }
+}
+
+/** Points HEAD at refs/heads/<branch>. */
+export async function setHead(gitDir: string, branch: string): Promise<void> {
+  await runGit(git('symbolic-ref', { gitDir }).arg('HEAD').ref(`refs/heads/${branch}`).build());
+}
+
+async function directorySize(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) total += await directorySize(path);
+    else if (entry.isFile()) total += (await stat(path)).size;
+  }
+  return total;
+}

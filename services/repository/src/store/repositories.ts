@@ -1,0 +1,219 @@
+// Repositories and collaborations in PostgreSQL (tables `repository`, `collaboration`),
+// with the outbox rows of their events written in the same transaction.
+import { alreadyExists } from '@anvil/kit';
+import type { Owner } from '../domain/owner.js';
+import type { CollaboratorMode } from '../domain/permission.js';
+import type { Repository } from '../domain/repository.js';
+import type { NewRepository, RepositoryEvent, RepositoryPatch, RepositoryReader, RepositoryStore, RepositoryWithOwner, RepositoryWriter, SearchFilter } from '../domain/store.js';
+import { outboxRowOf } from '../events/repository-events.js';
+import type { Prisma, Repository as RepositoryRow } from './generated/client.js';
+import type { RepositoryDb, RepositoryTx } from './db.js';
+import { ownerReader, toOwner } from './owners.js';
+
+export function toRepository(row: RepositoryRow): Repository {
+  return {
+    id: Number(row.id),
+    ownerId: Number(row.owner_id),
+    ownerLogin: row.owner_name,
+    name: row.name,
+    description: row.description,
+    website: row.website,
+    isPrivate: row.is_private,
+    isArchived: row.is_archived,
+    archivedAt: row.archived_at,
+    defaultBranch: row.default_branch,
+    isEmpty: row.is_empty,
+    size: Number(row.size),
+    objectFormatName: row.object_format_name,
+    isTemplate: row.is_template,
+    hasIssues: row.has_issues,
+    hasWiki: row.has_wiki,
+    hasPullRequests: row.has_pull_requests,
+    hasProjects: row.has_projects,
+    hasReleases: row.has_releases,
+    hasPackages: row.has_packages,
+    hasActions: row.has_actions,
+    hasCode: row.has_code,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toColumns(patch: RepositoryPatch): Prisma.RepositoryUpdateInput {
+  const data: Prisma.RepositoryUpdateInput = {};
+  if (patch.name !== undefined) { data.name = patch.name; data.lower_name = patch.name.toLowerCase(); }
+  if (patch.description !== undefined) data.description = patch.description;
+  if (patch.website !== undefined) data.website = patch.website;
+  if (patch.isPrivate !== undefined) data.is_private = patch.isPrivate;
+  if (patch.isArchived !== undefined) data.is_archived = patch.isArchived;
+  if (patch.archivedAt !== undefined) data.archived_at = patch.archivedAt;
+  if (patch.defaultBranch !== undefined) data.default_branch = patch.defaultBranch;
+  if (patch.isEmpty !== undefined) data.is_empty = patch.isEmpty;
+  if (patch.size !== undefined) data.size = BigInt(patch.size);
+  if (patch.objectFormatName !== undefined) data.object_format_name = patch.objectFormatName;
+  if (patch.isTemplate !== undefined) data.is_template = patch.isTemplate;
+  if (patch.hasIssues !== undefined) data.has_issues = patch.hasIssues;
+  if (patch.hasWiki !== undefined) data.has_wiki = patch.hasWiki;
+  if (patch.hasPullRequests !== undefined) data.has_pull_requests = patch.hasPullRequests;
+  if (patch.hasProjects !== undefined) data.has_projects = patch.hasProjects;
+  if (patch.hasReleases !== undefined) data.has_releases = patch.hasReleases;
+  if (patch.hasPackages !== undefined) data.has_packages = patch.hasPackages;
+  if (patch.hasActions !== undefined) data.has_actions = patch.hasActions;
+  if (patch.hasCode !== undefined) data.has_code = patch.hasCode;
+  return data;
+}
+
+const SORT_COLUMN: Record<SearchFilter['sort'], keyof RepositoryRow> = {
+  id: 'id', alpha: 'lower_name', created: 'created_at', updated: 'updated_at', size: 'size',
+};
+
+/** What the viewer may see, as a Prisma filter (the SQL twin of domain/permission.ts's read rule). */
+function visibleTo(filter: SearchFilter): Prisma.RepositoryWhereInput | undefined {
+  if (filter.viewerIsAdmin) return undefined;
+  const own: Prisma.RepositoryWhereInput[] = filter.viewerId > 0
+    ? [{ owner_id: BigInt(filter.viewerId) }, { collaborations: { some: { user_id: BigInt(filter.viewerId) } } }]
+    : [];
+  const publicRepos: Prisma.RepositoryWhereInput[] = filter.viewerRestricted ? [] : [{ is_private: false }];
+  return { OR: [...publicRepos, ...own] };
+}
+
+function whereOf(filter: SearchFilter): Prisma.RepositoryWhereInput {
+  const and: Prisma.RepositoryWhereInput[] = [];
+  const visible = visibleTo(filter);
+  if (visible) and.push(visible);
+  if (filter.q) and.push({ lower_name: { contains: filter.q.toLowerCase() } });
+  if (filter.ownerId > 0) {
+    const owner = BigInt(filter.ownerId);
+    if (filter.onlyCollaborative) and.push({ collaborations: { some: { user_id: owner } } });
+    else if (filter.includeCollaborative && !filter.exclusive) and.push({ OR: [{ owner_id: owner }, { collaborations: { some: { user_id: owner } } }] });
+    else and.push({ owner_id: owner });
+  }
+  if (filter.visibility === 'public') and.push({ is_private: false });
+  if (filter.visibility === 'private') and.push({ is_private: true });
+  if (filter.archived !== undefined) and.push({ is_archived: filter.archived });
+  if (filter.isTemplate !== undefined) and.push({ is_template: filter.isTemplate });
+  return and.length ? { AND: and } : {};
+}
+
+function reader(db: RepositoryDb | RepositoryTx): RepositoryReader {
+  const owners = ownerReader(db);
+  async function withOwners(rows: RepositoryRow[]): Promise<RepositoryWithOwner[]> {
+    // One query for every owner on the page (no N+1).
+    const ids = [...new Set(rows.map((r) => r.owner_id))];
+    const ownerRows = ids.length ? await db.owner.findMany({ where: { id: { in: ids } } }) : [];
+    const byId = new Map<bigint, Owner>(ownerRows.map((o) => [o.id, toOwner(o)]));
+    return rows.flatMap((row) => {
+      const owner = byId.get(row.owner_id);
+      return owner ? [{ repository: toRepository(row), owner }] : [];
+    });
+  }
+  return {
+    async findByName(ownerLogin, name) {
+      const owner = await db.owner.findUnique({ where: { lower_name: ownerLogin.toLowerCase() } });
+      if (!owner) return undefined;
+      const row = await db.repository.findUnique({ where: { owner_id_lower_name: { owner_id: owner.id, lower_name: name.toLowerCase() } } });
+      return row ? { repository: toRepository(row), owner: toOwner(owner) } : undefined;
+    },
+    async findById(id) {
+      const row = await db.repository.findUnique({ where: { id: BigInt(id) } });
+      return row ? (await withOwners([row]))[0] : undefined;
+    },
+    findOwnerByLogin: (login) => owners.findByLogin(login),
+    findOwnerById: (id) => owners.findById(id),
+    async collaborationOf(repositoryId, userId) {
+      const row = await db.collaboration.findUnique({ where: { repository_id_user_id: { repository_id: BigInt(repositoryId), user_id: BigInt(userId) } } });
+      return row?.mode as CollaboratorMode | undefined;
+    },
+    async collaborationsOf(repositoryIds, userId) {
+      if (!repositoryIds.length) return new Map();
+      const rows = await db.collaboration.findMany({ where: { user_id: BigInt(userId), repository_id: { in: repositoryIds.map(BigInt) } } });
+      return new Map(rows.map((r) => [Number(r.repository_id), r.mode as CollaboratorMode]));
+    },
+    async countOwnedBy(ownerId) {
+      return db.repository.count({ where: { owner_id: BigInt(ownerId) } });
+    },
+    async search(filter) {
+      const where = whereOf(filter);
+      const column = SORT_COLUMN[filter.sort];
+      // id breaks ties so pages never shift.
+      const orderBy: Prisma.RepositoryOrderByWithRelationInput[] = [{ [column]: filter.order }];
+      if (column !== 'id') orderBy.push({ id: 'asc' });
+      const [rows, total] = await Promise.all([
+        db.repository.findMany({ where, orderBy, skip: filter.offset, take: filter.limit }),
+        db.repository.count({ where }),
+      ]);
+      return { items: await withOwners(rows), total };
+    },
+    async listCollaborators(repositoryId, offset, limit) {
+      const where = { repository_id: BigInt(repositoryId) };
+      const [rows, total] = await Promise.all([
+        db.collaboration.findMany({ where, orderBy: { user_id: 'asc' }, skip: offset, take: limit }),
+        db.collaboration.count({ where }),
+      ]);
+      const users = rows.length ? await db.owner.findMany({ where: { id: { in: rows.map((r) => r.user_id) } } }) : [];
+      const login = new Map(users.map((u) => [u.id, u.name]));
+      return {
+        total,
+        items: rows.filter((r) => login.has(r.user_id)).map((r) => ({ userId: Number(r.user_id), login: login.get(r.user_id)!, mode: r.mode as CollaboratorMode })),
+      };
+    },
+  };
+}
+
+function writer(tx: RepositoryTx, published: RepositoryEvent[]): RepositoryWriter {
+  return {
+    ...reader(tx),
+    async insert(data: NewRepository) {
+      try {
+        const row = await tx.repository.create({
+          data: {
+            owner_id: BigInt(data.ownerId), owner_name: data.ownerLogin, name: data.name, lower_name: data.name.toLowerCase(),
+            description: data.description, website: data.website, is_private: data.isPrivate, is_archived: data.isArchived,
+            default_branch: data.defaultBranch, object_format_name: data.objectFormatName, is_template: data.isTemplate,
+            has_issues: data.hasIssues, has_wiki: data.hasWiki, has_pull_requests: data.hasPullRequests, has_projects: data.hasProjects,
+            has_releases: data.hasReleases, has_packages: data.hasPackages, has_actions: data.hasActions, has_code: data.hasCode,
+          },
+        });
+        return toRepository(row);
+      } catch (err) {
+        if ((err as { code?: string }).code === 'P2002') throw alreadyExists('The repository with the same name already exists.', 'repo_exists');
+        throw err;
+      }
+    },
+    async update(id, patch) {
+      try {
+        return toRepository(await tx.repository.update({ where: { id: BigInt(id) }, data: toColumns(patch) }));
+      } catch (err) {
+        if ((err as { code?: string }).code === 'P2002') throw alreadyExists('The repository with the same name already exists.', 'repo_exists');
+        throw err;
+      }
+    },
+    async remove(id) {
+      await tx.repository.delete({ where: { id: BigInt(id) } });
+    },
+    async setCollaboration(repositoryId, userId, mode) {
+      const key = { repository_id: BigInt(repositoryId), user_id: BigInt(userId) };
+      await tx.collaboration.upsert({ where: { repository_id_user_id: key }, create: { ...key, mode }, update: { mode } });
+    },
+    async removeCollaboration(repositoryId, userId) {
+      const { count } = await tx.collaboration.deleteMany({ where: { repository_id: BigInt(repositoryId), user_id: BigInt(userId) } });
+      return count > 0;
+    },
+    async publish(event) {
+      await tx.outboxEvent.create({ data: outboxRowOf(event) });
+      published.push(event);
+    },
+  };
+}
+
+export function repositoryStore(db: RepositoryDb, options: { onPublished?: () => void } = {}): RepositoryStore {
+  return {
+    ...reader(db),
+    async transaction(work) {
+      const published: RepositoryEvent[] = [];
+      const result = await db.$transaction((tx) => work(writer(tx, published)), { timeout: 15_000 });
+      if (published.length > 0) options.onPublished?.();
+      return result;
+    },
+  };
+}
