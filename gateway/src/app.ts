@@ -4,6 +4,7 @@
 import express, { type Express } from 'express';
 import { authenticate } from './auth/authenticate.js';
 import { implementedDocument, swaggerUiRouter } from './contract/index.js';
+import { gitHttp } from './git-http/proxy.js';
 import { errorBody, errorHandler, sendError } from './http/errors.js';
 import { healthz } from './http/health.js';
 import { registerRoutes, sendJson, type Deps } from './http/route.js';
@@ -42,6 +43,9 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   registerRoutes(api, apiRoutes, deps, options.bodyLimit ?? '32mb');
   api.use((_req, res) => sendJson(res, 404, errorBody(404, 'The target couldn\'t be found.', rootUrl)));
   app.use('/api/v1', api);
+
+  // Git smart HTTP on the same host, as Gitea serves it.
+  app.use(gitHttp(deps));
 
   app.use((_req, res) => sendError(res, 404, 'The target couldn\'t be found.', rootUrl));
   app.use(errorHandler(rootUrl, deps.log));

@@ -1,0 +1,53 @@
+// Collaborators of a repository (routers/api/v1/repo/collaborators.go).
+import { noContent, ok, type Route } from '../http/route.js';
+import { presentUser } from '../presenters/user.js';
+import { loadUsers, repoRef } from './repo-context.js';
+
+
+export const collaboratorRoutes: Route[] = [
+  {
+    method: 'GET', path: '/repos/:owner/:repo/collaborators', operationId: 'repoListCollaborators', access: 'signed', scopes: ['repository'],
+    async handle(ctx) {
+      const { page, limit } = ctx.page();
+      const reply = await ctx.deps.services.repository.ListCollaborators({ ref: repoRef(ctx), page: { page, limit } }, { caller: ctx.caller });
+      const users = await loadUsers(ctx, reply.collaborators.map((c) => c.user_id));
+      const body = reply.collaborators.flatMap((c) => {
+        const user = users.get(c.user_id);
+        return user ? [presentUser(user, ctx.caller, ctx.deps.config.rootUrl)] : [];
+      });
+      return ok(body, reply.total);
+    },
+  },
+  {
+    method: 'GET', path: '/repos/:owner/:repo/collaborators/:collaborator', operationId: 'repoCheckCollaborator', access: 'signed', scopes: ['repository'],
+    async handle(ctx) {
+      await ctx.deps.services.repository.GetCollaborator({ ref: repoRef(ctx), collaborator: ctx.params.collaborator }, { caller: ctx.caller });
+      return noContent();
+    },
+  },
+  {
+    method: 'PUT', path: '/repos/:owner/:repo/collaborators/:collaborator', operationId: 'repoAddCollaborator', access: 'signed', scopes: ['repository'],
+    statusOverrides: { collaborator_is_owner: 422 },
+    async handle(ctx) {
+      const permission = (ctx.body as { permission?: string }).permission ?? '';
+      await ctx.deps.services.repository.SetCollaborator({ ref: repoRef(ctx), collaborator: ctx.params.collaborator, permission }, { caller: ctx.caller });
+      return noContent();
+    },
+  },
+  {
+    method: 'DELETE', path: '/repos/:owner/:repo/collaborators/:collaborator', operationId: 'repoDeleteCollaborator', access: 'signed', scopes: ['repository'],
+    async handle(ctx) {
+      await ctx.deps.services.repository.RemoveCollaborator({ ref: repoRef(ctx), collaborator: ctx.params.collaborator }, { caller: ctx.caller });
+      return noContent();
+    },
+  },
+  {
+    method: 'GET', path: '/repos/:owner/:repo/collaborators/:collaborator/permission', operationId: 'repoGetRepoPermissions', access: 'signed', scopes: ['repository'],
+    async handle(ctx) {
+      const reply = await ctx.deps.services.repository.GetUserPermission({ ref: repoRef(ctx), collaborator: ctx.params.collaborator }, { caller: ctx.caller });
+      const users = await loadUsers(ctx, [reply.user_id]);
+      const user = users.get(reply.user_id)!;
+      return ok({ permission: reply.permission, role_name: reply.permission, user: presentUser(user, ctx.caller, ctx.deps.config.rootUrl) });
+    },
+  },
+];

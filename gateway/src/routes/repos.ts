@@ -1,0 +1,133 @@
+// Repositories owned by users (routers/api/v1/repo/repo.go, user/repo.go): create, get,
+// edit, delete, and the lists. Organization-owned repositories arrive with organizations.
+import { notFound } from '@anvil/kit';
+import type { repository } from '@anvil/proto';
+import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
+import { presentOne, presentRepositories, repoRef, resolveRepo } from './repo-context.js';
+
+const CREATE_OVERRIDES = { repo_limit_reached: 422, repo_exists: 409, forbidden: 403 };
+
+interface CreateRepoOption {
+  name: string;
+  description?: string;
+  private?: boolean;
+  default_branch?: string;
+  auto_init?: boolean;
+  readme?: string;
+  template?: boolean;
+  object_format_name?: string;
+}
+
+function boolParam(value: unknown): boolean | undefined {
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  return undefined;
+}
+
+async function search(ctx: RouteContext, request: Partial<repository.SearchRepositoriesRequest>) {
+  const { page, limit } = ctx.page();
+  return ctx.deps.services.repository.SearchRepositories({ q: '', sort: '', order: '', visibility: '', archived: '', mode: '', ...request, page: { page, limit } }, { caller: ctx.caller });
+}
+
+export const repoRoutes: Route[] = [
+  {
+    method: 'POST', path: '/user/repos', operationId: 'createCurrentUserRepo', access: 'signed', scopes: ['repository'],
+    statusOverrides: CREATE_OVERRIDES,
+    async handle(ctx) {
+      const body = ctx.body as CreateRepoOption;
+      const access = await ctx.deps.services.repository.CreateRepository({
+        owner_id: ctx.caller.userId, name: body.name ?? '', description: body.description ?? '', private: body.private ?? false,
+        default_branch: body.default_branch ?? '', auto_init: body.auto_init ?? false, readme: body.readme ?? '',
+        is_template: body.template ?? false, object_format_name: body.object_format_name ?? '',
+      }, { caller: ctx.caller });
+      return created(await presentOne(ctx, access));
+    },
+  },
+  {
+    method: 'GET', path: '/repos/search', operationId: 'repoSearch', access: 'public', scopes: ['repository'],
+    async handle(ctx) {
+      const q = ctx.query;
+      const isPrivate = boolParam(q.is_private);
+      // `private=false` hides private repositories even from those who may see them.
+      const includePrivate = boolParam(q.private) ?? true;
+      const archived = boolParam(q.archived);
+      const template = boolParam(q.template);
+      const reply = await search(ctx, {
+        q: typeof q.q === 'string' ? q.q : '',
+        owner_id: Number(q.uid) || 0,
+        exclusive: boolParam(q.exclusive) ?? false,
+        include_collaborative: true,
+        visibility: isPrivate === true ? 'private' : isPrivate === false || !includePrivate ? 'public' : '',
+        archived: archived === undefined ? '' : String(archived),
+        mode: typeof q.mode === 'string' ? q.mode : '',
+        sort: typeof q.sort === 'string' ? q.sort : '',
+        order: typeof q.order === 'string' ? q.order : '',
+        is_template: template,
+      });
+      return ok({ ok: true, data: await presentRepositories(ctx, reply.repositories) }, reply.total);
+    },
+  },
+  {
+    method: 'GET', path: '/user/repos', operationId: 'userCurrentListRepos', access: 'signed', scopes: ['user', 'repository'],
+    async handle(ctx) {
+      const reply = await search(ctx, { owner_id: ctx.caller.userId, include_collaborative: true });
+      return ok(await presentRepositories(ctx, reply.repositories), reply.total);
+    },
+  },
+  {
+    method: 'GET', path: '/users/:username/repos', operationId: 'userListRepos', access: 'public', scopes: ['user', 'repository'],
+    async handle(ctx) {
+      const owner = await ctx.deps.services.repository.GetOwner({ login: ctx.params.username }, { caller: ctx.caller });
+      const reply = await search(ctx, { owner_id: owner.id, exclusive: true });
+      return ok(await presentRepositories(ctx, reply.repositories), reply.total);
+    },
+  },
+  {
+    method: 'GET', path: '/repositories/:id', operationId: 'repoGetByID', access: 'public', scopes: ['repository'],
+    async handle(ctx) {
+      const id = Number(ctx.params.id);
+      if (!Number.isSafeInteger(id) || id <= 0) throw notFound('The target couldn\'t be found.');
+      return ok(await presentOne(ctx, await ctx.deps.services.repository.GetRepositoryById({ id }, { caller: ctx.caller })));
+    },
+  },
+  {
+    method: 'GET', path: '/repos/:owner/:repo', operationId: 'repoGet', access: 'public', scopes: ['repository'],
+    async handle(ctx) {
+      return ok(await presentOne(ctx, await resolveRepo(ctx)));
+    },
+  },
+  {
+    method: 'PATCH', path: '/repos/:owner/:repo', operationId: 'repoEdit', access: 'signed', scopes: ['repository'],
+    statusOverrides: { repo_exists: 422, invalid_branch_name: 422 },
+    async handle(ctx) {
+      const b = ctx.body as Record<string, unknown>;
+      const opt = <T>(key: string) => (b[key] === undefined || b[key] === null ? undefined : (b[key] as T));
+      const access = await ctx.deps.services.repository.EditRepository({
+        ref: repoRef(ctx),
+        name: opt<string>('name'),
+        description: opt<string>('description'),
+        website: opt<string>('website'),
+        private: opt<boolean>('private'),
+        archived: opt<boolean>('archived'),
+        default_branch: opt<string>('default_branch'),
+        has_issues: opt<boolean>('has_issues'),
+        has_wiki: opt<boolean>('has_wiki'),
+        has_pull_requests: opt<boolean>('has_pull_requests'),
+        has_projects: opt<boolean>('has_projects'),
+        has_releases: opt<boolean>('has_releases'),
+        has_packages: opt<boolean>('has_packages'),
+        has_actions: opt<boolean>('has_actions'),
+        has_code: opt<boolean>('has_code'),
+        is_template: opt<boolean>('template'),
+      }, { caller: ctx.caller });
+      return ok(await presentOne(ctx, access));
+    },
+  },
+  {
+    method: 'DELETE', path: '/repos/:owner/:repo', operationId: 'repoDelete', access: 'signed', scopes: ['repository'],
+    async handle(ctx) {
+      await ctx.deps.services.repository.DeleteRepository(repoRef(ctx), { caller: ctx.caller });
+      return noContent();
+    },
+  },
+];
