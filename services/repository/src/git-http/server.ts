@@ -96,14 +96,20 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
     if (service === 'git-receive-pack') {
       await pushLock.run(grant.repositoryId, async () => {
         const before = await listRefs(gitDir);
-        const ok = await pipeGit(serviceCommand('git-receive-pack', gitDir, false, protocol), req, res, true);
-        if (!ok) return;
+        const ok = await pipeGit(serviceCommand('git-receive-pack', gitDir, false, protocol), req, res, true, false);
+        if (!ok) {
+          res.end();
+          return;
+        }
         const after = await listRefs(gitDir);
+        // The response stays open until the push is recorded, so when `git push` returns
+        // the API already shows it (as Gitea's post-receive runs inside the push).
         await recordPush({
           deps, log, gitDir, repositoryId: grant.repositoryId,
           pusher: { id: grant.caller.userId, login: grant.caller.login },
           sizeOf: () => storage.sizeOf(grant.owner, grant.name),
         }, before, after).catch((err: unknown) => log.error({ err, repository: grant.repositoryId }, 'recording a push failed'));
+        res.end();
       });
       return;
     }
@@ -111,7 +117,7 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
   }
 
   /** Streams the request body into git and git's stdout into the response; resolves true on exit 0. */
-  function pipeGit(command: GitCommandBuilder, req: IncomingMessage, res: ServerResponse, withBody: boolean): Promise<boolean> {
+  function pipeGit(command: GitCommandBuilder, req: IncomingMessage, res: ServerResponse, withBody: boolean, endResponse = true): Promise<boolean> {
     return new Promise((resolve) => {
       const child = spawnGit(command.build());
       const stderr: Buffer[] = [];
@@ -128,7 +134,7 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
         child.stdin!.end();
       }
       child.stdin!.on('error', () => {});
-      child.stdout!.pipe(res);
+      child.stdout!.pipe(res, { end: endResponse });
       // A client that goes away must not leave git running.
       res.on('close', () => {
         if (child.exitCode === null) child.kill('SIGKILL');
@@ -138,6 +144,7 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
         fail(res, 500, 'git failed');
         resolve(false);
       });
+      // 'close' fires after stdout has ended and been written through.
       child.on('close', (code) => {
         if (code !== 0) log.warn({ code, args: command.build().args, stderr: Buffer.concat(stderr).toString().slice(0, 2000) }, 'git exited with an error');
         resolve(code === 0);

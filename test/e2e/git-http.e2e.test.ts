@@ -1,0 +1,175 @@
+// Git smart HTTP through the gateway with the real `git` CLI: clone, commit, push with a
+// token, clone again and see the commit; anonymous clones of public repositories; private
+// repositories invisible; pushes without write permission refused. git never prompts
+// (GIT_TERMINAL_PROMPT=0, a temporary HOME).
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { ApiClient } from '../support/api-client.js';
+import { bootSystem, type RunningSystem } from '../support/system.js';
+
+jest.setTimeout(90_000);
+
+let system: RunningSystem;
+let anonymous: ApiClient;
+let admin: ApiClient;
+let home: string;
+
+beforeAll(async () => {
+  system = await bootSystem();
+  anonymous = new ApiClient(system.baseUrl);
+  admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
+  home = await mkdtemp(join(tmpdir(), 'anvil-git-e2e-'));
+}, 180_000);
+
+afterAll(async () => {
+  await system?.shutdown();
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+interface GitResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function git(args: string[], cwd = home): Promise<GitResult> {
+  return new Promise((resolve) => {
+    execFile('git', ['-c', 'user.name=E2E', '-c', 'user.email=e2e@example.com', '-c', 'init.defaultBranch=main', ...args], {
+      cwd,
+      env: { PATH: process.env.PATH, HOME: home, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', LANG: 'C' },
+    }, (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+  });
+}
+
+/** The clone URL with credentials in it, as people paste them. */
+function urlFor(path: string, user?: string, secret?: string): string {
+  const url = new URL(path, system.baseUrl);
+  if (user) {
+    url.username = encodeURIComponent(user);
+    url.password = encodeURIComponent(secret ?? '');
+  }
+  return url.toString();
+}
+
+async function ownerKnown(username: string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    if ((await anonymous.get(`/users/${username}/repos`)).status === 200) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`repository never learned about ${username}`);
+}
+
+let serial = 0;
+async function newUser() {
+  serial += 1;
+  const username = `git-user${serial}-${Date.now() % 100000}`;
+  const password = `pass-${username}-word`;
+  expect((await admin.post('/admin/users', { username, email: `${username}@example.com`, password, must_change_password: false })).status).toBe(201);
+  await ownerKnown(username);
+  const client = anonymous.as({ basic: [username, password] });
+  const token = await client.post(`/users/${username}/tokens`, { name: `git-${serial}`, scopes: ['write:repository'] });
+  expect(token.status).toBe(201);
+  return { username, password, client, token: token.body.sha1 as string };
+}
+
+let workdirs = 0;
+async function workdir(): Promise<string> {
+  workdirs += 1;
+  return mkdtemp(join(home, `w${workdirs}-`));
+}
+
+describe('git over HTTP', () => {
+  test('clone an empty repository, commit, push with a token, clone again and see the commit', async () => {
+    const { username, client, token } = await newUser();
+    expect((await client.post('/user/repos', { name: 'project' })).status).toBe(201);
+
+    const dir = await workdir();
+    const clone = await git(['clone', urlFor(`${username}/project.git`, username, token), 'project'], dir);
+    expect(clone.stderr).toContain('empty repository');
+    expect(clone.code).toBe(0);
+    const work = join(dir, 'project');
+    await writeFile(join(work, 'hello.txt'), 'hello from git\n');
+    expect((await git(['add', 'hello.txt'], work)).code).toBe(0);
+    expect((await git(['commit', '-m', 'First commit'], work)).code).toBe(0);
+    const push = await git(['push', 'origin', 'HEAD:refs/heads/main'], work);
+    expect(push.stderr).not.toContain('rejected');
+    expect(push.code).toBe(0);
+
+    const repo = await client.get(`/repos/${username}/project`);
+    expect(repo.body).toMatchObject({ empty: false, default_branch: 'main' });
+
+    const again = await workdir();
+    expect((await git(['clone', urlFor(`${username}/project`), 'copy'], again)).code).toBe(0);
+    expect(await readFile(join(again, 'copy', 'hello.txt'), 'utf8')).toBe('hello from git\n');
+    const log = await git(['log', '--format=%s'], join(again, 'copy'));
+    expect(log.stdout.trim()).toBe('First commit');
+  });
+
+  test('the first push of another branch to an empty repository makes it the default branch', async () => {
+    const { username, client, token } = await newUser();
+    expect((await client.post('/user/repos', { name: 'develop-first' })).status).toBe(201);
+    const dir = await workdir();
+    expect((await git(['init', 'src'], dir)).code).toBe(0);
+    const work = join(dir, 'src');
+    await writeFile(join(work, 'a.txt'), 'a\n');
+    await git(['add', '.'], work);
+    await git(['commit', '-m', 'on develop'], work);
+    expect((await git(['push', urlFor(`${username}/develop-first.git`, username, token), 'HEAD:refs/heads/develop'], work)).code).toBe(0);
+    expect((await client.get(`/repos/${username}/develop-first`)).body).toMatchObject({ empty: false, default_branch: 'develop' });
+  });
+
+  test('anyone may clone a public repository; a private one is invisible to others', async () => {
+    const owner = await newUser();
+    const other = await newUser();
+    expect((await owner.client.post('/user/repos', { name: 'open', auto_init: true })).status).toBe(201);
+    expect((await owner.client.post('/user/repos', { name: 'closed', auto_init: true, private: true })).status).toBe(201);
+    const dir = await workdir();
+
+    expect((await git(['clone', urlFor(`${owner.username}/open.git`), 'open'], dir)).code).toBe(0);
+    expect(await readFile(join(dir, 'open', 'README.md'), 'utf8')).toContain('# open');
+
+    // Anonymous: asked for credentials (and git cannot prompt).
+    const anon = await git(['clone', urlFor(`${owner.username}/closed.git`), 'anon'], dir);
+    expect(anon.code).not.toBe(0);
+    expect(anon.stderr).toMatch(/could not read Username|Authentication failed/);
+    // Another user: not found.
+    const stranger = await git(['clone', urlFor(`${owner.username}/closed.git`, other.username, other.token), 'stranger'], dir);
+    expect(stranger.code).not.toBe(0);
+    expect(stranger.stderr).toMatch(/not found|404/);
+    // The owner with a password, as git's Basic auth sends it.
+    expect((await git(['clone', urlFor(`${owner.username}/closed.git`, owner.username, owner.password), 'mine'], dir)).code).toBe(0);
+  });
+
+  test('a wrong password is refused with 401, and a push without write permission is refused', async () => {
+    const owner = await newUser();
+    const reader = await newUser();
+    // Private: git sends the credentials in the URL only after the server asks for them.
+    expect((await owner.client.post('/user/repos', { name: 'guarded', auto_init: true, private: true })).status).toBe(201);
+    expect((await owner.client.put(`/repos/${owner.username}/guarded/collaborators/${reader.username}`, { permission: 'read' })).status).toBe(204);
+    const dir = await workdir();
+
+    const wrong = await git(['clone', urlFor(`${owner.username}/guarded.git`, owner.username, 'not-the-password'), 'wrong'], dir);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stderr).toMatch(/Authentication failed|401/);
+
+    expect((await git(['clone', urlFor(`${owner.username}/guarded.git`, reader.username, reader.token), 'guarded'], dir)).code).toBe(0);
+    const work = join(dir, 'guarded');
+    await writeFile(join(work, 'sneaky.txt'), 'not allowed\n');
+    await git(['add', '.'], work);
+    await git(['commit', '-m', 'sneaky'], work);
+    const push = await git(['push', 'origin', 'HEAD'], work);
+    expect(push.code).not.toBe(0);
+    expect(push.stderr).toMatch(/403|denied/);
+
+    // Anonymous pushes are asked for credentials.
+    const anonPush = await git(['push', urlFor(`${owner.username}/guarded.git`), 'HEAD:refs/heads/x'], work);
+    expect(anonPush.code).not.toBe(0);
+
+    // Once granted write, the same push lands.
+    expect((await owner.client.put(`/repos/${owner.username}/guarded/collaborators/${reader.username}`, { permission: 'write' })).status).toBe(204);
+    expect((await git(['push', 'origin', 'HEAD'], work)).code).toBe(0);
+  });
+});
