@@ -78,7 +78,7 @@ export class GitCommandBuilder {
 
   /** A full object id (sha1 or sha256 hex). */
   oid(value: string): this {
-    if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(value)) throw new UnsafeArgument(`not an object id: ${JSON.stringify(value)}`);
+    if (!isObjectId(value)) throw new UnsafeArgument(`not an object id: ${JSON.stringify(value)}`);
     this.argv.push(value);
     return this;
   }
@@ -115,6 +115,11 @@ export class GitCommandBuilder {
 
 export function git(subcommand: string, options: { gitDir?: string } = {}): GitCommandBuilder {
   return new GitCommandBuilder(subcommand, options);
+}
+
+/** A full sha1 or sha256 object id in lower-case hex. */
+export function isObjectId(value: string): boolean {
+  return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(value);
 }
 
 /** Git's check-ref-format rules, plus never starting with `-`. Accepts "main", "refs/heads/x", "HEAD". */

@@ -40,10 +40,10 @@ export class RepositoryStorage {
   async init(owner: string, name: string, defaultBranch: string, objectFormat: 'sha1' | 'sha256' = 'sha1'): Promise<string> {
     const path = this.pathOf(owner, name);
     await mkdir(dirname(path), { recursive: true });
+    await this.refuseSymlinkParent(path);
     // mkdir without `recursive` fails when the directory exists: two creates of one name
     // cannot share (or later delete) each other's data.
     await mkdir(path);
-    await this.refuseSymlinkParent(path);
     await runGit(git('init').flag('--bare', '--quiet', `--object-format=${objectFormat}`).afterEndOfOptions(path).build());
     await setHead(path, defaultBranch);
     return path;
@@ -79,7 +79,6 @@ export class RepositoryStorage {
     // The owner directory must be a real directory: a symlink there would send git data
     // outside the root.
     if ((await lstat(dirname(path))).isSymbolicLink()) {
-      await rm(path, { recursive: true, force: true });
       throw new UnsafePath(`owner directory is a symlink: ${dirname(path)}`);
     }
   }

@@ -1,0 +1,33 @@
+import { describe, expect, it } from '@jest/globals';
+import { defaultReadme, validateRepositoryName } from '../src/domain/repository.js';
+
+describe('repository names', () => {
+  it.each(['hello', 'Hello-World', 'a.b_c', 'x', '1.0', '.hidden-ok', 'a'.repeat(100)])('accepts %s', (name) => {
+    expect(() => validateRepositoryName(name)).not.toThrow();
+  });
+
+  it.each([
+    ['', 'invalid_repo_name'],
+    ['.', 'repo_name_reserved'],
+    ['..', 'repo_name_reserved'],
+    ['-', 'repo_name_reserved'],
+    ['project.git', 'repo_name_pattern_not_allowed'],
+    ['Project.GIT', 'repo_name_pattern_not_allowed'],
+    ['feed.rss', 'repo_name_pattern_not_allowed'],
+    ['feed.atom', 'repo_name_pattern_not_allowed'],
+    ['docs.wiki', 'repo_name_pattern_not_allowed'],
+    ['has space', 'invalid_repo_name'],
+    ['a/b', 'invalid_repo_name'],
+    ['../etc', 'invalid_repo_name'],
+    ['semi;colon', 'invalid_repo_name'],
+    ['nul\u0000', 'invalid_repo_name'],
+    ['ünïcode', 'invalid_repo_name'],
+    ['a'.repeat(101), 'invalid_repo_name'],
+  ])('refuses %j (%s) as invalid', (name, reason) => {
+    expect(() => validateRepositoryName(name)).toThrow(expect.objectContaining({ kind: 'invalid', reason }));
+  });
+
+  it('uses Gitea\'s Default README template', () => {
+    expect(defaultReadme('demo', 'A demo')).toBe('# demo\n\nA demo\n');
+  });
+});
