@@ -34,5 +34,5 @@ await runService<RepositoryDb, RepositoryTx>({
     await startGitHttpServer({ address: service.config.repositoryHttpAddress, secret: service.secret, log: service.log, deps, storage });
   },
   grpcServices: () => [repositoryGrpcService(deps!)],
-  consumers: ({ log }) => [identityUserConsumer(log)],
+  consumers: ({ log }) => [identityUserConsumer(log, storage)],
 });

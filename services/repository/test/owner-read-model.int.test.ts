@@ -15,6 +15,11 @@ import {
 import { encodeEvent, loadAnvilGrpc, type identity, type repository } from '@anvil/proto';
 import { identityUserConsumer, IDENTITY_USER_CONSUMER } from '../src/events/identity-user-consumer.js';
 import { repositoryGrpcService } from '../src/grpc/repository-service.js';
+import { gitStorage } from '../src/git/git-storage.js';
+import { RepositoryStorage } from '../src/git/storage.js';
+import { repositoryStore } from '../src/store/repositories.js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createDb, type RepositoryDb } from '../src/store/db.js';
 
 process.env.ANVIL_LOG_LEVEL ??= 'silent';
@@ -104,7 +109,10 @@ beforeAll(async () => {
   bus = await connectEventBus(NATS_URL, 'repository-test', NAMESPACE, log);
   consumer = await startOwnerConsumer();
 
-  server = await startGrpcServer({ listen: '127.0.0.1:0', secret: SECRET, log, services: [repositoryGrpcService(db)] });
+  server = await startGrpcServer({ listen: '127.0.0.1:0', secret: SECRET, log, services: [repositoryGrpcService({
+    store: repositoryStore(db), git: gitStorage(new RepositoryStorage(join(tmpdir(), `anvil-owner-test-${RUN_ID}`))),
+    settings: { forcePrivate: false, maxCreationLimit: -1, defaultBranch: 'main' },
+  })] });
   client = createServiceClient<repository.RepositoryServiceClient>(
     loadAnvilGrpc().anvil.repository.v1.RepositoryService, `127.0.0.1:${server.port}`, SECRET);
 }, 30_000);

@@ -6,7 +6,9 @@ import type { identity } from '@anvil/proto';
 import type { Owner, OwnerVisibility } from '../domain/owner.js';
 import { applyOwnerChange, type OwnerChange } from '../domain/owner-read-model.js';
 import type { RepositoryTx } from '../store/db.js';
-import { ownerWriter } from '../store/owners.js';
+import { ownerReader, ownerWriter } from '../store/owners.js';
+import { renameOwnerRepositories } from '../store/repositories.js';
+import type { RepositoryStorage } from '../git/storage.js';
 
 export const IDENTITY_USER_CONSUMER = 'repository-identity-user';
 
@@ -50,7 +52,11 @@ export function ownerChangeOf(event: ReceivedEvent): OwnerChange | undefined | '
   }
 }
 
-export function identityUserConsumer(log: Logger): Omit<ConsumerOptions<RepositoryTx>, 'db' | 'bus' | 'log'> {
+/**
+ * @param storage where git data lives: a renamed user's repositories move with the login
+ *   (Gitea renames the owner directory too). Omitted in tests of the read model alone.
+ */
+export function identityUserConsumer(log: Logger, storage?: RepositoryStorage): Omit<ConsumerOptions<RepositoryTx>, 'db' | 'bus' | 'log'> {
   return {
     durable: IDENTITY_USER_CONSUMER,
     filter: 'identity.user.>',
@@ -62,7 +68,13 @@ export function identityUserConsumer(log: Logger): Omit<ConsumerOptions<Reposito
         log.warn({ id: event.id, subject: event.subject, type: event.type }, 'ignoring malformed identity user event');
         return;
       }
+      const previous = change.kind === 'updated' ? await ownerReader(tx).findById(change.owner.id) : undefined;
       const outcome = await applyOwnerChange(ownerWriter(tx), change);
+      if (outcome === 'applied' && change.kind === 'updated' && previous && previous.login !== change.owner.login) {
+        await renameOwnerRepositories(tx, change.owner.id, change.owner.login);
+        // Last, so a failed move rolls the transaction back and the event is retried.
+        await storage?.moveOwner(previous.login, change.owner.login);
+      }
       if (outcome === 'ignored_stale') {
         log.info({ id: event.id, subject: event.subject }, 'ignoring a user event that arrived after the user was deleted');
       }

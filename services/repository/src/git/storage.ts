@@ -65,6 +65,20 @@ export class RepositoryStorage {
     await rename(from, to);
   }
 
+  /** Moves every repository of an owner after the owner's login changed. */
+  async moveOwner(fromLogin: string, toLogin: string): Promise<void> {
+    if (!isSafeSegment(fromLogin) || !isSafeSegment(toLogin)) throw new UnsafePath(`unsafe owner ${JSON.stringify(fromLogin)} → ${JSON.stringify(toLogin)}`);
+    const from = resolve(this.root, fromLogin.toLowerCase());
+    const to = resolve(this.root, toLogin.toLowerCase());
+    if (from === to) return;
+    try {
+      await rename(from, to);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return; // an owner without repositories
+      throw err;
+    }
+  }
+
   async remove(owner: string, name: string): Promise<void> {
     const path = this.pathOf(owner, name);
     await rm(path, { recursive: true, force: true });

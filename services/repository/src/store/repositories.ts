@@ -217,3 +217,8 @@ export function repositoryStore(db: RepositoryDb, options: { onPublished?: () =>
     },
   };
 }
+
+/** Keeps the owner login stored beside each repository in step with the owner read model. */
+export async function renameOwnerRepositories(tx: RepositoryTx, ownerId: number, login: string): Promise<void> {
+  await tx.repository.updateMany({ where: { owner_id: BigInt(ownerId) }, data: { owner_name: login } });
+}
