@@ -1,0 +1,124 @@
+// Integration test: repository rules over real PostgreSQL and real git — creation with the
+// outbox event in the same transaction, limits, concurrent creates, push recording, delete.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { applyMigrations, createLogger, dropDatabase, type Caller } from '@anvil/kit';
+import { decodeEvent, type repository } from '@anvil/proto';
+import { createRepository, deleteRepository, editRepository, type RepositoryDeps } from '../src/domain/repositories.js';
+import { gitStorage } from '../src/git/git-storage.js';
+import { commitInitialFiles, listRefs } from '../src/git/refs.js';
+import { RepositoryStorage } from '../src/git/storage.js';
+import { recordPush } from '../src/git-http/push-recorder.js';
+import { createDb, type RepositoryDb } from '../src/store/db.js';
+import { repositoryStore } from '../src/store/repositories.js';
+
+process.env.ANVIL_LOG_LEVEL ??= 'silent';
+const log = createLogger('repository-test');
+const PG_URL = process.env.ANVIL_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const RUN_ID = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+const databaseUrl = (() => {
+  const url = new URL(PG_URL);
+  url.pathname = `/anvil_repository_repos_test_${RUN_ID}`;
+  return url.toString();
+})();
+
+let db: RepositoryDb;
+let dir: string;
+let storage: RepositoryStorage;
+let deps: RepositoryDeps;
+
+const caller = (userId: number, login: string, isAdmin = false): Caller => ({ userId, login, isAdmin, restricted: false, scopes: ['all'] });
+
+async function owner(id: number, login: string, maxRepoCreation = -1): Promise<Caller> {
+  await db.owner.create({ data: { id: BigInt(id), lower_name: login.toLowerCase(), name: login, type: 'user', email: `${login}@example.com`, max_repo_creation: maxRepoCreation } });
+  return caller(id, login);
+}
+
+const input = (ownerId: number, name: string, extra: Partial<Parameters<typeof createRepository>[1]> = {}) => ({
+  ownerId, name, description: '', isPrivate: false, defaultBranch: '', autoInit: false, readme: '', isTemplate: false, objectFormatName: '', ...extra,
+});
+
+async function events(subject: string) {
+  const rows = await db.outboxEvent.findMany({ where: { subject }, orderBy: { seq: 'asc' } });
+  return rows.map((r) => decodeEvent<any>(r.type, r.payload));
+}
+
+beforeAll(async () => {
+  await applyMigrations({ databaseUrl, migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)), log });
+  db = createDb(databaseUrl);
+  dir = await mkdtemp(join(tmpdir(), 'anvil-repos-int-'));
+  storage = new RepositoryStorage(join(dir, 'repositories'));
+  deps = { store: repositoryStore(db), git: gitStorage(storage), settings: { forcePrivate: false, maxCreationLimit: -1, defaultBranch: 'main' } };
+}, 30_000);
+
+afterAll(async () => {
+  await db?.$disconnect();
+  await dropDatabase(databaseUrl);
+  await rm(dir, { recursive: true, force: true });
+}, 30_000);
+
+describe('repositories over PostgreSQL and git', () => {
+  it('creates the git directory, the row and repository.repo.created together', async () => {
+    const alice = await owner(1, 'Alice');
+    const access = await createRepository(deps, input(1, 'Demo', { autoInit: true, description: 'hi' }), alice);
+    expect(access).toMatchObject({ permission: 'owner', repository: { name: 'Demo', isEmpty: false, defaultBranch: 'main' } });
+    expect(await listRefs(storage.pathOf('alice', 'demo'))).toEqual(new Map([['refs/heads/main', expect.any(String)]]));
+    const [created] = await events('repository.repo.created');
+    expect(created).toMatchObject({ repository: { id: access.repository.id, name: 'Demo', owner_login: 'Alice', empty: false }, actor_id: 1 });
+  });
+
+  it('two concurrent creates of one name: one wins, the other is already_exists, no orphan directory', async () => {
+    const bob = await owner(2, 'bob');
+    const results = await Promise.allSettled([createRepository(deps, input(2, 'race'), bob), createRepository(deps, input(2, 'Race'), bob)]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(rejected.reason).toMatchObject({ kind: 'already_exists' });
+    expect((await stat(storage.pathOf('bob', 'race'))).isDirectory()).toBe(true);
+    expect(await db.repository.count({ where: { owner_id: 2n } })).toBe(1);
+  });
+
+  it('honours the user\'s own limit before the site\'s, and FORCE_PRIVATE', async () => {
+    const carol = await owner(3, 'carol', 1);
+    const forced = { ...deps, settings: { ...deps.settings, forcePrivate: true } };
+    expect((await createRepository(forced, input(3, 'one'), carol)).repository.isPrivate).toBe(true);
+    await expect(createRepository(deps, input(3, 'two'), carol)).rejects.toMatchObject({ reason: 'repo_limit_reached' });
+    await expect(createRepository(deps, input(3, 'x'), caller(99, 'mallory'))).rejects.toMatchObject({ kind: 'forbidden' });
+  });
+
+  it('records a first push: branch.created and push events, empty=false, default branch = the pushed branch', async () => {
+    const dave = await owner(4, 'dave');
+    const access = await createRepository(deps, input(4, 'pushed'), dave);
+    const gitDir = storage.pathOf('dave', 'pushed');
+    const before = await listRefs(gitDir);
+    const sha = await commitInitialFiles(gitDir, 'dev', { 'a.txt': 'a\n' }, 'Add a\n', { name: 'Dave', email: 'dave@example.com' });
+    const after = await listRefs(gitDir);
+    await recordPush({ deps, log, gitDir, repositoryId: access.repository.id, pusher: { id: 4, login: 'dave' }, sizeOf: () => storage.sizeOf('dave', 'pushed') }, before, after);
+
+    const row = await db.repository.findUniqueOrThrow({ where: { id: BigInt(access.repository.id) } });
+    expect(row).toMatchObject({ is_empty: false, default_branch: 'dev' });
+    const [branch] = await events('repository.branch.created');
+    expect(branch).toMatchObject({ name: 'dev', ref: 'refs/heads/dev', sha, pusher: { id: 4, login: 'dave' } });
+    const pushes = (await events('repository.push')) as repository.Push[];
+    const push = pushes.find((p) => p.repository?.id === access.repository.id)!;
+    expect(push).toMatchObject({ ref: 'refs/heads/dev', before: '0'.repeat(40), after: sha, total_commits: 1 });
+    expect(push.commits[0]).toMatchObject({ id: sha, message: 'Add a\n', added: ['a.txt'], author: { name: 'Dave', email: 'dave@example.com' } });
+  });
+
+  it('renames the directory with the repository and deletes both', async () => {
+    const erin = await owner(5, 'erin');
+    await createRepository(deps, input(5, 'first', { autoInit: true }), erin);
+    await editRepository(deps, 'erin', 'first', { name: 'second' }, erin);
+    await expect(stat(storage.pathOf('erin', 'first'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect((await stat(storage.pathOf('erin', 'second'))).isDirectory()).toBe(true);
+    // Others may read a public repository but not delete it.
+    await expect(deleteRepository(deps, 'erin', 'second', caller(6, 'frank'))).rejects.toMatchObject({ kind: 'forbidden' });
+    await deleteRepository(deps, 'erin', 'second', erin);
+    await expect(stat(storage.pathOf('erin', 'second'))).rejects.toMatchObject({ code: 'ENOENT' });
+    const deleted = await events('repository.repo.deleted');
+    expect(deleted.at(-1)).toMatchObject({ repository: { name: 'second' }, actor_id: 5 });
+  });
+});
