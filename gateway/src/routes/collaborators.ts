@@ -1,7 +1,7 @@
 // Collaborators of a repository (routers/api/v1/repo/collaborators.go).
 import { noContent, ok, type Route } from '../http/route.js';
 import { presentUser } from '../presenters/user.js';
-import { loadUsers, repoRef } from './repo-context.js';
+import { repoRef } from './repo-context.js';
 
 
 export const collaboratorRoutes: Route[] = [
@@ -10,11 +10,7 @@ export const collaboratorRoutes: Route[] = [
     async handle(ctx) {
       const { page, limit } = ctx.page();
       const reply = await ctx.deps.services.repository.ListCollaborators({ ref: repoRef(ctx), page: { page, limit } }, { caller: ctx.caller });
-      const users = await loadUsers(ctx, reply.collaborators.map((c) => c.user_id));
-      const body = reply.collaborators.flatMap((c) => {
-        const user = users.get(c.user_id);
-        return user ? [presentUser(user, ctx.caller, ctx.deps.config.rootUrl)] : [];
-      });
+      const body = reply.collaborators.flatMap((c) => (c.user ? [presentUser(c.user, ctx.caller, ctx.deps.config.rootUrl)] : []));
       return ok(body, reply.total);
     },
   },
@@ -45,9 +41,7 @@ export const collaboratorRoutes: Route[] = [
     method: 'GET', path: '/repos/:owner/:repo/collaborators/:collaborator/permission', operationId: 'repoGetRepoPermissions', access: 'signed', scopes: ['repository'],
     async handle(ctx) {
       const reply = await ctx.deps.services.repository.GetUserPermission({ ref: repoRef(ctx), collaborator: ctx.params.collaborator }, { caller: ctx.caller });
-      const users = await loadUsers(ctx, [reply.user_id]);
-      const user = users.get(reply.user_id)!;
-      return ok({ permission: reply.permission, role_name: reply.permission, user: presentUser(user, ctx.caller, ctx.deps.config.rootUrl) });
+      return ok({ permission: reply.permission, role_name: reply.permission, user: presentUser(reply.user!, ctx.caller, ctx.deps.config.rootUrl) });
     },
   },
 ];

@@ -40,7 +40,7 @@ export const repoRoutes: Route[] = [
         default_branch: body.default_branch ?? '', auto_init: body.auto_init ?? false, readme: body.readme ?? '',
         is_template: body.template ?? false, object_format_name: body.object_format_name ?? '',
       }, { caller: ctx.caller });
-      return created(await presentOne(ctx, access));
+      return created(presentOne(ctx, access));
     },
   },
   {
@@ -64,14 +64,14 @@ export const repoRoutes: Route[] = [
         order: typeof q.order === 'string' ? q.order : '',
         is_template: template,
       });
-      return ok({ ok: true, data: await presentRepositories(ctx, reply.repositories) }, reply.total);
+      return ok({ ok: true, data: presentRepositories(ctx, reply.repositories) }, reply.total);
     },
   },
   {
     method: 'GET', path: '/user/repos', operationId: 'userCurrentListRepos', access: 'signed', scopes: ['user', 'repository'],
     async handle(ctx) {
       const reply = await search(ctx, { owner_id: ctx.caller.userId, include_collaborative: true });
-      return ok(await presentRepositories(ctx, reply.repositories), reply.total);
+      return ok(presentRepositories(ctx, reply.repositories), reply.total);
     },
   },
   {
@@ -79,7 +79,7 @@ export const repoRoutes: Route[] = [
     async handle(ctx) {
       const owner = await ctx.deps.services.repository.GetOwner({ login: ctx.params.username }, { caller: ctx.caller });
       const reply = await search(ctx, { owner_id: owner.id, exclusive: true });
-      return ok(await presentRepositories(ctx, reply.repositories), reply.total);
+      return ok(presentRepositories(ctx, reply.repositories), reply.total);
     },
   },
   {
@@ -87,13 +87,13 @@ export const repoRoutes: Route[] = [
     async handle(ctx) {
       const id = Number(ctx.params.id);
       if (!Number.isSafeInteger(id) || id <= 0) throw notFound('The target couldn\'t be found.');
-      return ok(await presentOne(ctx, await ctx.deps.services.repository.GetRepositoryById({ id }, { caller: ctx.caller })));
+      return ok(presentOne(ctx, await ctx.deps.services.repository.GetRepositoryById({ id }, { caller: ctx.caller })));
     },
   },
   {
     method: 'GET', path: '/repos/:owner/:repo', operationId: 'repoGet', access: 'public', scopes: ['repository'],
     async handle(ctx) {
-      return ok(await presentOne(ctx, await resolveRepo(ctx)));
+      return ok(presentOne(ctx, await resolveRepo(ctx)));
     },
   },
   {
@@ -120,7 +120,7 @@ export const repoRoutes: Route[] = [
         has_code: opt<boolean>('has_code'),
         is_template: opt<boolean>('template'),
       }, { caller: ctx.caller });
-      return ok(await presentOne(ctx, access));
+      return ok(presentOne(ctx, access));
     },
   },
   {

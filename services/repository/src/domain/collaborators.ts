@@ -45,7 +45,7 @@ export async function getCollaborator(store: RepositoryStore, owner: string, nam
   const user = await userByLogin(store, login);
   const mode = await store.collaborationOf(access.repository.id, user.id);
   if (!mode) throw notFound(`user ${login} is not a collaborator`, 'not_collaborator');
-  return { userId: user.id, login: user.login, mode };
+  return { userId: user.id, login: user.login, mode, user };
 }
 
 /** Any user's permission on the repository, computed by the same function as the caller's. */

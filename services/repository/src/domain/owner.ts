@@ -19,6 +19,11 @@ export interface Owner {
   email: string;
   /** Identity's per-user repository limit; -1 = the site's [repository] MAX_CREATION_LIMIT. */
   maxRepoCreation: number;
+  /**
+   * identity's User message as last received, kept opaque: the gateway presents it as the
+   * owner of a repository. Null for rows written before profiles were kept.
+   */
+  profile?: Record<string, unknown> | null;
 }
 
 /** How the domain reads owners; src/store/owners.ts implements it over Prisma. */

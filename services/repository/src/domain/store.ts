@@ -35,6 +35,7 @@ export interface CollaboratorRow {
   userId: number;
   login: string;
   mode: CollaboratorMode;
+  user: Owner;
 }
 
 export type NewRepository = Omit<Repository, 'id' | 'createdAt' | 'updatedAt' | 'archivedAt' | 'size' | 'isEmpty'>;

@@ -31,6 +31,7 @@ export function ownerFromUser(user: identity.User | null | undefined): Owner | u
     fullName: user.full_name,
     email: user.email,
     maxRepoCreation: user.max_repo_creation ?? -1,
+    profile: { ...user } as Record<string, unknown>,
   };
 }
 

@@ -1,6 +1,25 @@
 // Domain values → protobuf messages, shared by the gRPC service and the events.
 import type { repository as pb } from '@anvil/proto';
+import type { identity } from '@anvil/proto';
+import type { Owner } from '../domain/owner.js';
 import type { Repository } from '../domain/repository.js';
+
+const VISIBILITY = { public: 'VISIBILITY_PUBLIC', limited: 'VISIBILITY_LIMITED', private: 'VISIBILITY_PRIVATE' } as const;
+
+/** The owner as an identity User: the profile identity last sent, with the read model's current facts on top. */
+export function ownerUserMessage(owner: Owner): identity.UserInput {
+  return {
+    ...((owner.profile ?? {}) as identity.UserInput),
+    id: owner.id,
+    login: owner.login,
+    full_name: owner.fullName,
+    email: owner.email,
+    is_admin: owner.isAdmin,
+    restricted: owner.restricted,
+    visibility: VISIBILITY[owner.visibility],
+    type: owner.type,
+  };
+}
 
 export function timestamp(date: Date): { seconds: number; nanos: number } {
   const ms = date.getTime();

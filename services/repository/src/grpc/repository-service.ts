@@ -8,7 +8,7 @@ import {
   type RepositoryAccess, type RepositoryDeps,
 } from '../domain/repositories.js';
 import type { SearchFilter } from '../domain/store.js';
-import { repositoryMessage } from './messages.js';
+import { ownerUserMessage, repositoryMessage } from './messages.js';
 
 export const REPOSITORY_SERVICE_NAME = 'anvil.repository.v1.RepositoryService';
 
@@ -23,7 +23,7 @@ function ownerReply(owner: Owner): repository.OwnerInput {
 }
 
 function accessReply(access: RepositoryAccess): repository.RepositoryAccessInput {
-  return { repository: repositoryMessage(access.repository), permission: access.permission };
+  return { repository: repositoryMessage(access.repository), permission: access.permission, owner: ownerUserMessage(access.owner) };
 }
 
 function pageOf(page: { page?: number; limit?: number } | null | undefined): { offset: number; limit: number } {
@@ -108,7 +108,7 @@ export function repositoryService(deps: RepositoryDeps): ServiceImplementation<r
       const ref = request.ref ?? { owner: '', name: '' };
       const { offset, limit } = pageOf(request.page);
       const { items, total } = await listCollaborators(store, ref.owner, ref.name, caller, offset, limit);
-      return { collaborators: items.map((c) => ({ user_id: c.userId, login: c.login, permission: c.mode })), total };
+      return { collaborators: items.map((c) => ({ user_id: c.userId, login: c.login, permission: c.mode, user: ownerUserMessage(c.user) })), total };
     },
     async SetCollaborator(request, { caller }) {
       const ref = request.ref ?? { owner: '', name: '' };
@@ -123,12 +123,12 @@ export function repositoryService(deps: RepositoryDeps): ServiceImplementation<r
     async GetCollaborator(request, { caller }) {
       const ref = request.ref ?? { owner: '', name: '' };
       const c = await getCollaborator(store, ref.owner, ref.name, request.collaborator, caller);
-      return { user_id: c.userId, login: c.login, permission: c.mode };
+      return { user_id: c.userId, login: c.login, permission: c.mode, user: ownerUserMessage(c.user) };
     },
     async GetUserPermission(request, { caller }) {
       const ref = request.ref ?? { owner: '', name: '' };
       const { user, permission } = await userPermission(store, ref.owner, ref.name, request.collaborator, caller);
-      return { user_id: user.id, login: user.login, permission };
+      return { user_id: user.id, login: user.login, permission, user: ownerUserMessage(user) };
     },
   };
 }

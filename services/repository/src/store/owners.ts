@@ -1,7 +1,7 @@
 // The owner read model in PostgreSQL (tables `owner` and `deleted_owner`).
 import type { Owner, OwnerReader, OwnerType, OwnerVisibility } from '../domain/owner.js';
 import type { OwnerWriter } from '../domain/owner-read-model.js';
-import type { Owner as OwnerRow } from './generated/client.js';
+import { Prisma, type Owner as OwnerRow } from './generated/client.js';
 import type { RepositoryDb, RepositoryTx } from './db.js';
 
 export function toOwner(row: OwnerRow): Owner {
@@ -15,6 +15,7 @@ export function toOwner(row: OwnerRow): Owner {
     fullName: row.full_name,
     email: row.email,
     maxRepoCreation: row.max_repo_creation,
+    profile: (row.profile as Record<string, unknown> | null) ?? null,
   };
 }
 
@@ -29,6 +30,7 @@ function toRow(owner: Owner) {
     full_name: owner.fullName,
     email: owner.email,
     max_repo_creation: owner.maxRepoCreation,
+    profile: owner.profile ? (owner.profile as Prisma.InputJsonValue) : Prisma.JsonNull,
   };
 }
 
@@ -55,9 +57,10 @@ export function ownerWriter(tx: RepositoryTx): OwnerWriter {
       // so the event is retried once that owner's rename or deletion has been applied.
       const row = toRow(owner);
       await tx.$executeRaw`
-        INSERT INTO owner (id, lower_name, name, type, is_admin, restricted, visibility, full_name, email, max_repo_creation, updated_at)
+        INSERT INTO owner (id, lower_name, name, type, is_admin, restricted, visibility, full_name, email, max_repo_creation, profile, updated_at)
         VALUES (${BigInt(owner.id)}, ${row.lower_name}, ${row.name}, ${row.type}, ${row.is_admin}, ${row.restricted},
-                ${row.visibility}, ${row.full_name}, ${row.email}, ${row.max_repo_creation}, now())
+                ${row.visibility}, ${row.full_name}, ${row.email}, ${row.max_repo_creation},
+                ${owner.profile ? JSON.stringify(owner.profile) : null}::jsonb, now())
         ON CONFLICT (id) DO NOTHING`;
     },
     async save(owner) {

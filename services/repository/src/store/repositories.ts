@@ -151,10 +151,13 @@ function reader(db: RepositoryDb | RepositoryTx): RepositoryReader {
         db.collaboration.count({ where }),
       ]);
       const users = rows.length ? await db.owner.findMany({ where: { id: { in: rows.map((r) => r.user_id) } } }) : [];
-      const login = new Map(users.map((u) => [u.id, u.name]));
+      const byId = new Map(users.map((u) => [u.id, toOwner(u)]));
       return {
         total,
-        items: rows.filter((r) => login.has(r.user_id)).map((r) => ({ userId: Number(r.user_id), login: login.get(r.user_id)!, mode: r.mode as CollaboratorMode })),
+        items: rows.flatMap((r) => {
+          const user = byId.get(r.user_id);
+          return user ? [{ userId: user.id, login: user.login, mode: r.mode as CollaboratorMode, user }] : [];
+        }),
       };
     },
   };

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "owner" ADD COLUMN     "profile" JSONB;
