@@ -26,7 +26,7 @@ function boolParam(value: unknown): boolean | undefined {
 
 async function search(ctx: RouteContext, request: Partial<repository.SearchRepositoriesRequest>) {
   const { page, limit } = ctx.page();
-  return ctx.deps.services.repository.SearchRepositories({ q: '', sort: '', order: '', visibility: '', archived: '', mode: '', ...request, page: { page, limit } }, { caller: ctx.caller });
+  return ctx.deps.services.repository.SearchRepositories({ q: '', sort: '', order: '', visibility: '', archived: '', mode: '', owner_login: '', ...request, page: { page, limit } }, { caller: ctx.caller });
 }
 
 export const repoRoutes: Route[] = [
@@ -77,8 +77,7 @@ export const repoRoutes: Route[] = [
   {
     method: 'GET', path: '/users/:username/repos', operationId: 'userListRepos', access: 'public', scopes: ['user', 'repository'],
     async handle(ctx) {
-      const owner = await ctx.deps.services.repository.GetOwner({ login: ctx.params.username }, { caller: ctx.caller });
-      const reply = await search(ctx, { owner_id: owner.id, exclusive: true });
+      const reply = await search(ctx, { owner_login: ctx.params.username, exclusive: true });
       return ok(presentRepositories(ctx, reply.repositories), reply.total);
     },
   },

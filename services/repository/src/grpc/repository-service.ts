@@ -101,6 +101,10 @@ export function repositoryService(deps: RepositoryDeps): ServiceImplementation<r
       return {};
     },
     async SearchRepositories(request, { caller }) {
+      if (request.owner_login) {
+        const owner = await getOwner({ findById: store.findOwnerById, findByLogin: store.findOwnerByLogin }, { login: request.owner_login });
+        request = { ...request, owner_id: owner.id };
+      }
       const { items, total } = await searchRepositories(store, searchFilterOf(request, caller), caller);
       return { repositories: items.map(accessReply), total };
     },
