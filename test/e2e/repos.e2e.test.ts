@@ -112,6 +112,20 @@ describe('private repositories', () => {
   });
 });
 
+describe('owners who hide themselves', () => {
+  test('a private user\'s public repositories are hidden from others, in reads and in search', async () => {
+    const hermit = await newUser({ visibility: 'private' });
+    const other = await newUser();
+    expect((await hermit.client.post('/user/repos', { name: 'cave' })).status).toBe(201);
+    expect((await hermit.client.get(`/repos/${hermit.username}/cave`)).status).toBe(200);
+    expect((await other.client.get(`/repos/${hermit.username}/cave`)).status).toBe(404);
+    expect((await anonymous.get(`/repos/${hermit.username}/cave`)).status).toBe(404);
+    const search = await other.client.get(`/repos/search?q=cave&uid=${hermit.user.id}`);
+    expect(search.body.data).toEqual([]);
+    expect(search.headers.get('x-total-count')).toBe('0');
+  });
+});
+
 describe('lists', () => {
   test('list a user\'s repositories by id, paginated with Link and X-Total-Count', async () => {
     const { username, client } = await newUser();

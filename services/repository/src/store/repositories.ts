@@ -67,19 +67,26 @@ const SORT_COLUMN: Record<SearchFilter['sort'], keyof RepositoryRow> = {
   id: 'id', alpha: 'lower_name', created: 'created_at', updated: 'updated_at', size: 'size',
 };
 
-/** What the viewer may see, as a Prisma filter (the SQL twin of domain/permission.ts's read rule). */
-function visibleTo(filter: SearchFilter): Prisma.RepositoryWhereInput | undefined {
+/**
+ * What the viewer may see, as a Prisma filter (the SQL twin of domain/permission.ts's read
+ * rule): their own and shared repositories, and public ones of owners they may see.
+ * `hiddenOwners` are owners whose profile the viewer may not see (private users; limited
+ * ones for anonymous viewers) — few, so a NOT IN list is cheap.
+ */
+function visibleTo(filter: SearchFilter, hiddenOwners: bigint[]): Prisma.RepositoryWhereInput | undefined {
   if (filter.viewerIsAdmin) return undefined;
   const own: Prisma.RepositoryWhereInput[] = filter.viewerId > 0
     ? [{ owner_id: BigInt(filter.viewerId) }, { collaborations: { some: { user_id: BigInt(filter.viewerId) } } }]
     : [];
-  const publicRepos: Prisma.RepositoryWhereInput[] = filter.viewerRestricted ? [] : [{ is_private: false }];
+  const publicRepos: Prisma.RepositoryWhereInput[] = filter.viewerRestricted
+    ? []
+    : [hiddenOwners.length ? { is_private: false, owner_id: { notIn: hiddenOwners } } : { is_private: false }];
   return { OR: [...publicRepos, ...own] };
 }
 
-function whereOf(filter: SearchFilter): Prisma.RepositoryWhereInput {
+function whereOf(filter: SearchFilter, hiddenOwners: bigint[]): Prisma.RepositoryWhereInput {
   const and: Prisma.RepositoryWhereInput[] = [];
-  const visible = visibleTo(filter);
+  const visible = visibleTo(filter, hiddenOwners);
   if (visible) and.push(visible);
   if (filter.q) and.push({ lower_name: { contains: filter.q.toLowerCase() } });
   if (filter.ownerId > 0) {
@@ -133,7 +140,11 @@ function reader(db: RepositoryDb | RepositoryTx): RepositoryReader {
       return db.repository.count({ where: { owner_id: BigInt(ownerId) } });
     },
     async search(filter) {
-      const where = whereOf(filter);
+      const hidden = filter.viewerIsAdmin ? [] : await db.owner.findMany({
+        where: { visibility: { in: filter.viewerId > 0 ? ['private'] : ['private', 'limited'] } },
+        select: { id: true },
+      });
+      const where = whereOf(filter, hidden.map((o) => o.id));
       const column = SORT_COLUMN[filter.sort];
       // id breaks ties so pages never shift.
       const orderBy: Prisma.RepositoryOrderByWithRelationInput[] = [{ [column]: filter.order }];
