@@ -48,11 +48,11 @@ export async function accessOf(store: RepositoryStore, found: RepositoryWithOwne
 
 /** The repository and the caller's permission; not_found when the caller may not see it. */
 export async function resolveRepository(store: RepositoryStore, ownerLogin: string, name: string, caller: Caller): Promise<RepositoryAccess> {
-  const found = await store.findByName(ownerLogin, name);
+  const found = await store.findByNameForViewer(ownerLogin, name, Math.max(caller.userId, 0));
   if (!found) throw repoNotFound();
-  const access = await accessOf(store, found, caller);
-  if (access.permission === 'none') throw repoNotFound();
-  return access;
+  const permission = permissionOf({ repository: found.repository, owner: found.owner, caller, collaboration: found.collaboration });
+  if (permission === 'none') throw repoNotFound();
+  return { repository: found.repository, owner: found.owner, permission };
 }
 
 export async function getRepositoryById(store: RepositoryStore, id: number, caller: Caller): Promise<RepositoryAccess> {

@@ -50,6 +50,8 @@ export type RepositoryEvent =
 
 export interface RepositoryReader {
   findByName(ownerLogin: string, name: string): Promise<RepositoryWithOwner | undefined>;
+  /** findByName plus the viewer's collaborator grant, in one statement (the hot path of every repository route). */
+  findByNameForViewer(ownerLogin: string, name: string, viewerId: number): Promise<(RepositoryWithOwner & { collaboration?: CollaboratorMode }) | undefined>;
   findById(id: number): Promise<RepositoryWithOwner | undefined>;
   findOwnerByLogin(login: string): Promise<Owner | undefined>;
   findOwnerById(id: number): Promise<Owner | undefined>;

@@ -6,7 +6,7 @@ import type { CollaboratorMode } from '../domain/permission.js';
 import type { Repository } from '../domain/repository.js';
 import type { NewRepository, RepositoryEvent, RepositoryPatch, RepositoryReader, RepositoryStore, RepositoryWithOwner, RepositoryWriter, SearchFilter } from '../domain/store.js';
 import { outboxRowOf } from '../events/repository-events.js';
-import type { Prisma, Repository as RepositoryRow } from './generated/client.js';
+import type { Owner as OwnerRow, Prisma, Repository as RepositoryRow } from './generated/client.js';
 import type { RepositoryDb, RepositoryTx } from './db.js';
 import { ownerReader, toOwner } from './owners.js';
 
@@ -61,6 +61,27 @@ function toColumns(patch: RepositoryPatch): Prisma.RepositoryUpdateInput {
   if (patch.hasActions !== undefined) data.has_actions = patch.hasActions;
   if (patch.hasCode !== undefined) data.has_code = patch.hasCode;
   return data;
+}
+
+// to_jsonb() rows: bigints arrive as numbers, timestamps as ISO strings.
+type RepositoryJson = Record<keyof RepositoryRow, unknown>;
+type OwnerJson = Record<keyof OwnerRow, unknown>;
+
+function repositoryRowFromJson(json: RepositoryJson): RepositoryRow {
+  const date = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));
+  return {
+    ...(json as unknown as RepositoryRow),
+    id: BigInt(json.id as number),
+    owner_id: BigInt(json.owner_id as number),
+    size: BigInt(json.size as number),
+    archived_at: date(json.archived_at),
+    created_at: date(json.created_at)!,
+    updated_at: date(json.updated_at)!,
+  };
+}
+
+function ownerRowFromJson(json: OwnerJson): OwnerRow {
+  return { ...(json as unknown as OwnerRow), id: BigInt(json.id as number), updated_at: new Date(json.updated_at as string) };
 }
 
 const SORT_COLUMN: Record<SearchFilter['sort'], keyof RepositoryRow> = {
@@ -120,6 +141,22 @@ function reader(db: RepositoryDb | RepositoryTx): RepositoryReader {
       if (!owner) return undefined;
       const row = await db.repository.findUnique({ where: { owner_id_lower_name: { owner_id: owner.id, lower_name: name.toLowerCase() } } });
       return row ? { repository: toRepository(row), owner: toOwner(owner) } : undefined;
+    },
+    async findByNameForViewer(ownerLogin, name, viewerId) {
+      // One statement: repository, owner and the viewer's grant (performance.md rule 4).
+      const rows = await db.$queryRaw<Array<{ repo: RepositoryJson; owner: OwnerJson; mode: string | null }>>`
+        SELECT to_jsonb(r) AS repo, to_jsonb(o) AS owner, c.mode
+          FROM repository r
+          JOIN owner o ON o.id = r.owner_id
+          LEFT JOIN collaboration c ON c.repository_id = r.id AND c.user_id = ${BigInt(viewerId)}
+         WHERE o.lower_name = ${ownerLogin.toLowerCase()} AND r.lower_name = ${name.toLowerCase()}`;
+      const row = rows[0];
+      if (!row) return undefined;
+      return {
+        repository: toRepository(repositoryRowFromJson(row.repo)),
+        owner: toOwner(ownerRowFromJson(row.owner)),
+        collaboration: (row.mode ?? undefined) as CollaboratorMode | undefined,
+      };
     },
     async findById(id) {
       const row = await db.repository.findUnique({ where: { id: BigInt(id) } });
