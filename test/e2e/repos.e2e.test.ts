@@ -89,6 +89,14 @@ describe('creating repositories', () => {
     expect(res.body.message).toContain('limit of repositories');
   });
 
+  test('a site admin creates a repository for a user', async () => {
+    const { username } = await newUser();
+    const res = await admin.post(`/admin/users/${username}/repos`, { name: 'given', private: true });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ full_name: `${username}/given`, private: true, owner: { login: username } });
+    expect((await admin.post('/admin/users/no-such-user-at-all/repos', { name: 'x' })).status).toBe(404);
+  });
+
   test('two concurrent creates of one name: one 201, one 409', async () => {
     const { client } = await newUser();
     const results = await Promise.all([client.post('/user/repos', { name: 'race' }), client.post('/user/repos', { name: 'race' })]);
@@ -152,6 +160,9 @@ describe('lists', () => {
     expect(privateOnly.body.data.map((r: { name: string }) => r.name)).toEqual(['needle-two']);
     const desc = await client.get(`/repos/search?uid=${user.id}&sort=alpha&order=desc`);
     expect(desc.body.data.map((r: { name: string }) => r.name)).toEqual(['needle-two', 'needle-one']);
+    expect((await client.get('/repos/search?sort=sideways')).status).toBe(422);
+    expect((await client.get('/repos/search?order=upwards')).status).toBe(422);
+    expect((await client.get(`/repos/search?uid=${user.id}&mode=fork`)).body.data).toEqual([]);
     const anon = await anonymous.get(`/repos/search?uid=${user.id}`);
     expect(anon.body.data.map((r: { name: string }) => r.name)).toEqual(['needle-one']);
     expect(anon.headers.get('x-total-count')).toBe('1');

@@ -1,6 +1,6 @@
 // Repositories owned by users (routers/api/v1/repo/repo.go, user/repo.go): create, get,
 // edit, delete, and the lists. Organization-owned repositories arrive with organizations.
-import { notFound } from '@anvil/kit';
+import { invalid, notFound } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
 import { presentOne, presentRepositories, repoRef, resolveRepo } from './repo-context.js';
@@ -16,6 +16,28 @@ interface CreateRepoOption {
   readme?: string;
   template?: boolean;
   object_format_name?: string;
+}
+
+// Gitea's repoSearch sort keys; stars and forks are not tracked yet (all 0), so they order by id.
+const SORT_KEYS: Record<string, string> = {
+  alpha: 'alpha', created: 'created', updated: 'updated', size: 'size', git_size: 'size', lfs_size: 'size', id: 'id', stars: 'id', forks: 'id',
+};
+
+function sortOf(q: Record<string, unknown>): { sort: string; order: string } {
+  const sort = typeof q.sort === 'string' && q.sort ? q.sort.toLowerCase() : 'id';
+  const order = typeof q.order === 'string' && q.order ? q.order.toLowerCase() : 'asc';
+  if (!(sort in SORT_KEYS)) throw invalid(`Invalid sort: ${sort}`);
+  if (order !== 'asc' && order !== 'desc') throw invalid(`Invalid sort order: ${order}`);
+  return { sort: SORT_KEYS[sort], order };
+}
+
+function createOption(ctx: RouteContext, ownerId: number): repository.CreateRepositoryRequest {
+  const body = ctx.body as CreateRepoOption;
+  return {
+    owner_id: ownerId, name: body.name ?? '', description: body.description ?? '', private: body.private ?? false,
+    default_branch: body.default_branch ?? '', auto_init: body.auto_init ?? false, readme: body.readme ?? '',
+    is_template: body.template ?? false, object_format_name: body.object_format_name ?? '',
+  };
 }
 
 function boolParam(value: unknown): boolean | undefined {
@@ -34,12 +56,16 @@ export const repoRoutes: Route[] = [
     method: 'POST', path: '/user/repos', operationId: 'createCurrentUserRepo', access: 'signed', scopes: ['repository'],
     statusOverrides: CREATE_OVERRIDES,
     async handle(ctx) {
-      const body = ctx.body as CreateRepoOption;
-      const access = await ctx.deps.services.repository.CreateRepository({
-        owner_id: ctx.caller.userId, name: body.name ?? '', description: body.description ?? '', private: body.private ?? false,
-        default_branch: body.default_branch ?? '', auto_init: body.auto_init ?? false, readme: body.readme ?? '',
-        is_template: body.template ?? false, object_format_name: body.object_format_name ?? '',
-      }, { caller: ctx.caller });
+      const access = await ctx.deps.services.repository.CreateRepository(createOption(ctx, ctx.caller.userId), { caller: ctx.caller });
+      return created(presentOne(ctx, access));
+    },
+  },
+  {
+    method: 'POST', path: '/admin/users/:username/repos', operationId: 'adminCreateRepo', access: 'admin', scopes: ['admin'],
+    statusOverrides: CREATE_OVERRIDES,
+    async handle(ctx) {
+      const owner = await ctx.deps.services.repository.GetOwner({ login: ctx.params.username }, { caller: ctx.caller });
+      const access = await ctx.deps.services.repository.CreateRepository(createOption(ctx, owner.id), { caller: ctx.caller });
       return created(presentOne(ctx, access));
     },
   },
@@ -52,6 +78,10 @@ export const repoRoutes: Route[] = [
       const includePrivate = boolParam(q.private) ?? true;
       const archived = boolParam(q.archived);
       const template = boolParam(q.template);
+      const { sort, order } = sortOf(q);
+      const mode = typeof q.mode === 'string' ? q.mode.toLowerCase() : '';
+      // There are no forks or mirrors yet: asking only for them finds nothing.
+      if (mode === 'fork' || mode === 'mirror') return ok({ ok: true, data: [] }, 0);
       const reply = await search(ctx, {
         q: typeof q.q === 'string' ? q.q : '',
         owner_id: Number(q.uid) || 0,
@@ -59,9 +89,9 @@ export const repoRoutes: Route[] = [
         include_collaborative: true,
         visibility: isPrivate === true ? 'private' : isPrivate === false || !includePrivate ? 'public' : '',
         archived: archived === undefined ? '' : String(archived),
-        mode: typeof q.mode === 'string' ? q.mode : '',
-        sort: typeof q.sort === 'string' ? q.sort : '',
-        order: typeof q.order === 'string' ? q.order : '',
+        mode,
+        sort,
+        order,
         is_template: template,
       });
       return ok({ ok: true, data: presentRepositories(ctx, reply.repositories) }, reply.total);

@@ -97,7 +97,7 @@ export async function createRepository(deps: RepositoryDeps, input: CreateReposi
 
   // Gitea's CanCreateRepo: the user's own limit when set (>= 0), else the site's.
   const limit = owner.maxRepoCreation >= 0 ? owner.maxRepoCreation : settings.maxCreationLimit;
-  if (limit >= 0 && !caller.isAdmin && (await store.countOwnedBy(owner.id)) >= limit) {
+  if (limit >= 0 && !caller.isAdmin && !owner.isAdmin && (await store.countOwnedBy(owner.id)) >= limit) {
     throw forbidden(`user has reached maximum limit of repositories [limit: ${limit}]`, 'repo_limit_reached');
   }
   if (await store.findByName(owner.login, input.name)) throw alreadyExists('The repository with the same name already exists.', 'repo_exists');
