@@ -7,6 +7,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { connect, type NatsConnection } from 'nats';
+import { decodeEvent } from '@anvil/proto';
 import { ApiClient } from '../support/api-client.js';
 import { bootSystem, type RunningSystem } from '../support/system.js';
 
@@ -16,15 +18,44 @@ let system: RunningSystem;
 let anonymous: ApiClient;
 let admin: ApiClient;
 let home: string;
+let nats: NatsConnection;
+/** Every repository event seen on NATS: subject (without the namespace) and decoded payload. */
+const events: Array<{ subject: string; payload: any }> = [];
+const eventWaiters: Array<() => void> = [];
+
+/** Resolves with the first event (already seen or still to come) that matches. */
+function eventMatching(match: (e: { subject: string; payload: any }) => boolean): Promise<{ subject: string; payload: any }> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const found = events.find(match);
+      if (!found) return false;
+      resolve(found);
+      return true;
+    };
+    if (!check()) eventWaiters.push(() => void check());
+  });
+}
 
 beforeAll(async () => {
   system = await bootSystem();
   anonymous = new ApiClient(system.baseUrl);
   admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
   home = await mkdtemp(join(tmpdir(), 'anvil-git-e2e-'));
+  const namespace = system.env.ANVIL_EVENTS_NAMESPACE;
+  nats = await connect({ servers: system.env.NATS_URL });
+  const subscription = nats.subscribe(`${namespace}.repository.>`);
+  void (async () => {
+    for await (const message of subscription) {
+      const type = message.headers?.get('Anvil-Event-Type');
+      if (!type) continue;
+      events.push({ subject: message.subject.slice(namespace.length + 1), payload: decodeEvent(type, message.data) });
+      for (const wake of eventWaiters.splice(0)) wake();
+    }
+  })();
 }, 180_000);
 
 afterAll(async () => {
+  await nats?.close();
   await system?.shutdown();
   if (home) await rm(home, { recursive: true, force: true });
 });
@@ -100,6 +131,13 @@ describe('git over HTTP', () => {
 
     const repo = await client.get(`/repos/${username}/project`);
     expect(repo.body).toMatchObject({ empty: false, default_branch: 'main' });
+
+    // The push is announced: repository.branch.created and repository.push with the commit.
+    const pushed = await eventMatching((e) => e.subject === 'repository.push' && e.payload.repository?.id === repo.body.id);
+    expect(pushed.payload).toMatchObject({ ref: 'refs/heads/main', before: '0'.repeat(40), pusher: { login: username }, total_commits: 1 });
+    expect(pushed.payload.commits[0]).toMatchObject({ message: 'First commit\n', added: ['hello.txt'], author: { name: 'E2E', email: 'e2e@example.com' } });
+    const branch = await eventMatching((e) => e.subject === 'repository.branch.created' && e.payload.repository?.id === repo.body.id);
+    expect(branch.payload).toMatchObject({ name: 'main', sha: pushed.payload.after });
 
     const again = await workdir();
     expect((await git(['clone', urlFor(`${username}/project`), 'copy'], again)).code).toBe(0);
