@@ -146,7 +146,7 @@ describe('git over HTTP', () => {
     expect(log.stdout.trim()).toBe('First commit');
   });
 
-  test('the first push of another branch to an empty repository makes it the default branch', async () => {
+  test('the first push of another branch to an empty repository makes it the default branch; tags pushed and deleted are announced', async () => {
     const { username, client, token } = await newUser();
     expect((await client.post('/user/repos', { name: 'develop-first' })).status).toBe(201);
     const dir = await workdir();
@@ -156,7 +156,18 @@ describe('git over HTTP', () => {
     await git(['add', '.'], work);
     await git(['commit', '-m', 'on develop'], work);
     expect((await git(['push', urlFor(`${username}/develop-first.git`, username, token), 'HEAD:refs/heads/develop'], work)).code).toBe(0);
-    expect((await client.get(`/repos/${username}/develop-first`)).body).toMatchObject({ empty: false, default_branch: 'develop' });
+    const repo = await client.get(`/repos/${username}/develop-first`);
+    expect(repo.body).toMatchObject({ empty: false, default_branch: 'develop' });
+
+    // Tags pushed and deleted are announced too.
+    const remote = urlFor(`${username}/develop-first.git`, username, token);
+    expect((await git(['tag', '-a', 'v1.0', '-m', 'Release 1.0'], work)).code).toBe(0);
+    expect((await git(['push', remote, 'refs/tags/v1.0'], work)).code).toBe(0);
+    const created = await eventMatching((e) => e.subject === 'repository.tag.created' && e.payload.repository?.id === repo.body.id);
+    expect(created.payload).toMatchObject({ name: 'v1.0', ref: 'refs/tags/v1.0', pusher: { login: username } });
+    expect((await git(['push', remote, ':refs/tags/v1.0'], work)).code).toBe(0);
+    const deleted = await eventMatching((e) => e.subject === 'repository.tag.deleted' && e.payload.repository?.id === repo.body.id);
+    expect(deleted.payload).toMatchObject({ name: 'v1.0', sha: created.payload.sha });
   });
 
   test('anyone may clone a public repository; a private one is invisible to others', async () => {
