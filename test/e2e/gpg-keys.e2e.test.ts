@@ -92,6 +92,17 @@ describe('a user\'s GPG keys', () => {
     expect((await ada.client.get('/user/gpg_keys')).body).toEqual([]);
   });
 
+  test('a private user\'s keys are hidden (404) from anonymous callers, shown to signed-in ones only if allowed', async () => {
+    const ada = await newUser();
+    await ada.client.post('/user/gpg_keys', { armored_public_key: (await keyPair(ada.email)).publicKey });
+    await admin.patch(`/admin/users/${ada.username}`, { source_id: 0, login_name: ada.username, visibility: 'private' });
+    expect((await anonymous.get(`/users/${ada.username}/gpg_keys`)).status).toBe(404);
+    const bob = await newUser();
+    expect((await bob.client.get(`/users/${ada.username}/gpg_keys`)).status).toBe(404);
+    expect((await admin.get(`/users/${ada.username}/gpg_keys`)).body).toHaveLength(1);
+    expect((await anonymous.get('/users/no-such-user-here/gpg_keys')).status).toBe(404);
+  });
+
   test('another user\'s key is not found for reading or deleting, and stays', async () => {
     const ada = await newUser();
     const bob = await newUser();

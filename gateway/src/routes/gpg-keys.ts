@@ -5,7 +5,7 @@ import express, { type Request, type Response } from 'express';
 import { created, noContent, ok, plainText, type Route, type RouteContext } from '../http/route.js';
 import { ApiError } from '../http/errors.js';
 import { presentGpgKey } from '../presenters/gpg-key.js';
-import { loadVisibleUser } from './users.js';
+import { isUserVisibleTo } from '../presenters/user.js';
 
 /** The id in the path; anything but a positive integer names no key. */
 function keyIdOf(ctx: RouteContext): number {
@@ -66,9 +66,10 @@ export const gpgKeyRoutes: Route[] = [
   {
     method: 'GET', path: '/users/:username/gpg_keys', operationId: 'userListGPGKeys', access: 'public', scopes: ['user'],
     async handle(ctx) {
-      const user = await loadVisibleUser(ctx, ctx.params.username);
+      // One call: the keys come with their owner, whose visibility decides (404 if hidden).
       const { page, limit } = ctx.page();
-      const result = await ctx.deps.services.gpgKeys.ListGpgKeys({ user_id: user.id, page: { page, limit } }, { caller: ctx.caller });
+      const result = await ctx.deps.services.gpgKeys.ListGpgKeys({ login: ctx.params.username, page: { page, limit } }, { caller: ctx.caller });
+      if (!result.owner || !isUserVisibleTo(result.owner, ctx.caller)) throw new ApiError(404, 'The target couldn\'t be found.');
       return ok(result.keys.map(presentGpgKey), result.total);
     },
   },

@@ -72,7 +72,7 @@ describe('adding a key', () => {
     expect(key.emails).toEqual(['ada@example.com']);
     expect(key.verified).toBe(false);
     expect(key.subkeys).toHaveLength(1);
-    expect((await listGpgKeys(ctx, ada.id)).items.map((k) => k.id)).toEqual([key.id]);
+    expect((await listGpgKeys(ctx, { id: ada.id })).items.map((k) => k.id)).toEqual([key.id]);
   });
 
   test('matches secondary addresses too', async () => {
@@ -123,7 +123,7 @@ describe('adding a key', () => {
     expect(await failureOf(deleteGpgKey(ctx, callerOf(bob), bob.id, key.id))).toMatchObject({ kind: 'not_found' });
     expect(await failureOf(getGpgKey(ctx, callerOf(bob), ada.id, key.id))).toMatchObject({ kind: 'forbidden' });
     await deleteGpgKey(ctx, callerOf(ada), ada.id, key.id);
-    expect((await listGpgKeys(ctx, ada.id)).total).toBe(0);
+    expect((await listGpgKeys(ctx, { id: ada.id })).total).toBe(0);
   });
 });
 

@@ -3,7 +3,7 @@
 // activated addresses, or a signature over the verification token; keys are the owner's
 // and the site administrators' to change, anyone's to read.
 import { invalid, notFound, type Caller } from '@anvil/kit';
-import { existingUser, pageOf, requireSelfOrAdmin, type Identity } from './context.js';
+import { existingUser, pageOf, requireSelfOrAdmin, userNotFound, type Identity } from './context.js';
 import {
   parseArmoredGpgKeys, readDetachedSignature, readStoredKey, signingKeyId, type ParsedGpgKey,
 } from './gpg-keys-parse.js';
@@ -23,9 +23,16 @@ const invalidTokenSignature = (token: string) => invalid(
   'gpg_invalid_token_signature',
 );
 
-export async function listGpgKeys(ctx: GpgKeys, userId: number, page?: { page?: number; limit?: number } | null): Promise<Paged<GpgKey>> {
-  const user = await existingUser(ctx.identity, userId);
-  return ctx.keys.gpgKeysOf(user.id, pageOf(page, ctx.identity.settings));
+/**
+ * A user's keys, named by id or login, with the user: who may see them is the gateway's
+ * call (the user's visibility), made on the owner returned here.
+ */
+export async function listGpgKeys(
+  ctx: GpgKeys, owner: { id: number } | { login: string }, page?: { page?: number; limit?: number } | null,
+): Promise<Paged<GpgKey> & { owner: User }> {
+  const user = 'id' in owner ? await ctx.identity.store.userById(owner.id) : await ctx.identity.store.userByLogin(owner.login);
+  if (!user || user.type !== 'user') throw userNotFound('id' in owner ? owner : { login: owner.login });
+  return { ...(await ctx.keys.gpgKeysOf(user.id, pageOf(page, ctx.identity.settings))), owner: user };
 }
 
 /** Another user's key is not found, as Gitea answers (not forbidden). */

@@ -46,8 +46,9 @@ export function gpgKeyMessage(key: GpgKey): identity.GpgKeyInput {
 export function gpgKeyService(ctx: GpgKeys): GpgKeyServiceImplementation {
   return {
     async ListGpgKeys(request) {
-      const page = await listGpgKeys(ctx, Number(request.user_id), request.page);
-      return { keys: page.items.map(gpgKeyMessage), total: page.total };
+      const owner = request.owner === 'login' ? { login: request.login ?? '' } : { id: Number(request.user_id ?? 0) };
+      const page = await listGpgKeys(ctx, owner, request.page);
+      return { keys: page.items.map(gpgKeyMessage), total: page.total, owner: userMessage(page.owner) };
     },
     async GetGpgKey(request, { caller }) {
       return gpgKeyMessage(await getGpgKey(ctx, caller, Number(request.user_id), Number(request.id)));
