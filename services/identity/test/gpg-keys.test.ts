@@ -58,6 +58,15 @@ describe('parsing armored keys', () => {
     expect(await failureOf(parseArmoredGpgKeys('hello'))).toMatchObject({ kind: 'invalid', reason: 'gpg_key_parsing' });
   });
 
+  test('reads every key of a block holding several, once each', async () => {
+    const one = await openpgp.readKey({ armoredKey: (await keyPair('a@example.com')).publicKey });
+    const two = await openpgp.readKey({ armoredKey: (await keyPair('b@example.com')).publicKey });
+    const bytes = new Uint8Array([...one.write(), ...two.write(), ...one.write()]);
+    const block = openpgp.armor(openpgp.enums.armor.publicKey, bytes);
+    const keys = await parseArmoredGpgKeys(block);
+    expect(keys.map((k) => k.key_id)).toEqual([one.getKeyID().toHex().toUpperCase(), two.getKeyID().toHex().toUpperCase()]);
+  });
+
   test('refuses a private key', async () => {
     const { privateKey } = await keyPair('a@example.com');
     expect(await failureOf(parseArmoredGpgKeys(privateKey))).toMatchObject({ kind: 'invalid', reason: 'gpg_key_parsing' });
@@ -80,6 +89,16 @@ describe('adding a key', () => {
     await addEmails(ctx.identity, callerOf(ada), ada.id, ['work@example.org']);
     const key = await addGpgKey(ctx, callerOf(ada), ada.id, (await keyPair('work@example.org')).publicKey, '');
     expect(key.emails).toEqual(['work@example.org']);
+  });
+
+  test('adds every key of a block and answers the first', async () => {
+    const ada = await givenUser(ctx.identity, 'ada');
+    const one = await openpgp.readKey({ armoredKey: (await keyPair('ada@example.com')).publicKey });
+    const two = await openpgp.readKey({ armoredKey: (await keyPair('ada@example.com')).publicKey });
+    const block = openpgp.armor(openpgp.enums.armor.publicKey, new Uint8Array([...one.write(), ...two.write()]));
+    const key = await addGpgKey(ctx, callerOf(ada), ada.id, block, '');
+    expect(key.key_id).toBe(one.getKeyID().toHex().toUpperCase());
+    expect((await listGpgKeys(ctx, { login: 'ADA' })).total).toBe(2);
   });
 
   test('refuses a key naming none of the owner\'s addresses, and offers the token', async () => {
@@ -139,6 +158,19 @@ describe('verifying a key with the token', () => {
     const verified = await verifyGpgKey(ctx, callerOf(ada), ada.id, key.key_id.toLowerCase(), await signDetached(privateKey, token));
     expect(verified.verified).toBe(true);
     expect((await getGpgKey(ctx, callerOf(ada), ada.id, key.id)).verified).toBe(true);
+  });
+
+  test('a text-mode signature of the token (gpg --textmode) is accepted too', async () => {
+    const ada = await givenUser(ctx.identity, 'ada');
+    const { publicKey, privateKey } = await keyPair('ada@example.com');
+    const key = await addGpgKey(ctx, callerOf(ada), ada.id, publicKey, '');
+    const token = await gpgKeyToken(ctx, callerOf(ada), ada.id);
+    const signature = await openpgp.sign({
+      message: await openpgp.createMessage({ text: `${token}\n` }),
+      signingKeys: await openpgp.readPrivateKey({ armoredKey: privateKey }),
+      detached: true,
+    }) as string;
+    expect((await verifyGpgKey(ctx, callerOf(ada), ada.id, key.key_id, signature)).verified).toBe(true);
   });
 
   test('the token of the previous minute is still accepted, older ones are not', async () => {
