@@ -1,8 +1,9 @@
 // Every /api/v1 route, area by area (one file per API area, as Gitea's routers/api/v1).
 import type { Route } from '../http/route.js';
 import { adminRoutes } from './admin.js';
+import { gpgKeyRoutes } from './gpg-keys.js';
 import { miscRoutes } from './misc.js';
 import { userRoutes } from './user.js';
 import { usersRoutes } from './users.js';
 
-export const apiRoutes: readonly Route[] = [...miscRoutes, ...userRoutes, ...usersRoutes, ...adminRoutes];
+export const apiRoutes: readonly Route[] = [...miscRoutes, ...userRoutes, ...usersRoutes, ...gpgKeyRoutes, ...adminRoutes];
