@@ -2,7 +2,8 @@
 import type { Route } from '../http/route.js';
 import { adminRoutes } from './admin.js';
 import { miscRoutes } from './misc.js';
+import { oauth2AppRoutes } from './oauth2-apps.js';
 import { userRoutes } from './user.js';
 import { usersRoutes } from './users.js';
 
-export const apiRoutes: readonly Route[] = [...miscRoutes, ...userRoutes, ...usersRoutes, ...adminRoutes];
+export const apiRoutes: readonly Route[] = [...miscRoutes, ...userRoutes, ...usersRoutes, ...adminRoutes, ...oauth2AppRoutes];
