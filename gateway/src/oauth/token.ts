@@ -43,6 +43,9 @@ export function tokenHandler(deps: Deps): RequestHandler {
     }
     try {
       const reply = await deps.services.oauth2.ExchangeToken(request, { caller: ANONYMOUS });
+      // A refresh ends the previous access token; drop it here before answering (other
+      // replicas drop it on identity's credential.revoked event).
+      if (request.grant_type === 'refresh_token' && reply.user) deps.credentials.dropUser(reply.user.id);
       const payload = JSON.stringify({
         access_token: reply.access_token,
         token_type: reply.token_type,

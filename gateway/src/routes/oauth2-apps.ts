@@ -26,6 +26,9 @@ function applicationId(ctx: RouteContext): number {
   return id;
 }
 
+/** Gitea answers a refused application with 400 (the contract declares no 422 here). */
+const INPUT_REFUSED = { invalid_redirect_uri: 400, oauth2_application_name_required: 400 };
+
 export const oauth2AppRoutes: Route[] = [
   {
     method: 'GET', path: '/user/applications/oauth2', operationId: 'userGetOauth2Application', access: 'signed', scopes: ['user'],
@@ -37,6 +40,7 @@ export const oauth2AppRoutes: Route[] = [
   },
   {
     method: 'POST', path: '/user/applications/oauth2', operationId: 'userCreateOAuth2Application', access: 'signed', scopes: ['user'],
+    statusOverrides: INPUT_REFUSED,
     async handle(ctx) {
       const app = await ctx.deps.services.oauth2.CreateOAuth2Application(
         { user_id: ctx.caller.userId, ...applicationFields(ctx.body as ApplicationBody) }, { caller: ctx.caller });
@@ -52,6 +56,7 @@ export const oauth2AppRoutes: Route[] = [
   },
   {
     method: 'PATCH', path: '/user/applications/oauth2/:id', operationId: 'userUpdateOAuth2Application', access: 'signed', scopes: ['user'],
+    statusOverrides: INPUT_REFUSED,
     async handle(ctx) {
       // Gitea regenerates the client secret on every update and shows the new one here.
       const app = await ctx.deps.services.oauth2.UpdateOAuth2Application(

@@ -168,6 +168,8 @@ async function refresh(ctx: OAuth2Context, app: OAuth2Application, request: Toke
     if (!taken || taken.grant.application_id !== app.id || taken.token.refresh_expires <= nowOf(ctx)) {
       throw oauth2Error('invalid_grant', 'the refresh token is invalid, expired or already used');
     }
+    // The old access token ends with its refresh token: gateways drop it from their caches.
+    await tx.publish({ kind: 'credential.revoked', user_id: taken.grant.user_id, token_hash: taken.token.access_token_hash });
     return issueTokens(ctx, tx, taken.grant, await grantUser(ctx, taken.grant));
   });
 }
