@@ -101,6 +101,7 @@ export async function authorize(ctx: OAuth2Context, caller: Caller, request: Aut
   const code = newAuthorizationCode();
   await ctx.store.transaction(async (tx) => {
     const grant = await tx.saveGrant(user.id, app.id, scopes);
+    await tx.deleteExpired(grant.id, nowOf(ctx));
     await tx.insertCode({
       grant_id: grant.id,
       code_hash: hashSecret(code),
@@ -125,6 +126,7 @@ async function issueTokens(ctx: OAuth2Context, tx: OAuth2Writer, grant: OAuth2Gr
   const now = nowOf(ctx);
   const access_token = newAccessToken();
   const refresh_token = newRefreshToken();
+  await tx.deleteExpired(grant.id, now);
   await tx.insertToken({
     grant_id: grant.id,
     access_token_hash: hashSecret(access_token),

@@ -66,6 +66,8 @@ export interface OAuth2Writer extends OAuth2Reader {
   /** Removes and answers the code with this hash (so it can be used once), with its grant. */
   takeCode(codeHash: string): Promise<{ code: OAuth2AuthorizationCode; grant: OAuth2Grant } | undefined>;
   insertToken(token: OAuth2Token): Promise<void>;
+  /** Removes the grant's codes and token pairs that expired before `now` (no sweeper needed). */
+  deleteExpired(grantId: number, now: Date): Promise<void>;
   /** Removes and answers the token pair whose refresh token has this hash, with its grant. */
   takeRefreshToken(refreshTokenHash: string): Promise<{ token: OAuth2Token; grant: OAuth2Grant } | undefined>;
   publish(event: IdentityEvent): Promise<void>;

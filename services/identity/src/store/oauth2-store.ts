@@ -116,6 +116,11 @@ function writer(tx: IdentityTx, published: IdentityEvent[]): OAuth2Writer {
     async insertToken(token) {
       await tx.oAuth2Token.create({ data: { ...token, grant_id: BigInt(token.grant_id) } });
     },
+    async deleteExpired(grantId, now) {
+      const grant_id = BigInt(grantId);
+      await tx.oAuth2AuthorizationCode.deleteMany({ where: { grant_id, valid_until: { lte: now } } });
+      await tx.oAuth2Token.deleteMany({ where: { grant_id, refresh_expires: { lte: now } } });
+    },
     async takeRefreshToken(refreshTokenHash) {
       const row = await tx.oAuth2Token.findUnique({ where: { refresh_token_hash: refreshTokenHash }, include: { grant: true } });
       if (!row) return undefined;

@@ -97,6 +97,10 @@ export class MemoryOAuth2Store implements OAuth2Store {
       async insertToken(token) {
         draft.tokens.push(structuredClone(token));
       },
+      async deleteExpired(grantId, now) {
+        draft.codes = draft.codes.filter((c) => c.grant_id !== grantId || c.valid_until > now);
+        draft.tokens = draft.tokens.filter((t) => t.grant_id !== grantId || t.refresh_expires > now);
+      },
       async takeRefreshToken(hash) {
         const token = draft.tokens.find((t) => t.refresh_token_hash === hash);
         if (!token) return undefined;
