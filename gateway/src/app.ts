@@ -34,7 +34,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
     app.get('/api/v1/swagger', (_req, res) => res.redirect(`${rootUrl}api/swagger`));
   }
 
-  app.use(oauth2Router(deps));
+  // Anvil as an OAuth2 provider, at Gitea's /login/oauth/* paths ([oauth2] ENABLED).
+  if (deps.config.settings.oauth2.ENABLED) app.use(oauth2Router(deps));
 
   const api = express.Router({ caseSensitive: false, strict: false });
   api.use((_req, res, next) => {

@@ -1,6 +1,7 @@
 // OAuth2 records and what the OAuth2 rules need from storage (src/store/oauth2-store.ts
 // implements it over PostgreSQL; unit tests use an in-memory fake). Every secret — client
 // secret, code, access and refresh token — is stored only as its SHA-256.
+import type { Settings } from '@anvil/kit';
 import type { Identity } from './context.js';
 import type { IdentityEvent } from './store.js';
 import type { Page, Paged, User } from './user.js';
@@ -77,7 +78,7 @@ export interface OAuth2Store extends OAuth2Reader {
   transaction<T>(work: (tx: OAuth2Writer) => Promise<T>): Promise<T>;
 }
 
-/** Lifetimes, Gitea's [oauth2] defaults. */
+/** Lifetimes, from Gitea's [oauth2] section. */
 export interface OAuth2Settings {
   accessTokenSeconds: number;
   refreshTokenSeconds: number;
@@ -89,6 +90,14 @@ export const DEFAULT_OAUTH2_SETTINGS: OAuth2Settings = {
   refreshTokenSeconds: 730 * 3600, // REFRESH_TOKEN_EXPIRATION_TIME (730 h)
   codeSeconds: 600,
 };
+
+export function oauth2Settings(settings: Settings): OAuth2Settings {
+  return {
+    accessTokenSeconds: settings.oauth2.ACCESS_TOKEN_EXPIRATION_TIME,
+    refreshTokenSeconds: settings.oauth2.REFRESH_TOKEN_EXPIRATION_TIME * 3600,
+    codeSeconds: DEFAULT_OAUTH2_SETTINGS.codeSeconds,
+  };
+}
 
 /** What the OAuth2 rules work with: identity's own context (users) plus OAuth2 storage. */
 export interface OAuth2Context {
