@@ -1,5 +1,3 @@
--- CreateExtension
-
 -- CreateTable
 CREATE TABLE "oauth2_application" (
     "id" BIGSERIAL NOT NULL,
