@@ -195,15 +195,32 @@ describe('the authorization-code flow', () => {
     expect(refreshed.body.refresh_token).not.toBe(tokens.body.refresh_token);
     expect((await anonymous.get('/user', bearer(refreshed.body.access_token))).status).toBe(200);
     expect((await anonymous.get('/user', bearer(tokens.body.access_token))).status).toBe(401);
-    const replay = await tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: app.client_id });
-    expect(replay.status).toBe(400);
-    expect(replay.body.error).toBe('invalid_grant');
 
     // Deleting the application revokes its tokens at once.
     expect((await owner.client.delete(`/user/applications/oauth2/${app.id}`)).status).toBe(204);
     expect((await anonymous.get('/user', bearer(refreshed.body.access_token))).status).toBe(401);
-    const afterDelete = await tokenRequest({ grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token, client_id: app.client_id });
-    expect(afterDelete.status).toBe(400);
+    for (const refresh_token of [refreshed.body.refresh_token, tokens.body.refresh_token]) {
+      const afterDelete = await tokenRequest({ grant_type: 'refresh_token', refresh_token, client_id: app.client_id });
+      expect(afterDelete.status).toBe(400);
+      expect(afterDelete.body.error).toBe('invalid_client');
+    }
+  });
+
+  test('refuses a refresh token used twice, and then every token of the grant', async () => {
+    const user = await newUser();
+    const app = await registerApp(user.client);
+    const { verifier, challenge } = pkce();
+    const code = await codeFor(user, app, { code_challenge: challenge, code_challenge_method: 'S256' });
+    const tokens = await tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: app.redirect_uris[0], client_id: app.client_id, code_verifier: verifier });
+    const refreshed = await tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: app.client_id });
+    expect(refreshed.status).toBe(200);
+
+    const replay = await tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: app.client_id });
+    expect(replay.status).toBe(400);
+    expect(replay.body.error).toBe('invalid_grant');
+    const next = await tokenRequest({ grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token, client_id: app.client_id });
+    expect(next.status).toBe(400);
+    expect(next.body.error).toBe('invalid_grant');
   });
 
   test('refuses a code whose PKCE verifier does not match, and a public client without PKCE', async () => {

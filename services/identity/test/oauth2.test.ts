@@ -180,10 +180,24 @@ describe('the authorization-code flow', () => {
     expect(second.refresh_token).not.toBe(first.refresh_token);
     expect(ctx.store.published).toContainEqual({ kind: 'credential.revoked', user_id: bob.id, token_hash: hashSecret(first.access_token) });
 
-    expect(await failureOf(exchangeToken(ctx, tokenRequest(app, { grant_type: 'refresh_token', refresh_token: first.refresh_token }))))
-      .toMatchObject({ reason: 'invalid_grant' });
     expect(await failureOf(authenticate(ctx.identity, { kind: 'token', token: first.access_token }))).toMatchObject({ kind: 'unauthenticated' });
     expect((await authenticate(ctx.identity, { kind: 'token', token: second.access_token })).user.id).toBe(bob.id);
+    const third = await exchangeToken(ctx, tokenRequest(app, { grant_type: 'refresh_token', refresh_token: second.refresh_token }));
+    expect((await authenticate(ctx.identity, { kind: 'token', token: third.access_token })).user.id).toBe(bob.id);
+  });
+
+  it('revokes the grant when a refresh token is used a second time (it was copied)', async () => {
+    const setup = await setUp();
+    const { ctx, bob, app } = setup;
+    const first = await exchangeToken(ctx, tokenRequest(app, { code: await codeFor(setup), code_verifier: VERIFIER }));
+    const second = await exchangeToken(ctx, tokenRequest(app, { grant_type: 'refresh_token', refresh_token: first.refresh_token }));
+    const replay = await failureOf(exchangeToken(ctx, tokenRequest(app, { grant_type: 'refresh_token', refresh_token: first.refresh_token })));
+    expect(replay).toMatchObject({ reason: 'invalid_grant' });
+    expect(ctx.store.tokens).toEqual([]);
+    expect(ctx.store.published.at(-1)).toEqual({ kind: 'credential.revoked', user_id: bob.id });
+    expect(await failureOf(authenticate(ctx.identity, { kind: 'token', token: second.access_token }))).toMatchObject({ kind: 'unauthenticated' });
+    expect(await failureOf(exchangeToken(ctx, tokenRequest(app, { grant_type: 'refresh_token', refresh_token: second.refresh_token }))))
+      .toMatchObject({ reason: 'invalid_grant' });
   });
 
   it('ends every token of an application when it is deleted, announcing it per user', async () => {

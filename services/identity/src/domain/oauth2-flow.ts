@@ -162,18 +162,33 @@ async function exchangeCode(ctx: OAuth2Context, app: OAuth2Application, request:
   });
 }
 
+/**
+ * Rotates the refresh token: the old pair ends (its access token too) and a new pair is
+ * issued. A refresh token presented again after it was exchanged was copied by someone, so
+ * every token of the grant is revoked and the client must ask the user again (RFC 9700
+ * §4.14.2); that revocation commits even though the request is refused.
+ */
 async function refresh(ctx: OAuth2Context, app: OAuth2Application, request: TokenRequest): Promise<IssuedTokens> {
   if (!request.refresh_token) throw oauth2Error('invalid_request', 'refresh_token is required');
-  return ctx.store.transaction(async (tx) => {
-    // The old pair is removed: the refresh token rotates and its access token ends with it.
-    const taken = await tx.takeRefreshToken(hashSecret(request.refresh_token));
-    if (!taken || taken.grant.application_id !== app.id || taken.token.refresh_expires <= nowOf(ctx)) {
-      throw oauth2Error('invalid_grant', 'the refresh token is invalid, expired or already used');
+  const hash = hashSecret(request.refresh_token);
+  const outcome = await ctx.store.transaction(async (tx): Promise<IssuedTokens | 'refused'> => {
+    const taken = await tx.takeRefreshToken(hash);
+    if (!taken) {
+      const reused = await tx.rotatedRefreshTokenGrant(hash);
+      if (reused && reused.application_id === app.id) {
+        await tx.deleteGrantTokens(reused.id);
+        await tx.publish({ kind: 'credential.revoked', user_id: reused.user_id });
+      }
+      return 'refused';
     }
+    if (taken.grant.application_id !== app.id || taken.token.refresh_expires <= nowOf(ctx)) return 'refused';
+    await tx.recordRotatedRefreshToken(taken.grant.id, hash, taken.token.refresh_expires);
     // The old access token ends with its refresh token: gateways drop it from their caches.
     await tx.publish({ kind: 'credential.revoked', user_id: taken.grant.user_id, token_hash: taken.token.access_token_hash });
     return issueTokens(ctx, tx, taken.grant, await grantUser(ctx, taken.grant));
   });
+  if (outcome === 'refused') throw oauth2Error('invalid_grant', 'the refresh token is invalid, expired or already used');
+  return outcome;
 }
 
 /** The token endpoint: authorization_code or refresh_token. */

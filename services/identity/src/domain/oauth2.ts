@@ -67,10 +67,16 @@ export interface OAuth2Writer extends OAuth2Reader {
   /** Removes and answers the code with this hash (so it can be used once), with its grant. */
   takeCode(codeHash: string): Promise<{ code: OAuth2AuthorizationCode; grant: OAuth2Grant } | undefined>;
   insertToken(token: OAuth2Token): Promise<void>;
-  /** Removes the grant's codes and token pairs that expired before `now` (no sweeper needed). */
+  /** Removes the grant's codes, token pairs and rotated refresh tokens that expired before `now` (no sweeper needed). */
   deleteExpired(grantId: number, now: Date): Promise<void>;
   /** Removes and answers the token pair whose refresh token has this hash, with its grant. */
   takeRefreshToken(refreshTokenHash: string): Promise<{ token: OAuth2Token; grant: OAuth2Grant } | undefined>;
+  /** Remembers a refresh token that was exchanged, until `refresh_expires`. */
+  recordRotatedRefreshToken(grantId: number, refreshTokenHash: string, refreshExpires: Date): Promise<void>;
+  /** The grant a refresh token was issued for if it was already exchanged; with its user. */
+  rotatedRefreshTokenGrant(refreshTokenHash: string): Promise<OAuth2Grant | undefined>;
+  /** Removes every token pair of the grant. */
+  deleteGrantTokens(grantId: number): Promise<void>;
   publish(event: IdentityEvent): Promise<void>;
 }
 

@@ -120,6 +120,19 @@ function writer(tx: IdentityTx, published: IdentityEvent[]): OAuth2Writer {
       const grant_id = BigInt(grantId);
       await tx.oAuth2AuthorizationCode.deleteMany({ where: { grant_id, valid_until: { lte: now } } });
       await tx.oAuth2Token.deleteMany({ where: { grant_id, refresh_expires: { lte: now } } });
+      await tx.oAuth2RotatedRefreshToken.deleteMany({ where: { grant_id, refresh_expires: { lte: now } } });
+    },
+    async recordRotatedRefreshToken(grantId, refreshTokenHash, refreshExpires) {
+      await tx.oAuth2RotatedRefreshToken.create({
+        data: { grant_id: BigInt(grantId), refresh_token_hash: refreshTokenHash, refresh_expires: refreshExpires },
+      });
+    },
+    async rotatedRefreshTokenGrant(refreshTokenHash) {
+      const row = await tx.oAuth2RotatedRefreshToken.findUnique({ where: { refresh_token_hash: refreshTokenHash }, include: { grant: true } });
+      return row ? toGrant(row.grant) : undefined;
+    },
+    async deleteGrantTokens(grantId) {
+      await tx.oAuth2Token.deleteMany({ where: { grant_id: BigInt(grantId) } });
     },
     async takeRefreshToken(refreshTokenHash) {
       const row = await tx.oAuth2Token.findUnique({ where: { refresh_token_hash: refreshTokenHash }, include: { grant: true } });

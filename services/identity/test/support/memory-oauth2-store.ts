@@ -14,11 +14,12 @@ interface State {
   grants: OAuth2Grant[];
   codes: OAuth2AuthorizationCode[];
   tokens: OAuth2Token[];
+  rotated: Array<{ grant_id: number; refresh_token_hash: string; refresh_expires: Date }>;
   nextId: number;
 }
 
 export class MemoryOAuth2Store implements OAuth2Store {
-  private state: State = { applications: [], grants: [], codes: [], tokens: [], nextId: 1 };
+  private state: State = { applications: [], grants: [], codes: [], tokens: [], rotated: [], nextId: 1 };
   readonly published: IdentityEvent[] = [];
 
   constructor(private readonly identity: Identity) {}
@@ -77,6 +78,7 @@ export class MemoryOAuth2Store implements OAuth2Store {
         draft.grants = draft.grants.filter((g) => !grantIds.has(g.id));
         draft.codes = draft.codes.filter((c) => !grantIds.has(c.grant_id));
         draft.tokens = draft.tokens.filter((t) => !grantIds.has(t.grant_id));
+        draft.rotated = draft.rotated.filter((r) => !grantIds.has(r.grant_id));
         return [...new Set(grants.map((g) => g.user_id))];
       },
       async saveGrant(userId, applicationId, scopes) {
@@ -100,6 +102,17 @@ export class MemoryOAuth2Store implements OAuth2Store {
       async deleteExpired(grantId, now) {
         draft.codes = draft.codes.filter((c) => c.grant_id !== grantId || c.valid_until > now);
         draft.tokens = draft.tokens.filter((t) => t.grant_id !== grantId || t.refresh_expires > now);
+        draft.rotated = draft.rotated.filter((r) => r.grant_id !== grantId || r.refresh_expires > now);
+      },
+      async recordRotatedRefreshToken(grantId, hash, refreshExpires) {
+        draft.rotated.push({ grant_id: grantId, refresh_token_hash: hash, refresh_expires: refreshExpires });
+      },
+      async rotatedRefreshTokenGrant(hash) {
+        const rotated = draft.rotated.find((r) => r.refresh_token_hash === hash);
+        return structuredClone(rotated && draft.grants.find((g) => g.id === rotated.grant_id));
+      },
+      async deleteGrantTokens(grantId) {
+        draft.tokens = draft.tokens.filter((t) => t.grant_id !== grantId);
       },
       async takeRefreshToken(hash) {
         const token = draft.tokens.find((t) => t.refresh_token_hash === hash);

@@ -52,6 +52,15 @@ CREATE TABLE "oauth2_token" (
     CONSTRAINT "oauth2_token_pkey" PRIMARY KEY ("id")
 );
 
+-- CreateTable
+CREATE TABLE "oauth2_rotated_refresh_token" (
+    "refresh_token_hash" TEXT NOT NULL,
+    "grant_id" BIGINT NOT NULL,
+    "refresh_expires" TIMESTAMPTZ(3) NOT NULL,
+
+    CONSTRAINT "oauth2_rotated_refresh_token_pkey" PRIMARY KEY ("refresh_token_hash")
+);
+
 -- CreateIndex
 CREATE UNIQUE INDEX "oauth2_application_client_id_key" ON "oauth2_application"("client_id");
 
@@ -79,6 +88,9 @@ CREATE UNIQUE INDEX "oauth2_token_refresh_token_hash_key" ON "oauth2_token"("ref
 -- CreateIndex
 CREATE INDEX "oauth2_token_grant_id_idx" ON "oauth2_token"("grant_id");
 
+-- CreateIndex
+CREATE INDEX "oauth2_rotated_refresh_token_grant_id_idx" ON "oauth2_rotated_refresh_token"("grant_id");
+
 -- AddForeignKey
 ALTER TABLE "oauth2_application" ADD CONSTRAINT "oauth2_application_user_id_fkey" FOREIGN KEY ("user_id") REFERENCES "user"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
@@ -93,3 +105,6 @@ ALTER TABLE "oauth2_authorization_code" ADD CONSTRAINT "oauth2_authorization_cod
 
 -- AddForeignKey
 ALTER TABLE "oauth2_token" ADD CONSTRAINT "oauth2_token_grant_id_fkey" FOREIGN KEY ("grant_id") REFERENCES "oauth2_grant"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "oauth2_rotated_refresh_token" ADD CONSTRAINT "oauth2_rotated_refresh_token_grant_id_fkey" FOREIGN KEY ("grant_id") REFERENCES "oauth2_grant"("id") ON DELETE CASCADE ON UPDATE CASCADE;
