@@ -3,7 +3,8 @@ import type { Route } from '../http/route.js';
 import { adminRoutes } from './admin.js';
 import { gpgKeyRoutes } from './gpg-keys.js';
 import { miscRoutes } from './misc.js';
+import { oauth2AppRoutes } from './oauth2-apps.js';
 import { userRoutes } from './user.js';
 import { usersRoutes } from './users.js';
 
-export const apiRoutes: readonly Route[] = [...miscRoutes, ...userRoutes, ...usersRoutes, ...gpgKeyRoutes, ...adminRoutes];
+export const apiRoutes: readonly Route[] = [...miscRoutes, ...userRoutes, ...usersRoutes, ...gpgKeyRoutes, ...adminRoutes, ...oauth2AppRoutes];
