@@ -8,6 +8,7 @@ import { gitHttp } from './git-http/proxy.js';
 import { errorBody, errorHandler, sendError } from './http/errors.js';
 import { healthz } from './http/health.js';
 import { registerRoutes, sendJson, type Deps } from './http/route.js';
+import { oauth2Router } from './oauth/router.js';
 import { apiRoutes } from './routes/index.js';
 
 export interface AppOptions {
@@ -33,6 +34,9 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
     app.use(swaggerUiRouter('/swagger.v1.json'));
     app.get('/api/v1/swagger', (_req, res) => res.redirect(`${rootUrl}api/swagger`));
   }
+
+  // Anvil as an OAuth2 provider, at Gitea's /login/oauth/* paths ([oauth2] ENABLED).
+  if (deps.config.settings.oauth2.ENABLED) app.use(oauth2Router(deps));
 
   const api = express.Router({ caseSensitive: false, strict: false });
   api.use((_req, res, next) => {

@@ -1,23 +1,30 @@
-// One long-lived gRPC channel per service, created at start (performance.md rule 3).
+// One long-lived gRPC channel per service, created at start (performance.md rule 3). The
+// identity process serves several gRPC services; their clients share one connection
+// through grpc-js' global subchannel pool (same address, same options).
 import { createServiceClient, type Config, type ServiceClient } from '@anvil/kit';
 import { loadAnvilGrpc, type identity, type repository } from '@anvil/proto';
 
 export interface ServiceClients {
   identity: ServiceClient<identity.IdentityServiceClient>;
+  oauth2: ServiceClient<identity.OAuth2ServiceClient>;
+  gpgKeys: ServiceClient<identity.GpgKeyServiceClient>;
   repository: ServiceClient<repository.RepositoryServiceClient>;
   close(): void;
 }
 
 export function createServiceClients(config: Config, secret: string): ServiceClients {
   const { anvil } = loadAnvilGrpc();
-  const identityClient = createServiceClient<identity.IdentityServiceClient>(anvil.identity.v1.IdentityService, config.addresses.identity, secret);
-  const repositoryClient = createServiceClient<repository.RepositoryServiceClient>(anvil.repository.v1.RepositoryService, config.addresses.repository, secret);
+  const { identity: identityAddress, repository: repositoryAddress } = config.addresses;
+  const clients = {
+    identity: createServiceClient<identity.IdentityServiceClient>(anvil.identity.v1.IdentityService, identityAddress, secret),
+    oauth2: createServiceClient<identity.OAuth2ServiceClient>(anvil.identity.v1.OAuth2Service, identityAddress, secret),
+    gpgKeys: createServiceClient<identity.GpgKeyServiceClient>(anvil.identity.v1.GpgKeyService, identityAddress, secret),
+    repository: createServiceClient<repository.RepositoryServiceClient>(anvil.repository.v1.RepositoryService, repositoryAddress, secret),
+  };
   return {
-    identity: identityClient,
-    repository: repositoryClient,
+    ...clients,
     close() {
-      identityClient.close();
-      repositoryClient.close();
+      for (const client of Object.values(clients)) client.close();
     },
   };
 }

@@ -9,11 +9,13 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import type { ProtoGrpcType as IdentityGrpc } from './generated/identity.js';
+import type { ProtoGrpcType as GpgKeysGrpc } from './generated/gpg_keys.js';
+import type { ProtoGrpcType as OAuth2Grpc } from './generated/oauth2.js';
 import type { ProtoGrpcType as RepositoryGrpc } from './generated/repository.js';
 import type { ProtoGrpcType as CollaborationGrpc } from './generated/collaboration.js';
 import type { ProtoGrpcType as HooksGrpc } from './generated/hooks.js';
 
-export type AnvilGrpc = IdentityGrpc & RepositoryGrpc & CollaborationGrpc & HooksGrpc;
+export type AnvilGrpc = IdentityGrpc & GpgKeysGrpc & OAuth2Grpc & RepositoryGrpc & CollaborationGrpc & HooksGrpc;
 
 /** Folder holding `anvil/<ctx>/v1/*.proto`; the include root for every import. */
 export const PROTO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -47,6 +47,8 @@ export interface Reply {
   status: number;
   body?: unknown;
   total?: number;
+  /** Set for the few operations that answer text/plain: `body` is then sent as is. */
+  contentType?: string;
 }
 
 export interface Route {
@@ -65,6 +67,7 @@ export interface Route {
 export const ok = (body: unknown, total?: number): Reply => ({ status: 200, body, total });
 export const created = (body: unknown): Reply => ({ status: 201, body });
 export const noContent = (): Reply => ({ status: 204 });
+export const plainText = (text: string): Reply => ({ status: 200, body: text, contentType: 'text/plain;charset=utf-8' });
 
 export function sendJson(res: Response, status: number, body: unknown): void {
   if (body === undefined) {
@@ -128,7 +131,12 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
       try {
         const reply = await route.handle(ctx);
         if (reply.total !== undefined) setPagingHeaders(req, res, ctx.page(), reply.total, rootUrl);
-        sendJson(res, reply.status, reply.body);
+        if (reply.contentType) {
+          res.writeHead(reply.status, { 'content-type': reply.contentType, 'content-length': Buffer.byteLength(String(reply.body)) });
+          res.end(String(reply.body));
+        } else {
+          sendJson(res, reply.status, reply.body);
+        }
       } catch (err) {
         const status = statusOf(err, route.statusOverrides);
         if (status >= 500) deps.log.error({ err, route: route.operationId }, 'route failed');

@@ -68,6 +68,20 @@ export const adminRoutes: Route[] = [
     },
   },
   {
+    method: 'POST', path: '/admin/users/:username/rename', operationId: 'adminRenameUser', access: 'admin', scopes: ['admin'],
+    // Gitea: a taken name is a validation error (422), like a malformed or reserved one.
+    statusOverrides: { already_exists: 422 },
+    async handle(ctx) {
+      const body = ctx.body as { new_username?: unknown };
+      const newLogin = typeof body.new_username === 'string' ? body.new_username : '';
+      if (!newLogin) throw invalid('[NewName]: Required');
+      const user = await ctx.deps.services.identity.RenameUser({ login: ctx.params.username, new_login: newLogin }, { caller: ctx.caller });
+      // Basic credentials cached under the old login must not keep working.
+      ctx.deps.credentials.dropUser(user.id);
+      return noContent();
+    },
+  },
+  {
     method: 'DELETE', path: '/admin/users/:username', operationId: 'adminDeleteUser', access: 'admin', scopes: ['admin'],
     async handle(ctx) {
       if (ctx.caller.login.toLowerCase() === ctx.params.username.toLowerCase()) {

@@ -2,9 +2,11 @@
 import type { Route } from '../http/route.js';
 import { adminRoutes } from './admin.js';
 import { collaboratorRoutes } from './collaborators.js';
+import { gpgKeyRoutes } from './gpg-keys.js';
 import { miscRoutes } from './misc.js';
+import { oauth2AppRoutes } from './oauth2-apps.js';
 import { repoRoutes } from './repos.js';
 import { userRoutes } from './user.js';
 import { usersRoutes } from './users.js';
 
-export const apiRoutes: readonly Route[] = [...miscRoutes, ...userRoutes, ...usersRoutes, ...adminRoutes, ...repoRoutes, ...collaboratorRoutes];
+export const apiRoutes: readonly Route[] = [...miscRoutes, ...userRoutes, ...usersRoutes, ...gpgKeyRoutes, ...adminRoutes, ...oauth2AppRoutes, ...repoRoutes, ...collaboratorRoutes];

@@ -1,30 +1,57 @@
-// The identity service: wiring only (DESIGN.md §2).
+// The identity service: wiring only (DESIGN.md §2). One process serves several gRPC
+// services (accounts, OAuth2, GPG keys, ...) over one database, as Gitaly serves many.
 import { fileURLToPath } from 'node:url';
 import { runService, type ServiceDeps } from '@anvil/kit';
 import { bootstrapAdmin } from './domain/accounts.js';
 import { identitySettings, type Identity } from './domain/context.js';
+import type { GpgKeys } from './domain/gpg-keys.js';
+import { oauth2Settings, type OAuth2Context } from './domain/oauth2.js';
 import { argon2Hasher } from './domain/password.js';
+import { gpgKeyGrpcService } from './grpc/gpg-key-service.js';
 import { identityGrpcService } from './grpc/identity-service.js';
+import { oauth2GrpcService } from './grpc/oauth2-service.js';
 import { createDb, type IdentityDb, type IdentityTx } from './store/db.js';
+import { gpgKeyStore } from './store/gpg-key-store.js';
 import { identityStore } from './store/identity-store.js';
+import { oauth2Store } from './store/oauth2-store.js';
 
-let identity: Identity | undefined;
+interface Contexts {
+  identity: Identity;
+  oauth2: OAuth2Context;
+  gpgKeys: GpgKeys;
+}
 
-function identityOf({ db, relay, config }: ServiceDeps<IdentityDb>): Identity {
-  identity ??= {
-    store: identityStore(db, { onPublished: () => relay.kick() }),
-    hasher: argon2Hasher(),
-    settings: identitySettings(config.settings),
-  };
-  return identity;
+let contexts: Contexts | undefined;
+
+function contextsOf({ db, relay, config }: ServiceDeps<IdentityDb>): Contexts {
+  if (!contexts) {
+    const onPublished = () => relay.kick();
+    const oauth2Tokens = oauth2Store(db, { onPublished });
+    const identity: Identity = {
+      store: identityStore(db, { onPublished }),
+      hasher: argon2Hasher(),
+      settings: identitySettings(config.settings),
+      // [oauth2] ENABLED = false: OAuth2 access tokens no longer authenticate (as in Gitea).
+      oauth2: config.settings.oauth2.ENABLED ? oauth2Tokens : undefined,
+    };
+    contexts = {
+      identity,
+      oauth2: { identity, store: oauth2Tokens, settings: oauth2Settings(config.settings) },
+      gpgKeys: { identity, keys: gpgKeyStore(db) },
+    };
+  }
+  return contexts;
 }
 
 await runService<IdentityDb, IdentityTx>({
   name: 'identity',
   migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
   createDb,
-  grpcServices: (deps) => [identityGrpcService(identityOf(deps))],
+  grpcServices: (deps) => {
+    const { identity, oauth2, gpgKeys } = contextsOf(deps);
+    return [identityGrpcService(identity), oauth2GrpcService(oauth2), gpgKeyGrpcService(gpgKeys)];
+  },
   async beforeServing(deps) {
-    if (deps.config.admin) await bootstrapAdmin(identityOf(deps), deps.config.admin, deps.log);
+    if (deps.config.admin) await bootstrapAdmin(contextsOf(deps).identity, deps.config.admin, deps.log);
   },
 });

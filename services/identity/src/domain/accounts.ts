@@ -193,6 +193,34 @@ export async function editUser(identity: Identity, caller: Caller, input: EditUs
 }
 
 /**
+ * Gives an account a new login (Gitea's services/user RenameUser): a change of case only is
+ * allowed; a taken, reserved or malformed name is refused (422). Other services follow the
+ * new login on identity.user.updated.
+ */
+export async function renameUser(identity: Identity, caller: Caller, login: string, newLogin: string): Promise<User> {
+  requireSiteAdmin(caller);
+  return identity.store.transaction(async (tx) => {
+    const user = login ? await tx.lockUserByLogin(login) : undefined;
+    if (!user) throw userNotFound({ login });
+    if (user.type === 'organization') throw invalid(`${user.login} is an organization not a user`, 'is_organization');
+    if (newLogin === user.login) return user;
+    assertUsableLogin(newLogin);
+    const holder = await tx.userByLogin(newLogin);
+    if (holder && holder.id !== user.id) throw userExists(newLogin);
+    try {
+      const updated = await tx.updateUser(user.id, { login: newLogin });
+      await tx.publish({ kind: 'user.updated', user: updated });
+      // Basic credentials name the login: cached ones under the old name must go.
+      await tx.publish({ kind: 'credential.revoked', user_id: user.id });
+      return updated;
+    } catch (err) {
+      if (err instanceof UniqueViolation) throw userExists(newLogin);
+      throw err;
+    }
+  });
+}
+
+/**
  * Deletes an account with its addresses and tokens. What other services hold (repositories,
  * memberships) they remove on `identity.user.deleted`.
  */

@@ -3,6 +3,7 @@
 // the Basic username with an empty or `x-oauth-basic` password).
 import { DomainError } from '@anvil/kit';
 import type { Identity } from './context.js';
+import { looksLikeAccessToken } from './oauth2-secrets.js';
 import { hashToken, looksLikeToken } from './tokens.js';
 import type { User } from './user.js';
 
@@ -14,8 +15,8 @@ export interface Authenticated {
   user: User;
   /** Gitea scope names; a password grants `all`. */
   scopes: string[];
-  method: 'token' | 'password';
-  /** sha256 of the token (method `token`): gateways cache under it; revocations name it. */
+  method: 'token' | 'password' | 'oauth2';
+  /** sha256 of the token (methods `token`, `oauth2`): gateways cache under it; revocations name it. */
   token_hash: string;
 }
 
@@ -34,7 +35,17 @@ function assertMaySignIn(user: User): void {
   if (!user.active) throw new DomainError('forbidden', message, 'user_inactive');
 }
 
+/** An OAuth2 access token: its grant's scopes, until it expires or the grant goes. */
+async function byOAuth2Token(identity: Identity, token: string): Promise<Authenticated | undefined> {
+  const token_hash = hashToken(token);
+  const found = await identity.oauth2?.accessToken(token_hash);
+  if (!found || found.user.type !== 'user' || found.token.access_expires <= new Date()) return undefined;
+  assertMaySignIn(found.user);
+  return { user: found.user, scopes: found.grant.scopes, method: 'oauth2', token_hash };
+}
+
 async function byToken(identity: Identity, token: string): Promise<Authenticated | undefined> {
+  if (looksLikeAccessToken(token)) return byOAuth2Token(identity, token);
   if (!looksLikeToken(token)) return undefined;
   const token_hash = hashToken(token);
   const found = await identity.store.credentialByTokenHash(token_hash);

@@ -3,6 +3,7 @@
 // gateway has checked token scopes; who may act on which account is decided here).
 import { DomainError, forbidden, notFound, type Caller, type Settings } from '@anvil/kit';
 import type { PasswordHasher } from './password.js';
+import type { OAuth2Reader } from './oauth2.js';
 import type { IdentityStore } from './store.js';
 import type { Page, User, Visibility } from './user.js';
 
@@ -20,6 +21,8 @@ export interface Identity {
   store: IdentityStore;
   hasher: PasswordHasher;
   settings: IdentitySettings;
+  /** OAuth2 access tokens, which Authenticate accepts like personal access tokens. */
+  oauth2?: Pick<OAuth2Reader, 'accessToken'>;
 }
 
 export function identitySettings(settings: Settings): IdentitySettings {

@@ -2,7 +2,7 @@
 import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type identity } from '@anvil/proto';
 import { createAccessToken, deleteAccessToken, listAccessTokens } from '../domain/access-tokens.js';
-import { createUser, deleteUser, editUser } from '../domain/accounts.js';
+import { createUser, deleteUser, editUser, renameUser } from '../domain/accounts.js';
 import { authenticate, type Credential } from '../domain/authenticate.js';
 import type { Identity } from '../domain/context.js';
 import { addEmails, deleteEmails, listEmails } from '../domain/emails.js';
@@ -100,6 +100,10 @@ export function identityService(ctx: Identity): IdentityServiceImplementation {
         language: request.language,
       });
       return userMessage(user);
+    },
+
+    async RenameUser(request, { caller }) {
+      return userMessage(await renameUser(ctx, caller, request.login, request.new_login));
     },
 
     async DeleteUser(request, { caller }) {

@@ -108,11 +108,14 @@ function writer(tx: IdentityTx, published: IdentityEvent[]): IdentityWriter {
       return toUser(await uniqueAs('login', () => tx.user.create({ data })));
     },
     async updateUser(id, patch) {
-      const row = await tx.user.update({ where: { id: BigInt(id) }, data: { ...userColumns(patch), updated: new Date() } });
+      // A rename can race another request for the same login.
+      const row = await uniqueAs('login', () => tx.user.update({ where: { id: BigInt(id) }, data: { ...userColumns(patch), updated: new Date() } }));
       return toUser(row);
     },
     async deleteUser(id) {
-      await tx.user.delete({ where: { id: BigInt(id) } }); // addresses and tokens cascade
+      // Addresses and tokens cascade; GPG keys have no foreign key to the user (see schema.prisma).
+      await tx.gpgKey.deleteMany({ where: { owner_id: BigInt(id) } });
+      await tx.user.delete({ where: { id: BigInt(id) } });
     },
     async insertEmail(email) {
       const row = await uniqueAs('email', () => tx.emailAddress.create({

@@ -57,6 +57,12 @@ export const configSchema = z.object({
     INTERNAL_TOKEN: str.min(32, 'must be at least 32 characters').optional(),
     MIN_PASSWORD_LENGTH: int(1).default(8),
   }).strict().prefault({}),
+  oauth2: z.object({
+    // Anvil as an OAuth2 provider: /login/oauth/* and OAuth2 access tokens on the API.
+    ENABLED: bool.default(true),
+    ACCESS_TOKEN_EXPIRATION_TIME: int(1).default(3600), // seconds
+    REFRESH_TOKEN_EXPIRATION_TIME: int(1).default(730), // hours
+  }).strict().prefault({}),
   service: z.object({
     DEFAULT_KEEP_EMAIL_PRIVATE: bool.default(false),
     DEFAULT_ALLOW_CREATE_ORGANIZATION: bool.default(true),
