@@ -26,13 +26,13 @@ const eventWaiters: Array<() => void> = [];
 /** Resolves with the first event (already seen or still to come) that matches. */
 function eventMatching(match: (e: { subject: string; payload: any }) => boolean): Promise<{ subject: string; payload: any }> {
   return new Promise((resolve) => {
+    // A waiter woken by an event it does not want waits for the next one.
     const check = () => {
       const found = events.find(match);
-      if (!found) return false;
-      resolve(found);
-      return true;
+      if (found) resolve(found);
+      else eventWaiters.push(check);
     };
-    if (!check()) eventWaiters.push(() => void check());
+    check();
   });
 }
 
