@@ -120,6 +120,24 @@ describe('private repositories', () => {
   });
 });
 
+describe('token scopes', () => {
+  test('a public-only token sees its owner\'s public repositories but not the private ones', async () => {
+    const { username, password, client } = await newUser();
+    expect((await client.post('/user/repos', { name: 'shown' })).status).toBe(201);
+    expect((await client.post('/user/repos', { name: 'kept', private: true })).status).toBe(201);
+    const token = await client.post(`/users/${username}/tokens`, { name: 'public-only', scopes: ['public-only', 'read:repository', 'read:user'] });
+    expect(token.status).toBe(201);
+    const scoped = anonymous.as({ token: token.body.sha1 });
+    expect((await scoped.get(`/repos/${username}/shown`)).status).toBe(200);
+    expect((await scoped.get(`/repos/${username}/kept`)).status).toBe(404);
+    const mine = await scoped.get('/user/repos');
+    expect(mine.body.map((r: { name: string }) => r.name)).toEqual(['shown']);
+    // A token without the repository scope is refused.
+    const userOnly = await anonymous.as({ basic: [username, password] }).post(`/users/${username}/tokens`, { name: 'user-only', scopes: ['read:user'] });
+    expect((await anonymous.as({ token: userOnly.body.sha1 }).get(`/repos/${username}/shown`)).status).toBe(403);
+  });
+});
+
 describe('owners who hide themselves', () => {
   test('a private user\'s public repositories are hidden from others, in reads and in search', async () => {
     const hermit = await newUser({ visibility: 'private' });

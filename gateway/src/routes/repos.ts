@@ -53,7 +53,7 @@ async function search(ctx: RouteContext, request: Partial<repository.SearchRepos
 
 export const repoRoutes: Route[] = [
   {
-    method: 'POST', path: '/user/repos', operationId: 'createCurrentUserRepo', access: 'signed', scopes: ['repository'],
+    method: 'POST', path: '/user/repos', operationId: 'createCurrentUserRepo', access: 'signed', scopes: ['user', 'repository'],
     statusOverrides: CREATE_OVERRIDES,
     async handle(ctx) {
       const access = await ctx.deps.services.repository.CreateRepository(createOption(ctx, ctx.caller.userId), { caller: ctx.caller });

@@ -47,6 +47,13 @@ describe('a caller\'s permission on a repository', () => {
     expect(permissionOf(facts({ owner: { visibility: 'limited' } }))).toBe('read');
   });
 
+  it('is none on private repositories for a public-only token, even the owner\'s', () => {
+    const f = facts({ callerId: OWNER, isPrivate: true });
+    expect(permissionOf({ ...f, caller: { ...f.caller, scopes: ['public-only', 'read:repository'] } })).toBe('none');
+    const open = facts({ callerId: OWNER });
+    expect(permissionOf({ ...open, caller: { ...open.caller, scopes: ['public-only', 'read:repository'] } })).toBe('owner');
+  });
+
   it('takes the strongest of collaborator and team grants (the organization hook)', () => {
     expect(permissionOf(facts({ isPrivate: true, collaboration: 'read', teamModes: ['write'] }))).toBe('write');
     expect(permissionOf(facts({ isPrivate: true, isOrgOwner: true }))).toBe('owner');

@@ -10,12 +10,16 @@ export type CollaboratorMode = 'read' | 'write' | 'admin';
 export interface PermissionFacts {
   repository: { ownerId: number; isPrivate: boolean };
   owner: { visibility: 'public' | 'limited' | 'private' };
-  caller: Pick<Caller, 'userId' | 'isAdmin' | 'restricted'>;
+  caller: Pick<Caller, 'userId' | 'isAdmin' | 'restricted'> & { scopes?: readonly string[] };
   /** The caller's collaborator grant on this repository, if any. */
   collaboration?: CollaboratorMode;
   /** Later: grants through teams of an owning organization, and org ownership. */
   teamModes?: AccessMode[];
   isOrgOwner?: boolean;
+}
+
+export function isPublicOnly(caller: { scopes?: readonly string[] }): boolean {
+  return caller.scopes?.includes('public-only') ?? false;
 }
 
 export function atLeast(mode: AccessMode, wanted: AccessMode): boolean {
@@ -29,6 +33,8 @@ function strongest(modes: AccessMode[]): AccessMode {
 export function permissionOf(facts: PermissionFacts): AccessMode {
   const { repository, owner, caller } = facts;
   const signedIn = caller.userId > 0;
+  // A `public-only` token sees no private repository, whoever holds it (Gitea's token scopes).
+  if (repository.isPrivate && isPublicOnly(caller)) return 'none';
   if (signedIn && caller.userId === repository.ownerId) return 'owner';
   if (signedIn && caller.isAdmin) return 'admin';
   if (signedIn && facts.isOrgOwner) return 'owner';

@@ -47,7 +47,8 @@ export function searchFilterOf(request: repository.SearchRepositoriesRequest, ca
     exclusive: request.exclusive,
     includeCollaborative: request.include_collaborative,
     onlyCollaborative: request.mode === 'collaborative',
-    visibility: request.visibility === 'public' || request.visibility === 'private' ? request.visibility : '',
+    // A public-only token lists public repositories only.
+    visibility: caller.scopes.includes('public-only') ? 'public' : request.visibility === 'public' || request.visibility === 'private' ? request.visibility : '',
     archived: request.archived === 'true' ? true : request.archived === 'false' ? false : undefined,
     isTemplate: request.is_template ?? undefined,
     sort,
