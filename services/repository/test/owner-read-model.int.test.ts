@@ -19,6 +19,7 @@ import { gitStorage } from '../src/git/git-storage.js';
 import { RepositoryStorage } from '../src/git/storage.js';
 import { repositoryStore } from '../src/store/repositories.js';
 import { tmpdir } from 'node:os';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createDb, type RepositoryDb } from '../src/store/db.js';
 
@@ -47,8 +48,10 @@ let client: ServiceClient<repository.RepositoryServiceClient>;
 
 // ---- helpers ---------------------------------------------------------------------------
 
+const storage = new RepositoryStorage(join(tmpdir(), `anvil-owner-test-${RUN_ID}`));
+
 function startOwnerConsumer(): Promise<RunningConsumer> {
-  return startConsumer({ ...identityUserConsumer(log), db, bus, log });
+  return startConsumer({ ...identityUserConsumer(log, storage), db, bus, log });
 }
 
 /** Publishes an event straight to the stream, as identity's outbox relay does. */
@@ -63,7 +66,7 @@ async function publish(subject: string, type: string, payload: object, id: strin
 }
 
 function user(id: number, login: string, extra: Partial<identity.UserInput> = {}): identity.UserInput {
-  return { id, login, full_name: '', email: `${login.toLowerCase()}@example.com`, type: 'user', ...extra };
+  return { id, login, full_name: '', email: `${login.toLowerCase()}@example.com`, type: 'user', max_repo_creation: -1, ...extra };
 }
 
 const userCreated = (u: identity.UserInput, id?: string) => publish('identity.user.created', 'anvil.identity.v1.UserCreated', { user: u }, id);
@@ -110,7 +113,7 @@ beforeAll(async () => {
   consumer = await startOwnerConsumer();
 
   server = await startGrpcServer({ listen: '127.0.0.1:0', secret: SECRET, log, services: [repositoryGrpcService({
-    store: repositoryStore(db), git: gitStorage(new RepositoryStorage(join(tmpdir(), `anvil-owner-test-${RUN_ID}`))),
+    store: repositoryStore(db), git: gitStorage(storage),
     settings: { forcePrivate: false, maxCreationLimit: -1, defaultBranch: 'main' },
   })] });
   client = createServiceClient<repository.RepositoryServiceClient>(
@@ -228,5 +231,29 @@ describe('owner read model fed by identity user events', () => {
 
     expect(await getOwner({ id: 8 })).toMatchObject({ login: 'Frankie' });
     expect(await getOwner({ login: 'grace' })).toMatchObject({ id: 9 });
+  });
+});
+
+describe('repositories follow their owner', () => {
+  it('a renamed user\'s repositories move to the new login; a deleted user\'s repositories are removed', async () => {
+    await userCreated(user(501, 'Mover'));
+    await settled();
+    const mover = { userId: 501, login: 'Mover', isAdmin: false, restricted: false, scopes: ['all'] };
+    const created = await client.CreateRepository({ owner_id: 501, name: 'Boxes', auto_init: true }, { caller: mover });
+    expect(created.owner).toMatchObject({ id: 501, login: 'Mover' });
+
+    await userUpdated(user(501, 'Moved'));
+    await settled();
+    const moved = await client.ResolveRepository({ owner: 'moved', name: 'boxes' }, { caller: SYSTEM });
+    expect(moved.repository).toMatchObject({ id: created.repository!.id, owner_login: 'Moved' });
+    expect(await stat(storage.pathOf('Moved', 'Boxes')).then((s) => s.isDirectory())).toBe(true);
+    await expect(stat(storage.pathOf('Mover', 'Boxes'))).rejects.toMatchObject({ code: 'ENOENT' });
+
+    await userDeleted(501, 'Moved');
+    await settled();
+    expect(await db.repository.count({ where: { owner_id: 501n } })).toBe(0);
+    await expect(stat(storage.pathOf('Moved', 'Boxes'))).rejects.toMatchObject({ code: 'ENOENT' });
+    const deleted = await db.outboxEvent.findMany({ where: { subject: 'repository.repo.deleted' } });
+    expect(deleted).toHaveLength(1);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { defaultReadme, validateRepositoryName } from '../src/domain/repository.js';
+import { defaultReadme, validateDescription, validateRepositoryName, validateWebsite } from '../src/domain/repository.js';
 
 describe('repository names', () => {
   it.each(['hello', 'Hello-World', 'a.b_c', 'x', '1.0', '.hidden-ok', 'a'.repeat(100)])('accepts %s', (name) => {
@@ -25,6 +25,14 @@ describe('repository names', () => {
     ['a'.repeat(101), 'invalid_repo_name'],
   ])('refuses %j (%s) as invalid', (name, reason) => {
     expect(() => validateRepositoryName(name)).toThrow(expect.objectContaining({ kind: 'invalid', reason }));
+  });
+
+  it('accepts http(s) websites and an empty one, refuses anything else', () => {
+    for (const ok of ['', 'https://example.com', 'http://example.com/x?y=1']) expect(() => validateWebsite(ok)).not.toThrow();
+    for (const bad of ['example.com', 'javascript:alert(1)', 'ftp://example.com', `https://example.com/${'a'.repeat(1024)}`]) {
+      expect(() => validateWebsite(bad)).toThrow(expect.objectContaining({ kind: 'invalid' }));
+    }
+    expect(() => validateDescription('d'.repeat(2049))).toThrow(expect.objectContaining({ kind: 'invalid' }));
   });
 
   it('uses Gitea\'s Default README template', () => {

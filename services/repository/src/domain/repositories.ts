@@ -3,7 +3,7 @@
 import { DomainError, alreadyExists, forbidden, invalid, notFound, type Caller } from '@anvil/kit';
 import type { Owner } from './owner.js';
 import { atLeast, permissionOf, type AccessMode } from './permission.js';
-import { UNIT_FLAGS, defaultReadme, validateRepositoryName, type Repository, type UnitFlag } from './repository.js';
+import { UNIT_FLAGS, defaultReadme, validateDescription, validateRepositoryName, validateWebsite, type Repository, type UnitFlag } from './repository.js';
 import type { RepositoryPatch, RepositoryStore, RepositoryWithOwner, SearchFilter } from './store.js';
 
 /** The git side of repository lifecycle (src/git/storage.ts behind an adapter). */
@@ -89,6 +89,7 @@ export async function createRepository(deps: RepositoryDeps, input: CreateReposi
   const owner = await store.findOwnerById(input.ownerId);
   if (!owner) throw notFound(`owner with id ${input.ownerId} does not exist`, 'owner_not_found');
   validateRepositoryName(input.name);
+  validateDescription(input.description);
   const branch = input.defaultBranch || settings.defaultBranch;
   if (!isBranchName(branch)) throw invalid(`invalid default branch name: ${branch}`, 'invalid_branch_name');
   const objectFormat = input.objectFormatName || 'sha1';
@@ -155,8 +156,14 @@ export async function editRepository(deps: RepositoryDeps, ownerLogin: string, n
     if (clash && clash.repository.id !== repo.id) throw alreadyExists('The repository with the same name already exists.', 'repo_exists');
     patch.name = input.name;
   }
-  if (input.description !== undefined) patch.description = input.description;
-  if (input.website !== undefined) patch.website = input.website;
+  if (input.description !== undefined) {
+    validateDescription(input.description);
+    patch.description = input.description;
+  }
+  if (input.website !== undefined) {
+    validateWebsite(input.website);
+    patch.website = input.website;
+  }
   if (input.isPrivate !== undefined) patch.isPrivate = input.isPrivate || settings.forcePrivate;
   if (input.isTemplate !== undefined) patch.isTemplate = input.isTemplate;
   if (input.isArchived !== undefined && input.isArchived !== repo.isArchived) {

@@ -52,6 +52,24 @@ export function validateRepositoryName(name: string): void {
   }
 }
 
+/** Gitea's binding rules for a repository's description (MaxSize(2048)). */
+export function validateDescription(description: string): void {
+  if (description.length > 2048) throw invalid('[Description]: MaxSize', 'invalid_description');
+}
+
+/** Gitea's binding rules for a website: ValidUrl, MaxSize(1024); empty clears it. */
+export function validateWebsite(website: string): void {
+  if (!website) return;
+  if (website.length > 1024) throw invalid('[Website]: MaxSize', 'invalid_website');
+  let url: URL;
+  try {
+    url = new URL(website);
+  } catch {
+    throw invalid('[Website]: Invalid url', 'invalid_website');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid('[Website]: Invalid url', 'invalid_website');
+}
+
 /** Gitea's "Default" README template. */
 export function defaultReadme(name: string, description: string): string {
   return `# ${name}\n\n${description}\n`;

@@ -7,7 +7,7 @@ import type { Owner, OwnerVisibility } from '../domain/owner.js';
 import { applyOwnerChange, type OwnerChange } from '../domain/owner-read-model.js';
 import type { RepositoryTx } from '../store/db.js';
 import { ownerReader, ownerWriter } from '../store/owners.js';
-import { renameOwnerRepositories } from '../store/repositories.js';
+import { removeOwnerRepositories, renameOwnerRepositories } from '../store/repositories.js';
 import type { RepositoryStorage } from '../git/storage.js';
 
 export const IDENTITY_USER_CONSUMER = 'repository-identity-user';
@@ -69,8 +69,17 @@ export function identityUserConsumer(log: Logger, storage?: RepositoryStorage): 
         log.warn({ id: event.id, subject: event.subject, type: event.type }, 'ignoring malformed identity user event');
         return;
       }
-      const previous = change.kind === 'updated' ? await ownerReader(tx).findById(change.owner.id) : undefined;
+      const previous = change.kind === 'created' ? undefined : await ownerReader(tx).findById(change.kind === 'deleted' ? change.id : change.owner.id);
       const outcome = await applyOwnerChange(ownerWriter(tx), change);
+      if (outcome === 'applied' && change.kind === 'deleted' && previous) {
+        // Identity does not know about repositories, so it cannot refuse to delete their
+        // owner as Gitea does: the repositories go with the owner rather than stay
+        // unreachable, and the user's grants on other repositories go too.
+        await tx.collaboration.deleteMany({ where: { user_id: BigInt(change.id) } });
+        const removed = await removeOwnerRepositories(tx, change.id);
+        // Last, so a failure rolls the transaction back and the event is retried.
+        if (removed.length) await storage?.removeOwner(previous.login);
+      }
       if (outcome === 'applied' && change.kind === 'updated' && previous && previous.login !== change.owner.login) {
         await renameOwnerRepositories(tx, change.owner.id, change.owner.login);
         // Last, so a failed move rolls the transaction back and the event is retried.

@@ -79,6 +79,12 @@ export class RepositoryStorage {
     }
   }
 
+  /** Removes every repository of an owner (the owner was deleted). */
+  async removeOwner(login: string): Promise<void> {
+    if (!isSafeSegment(login)) throw new UnsafePath(`unsafe owner ${JSON.stringify(login)}`);
+    await rm(resolve(this.root, login.toLowerCase()), { recursive: true, force: true });
+  }
+
   async remove(owner: string, name: string): Promise<void> {
     const path = this.pathOf(owner, name);
     await rm(path, { recursive: true, force: true });

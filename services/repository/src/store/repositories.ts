@@ -273,3 +273,17 @@ export function repositoryStore(db: RepositoryDb, options: { onPublished?: () =>
 export async function renameOwnerRepositories(tx: RepositoryTx, ownerId: number, login: string): Promise<void> {
   await tx.repository.updateMany({ where: { owner_id: BigInt(ownerId) }, data: { owner_name: login } });
 }
+
+/**
+ * Deletes every repository of a deleted owner inside the consumer's transaction, with a
+ * repository.repo.deleted event for each (actor 0: the system, following identity).
+ */
+export async function removeOwnerRepositories(tx: RepositoryTx, ownerId: number): Promise<Repository[]> {
+  const rows = await tx.repository.findMany({ where: { owner_id: BigInt(ownerId) }, orderBy: { id: 'asc' } });
+  const repositories = rows.map(toRepository);
+  for (const repository of repositories) {
+    await tx.outboxEvent.create({ data: outboxRowOf({ kind: 'repo.deleted', repository, actorId: 0 }) });
+  }
+  await tx.repository.deleteMany({ where: { owner_id: BigInt(ownerId) } });
+  return repositories;
+}
