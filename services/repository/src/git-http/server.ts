@@ -10,7 +10,7 @@ import type { RepositoryDeps } from '../domain/repositories.js';
 import { git, spawnGit, type GitCommandBuilder } from '../git/command.js';
 import { listRefs } from '../git/refs.js';
 import type { RepositoryStorage } from '../git/storage.js';
-import { GIT_GRANT_HEADER, readGrant, type GitGrant } from './grant.js';
+import { GIT_GRANT_HEADER, readGrant } from './grant.js';
 import { recordPush } from './push-recorder.js';
 
 export interface GitHttpOptions {
@@ -90,13 +90,13 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
         pragma: 'no-cache',
       });
       if (protocol !== 'version=2' || service === 'git-receive-pack') res.write(`${pktLine(`# service=${service}\n`)}0000`);
-      await pipeGit(serviceCommand(service as GitService, gitDir, true, protocol), req, res, false);
+      await pipeGit(serviceCommand(service as GitService, gitDir, true, protocol), req, res, { withBody: false });
       return;
     }
     if (service === 'git-receive-pack') {
       await pushLock.run(grant.repositoryId, async () => {
         const before = await listRefs(gitDir);
-        const ok = await pipeGit(serviceCommand('git-receive-pack', gitDir, false, protocol), req, res, true, false);
+        const ok = await pipeGit(serviceCommand('git-receive-pack', gitDir, false, protocol), req, res, { withBody: true, resultOf: 'git-receive-pack', endResponse: false });
         if (!ok) {
           res.end();
           return;
@@ -113,19 +113,28 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
       });
       return;
     }
-    await pipeGit(serviceCommand('git-upload-pack', gitDir, false, protocol), req, res, true);
+    await pipeGit(serviceCommand('git-upload-pack', gitDir, false, protocol), req, res, { withBody: true, resultOf: 'git-upload-pack' });
   }
 
   /** Streams the request body into git and git's stdout into the response; resolves true on exit 0. */
-  function pipeGit(command: GitCommandBuilder, req: IncomingMessage, res: ServerResponse, withBody: boolean, endResponse = true): Promise<boolean> {
+  /**
+   * Streams the request body into git (withBody) and git's stdout into the response;
+   * resolves true when git exits 0. `resultOf` sets the result content type; with
+   * `endResponse: false` the caller ends the response (after recording a push).
+   */
+  function pipeGit(
+    command: GitCommandBuilder, req: IncomingMessage, res: ServerResponse,
+    options: { withBody: boolean; resultOf?: GitService; endResponse?: boolean },
+  ): Promise<boolean> {
+    const { withBody, resultOf, endResponse = true } = options;
     return new Promise((resolve) => {
-      const child = spawnGit(command.build());
+      const built = command.build();
+      const child = spawnGit(built);
       const stderr: Buffer[] = [];
       child.stderr!.on('data', (b: Buffer) => stderr.push(b));
       if (withBody) {
-        if (!res.headersSent) {
-          const service = command.build().args.find((a) => a === 'upload-pack' || a === 'receive-pack');
-          res.writeHead(200, { 'content-type': `application/x-git-${service}-result`, 'cache-control': 'no-cache' });
+        if (!res.headersSent && resultOf) {
+          res.writeHead(200, { 'content-type': `application/x-${resultOf}-result`, 'cache-control': 'no-cache' });
         }
         const body = req.headers['content-encoding'] === 'gzip' ? req.pipe(createGunzip()) : req;
         body.on('error', () => child.kill('SIGKILL'));
@@ -146,7 +155,7 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
       });
       // 'close' fires after stdout has ended and been written through.
       child.on('close', (code) => {
-        if (code !== 0) log.warn({ code, args: command.build().args, stderr: Buffer.concat(stderr).toString().slice(0, 2000) }, 'git exited with an error');
+        if (code !== 0) log.warn({ code, args: built.args, stderr: Buffer.concat(stderr).toString().slice(0, 2000) }, 'git exited with an error');
         resolve(code === 0);
       });
     });
@@ -173,4 +182,3 @@ function splitAddress(address: string): [string, number] {
   return [address.slice(0, colon).replace(/^\[|\]$/g, ''), Number(address.slice(colon + 1))];
 }
 
-export type { GitGrant };
