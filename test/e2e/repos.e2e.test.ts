@@ -241,6 +241,9 @@ describe('collaborators', () => {
     expect((await friend.client.put(`${base}/${stranger.username}`, { permission: 'read' })).status).toBe(403);
     expect((await stranger.client.get(base)).status).toBe(404);
     expect((await owner.client.put(`${base}/${stranger.username}`, { permission: 'owner' })).status).toBe(422);
+    expect((await owner.client.put(`${base}/no-such-user-anywhere`, { permission: 'read' })).status).toBe(422);
+    expect((await owner.client.get(`${base}/no-such-user-anywhere`)).status).toBe(422);
+    expect((await owner.client.get(`${base}/no-such-user-anywhere/permission`)).status).toBe(404);
 
     expect((await owner.client.delete(`${base}/${friend.username}`)).status).toBe(204);
     expect((await friend.client.get(`/repos/${owner.username}/shared`)).status).toBe(404);

@@ -4,6 +4,9 @@ import { presentUser } from '../presenters/user.js';
 import { repoRef } from './repo-context.js';
 
 
+// Gitea answers an unknown collaborator name with 422 on these routes (404 on /permission).
+const UNKNOWN_USER_422 = { user_not_found: 422 };
+
 export const collaboratorRoutes: Route[] = [
   {
     method: 'GET', path: '/repos/:owner/:repo/collaborators', operationId: 'repoListCollaborators', access: 'signed', scopes: ['repository'],
@@ -16,6 +19,7 @@ export const collaboratorRoutes: Route[] = [
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/collaborators/:collaborator', operationId: 'repoCheckCollaborator', access: 'signed', scopes: ['repository'],
+    statusOverrides: UNKNOWN_USER_422,
     async handle(ctx) {
       await ctx.deps.services.repository.GetCollaborator({ ref: repoRef(ctx), collaborator: ctx.params.collaborator }, { caller: ctx.caller });
       return noContent();
@@ -23,7 +27,7 @@ export const collaboratorRoutes: Route[] = [
   },
   {
     method: 'PUT', path: '/repos/:owner/:repo/collaborators/:collaborator', operationId: 'repoAddCollaborator', access: 'signed', scopes: ['repository'],
-    statusOverrides: { collaborator_is_owner: 422 },
+    statusOverrides: { ...UNKNOWN_USER_422, collaborator_is_owner: 422 },
     async handle(ctx) {
       const permission = (ctx.body as { permission?: string }).permission ?? '';
       await ctx.deps.services.repository.SetCollaborator({ ref: repoRef(ctx), collaborator: ctx.params.collaborator, permission }, { caller: ctx.caller });
@@ -32,6 +36,7 @@ export const collaboratorRoutes: Route[] = [
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/collaborators/:collaborator', operationId: 'repoDeleteCollaborator', access: 'signed', scopes: ['repository'],
+    statusOverrides: UNKNOWN_USER_422,
     async handle(ctx) {
       await ctx.deps.services.repository.RemoveCollaborator({ ref: repoRef(ctx), collaborator: ctx.params.collaborator }, { caller: ctx.caller });
       return noContent();
