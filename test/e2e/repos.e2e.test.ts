@@ -24,7 +24,7 @@ afterAll(async () => {
 /** Repository learns about users from identity's events: wait until it knows this one. */
 async function ownerKnown(username: string): Promise<void> {
   for (let attempt = 0; attempt < 200; attempt += 1) {
-    const res = await anonymous.get(`/users/${username}/repos`);
+    const res = await admin.get(`/users/${username}/repos`);
     if (res.status === 200) return;
     await new Promise((r) => setImmediate(r));
     await new Promise((r) => setTimeout(r, 50));
@@ -146,6 +146,8 @@ describe('owners who hide themselves', () => {
     expect((await hermit.client.get(`/repos/${hermit.username}/cave`)).status).toBe(200);
     expect((await other.client.get(`/repos/${hermit.username}/cave`)).status).toBe(404);
     expect((await anonymous.get(`/repos/${hermit.username}/cave`)).status).toBe(404);
+    expect((await other.client.get(`/users/${hermit.username}/repos`)).status).toBe(404);
+    expect((await hermit.client.get(`/users/${hermit.username}/repos`)).body.map((r: { name: string }) => r.name)).toEqual(['cave']);
     const search = await other.client.get(`/repos/search?q=cave&uid=${hermit.user.id}`);
     expect(search.body.data).toEqual([]);
     expect(search.headers.get('x-total-count')).toBe('0');

@@ -33,6 +33,13 @@ export interface OwnerReader {
   findByLogin(login: string): Promise<Owner | undefined>;
 }
 
+/** Gitea's IsUserVisibleToViewer: limited owners need a signed-in viewer, private ones the owner or an admin. */
+export function isOwnerVisibleTo(owner: Owner, viewer: { userId: number; isAdmin: boolean }): boolean {
+  if (owner.visibility === 'public') return true;
+  if (viewer.userId <= 0) return false;
+  return owner.visibility === 'limited' || viewer.isAdmin || viewer.userId === owner.id;
+}
+
 export type OwnerKey = { id: number } | { login: string };
 
 export async function getOwner(owners: OwnerReader, key: OwnerKey | undefined): Promise<Owner> {

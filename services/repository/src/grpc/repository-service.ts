@@ -1,8 +1,8 @@
 // anvil.repository.v1.RepositoryService: decode the request, call the domain, encode the reply.
-import type { Caller, ServiceImplementation } from '@anvil/kit';
+import { notFound, type Caller, type ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import { getCollaborator, listCollaborators, removeCollaborator, setCollaborator, userPermission } from '../domain/collaborators.js';
-import { getOwner, type Owner, type OwnerKey } from '../domain/owner.js';
+import { getOwner, isOwnerVisibleTo, type Owner, type OwnerKey } from '../domain/owner.js';
 import {
   createRepository, deleteRepository, editRepository, getRepositoryById, resolveRepository, searchRepositories,
   type RepositoryAccess, type RepositoryDeps,
@@ -104,6 +104,8 @@ export function repositoryService(deps: RepositoryDeps): ServiceImplementation<r
     async SearchRepositories(request, { caller }) {
       if (request.owner_login) {
         const owner = await getOwner({ findById: store.findOwnerById, findByLogin: store.findOwnerByLogin }, { login: request.owner_login });
+        // An owner the caller may not see does not exist for them (Gitea's user assignment).
+        if (!isOwnerVisibleTo(owner, caller)) throw notFound(`owner with login ${JSON.stringify(request.owner_login)} does not exist`, 'owner_not_found');
         request = { ...request, owner_id: owner.id };
       }
       const { items, total } = await searchRepositories(store, searchFilterOf(request, caller), caller);
