@@ -71,6 +71,15 @@ describe('repositories over PostgreSQL and git', () => {
     expect(created).toMatchObject({ repository: { id: access.repository.id, name: 'Demo', owner_login: 'Alice', empty: false }, actor_id: 1 });
   });
 
+  it('creates sha256 repositories when asked, and refuses unknown object formats', async () => {
+    const gina = await owner(7, 'gina');
+    const access = await createRepository(deps, input(7, 'modern', { autoInit: true, objectFormatName: 'sha256' }), gina);
+    expect(access.repository.objectFormatName).toBe('sha256');
+    const [oid] = [...(await listRefs(storage.pathOf('gina', 'modern'))).values()];
+    expect(oid).toMatch(/^[0-9a-f]{64}$/);
+    await expect(createRepository(deps, input(7, 'odd', { objectFormatName: 'md5' }), gina)).rejects.toMatchObject({ kind: 'invalid' });
+  });
+
   it('two concurrent creates of one name: one wins, the other is already_exists, no orphan directory', async () => {
     const bob = await owner(2, 'bob');
     const results = await Promise.allSettled([createRepository(deps, input(2, 'race'), bob), createRepository(deps, input(2, 'Race'), bob)]);
