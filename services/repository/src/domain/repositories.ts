@@ -38,7 +38,7 @@ export interface RepositoryDeps {
 
 const repoNotFound = () => notFound('The target couldn\'t be found.', 'repo_not_found');
 
-export async function accessOf(store: RepositoryStore, found: RepositoryWithOwner, caller: Caller): Promise<RepositoryAccess> {
+async function accessOf(store: RepositoryStore, found: RepositoryWithOwner, caller: Caller): Promise<RepositoryAccess> {
   const collaboration = caller.userId > 0 && caller.userId !== found.repository.ownerId
     ? await store.collaborationOf(found.repository.id, caller.userId)
     : undefined;
