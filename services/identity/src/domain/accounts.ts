@@ -204,6 +204,11 @@ export async function deleteUser(identity: Identity, caller: Caller, login: stri
     if (user.type === 'organization') throw invalid(`${user.login} is an organization not a user`, 'is_organization');
     if (user.id === caller.userId) throw invalid('you cannot delete yourself', 'delete_self');
     await assertNotLastAdmin(tx, user, 'invalid');
+    // Gitea's ErrUserHasOrgs: leave (or be removed from) every organization first. Adding a
+    // team member locks the user row too, so no membership can slip in after this check.
+    if ((await tx.countOrgMemberships(user.id)) > 0) {
+      throw invalid(`user still has membership of organizations [uid: ${user.id}]`, 'user_has_orgs');
+    }
     await tx.deleteUser(user.id);
     await tx.publish({ kind: 'user.deleted', user_id: user.id, login: user.login });
     await tx.publish({ kind: 'credential.revoked', user_id: user.id });

@@ -12,7 +12,7 @@ export type IdentityEvent =
 
 /** A unique index refused a write: two requests raced for the same login, address or name. */
 export class UniqueViolation extends Error {
-  constructor(readonly field: 'login' | 'email' | 'token_name' | 'token_hash') {
+  constructor(readonly field: 'login' | 'email' | 'token_name' | 'token_hash' | 'team_name') {
     super(`unique violation on ${field}`);
   }
 }
@@ -57,6 +57,8 @@ export interface IdentityReader {
   /** A user's tokens, newest first. */
   accessTokens(userId: number, page: Page): Promise<Paged<AccessToken>>;
   accessTokensNamed(userId: number, name: string): Promise<AccessToken[]>;
+  /** How many organizations the user belongs to (a member cannot be deleted, as in Gitea). */
+  countOrgMemberships(userId: number): Promise<number>;
 }
 
 export interface IdentityWriter extends IdentityReader {

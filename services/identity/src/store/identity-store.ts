@@ -71,6 +71,9 @@ function reader(db: Client): IdentityReader {
       const rows = await db.accessToken.findMany({ where: { user_id: BigInt(userId), name }, orderBy: { id: 'asc' } });
       return rows.map(toAccessToken);
     },
+    async countOrgMemberships(userId) {
+      return db.orgUser.count({ where: { uid: BigInt(userId) } });
+    },
   };
 }
 
@@ -83,7 +86,8 @@ async function uniqueAs<T>(field: UniqueViolation['field'], write: () => Promise
   }
 }
 
-function writer(tx: IdentityTx, published: IdentityEvent[]): IdentityWriter {
+/** The account writer of a transaction; the organization store builds on it. */
+export function writer(tx: IdentityTx, published: unknown[]): IdentityWriter {
   const lockedUser = async (where: { lower_name: string } | { id: bigint }): Promise<User | undefined> => {
     const [locked] = 'id' in where
       ? await tx.$queryRaw<Array<{ id: bigint }>>`SELECT id FROM "user" WHERE id = ${where.id} FOR UPDATE`
