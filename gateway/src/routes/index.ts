@@ -2,7 +2,9 @@
 import type { Route } from '../http/route.js';
 import { adminRoutes } from './admin.js';
 import { miscRoutes } from './misc.js';
+import { orgsRoutes } from './orgs.js';
+import { teamsRoutes } from './teams.js';
 import { userRoutes } from './user.js';
 import { usersRoutes } from './users.js';
 
-export const apiRoutes: readonly Route[] = [...miscRoutes, ...userRoutes, ...usersRoutes, ...adminRoutes];
+export const apiRoutes: readonly Route[] = [...miscRoutes, ...userRoutes, ...usersRoutes, ...adminRoutes, ...orgsRoutes, ...teamsRoutes];
