@@ -376,6 +376,20 @@ describe('deleting a user', () => {
     await owner.client.delete(`/teams/${team.body.id}/members/${member.username}`);
     expect((await admin.delete(`/admin/users/${member.username}`)).status).toBe(204);
   });
+
+  test('with purge, leaves their organizations and deletes those they were the last owner of', async () => {
+    const leaving = await newUser();
+    const stays = await newUser();
+    const soleOwned = await newOrg(leaving.client);
+    const shared = await newOrg(stays.client);
+    const team = await stays.client.post(`/orgs/${shared.name}/teams`, { name: 'guests', permission: 'read', units: ['repo.code'] });
+    await stays.client.put(`/teams/${team.body.id}/members/${leaving.username}`);
+
+    expect((await admin.delete(`/admin/users/${leaving.username}?purge=true`)).status).toBe(204);
+    expect((await admin.get(`/orgs/${soleOwned.name}`)).status).toBe(404);
+    expect((await stays.client.get(`/teams/${team.body.id}/members`)).body).toEqual([]);
+    expect((await stays.client.get(`/orgs/${shared.name}`)).status).toBe(200);
+  });
 });
 
 describe('token scopes', () => {

@@ -7,6 +7,7 @@ import { argon2Hasher } from './domain/password.js';
 import { identityGrpcService } from './grpc/identity-service.js';
 import { orgGrpcService } from './grpc/org-service.js';
 import type { Orgs } from './domain/orgs.js';
+import { purgeUser } from './domain/orgs-members.js';
 import { createDb, type IdentityDb, type IdentityTx } from './store/db.js';
 import { identityStore } from './store/identity-store.js';
 import { orgStore } from './store/org-store.js';
@@ -33,7 +34,10 @@ await runService<IdentityDb, IdentityTx>({
   name: 'identity',
   migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
   createDb,
-  grpcServices: (deps) => [identityGrpcService(identityOf(deps)), orgGrpcService(orgsOf(deps))],
+  grpcServices: (deps) => [
+    identityGrpcService(identityOf(deps), { purgeUser: (caller, login) => purgeUser(orgsOf(deps), caller, login) }),
+    orgGrpcService(orgsOf(deps)),
+  ],
   async beforeServing(deps) {
     if (deps.config.admin) await bootstrapAdmin(identityOf(deps), deps.config.admin, deps.log);
   },

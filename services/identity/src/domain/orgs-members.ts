@@ -2,7 +2,8 @@
 // a user is a member while they belong to one of the organization's teams; members choose
 // whether their membership is public.
 import { DomainError, forbidden, type Caller } from '@anvil/kit';
-import { pageOf, userNotFound } from './context.js';
+import { deleteUserIn } from './accounts.js';
+import { pageOf, requireSiteAdmin, userNotFound } from './context.js';
 import { canSeeOrgInsides } from './orgs-access.js';
 import { administeredOrg, visibleOrg, type Orgs } from './orgs.js';
 import { isOwnersTeam, type OrgWriter, type Team } from './orgs-store.js';
@@ -71,4 +72,32 @@ export async function setMemberPublic(orgs: Orgs, caller: Caller, org: string, l
     // Gitea answers 204 and changes nothing for a user who is not a member.
     await tx.setMemberPublic(found.account.id, user.id, isPublic);
   });
+}
+
+/**
+ * Takes the user out of every organization, deleting those they are the last owner of, as
+ * Gitea's purging user deletion does.
+ */
+export async function leaveEveryOrg(tx: OrgWriter, user: User): Promise<void> {
+  for (const orgId of await tx.membershipOrgIds(user.id)) {
+    for (const teamId of await tx.userTeamIds(orgId, user.id)) {
+      const team = await tx.lockTeam(teamId);
+      if (!team) continue;
+      if (isOwnersTeam(team) && (await tx.teamMemberCount(team.id)) <= 1) {
+        const org = await tx.orgById(orgId);
+        await tx.deleteOrg(orgId);
+        await tx.publish({ kind: 'org.deleted', org_id: orgId, name: org?.account.login ?? '' });
+        break;
+      }
+      if (await tx.removeTeamMember(team, user.id)) {
+        await tx.publish({ kind: 'team.member_removed', team_id: team.id, org_id: orgId, user_id: user.id });
+      }
+    }
+  }
+}
+
+/** DELETE /admin/users/{username}?purge=true: the account goes, with its organization memberships. */
+export async function purgeUser(orgs: Orgs, caller: Caller, login: string): Promise<void> {
+  requireSiteAdmin(caller);
+  await orgs.store.transaction((tx) => deleteUserIn(tx, caller, login, (user) => leaveEveryOrg(tx, user)));
 }

@@ -55,6 +55,8 @@ export interface OrgReader {
   listOrgs(visibilities: Visibility[], page: Page): Promise<Paged<Org>>;
   /** Organizations `uid` belongs to, by id. */
   userOrgs(uid: number, filter: { visibilities: Visibility[]; publicMembershipsOnly: boolean }, page: Page): Promise<Paged<Org>>;
+  /** The ids of every organization the user belongs to. */
+  membershipOrgIds(uid: number): Promise<number[]>;
   /** The user's membership of the organization, if any. */
   membership(orgId: number, uid: number): Promise<{ is_public: boolean } | undefined>;
   isOwner(orgId: number, uid: number): Promise<boolean>;

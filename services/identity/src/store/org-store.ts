@@ -89,6 +89,10 @@ function orgReader(db: Client): OrgReader {
       ]);
       return { items: await withSettings(db, rows), total };
     },
+    async membershipOrgIds(uid) {
+      const rows = await db.orgUser.findMany({ where: { uid: BigInt(uid) }, select: { org_id: true }, orderBy: { org_id: 'asc' } });
+      return rows.map((r) => Number(r.org_id));
+    },
     async membership(orgId, uid) {
       const row = await db.orgUser.findUnique({ where: { org_id_uid: { org_id: BigInt(orgId), uid: BigInt(uid) } } });
       return row ? { is_public: row.is_public } : undefined;
