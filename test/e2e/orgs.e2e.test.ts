@@ -362,6 +362,25 @@ describe('teams', () => {
   });
 });
 
+describe("a user's permissions in an organization", () => {
+  test('follow their best team: owners own, writers write, outsiders may do nothing', async () => {
+    const owner = await newUser();
+    const writer = await newUser();
+    const outsider = await newUser();
+    const org = await newOrg(owner.client);
+    const team = await owner.client.post(`/orgs/${org.name}/teams`, { name: 'writers', permission: 'write', units: ['repo.code'], can_create_org_repo: true });
+    await owner.client.put(`/teams/${team.body.id}/members/${writer.username}`);
+
+    const of = async (login: string) => (await outsider.client.get(`/users/${login}/orgs/${org.name}/permissions`)).body;
+    expect(await of(owner.username)).toEqual({ can_read: true, can_write: true, is_admin: true, is_owner: true, can_create_repository: true });
+    expect(await of(writer.username)).toEqual({ can_read: true, can_write: true, is_admin: false, is_owner: false, can_create_repository: true });
+    expect(await of(outsider.username)).toEqual({ can_read: false, can_write: false, is_admin: false, is_owner: false, can_create_repository: false });
+
+    const hidden = await newOrg(owner.client, { visibility: 'private' });
+    expect((await outsider.client.get(`/users/${owner.username}/orgs/${hidden.name}/permissions`)).status).toBe(404);
+  });
+});
+
 describe('deleting a user', () => {
   test('is refused while they belong to an organization, and allowed once they left', async () => {
     const owner = await newUser();

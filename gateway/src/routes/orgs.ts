@@ -93,6 +93,19 @@ export const orgsRoutes: Route[] = [
     },
   },
   {
+    method: 'GET', path: '/users/:username/orgs/:org/permissions', operationId: 'orgGetUserPermissions', access: 'signed', scopes: ['user', 'organization'],
+    async handle(ctx) {
+      const permissions = await ctx.deps.services.orgs.GetMemberPermissions({ org: ctx.params.org, login: ctx.params.username }, { caller: ctx.caller });
+      return ok({
+        can_read: permissions.can_read,
+        can_write: permissions.can_write,
+        is_admin: permissions.is_admin,
+        is_owner: permissions.is_owner,
+        can_create_repository: permissions.can_create_repository,
+      });
+    },
+  },
+  {
     method: 'GET', path: '/admin/orgs', operationId: 'adminGetAllOrgs', access: 'admin', scopes: ['admin'],
     async handle(ctx) {
       const { page, limit } = ctx.page();

@@ -4,9 +4,10 @@
 import { DomainError, forbidden, type Caller } from '@anvil/kit';
 import { deleteUserIn } from './accounts.js';
 import { pageOf, requireSiteAdmin, userNotFound } from './context.js';
-import { canSeeOrgInsides } from './orgs-access.js';
-import { administeredOrg, visibleOrg, type Orgs } from './orgs.js';
+import { canSeeOrg, canSeeOrgInsides, canSeeUser } from './orgs-access.js';
+import { administeredOrg, orgNotFound, standingOf, visibleOrg, type Orgs } from './orgs.js';
 import { isOwnersTeam, type OrgWriter, type Team } from './orgs-store.js';
+import { accessModeNumber } from './teams-units.js';
 import type { Page, Paged, User } from './user.js';
 
 export const lastOwner = (uid: number): DomainError =>
@@ -100,4 +101,36 @@ export async function leaveEveryOrg(tx: OrgWriter, user: User): Promise<void> {
 export async function purgeUser(orgs: Orgs, caller: Caller, login: string): Promise<void> {
   requireSiteAdmin(caller);
   await orgs.store.transaction((tx) => deleteUserIn(tx, caller, login, (user) => leaveEveryOrg(tx, user)));
+}
+
+export interface OrgPermissions {
+  can_read: boolean;
+  can_write: boolean;
+  is_admin: boolean;
+  is_owner: boolean;
+  can_create_repository: boolean;
+}
+
+/**
+ * What `login` may do in the organization, from the highest access among their teams
+ * (Gitea's GetUserOrgsPermissions). The user and the organization must both be visible to
+ * the caller, and the organization to the user.
+ */
+export async function memberPermissions(orgs: Orgs, caller: Caller, org: string, login: string): Promise<OrgPermissions> {
+  const user = login ? await orgs.store.userByLogin(login) : undefined;
+  if (!user || user.type !== 'user' || !canSeeUser(user, caller)) throw userNotFound({ login });
+  const found = await visibleOrg(orgs.store, caller, org);
+  const orgId = found.org.account.id;
+  const asUser: Caller = { userId: user.id, login: user.login, isAdmin: user.is_admin, restricted: user.restricted, scopes: ['all'] };
+  if (!canSeeOrg(found.org.account, asUser, await standingOf(orgs.store, orgId, asUser))) throw orgNotFound(org);
+  // A user belongs to few teams of one organization; one page holds them all.
+  const teams = (await orgs.store.teams({ org_id: orgId, member_uid: user.id, page: { page: 1, limit: 10_000 } })).items;
+  const level = Math.max(0, ...teams.map((team) => accessModeNumber(team.access_mode)));
+  return {
+    can_read: level > accessModeNumber('none'),
+    can_write: level > accessModeNumber('read'),
+    is_admin: level > accessModeNumber('write'),
+    is_owner: level > accessModeNumber('admin'),
+    can_create_repository: teams.some((team) => isOwnersTeam(team) || team.can_create_org_repo),
+  };
 }

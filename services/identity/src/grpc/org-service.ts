@@ -2,7 +2,7 @@
 // encode the reply.
 import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type identity } from '@anvil/proto';
-import { getMembership, listMembers, removeMember, setMemberPublic } from '../domain/orgs-members.js';
+import { getMembership, listMembers, memberPermissions, removeMember, setMemberPublic } from '../domain/orgs-members.js';
 import { createOrg, deleteOrg, editOrg, getOrg, listOrgs, listUserOrgs, renameOrg, type Orgs } from '../domain/orgs.js';
 import {
   addTeamMember, createTeam, deleteTeam, editTeam, getTeam, getTeamMember, listTeamMembers, listTeams, listUserTeams, removeTeamMember,
@@ -89,6 +89,10 @@ export function orgService(orgs: Orgs): OrgServiceImplementation {
     async SetMemberPublic(request, { caller }) {
       await setMemberPublic(orgs, caller, request.org, request.login, request.public);
       return {};
+    },
+
+    async GetMemberPermissions(request, { caller }) {
+      return memberPermissions(orgs, caller, request.org, request.login);
     },
 
     async ListTeams(request, { caller }) {
