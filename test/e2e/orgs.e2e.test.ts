@@ -333,7 +333,26 @@ describe('teams', () => {
     expect((await second.client.get(`/teams/${owners.id}/members`)).body.map((u: { login: string }) => u.login)).toEqual([second.username]);
   });
 
-  test('team members see their team; other org members get 403; outsiders 404', async () => {
+  test('team visibility decides who lists a team: public to signed-in users, limited to members, private to its own', async () => {
+    const owner = await newUser();
+    const member = await newUser();
+    const outsider = await newUser();
+    const org = await newOrg(owner.client);
+    for (const visibility of ['public', 'limited', 'private']) {
+      const res = await owner.client.post(`/orgs/${org.name}/teams`, { name: `t-${visibility}`, permission: 'read', units: ['repo.code'], visibility });
+      expect(res.body.visibility).toBe(visibility);
+    }
+    const crew = await owner.client.post(`/orgs/${org.name}/teams`, { name: 'crew', permission: 'read', units: ['repo.code'] });
+    expect(crew.body.visibility).toBe('private');
+    await owner.client.put(`/teams/${crew.body.id}/members/${member.username}`);
+
+    const names = async (client: ApiClient) => (await client.get(`/orgs/${org.name}/teams`)).body.map((t: { name: string }) => t.name).sort();
+    expect(await names(owner.client)).toEqual(['Owners', 'crew', 't-limited', 't-private', 't-public']);
+    expect(await names(member.client)).toEqual(['crew', 't-limited', 't-public']);
+    expect(await names(outsider.client)).toEqual(['t-public']);
+  });
+
+  test('team members see their private team; other org members get 403; outsiders 404', async () => {
     const owner = await newUser();
     const inTeam = await newUser();
     const inOrg = await newUser();
@@ -350,7 +369,6 @@ describe('teams', () => {
     expect((await undeclaredStatus(inOrg.client, 'GET', `/teams/${a.body.id}`)).status).toBe(403);
     expect((await outsider.client.get(`/teams/${a.body.id}`)).status).toBe(404);
     expect((await undeclaredStatus(inTeam.client, 'PUT', `/teams/${a.body.id}/members/${outsider.username}`)).status).toBe(403);
-    expect((await undeclaredStatus(outsider.client, 'GET', `/orgs/${org.name}/teams`)).status).toBe(403);
 
     // A member's search finds only their own teams; the owner's finds all.
     expect((await inTeam.client.get(`/orgs/${org.name}/teams/search`)).body.data.map((t: { name: string }) => t.name)).toEqual(['a']);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ANONYMOUS, type Caller } from '@anvil/kit';
 import {
-  canAdministerOrg, canSeeOrg, canSeeOrgInsides, canSeeUser, listedVisibilities, NO_STANDING, userOrgsFilter, type Standing,
+  canAdministerOrg, canSeeOrg, canSeeTeam, listableTeams, canSeeOrgInsides, canSeeUser, listedVisibilities, NO_STANDING, userOrgsFilter, type Standing,
 } from '../src/domain/orgs-access.js';
 import type { Visibility } from '../src/domain/user.js';
 
@@ -88,5 +88,22 @@ describe("a user's organization list", () => {
     expect(canSeeUser({ id: 9, visibility: 'private' }, other)).toBe(false);
     expect(canSeeUser({ id: 9, visibility: 'private' }, siteAdmin)).toBe(true);
     expect(canSeeUser({ id: other.userId, visibility: 'private' }, other)).toBe(true);
+  });
+});
+
+describe('team visibility', () => {
+  it('lets owners and site admins list every team, members public and limited ones, other users public ones', () => {
+    expect(listableTeams(owner, OWNER)).toBe('all');
+    expect(listableTeams(siteAdmin, NO_STANDING)).toBe('all');
+    expect(listableTeams(member, MEMBER)).toEqual(['public', 'limited']);
+    expect(listableTeams(other, NO_STANDING)).toEqual(['public']);
+    expect(listableTeams(ANONYMOUS, NO_STANDING)).toEqual([]);
+  });
+
+  it('always shows a team to its own members', () => {
+    expect(canSeeTeam({ visibility: 'private' }, member, MEMBER, true)).toBe(true);
+    expect(canSeeTeam({ visibility: 'private' }, member, MEMBER, false)).toBe(false);
+    expect(canSeeTeam({ visibility: 'limited' }, other, NO_STANDING, false)).toBe(false);
+    expect(canSeeTeam({ visibility: 'public' }, other, NO_STANDING, false)).toBe(true);
   });
 });

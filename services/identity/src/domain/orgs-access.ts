@@ -59,3 +59,20 @@ export function canSeeUser(user: Pick<User, 'id' | 'visibility'>, caller: Caller
 /** Whether a signed-in user may create organizations (Gitea's CanCreateOrganization). */
 export const canCreateOrg = (user: Pick<User, 'is_admin' | 'allow_create_organization'>): boolean =>
   user.is_admin || user.allow_create_organization;
+
+/**
+ * Which of an organization's teams the caller may list (the contract's team visibility):
+ * owners and site admins every team; members public and limited ones plus their own;
+ * other signed-in users public ones.
+ */
+export function listableTeams(caller: Caller, standing: Standing): 'all' | Visibility[] {
+  if (caller.isAdmin || standing.owner) return 'all';
+  if (actsAnonymously(caller)) return [];
+  return standing.member ? ['public', 'limited'] : ['public'];
+}
+
+/** Whether the caller may see one team: as listableTeams, and always a team they are in. */
+export function canSeeTeam(team: { visibility: Visibility }, caller: Caller, standing: Standing, inTeam: boolean): boolean {
+  const listable = listableTeams(caller, standing);
+  return inTeam || listable === 'all' || listable.includes(team.visibility);
+}

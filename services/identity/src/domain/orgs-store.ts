@@ -45,6 +45,8 @@ export interface TeamSearch {
   include_desc?: boolean;
   /** Only teams this user belongs to. */
   member_uid?: number;
+  /** Only teams with one of these visibilities or that this user belongs to. */
+  visible?: { visibilities: Visibility[]; member_uid: number };
   page: Page;
 }
 

@@ -2,7 +2,7 @@
 // members and owners list them, owners change them, the Owners team stays.
 import { alreadyExists, DomainError, forbidden, invalid, notFound, type Caller } from '@anvil/kit';
 import { pageOf, userNotFound } from './context.js';
-import { canAdministerOrg, canSeeOrgInsides, type Standing } from './orgs-access.js';
+import { canAdministerOrg, canSeeOrg, canSeeTeam, listableTeams, type Standing } from './orgs-access.js';
 import { assertNotLastOwner } from './orgs-members.js';
 import { administeredOrg, standingOf, visibleOrg, type Orgs } from './orgs.js';
 import { isOwnersTeam, type Org, type OrgReader, type Team, type TeamFields } from './orgs-store.js';
@@ -31,8 +31,8 @@ function teamVisibilityOf(value: string | undefined): Visibility | undefined {
 
 /**
  * The team with its organization and the caller's standing, as Gitea's reqTeamMembership:
- * site admins, org owners and the team's members pass; other org members get 403; anyone
- * else 404.
+ * site admins, org owners and the team's members pass, and so does whoever may list the
+ * team (its visibility); other org members get 403; anyone else 404.
  */
 export async function accessibleTeam(store: OrgReader, caller: Caller, id: number): Promise<{ team: Team; org: Org; standing: Standing }> {
   const team = id > 0 ? await store.teamById(id) : undefined;
@@ -40,7 +40,8 @@ export async function accessibleTeam(store: OrgReader, caller: Caller, id: numbe
   if (!team || !org) throw teamNotFound(id);
   const standing = await standingOf(store, org.account.id, caller);
   if (caller.isAdmin || standing.owner) return { team, org, standing };
-  if (caller.userId > 0 && (await store.isTeamMember(team.id, caller.userId))) return { team, org, standing };
+  const inTeam = caller.userId > 0 && (await store.isTeamMember(team.id, caller.userId));
+  if (canSeeOrg(org.account, caller, standing) && canSeeTeam(team, caller, standing, inTeam)) return { team, org, standing };
   if (standing.member) throw forbidden('Must be a team member', 'team_member_required');
   throw teamNotFound(id);
 }
@@ -60,13 +61,16 @@ export interface ListTeamsInput {
 
 export async function listTeams(orgs: Orgs, caller: Caller, input: ListTeamsInput): Promise<Paged<Team>> {
   const { org, standing } = await visibleOrg(orgs.store, caller, input.org);
-  if (!canSeeOrgInsides(caller, standing)) throw forbidden('Must be an organization member', 'org_member_required');
+  const listable = listableTeams(caller, standing);
+  if (listable !== 'all' && listable.length === 0) throw forbidden('Must be an organization member', 'org_member_required');
+  const visible = listable === 'all' ? undefined : { visibilities: listable, member_uid: caller.userId };
   const page = pageOf(input.page, orgs.settings);
-  if (!input.search) return orgs.store.teams({ org_id: org.account.id, page });
+  if (!input.search) return orgs.store.teams({ org_id: org.account.id, visible, page });
   return orgs.store.teams({
     org_id: org.account.id,
     keyword: input.search.q.trim() || undefined,
     include_desc: input.search.include_desc,
+    // Gitea's search shows non-owners only their own teams.
     member_uid: canAdministerOrg(caller, standing) ? undefined : caller.userId,
     page,
   });

@@ -116,6 +116,12 @@ function orgReader(db: Client): OrgReader {
         and.push({ OR: [{ name: contains }, ...(search.include_desc ? [{ description: contains }] : [])] });
       }
       if (search.member_uid !== undefined) and.push({ members: { some: { uid: BigInt(search.member_uid) } } });
+      if (search.visible) {
+        and.push({ OR: [
+          { visibility: { in: search.visible.visibilities.map(visibilityNumber) } },
+          { members: { some: { uid: BigInt(search.visible.member_uid) } } },
+        ] });
+      }
       const where = { AND: and };
       const [rows, total] = await Promise.all([
         db.team.findMany({
