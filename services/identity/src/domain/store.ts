@@ -69,7 +69,7 @@ export interface IdentityWriter extends IdentityReader {
   countAdminsLocked(): Promise<number>;
   /** Throws UniqueViolation('login') when the login is taken. */
   insertUser(fields: UserFields, created?: Date): Promise<User>;
-  /** Sets the given fields and `updated`. */
+  /** Sets the given fields and `updated`; throws UniqueViolation('login') when a new login is taken. */
   updateUser(id: number, patch: Partial<UserFields>): Promise<User>;
   /** Removes the user with their addresses and tokens. */
   deleteUser(id: number): Promise<void>;

@@ -194,7 +194,8 @@ export async function addTeamMember(orgs: Orgs, caller: Caller, id: number, logi
     // The user row is locked so a concurrent deletion of the user cannot miss the membership.
     const user = login ? await tx.lockUserByLogin(login) : undefined;
     if (!user || user.type !== 'user') throw userNotFound({ login });
-    await tx.lockTeam(team.id);
+    // Locked, so a concurrent deletion of the team (or its org) goes first or waits for us.
+    if (!(await tx.lockTeam(team.id))) throw teamNotFound(team.id);
     if (await tx.addTeamMember(team, user.id)) {
       await tx.publish({ kind: 'team.member_added', team_id: team.id, org_id: team.org_id, user_id: user.id });
     }
@@ -206,7 +207,8 @@ export async function removeTeamMember(orgs: Orgs, caller: Caller, id: number, l
     const { team } = await administeredTeam(tx, caller, id);
     const user = login ? await tx.userByLogin(login) : undefined;
     if (!user || user.type !== 'user') throw userNotFound({ login });
-    const locked = (await tx.lockTeam(team.id)) ?? team;
+    const locked = await tx.lockTeam(team.id);
+    if (!locked) throw teamNotFound(team.id);
     await assertNotLastOwner(tx, locked, user.id);
     if (await tx.removeTeamMember(locked, user.id)) {
       await tx.publish({ kind: 'team.member_removed', team_id: team.id, org_id: team.org_id, user_id: user.id });

@@ -112,7 +112,8 @@ export function writer(tx: IdentityTx, published: unknown[]): IdentityWriter {
       return toUser(await uniqueAs('login', () => tx.user.create({ data })));
     },
     async updateUser(id, patch) {
-      const row = await tx.user.update({ where: { id: BigInt(id) }, data: { ...userColumns(patch), updated: new Date() } });
+      // A rename can race another account taking the name: report it as the login's.
+      const row = await uniqueAs('login', () => tx.user.update({ where: { id: BigInt(id) }, data: { ...userColumns(patch), updated: new Date() } }));
       return toUser(row);
     },
     async deleteUser(id) {
