@@ -6,6 +6,7 @@ import { loadAnvilGrpc, type identity, type repository } from '@anvil/proto';
 
 export interface ServiceClients {
   identity: ServiceClient<identity.IdentityServiceClient>;
+  orgs: ServiceClient<identity.OrgServiceClient>;
   oauth2: ServiceClient<identity.OAuth2ServiceClient>;
   gpgKeys: ServiceClient<identity.GpgKeyServiceClient>;
   repository: ServiceClient<repository.RepositoryServiceClient>;
@@ -17,6 +18,7 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
   const { identity: identityAddress, repository: repositoryAddress } = config.addresses;
   const clients = {
     identity: createServiceClient<identity.IdentityServiceClient>(anvil.identity.v1.IdentityService, identityAddress, secret),
+    orgs: createServiceClient<identity.OrgServiceClient>(anvil.identity.v1.OrgService, identityAddress, secret),
     oauth2: createServiceClient<identity.OAuth2ServiceClient>(anvil.identity.v1.OAuth2Service, identityAddress, secret),
     gpgKeys: createServiceClient<identity.GpgKeyServiceClient>(anvil.identity.v1.GpgKeyService, identityAddress, secret),
     repository: createServiceClient<repository.RepositoryServiceClient>(anvil.repository.v1.RepositoryService, repositoryAddress, secret),

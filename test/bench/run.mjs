@@ -15,6 +15,7 @@ import autocannon from 'autocannon';
 import { connect } from 'nats';
 import pg from 'pg';
 import { freePorts, waitUntil } from '../../cli/dist/net.js';
+import { benchUserSearch } from './user-search.mjs';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -92,8 +93,9 @@ function load(url, token, duration) {
 }
 
 async function cleanUp(dataDir) {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-  await Promise.all(children.map((c) => (c.exitCode !== null ? undefined : new Promise((r) => c.once('exit', r)))));
+  const exited = (c) => c.exitCode !== null || c.signalCode !== null;
+  for (const child of children) if (!exited(child)) child.kill('SIGTERM');
+  await Promise.all(children.map((c) => (exited(c) ? undefined : new Promise((r) => c.once('exit', r)))));
   const client = new pg.Client({ connectionString: PG_URL });
   await client.connect();
   const { rows } = await client.query(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`${prefix}\\_%`]);
@@ -152,6 +154,15 @@ async function main() {
     const vsHop = g.rps / summary['bare hop'].rps;
     console.log(`\ntargets (notes/performance.md): gateway ≥ 0.3× baseline: ${fmt(vsBaseline, 2)} ${vsBaseline >= 0.3 ? 'met' : 'MISSED'}; ` +
       `≥ 0.9× bare hop: ${fmt(vsHop, 2)} ${vsHop >= 0.9 ? 'met' : 'MISSED'}; p99 ≤ 100 ms: ${fmt(g.p99, 1)} ${g.p99 <= 100 ? 'met' : 'MISSED'}`);
+
+    for (const child of children.slice(1)) child.kill('SIGTERM'); // baseline and bare hop are done
+    const search = await benchUserSearch({ baseUrl, token, identityDbUrl: databaseUrl(`${prefix}_identity`), log: (line) => console.error(line) });
+    console.log('\nGET /api/v1/users/search?q=…&limit=30, page 1, one connection (mean of 300 requests)\n');
+    console.log('| query | 100 users: mean / p99 ms | 100,000 users: mean / p99 ms | ratio (target ≤ 1.5) |');
+    console.log('|---|---:|---:|---:|');
+    for (const row of search) {
+      console.log(`| ${row.kind} \`${row.q}\` | ${fmt(row.small.mean, 2)} / ${row.small.p99} | ${fmt(row.large.mean, 2)} / ${row.large.p99} | ${fmt(row.ratio, 2)} ${row.ratio <= 1.5 ? 'met' : 'MISSED'} |`);
+    }
   } finally {
     await cleanUp(dataDir);
   }

@@ -19,7 +19,7 @@ export function isUserVisibleTo(user: identity.User, caller: Caller): boolean {
   return visibility === 'limited' || caller.isAdmin || caller.userId === user.id;
 }
 
-function avatarUrl(user: identity.User, rootUrl: string): string {
+export function avatarUrl(user: identity.User, rootUrl: string): string {
   const hash = createHash('md5').update((user.email || user.login).trim().toLowerCase()).digest('hex');
   return `${rootUrl}avatars/${hash}`;
 }

@@ -5,8 +5,13 @@ import { collaboratorRoutes } from './collaborators.js';
 import { gpgKeyRoutes } from './gpg-keys.js';
 import { miscRoutes } from './misc.js';
 import { oauth2AppRoutes } from './oauth2-apps.js';
+import { orgsRoutes } from './orgs.js';
 import { repoRoutes } from './repos.js';
+import { teamsRoutes } from './teams.js';
 import { userRoutes } from './user.js';
 import { usersRoutes } from './users.js';
 
-export const apiRoutes: readonly Route[] = [...miscRoutes, ...userRoutes, ...usersRoutes, ...gpgKeyRoutes, ...adminRoutes, ...oauth2AppRoutes, ...repoRoutes, ...collaboratorRoutes];
+export const apiRoutes: readonly Route[] = [
+  ...miscRoutes, ...userRoutes, ...usersRoutes, ...gpgKeyRoutes, ...adminRoutes, ...oauth2AppRoutes, ...orgsRoutes, ...teamsRoutes,
+  ...repoRoutes, ...collaboratorRoutes,
+];

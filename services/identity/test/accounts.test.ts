@@ -165,6 +165,17 @@ describe('deleting a user', () => {
     expect(await failureOf(deleteUser(identity, callerOf(root), 'root'))).toMatchObject({ kind: 'invalid', reason: 'delete_self' });
     expect(await failureOf(deleteUser(identity, SYSTEM, 'root'))).toMatchObject({ kind: 'invalid', reason: 'last_admin' });
   });
+
+  it('refuses deleting a member of an organization, as Gitea does', async () => {
+    const identity = memoryIdentity();
+    const alice = await givenUser(identity, 'alice');
+    identity.store.setOrgMemberships(alice.id, 1);
+
+    expect(await failureOf(deleteUser(identity, SYSTEM, 'alice'))).toEqual({
+      kind: 'invalid', reason: 'user_has_orgs', message: `user still has membership of organizations [uid: ${alice.id}]`,
+    });
+    expect(await identity.store.userById(alice.id)).toBeDefined();
+  });
 });
 
 describe('bootstrapping the site administrator', () => {

@@ -226,16 +226,31 @@ export async function renameUser(identity: Identity, caller: Caller, login: stri
  */
 export async function deleteUser(identity: Identity, caller: Caller, login: string): Promise<void> {
   requireSiteAdmin(caller);
-  await identity.store.transaction(async (tx) => {
-    const user = login ? await tx.lockUserByLogin(login) : undefined;
-    if (!user) throw userNotFound({ login });
-    if (user.type === 'organization') throw invalid(`${user.login} is an organization not a user`, 'is_organization');
-    if (user.id === caller.userId) throw invalid('you cannot delete yourself', 'delete_self');
-    await assertNotLastAdmin(tx, user, 'invalid');
-    await tx.deleteUser(user.id);
-    await tx.publish({ kind: 'user.deleted', user_id: user.id, login: user.login });
-    await tx.publish({ kind: 'credential.revoked', user_id: user.id });
-  });
+  await identity.store.transaction((tx) => deleteUserIn(tx, caller, login));
+}
+
+/**
+ * The deletion inside the caller's transaction. `leaveOrgs` (a purge) takes the user out of
+ * their organizations first; without it a member of any organization is refused.
+ */
+export async function deleteUserIn(
+  tx: IdentityWriter, caller: Caller, login: string, leaveOrgs?: (user: User) => Promise<void>,
+): Promise<void> {
+  requireSiteAdmin(caller);
+  const user = login ? await tx.lockUserByLogin(login) : undefined;
+  if (!user) throw userNotFound({ login });
+  if (user.type === 'organization') throw invalid(`${user.login} is an organization not a user`, 'is_organization');
+  if (user.id === caller.userId) throw invalid('you cannot delete yourself', 'delete_self');
+  await assertNotLastAdmin(tx, user, 'invalid');
+  if (leaveOrgs) await leaveOrgs(user);
+  // Gitea's ErrUserHasOrgs: leave (or be removed from) every organization first. Adding a
+  // team member locks the user row too, so no membership can slip in after this check.
+  if ((await tx.countOrgMemberships(user.id)) > 0) {
+    throw invalid(`user still has membership of organizations [uid: ${user.id}]`, 'user_has_orgs');
+  }
+  await tx.deleteUser(user.id);
+  await tx.publish({ kind: 'user.deleted', user_id: user.id, login: user.login });
+  await tx.publish({ kind: 'credential.revoked', user_id: user.id });
 }
 
 export interface AdminAccount {

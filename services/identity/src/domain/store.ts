@@ -12,7 +12,7 @@ export type IdentityEvent =
 
 /** A unique index refused a write: two requests raced for the same login, address or name. */
 export class UniqueViolation extends Error {
-  constructor(readonly field: 'login' | 'email' | 'token_name' | 'token_hash') {
+  constructor(readonly field: 'login' | 'email' | 'token_name' | 'token_hash' | 'team_name') {
     super(`unique violation on ${field}`);
   }
 }
@@ -57,6 +57,8 @@ export interface IdentityReader {
   /** A user's tokens, newest first. */
   accessTokens(userId: number, page: Page): Promise<Paged<AccessToken>>;
   accessTokensNamed(userId: number, name: string): Promise<AccessToken[]>;
+  /** How many organizations the user belongs to (a member cannot be deleted, as in Gitea). */
+  countOrgMemberships(userId: number): Promise<number>;
 }
 
 export interface IdentityWriter extends IdentityReader {
@@ -67,7 +69,7 @@ export interface IdentityWriter extends IdentityReader {
   countAdminsLocked(): Promise<number>;
   /** Throws UniqueViolation('login') when the login is taken. */
   insertUser(fields: UserFields, created?: Date): Promise<User>;
-  /** Sets the given fields and `updated`. */
+  /** Sets the given fields and `updated`; throws UniqueViolation('login') when a new login is taken. */
   updateUser(id: number, patch: Partial<UserFields>): Promise<User>;
   /** Removes the user with their addresses and tokens. */
   deleteUser(id: number): Promise<void>;

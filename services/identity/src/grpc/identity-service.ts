@@ -1,5 +1,5 @@
 // anvil.identity.v1.IdentityService: decode the request, call the domain, encode the reply.
-import type { ServiceImplementation } from '@anvil/kit';
+import type { Caller, ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type identity } from '@anvil/proto';
 import { createAccessToken, deleteAccessToken, listAccessTokens } from '../domain/access-tokens.js';
 import { createUser, deleteUser, editUser, renameUser } from '../domain/accounts.js';
@@ -30,7 +30,13 @@ function userKeyOf(request: identity.GetUserRequest): UserKey | undefined {
   return undefined;
 }
 
-export function identityService(ctx: Identity): IdentityServiceImplementation {
+/** What identity's other services contribute to account operations (main.ts wires them). */
+export interface IdentityServiceOptions {
+  /** A purging deletion, which also leaves the user's organizations (OrgService's rules). */
+  purgeUser?(caller: Caller, login: string): Promise<void>;
+}
+
+export function identityService(ctx: Identity, options: IdentityServiceOptions = {}): IdentityServiceImplementation {
   return {
     async Authenticate(request) {
       const result = await authenticate(ctx, credentialOf(request));
@@ -107,8 +113,10 @@ export function identityService(ctx: Identity): IdentityServiceImplementation {
     },
 
     async DeleteUser(request, { caller }) {
-      // `purge` concerns what other services hold; they clean up on identity.user.deleted.
-      await deleteUser(ctx, caller, request.login);
+      // Other services clean up what they hold on identity.user.deleted; a purge also takes
+      // the user out of their organizations here first.
+      if (request.purge && options.purgeUser) await options.purgeUser(caller, request.login);
+      else await deleteUser(ctx, caller, request.login);
       return {};
     },
 
@@ -141,10 +149,10 @@ export function identityService(ctx: Identity): IdentityServiceImplementation {
   };
 }
 
-export function identityGrpcService(ctx: Identity) {
+export function identityGrpcService(ctx: Identity, options: IdentityServiceOptions = {}) {
   return {
     name: IDENTITY_SERVICE_NAME,
     definition: loadAnvilGrpc().anvil.identity.v1.IdentityService.service,
-    implementation: identityService(ctx),
+    implementation: identityService(ctx, options),
   };
 }

@@ -71,6 +71,9 @@ function reader(db: Client): IdentityReader {
       const rows = await db.accessToken.findMany({ where: { user_id: BigInt(userId), name }, orderBy: { id: 'asc' } });
       return rows.map(toAccessToken);
     },
+    async countOrgMemberships(userId) {
+      return db.orgUser.count({ where: { uid: BigInt(userId) } });
+    },
   };
 }
 
@@ -83,7 +86,8 @@ async function uniqueAs<T>(field: UniqueViolation['field'], write: () => Promise
   }
 }
 
-function writer(tx: IdentityTx, published: IdentityEvent[]): IdentityWriter {
+/** The account writer of a transaction; the organization store builds on it. */
+export function writer(tx: IdentityTx, published: unknown[]): IdentityWriter {
   const lockedUser = async (where: { lower_name: string } | { id: bigint }): Promise<User | undefined> => {
     const [locked] = 'id' in where
       ? await tx.$queryRaw<Array<{ id: bigint }>>`SELECT id FROM "user" WHERE id = ${where.id} FOR UPDATE`
@@ -108,7 +112,7 @@ function writer(tx: IdentityTx, published: IdentityEvent[]): IdentityWriter {
       return toUser(await uniqueAs('login', () => tx.user.create({ data })));
     },
     async updateUser(id, patch) {
-      // A rename can race another request for the same login.
+      // A rename can race another account taking the name: report it as the login's.
       const row = await uniqueAs('login', () => tx.user.update({ where: { id: BigInt(id) }, data: { ...userColumns(patch), updated: new Date() } }));
       return toUser(row);
     },

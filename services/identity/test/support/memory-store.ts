@@ -13,6 +13,8 @@ interface State {
   emails: Map<number, EmailAddress>;
   tokens: Map<number, AccessToken>;
   nextId: number;
+  /** Organizations each user belongs to (the org rules have their own tests against PostgreSQL). */
+  orgMemberships: Map<number, number>;
 }
 
 const page = <T>(items: T[], p: { page: number; limit: number }): Paged<T> =>
@@ -75,12 +77,13 @@ function readerOf(state: () => State): IdentityReader {
         .sort((a, b) => b.created.getTime() - a.created.getTime() || b.id - a.id);
       return page(tokens, p);
     },
+    async countOrgMemberships(userId) { return state().orgMemberships.get(userId) ?? 0; },
     async accessTokensNamed(userId, name) { return [...state().tokens.values()].filter((t) => t.user_id === userId && t.name === name); },
   };
 }
 
 export class MemoryStore implements IdentityStore {
-  private state: State = { users: new Map(), emails: new Map(), tokens: new Map(), nextId: 1 };
+  private state: State = { users: new Map(), emails: new Map(), tokens: new Map(), nextId: 1, orgMemberships: new Map() };
   /** Events of committed transactions, in order. */
   readonly published: IdentityEvent[] = [];
   readonly touched: number[] = [];
@@ -96,6 +99,12 @@ export class MemoryStore implements IdentityStore {
   emailAddress = this.read.emailAddress;
   accessTokens = this.read.accessTokens;
   accessTokensNamed = this.read.accessTokensNamed;
+  countOrgMemberships = this.read.countOrgMemberships;
+
+  /** Makes the user a member of `count` organizations. */
+  setOrgMemberships(userId: number, count: number): void {
+    this.state.orgMemberships.set(userId, count);
+  }
 
   async touchAccessToken(id: number, at: Date): Promise<void> {
     const token = this.state.tokens.get(id);
