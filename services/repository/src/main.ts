@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runService, type ServiceDeps } from '@anvil/kit';
 import type { RepositoryDeps } from './domain/repositories.js';
+import { identityOrgConsumer } from './events/identity-org-consumer.js';
 import { identityUserConsumer } from './events/identity-user-consumer.js';
 import { gitStorage } from './git/git-storage.js';
 import { RepositoryStorage } from './git/storage.js';
@@ -34,5 +35,5 @@ await runService<RepositoryDb, RepositoryTx>({
     await startGitHttpServer({ address: service.config.repositoryHttpAddress, secret: service.secret, log: service.log, deps, storage });
   },
   grpcServices: () => [repositoryGrpcService(deps!)],
-  consumers: ({ log }) => [identityUserConsumer(log, storage)],
+  consumers: ({ log }) => [identityUserConsumer(log, storage), identityOrgConsumer(log, storage)],
 });

@@ -1,6 +1,7 @@
 // How the repository domain reads and writes its data; src/store/repositories.ts implements
 // it over Prisma. Writes happen only inside a transaction, together with the outbox rows
 // of their events.
+import type { MemberTeam } from './org-access.js';
 import type { Owner } from './owner.js';
 import type { CollaboratorMode } from './permission.js';
 import type { Repository } from './repository.js';
@@ -51,7 +52,9 @@ export type RepositoryEvent =
 export interface RepositoryReader {
   findByName(ownerLogin: string, name: string): Promise<RepositoryWithOwner | undefined>;
   /** findByName plus the viewer's collaborator grant, in one statement (the hot path of every repository route). */
-  findByNameForViewer(ownerLogin: string, name: string, viewerId: number): Promise<(RepositoryWithOwner & { collaboration?: CollaboratorMode }) | undefined>;
+  findByNameForViewer(ownerLogin: string, name: string, viewerId: number): Promise<(RepositoryWithOwner & { collaboration?: CollaboratorMode; teams: MemberTeam[] }) | undefined>;
+  /** The teams userId belongs to (in orgIds; every org when undefined), with which of repositoryIds each was given. */
+  memberTeamsOf(userId: number, orgIds: number[] | undefined, repositoryIds: number[]): Promise<MemberTeam[]>;
   findById(id: number): Promise<RepositoryWithOwner | undefined>;
   findOwnerByLogin(login: string): Promise<Owner | undefined>;
   findOwnerById(id: number): Promise<Owner | undefined>;
