@@ -44,7 +44,7 @@ async function teamsFor(store: RepositoryStore, found: RepositoryWithOwner, user
   return found.owner.type === 'organization' && userId > 0 ? store.memberTeamsOf(userId, [found.owner.id], [found.repository.id]) : [];
 }
 
-async function accessOf(store: RepositoryStore, found: RepositoryWithOwner, caller: Caller): Promise<RepositoryAccess> {
+export async function accessOf(store: RepositoryStore, found: RepositoryWithOwner, caller: Caller): Promise<RepositoryAccess> {
   const collaboration = caller.userId > 0 && caller.userId !== found.repository.ownerId
     ? await store.collaborationOf(found.repository.id, caller.userId)
     : undefined;
@@ -241,21 +241,23 @@ export async function deleteRepository(deps: RepositoryDeps, ownerLogin: string,
 
 export async function searchRepositories(store: RepositoryStore, filter: SearchFilter, caller: Caller): Promise<{ items: RepositoryAccess[]; total: number }> {
   const { items, total } = await store.search(filter);
+  return { total, items: await withPermissions(store, items, caller) };
+}
+
+/** The caller's permission on each of a page of repositories, in two queries (no N+1). */
+export async function withPermissions(store: RepositoryStore, items: RepositoryWithOwner[], caller: Caller): Promise<RepositoryAccess[]> {
   const ids = items.map((i) => i.repository.id);
   const grants = caller.userId > 0 ? await store.collaborationsOf(ids, caller.userId) : new Map();
-  // One query for the caller's teams across every organization on the page (no N+1).
+  // The caller's teams across every organization on the page at once.
   const orgIds = [...new Set(items.filter((i) => i.owner.type === 'organization').map((i) => i.owner.id))];
   const teams = caller.userId > 0 && orgIds.length ? await store.memberTeamsOf(caller.userId, orgIds, ids) : [];
-  return {
-    total,
-    items: items.map((found) => ({
-      ...found,
-      permission: permissionOf({
-        repository: found.repository, owner: found.owner, caller, collaboration: grants.get(found.repository.id),
-        ...orgFactsOf(teams, found.owner.id, found.repository.id),
-      }),
-    })),
-  };
+  return items.map((found) => ({
+    ...found,
+    permission: permissionOf({
+      repository: found.repository, owner: found.owner, caller, collaboration: grants.get(found.repository.id),
+      ...orgFactsOf(teams, found.owner.id, found.repository.id),
+    }),
+  }));
 }
 
 function isBranchName(name: string): boolean {

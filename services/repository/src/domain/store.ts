@@ -49,7 +49,26 @@ export type RepositoryEvent =
   | { kind: 'push'; repository: Repository; push: import('./push.js').RefPush; pusher: { id: number; login: string } }
   | { kind: 'branch.created' | 'branch.deleted' | 'tag.created' | 'tag.deleted'; repository: Repository; name: string; ref: string; sha: string; pusher: { id: number; login: string } };
 
-export interface RepositoryReader {
+/** A team as identity describes it, enough to find its repositories. */
+export interface TeamScope {
+  teamId: number;
+  orgId: number;
+  includesAllRepositories: boolean;
+}
+
+export interface TeamRepositoryReader {
+  teamHasRepository(team: TeamScope, repositoryId: number): Promise<boolean>;
+  /** Ordered by id. */
+  listTeamRepositories(team: TeamScope, offset: number, limit: number): Promise<{ items: Repository[]; total: number }>;
+}
+
+export interface TeamRepositoryWriter {
+  /** A no-op when the team has it already. */
+  addTeamRepository(team: TeamScope, repositoryId: number): Promise<void>;
+  removeTeamRepository(team: TeamScope, repositoryId: number): Promise<void>;
+}
+
+export interface RepositoryReader extends TeamRepositoryReader {
   findByName(ownerLogin: string, name: string): Promise<RepositoryWithOwner | undefined>;
   /** findByName plus the viewer's collaborator grant, in one statement (the hot path of every repository route). */
   findByNameForViewer(ownerLogin: string, name: string, viewerId: number): Promise<(RepositoryWithOwner & { collaboration?: CollaboratorMode; teams: MemberTeam[] }) | undefined>;
@@ -66,7 +85,7 @@ export interface RepositoryReader {
   listCollaborators(repositoryId: number, offset: number, limit: number): Promise<{ items: CollaboratorRow[]; total: number }>;
 }
 
-export interface RepositoryWriter extends RepositoryReader {
+export interface RepositoryWriter extends RepositoryReader, TeamRepositoryWriter {
   /** Throws already_exists when the owner has a repository of that name. */
   insert(data: NewRepository): Promise<Repository>;
   update(id: number, patch: RepositoryPatch): Promise<Repository>;

@@ -9,6 +9,7 @@ import { outboxRowOf } from '../events/repository-events.js';
 import type { Owner as OwnerRow, Prisma, Repository as RepositoryRow } from './generated/client.js';
 import type { RepositoryDb, RepositoryTx } from './db.js';
 import { memberTeamsOf, toMemberTeam } from './org-teams.js';
+import { teamRepositoryReader, teamRepositoryWriter } from './team-repositories.js';
 import { ownerReader, toOwner } from './owners.js';
 import type { MemberTeam } from '../domain/org-access.js';
 
@@ -152,6 +153,7 @@ function reader(db: RepositoryDb | RepositoryTx): RepositoryReader {
     });
   }
   return {
+    ...teamRepositoryReader(db, toRepository),
     async findByName(ownerLogin, name) {
       const owner = await db.owner.findUnique({ where: { lower_name: ownerLogin.toLowerCase() } });
       if (!owner) return undefined;
@@ -245,6 +247,7 @@ function reader(db: RepositoryDb | RepositoryTx): RepositoryReader {
 function writer(tx: RepositoryTx, published: RepositoryEvent[]): RepositoryWriter {
   return {
     ...reader(tx),
+    ...teamRepositoryWriter(tx),
     async insert(data: NewRepository) {
       try {
         const row = await tx.repository.create({
