@@ -1,5 +1,5 @@
 // Repositories owned by users (routers/api/v1/repo/repo.go, user/repo.go): create, get,
-// edit, delete, and the lists. Organization-owned repositories arrive with organizations.
+// edit, delete, and the lists. Organization-owned repositories are in org-repos.ts.
 import { invalid, notFound } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
