@@ -179,6 +179,8 @@ describe('a public organization', () => {
     expect((await anonymous.get(`/repos/${org}/open`)).body.permissions).toEqual({ admin: false, push: false, pull: true });
     expect((await outsider.client.get(`/repos/${org}/closed`)).status).toBe(404);
     expect((await outsider.client.post(`/orgs/${org}/repos`, { name: 'mine' })).status).toBe(403);
+    // A user is not an organization.
+    expect((await anonymous.get(`/orgs/${owner.username}/repos`)).status).toBe(404);
   });
 
   test('a team allowed to create repositories may create them, with write access for its members', async () => {

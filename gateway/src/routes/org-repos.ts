@@ -41,7 +41,7 @@ export const orgRepoRoutes: Route[] = [
   {
     method: 'GET', path: '/orgs/:org/repos', operationId: 'orgListRepos', access: 'public', scopes: ['organization', 'repository'],
     async handle(ctx) {
-      const reply = await search(ctx, { owner_login: ctx.params.org, exclusive: true });
+      const reply = await search(ctx, { owner_login: ctx.params.org, owner_is_org: true, exclusive: true });
       return ok(presentRepositories(ctx, reply.repositories), reply.total);
     },
   },

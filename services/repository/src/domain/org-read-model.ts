@@ -16,10 +16,12 @@ export interface TeamState {
 
 /** How the read model is written; src/store/org-read-model.ts implements it over a transaction. */
 export interface OrgWriter extends OwnerWriter {
+  /** Whether identity deleted this team (ids are never reused). */
+  isTeamDeleted(teamId: number): Promise<boolean>;
   saveTeam(team: TeamState): Promise<void>;
-  /** Removes the team, its memberships and its repository grants. */
+  /** Removes the team, its memberships and its repository grants, and remembers its id. */
   removeTeam(teamId: number): Promise<void>;
-  /** Removes every team of the organization with their memberships and grants. */
+  /** Removes every team of the organization with their memberships and grants, remembering their ids. */
   removeTeamsOf(orgId: number): Promise<void>;
   addMember(teamId: number, orgId: number, userId: number): Promise<void>;
   removeMember(teamId: number, userId: number): Promise<void>;
@@ -51,14 +53,14 @@ export async function applyOrgChange(writer: OrgWriter, change: OrgChange): Prom
       await writer.remove(change.orgId);
       return 'applied';
     case 'team.saved':
-      if (await writer.isDeleted(change.team.orgId)) return 'ignored_stale';
+      if (await writer.isDeleted(change.team.orgId) || await writer.isTeamDeleted(change.team.id)) return 'ignored_stale';
       await writer.saveTeam(change.team);
       return 'applied';
     case 'team.deleted':
       await writer.removeTeam(change.teamId);
       return 'applied';
     case 'member.added':
-      if (await writer.isDeleted(change.orgId) || await writer.isDeleted(change.userId)) return 'ignored_stale';
+      if (await writer.isDeleted(change.orgId) || await writer.isDeleted(change.userId) || await writer.isTeamDeleted(change.teamId)) return 'ignored_stale';
       await writer.addMember(change.teamId, change.orgId, change.userId);
       return 'applied';
     case 'member.removed':

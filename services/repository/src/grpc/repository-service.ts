@@ -110,7 +110,9 @@ export function repositoryService(deps: RepositoryDeps): ServiceImplementation<r
         const owner = await getOwner({ findById: store.findOwnerById, findByLogin: store.findOwnerByLogin }, { login: request.owner_login });
         // An owner the caller may not see does not exist for them (Gitea's user assignment);
         // a private organization is visible to its members.
-        if (!isOwnerVisibleTo(owner, caller) && !(owner.type === 'organization' && (await store.memberTeamsOf(caller.userId, [owner.id], [])).length)) throw notFound(`owner with login ${JSON.stringify(request.owner_login)} does not exist`, 'owner_not_found');
+        const hidden = (request.owner_is_org && owner.type !== 'organization')
+          || (!isOwnerVisibleTo(owner, caller) && !(owner.type === 'organization' && (await store.memberTeamsOf(caller.userId, [owner.id], [])).length));
+        if (hidden) throw notFound(`owner with login ${JSON.stringify(request.owner_login)} does not exist`, 'owner_not_found');
         request = { ...request, owner_id: owner.id };
       }
       const { items, total } = await searchRepositories(store, searchFilterOf(request, caller), caller);

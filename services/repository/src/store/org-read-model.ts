@@ -8,6 +8,9 @@ import { ownerWriter } from './owners.js';
 export function orgWriter(tx: RepositoryTx): OrgWriter {
   return {
     ...ownerWriter(tx),
+    async isTeamDeleted(teamId) {
+      return (await tx.deletedTeam.count({ where: { id: BigInt(teamId) } })) > 0;
+    },
     async saveTeam(team) {
       const row = {
         org_id: BigInt(team.orgId), name: team.name, permission: team.permission,
@@ -21,9 +24,12 @@ export function orgWriter(tx: RepositoryTx): OrgWriter {
       await tx.teamRepository.deleteMany({ where: { team_id } });
       await tx.orgTeamMember.deleteMany({ where: { team_id } });
       await tx.orgTeam.deleteMany({ where: { id: team_id } });
+      await tx.deletedTeam.createMany({ data: [{ id: team_id }], skipDuplicates: true });
     },
     async removeTeamsOf(orgId) {
       const org_id = BigInt(orgId);
+      const teams = await tx.orgTeam.findMany({ where: { org_id }, select: { id: true } });
+      if (teams.length) await tx.deletedTeam.createMany({ data: teams.map((t) => ({ id: t.id })), skipDuplicates: true });
       await tx.teamRepository.deleteMany({ where: { org_id } });
       await tx.orgTeamMember.deleteMany({ where: { org_id } });
       await tx.orgTeam.deleteMany({ where: { org_id } });
