@@ -44,12 +44,3 @@ export async function memberTeamsOf(db: RepositoryDb | RepositoryTx, userId: num
        AND (${orgs}::bigint[] IS NULL OR t.org_id = ANY(${orgs}::bigint[]))`;
   return rows.map(toMemberTeam);
 }
-
-/** Whether the user is in any team of the organization. */
-export async function isOrgMember(db: RepositoryDb | RepositoryTx, orgId: number, userId: number): Promise<boolean> {
-  if (userId <= 0) return false;
-  const count = await db.$queryRaw<Array<{ n: number }>>`
-    SELECT count(*)::int AS n FROM org_team_member m JOIN org_team t ON t.id = m.team_id
-     WHERE m.org_id = ${BigInt(orgId)} AND m.user_id = ${BigInt(userId)}`;
-  return (count[0]?.n ?? 0) > 0;
-}
