@@ -5,6 +5,7 @@ import { ApiError } from '../http/errors.js';
 import { created, noContent, ok, type Route } from '../http/route.js';
 import { presentUser } from '../presenters/user.js';
 import { presentFields, timestampOf, visibilityOf } from './convert.js';
+import { refuseWhileOwningRepositories } from './ownership.js';
 
 const EDITABLE = [
   'email', 'password', 'full_name', 'must_change_password', 'admin', 'active', 'prohibit_login', 'restricted',
@@ -89,6 +90,9 @@ export const adminRoutes: Route[] = [
       }
       const user = await ctx.deps.services.identity.GetUser({ login: ctx.params.username }, { caller: ctx.caller });
       const purge = ctx.query.purge === 'true';
+      // Without purge a user who owns repositories is kept (Gitea's ErrUserOwnRepos, 422);
+      // with it, repository deletes their repositories when identity announces the deletion.
+      if (!purge) await refuseWhileOwningRepositories(ctx, { id: Number(user.id) });
       await ctx.deps.services.identity.DeleteUser({ login: user.login, purge }, { caller: ctx.caller });
       ctx.deps.credentials.dropUser(user.id);
       return noContent();

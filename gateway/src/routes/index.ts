@@ -5,6 +5,7 @@ import { collaboratorRoutes } from './collaborators.js';
 import { gpgKeyRoutes } from './gpg-keys.js';
 import { miscRoutes } from './misc.js';
 import { oauth2AppRoutes } from './oauth2-apps.js';
+import { orgRepoRoutes } from './org-repos.js';
 import { orgsRoutes } from './orgs.js';
 import { repoRoutes } from './repos.js';
 import { teamsRoutes } from './teams.js';
@@ -13,5 +14,5 @@ import { usersRoutes } from './users.js';
 
 export const apiRoutes: readonly Route[] = [
   ...miscRoutes, ...userRoutes, ...usersRoutes, ...gpgKeyRoutes, ...adminRoutes, ...oauth2AppRoutes, ...orgsRoutes, ...teamsRoutes,
-  ...repoRoutes, ...collaboratorRoutes,
+  ...repoRoutes, ...orgRepoRoutes, ...collaboratorRoutes,
 ];

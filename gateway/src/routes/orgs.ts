@@ -7,6 +7,7 @@ import { created, noContent, ok, type Route, type RouteContext } from '../http/r
 import { presentOrg } from '../presenters/org.js';
 import { presentUser } from '../presenters/user.js';
 import { presentFields, visibilityOf } from './convert.js';
+import { refuseWhileOwningRepositories } from './ownership.js';
 
 const ORG_STATUS = { user_already_exists: 422, org_creation_not_allowed: 403, last_org_owner: 422 };
 const EDITABLE = ['full_name', 'email', 'description', 'website', 'location', 'repo_admin_change_team_access'] as const;
@@ -66,6 +67,10 @@ export const orgsRoutes: Route[] = [
   {
     method: 'DELETE', path: '/orgs/:org', operationId: 'orgDelete', access: 'signed', scopes: ['organization'],
     async handle(ctx) {
+      // Only for those allowed to delete it (others get identity's refusal), an organization
+      // that still owns repositories is kept, as Gitea's DeleteOrganization without purge.
+      const view = await ctx.deps.services.orgs.GetOrg({ name: ctx.params.org }, { caller: ctx.caller });
+      if (view.caller_is_owner || ctx.caller.isAdmin) await refuseWhileOwningRepositories(ctx, { id: Number(view.org?.account?.id ?? 0) });
       await ctx.deps.services.orgs.DeleteOrg({ name: ctx.params.org }, { caller: ctx.caller });
       return noContent();
     },

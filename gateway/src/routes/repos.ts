@@ -1,11 +1,11 @@
 // Repositories owned by users (routers/api/v1/repo/repo.go, user/repo.go): create, get,
-// edit, delete, and the lists. Organization-owned repositories arrive with organizations.
+// edit, delete, and the lists. Organization-owned repositories are in org-repos.ts.
 import { invalid, notFound } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
 import { presentOne, presentRepositories, repoRef, resolveRepo } from './repo-context.js';
 
-const CREATE_OVERRIDES = { repo_limit_reached: 422, repo_exists: 409, forbidden: 403 };
+export const CREATE_OVERRIDES = { repo_limit_reached: 422, repo_exists: 409, forbidden: 403 };
 
 interface CreateRepoOption {
   name: string;
@@ -31,7 +31,7 @@ function sortOf(q: Record<string, unknown>): { sort: string; order: string } {
   return { sort: SORT_KEYS[sort], order };
 }
 
-function createOption(ctx: RouteContext, ownerId: number): repository.CreateRepositoryRequest {
+export function createOption(ctx: RouteContext, ownerId: number): repository.CreateRepositoryRequest {
   const body = ctx.body as CreateRepoOption;
   return {
     owner_id: ownerId, name: body.name ?? '', description: body.description ?? '', private: body.private ?? false,
@@ -46,7 +46,7 @@ function boolParam(value: unknown): boolean | undefined {
   return undefined;
 }
 
-async function search(ctx: RouteContext, request: Partial<repository.SearchRepositoriesRequest>) {
+export async function search(ctx: RouteContext, request: Partial<repository.SearchRepositoriesRequest>) {
   const { page, limit } = ctx.page();
   return ctx.deps.services.repository.SearchRepositories({ q: '', sort: '', order: '', visibility: '', archived: '', mode: '', owner_login: '', ...request, page: { page, limit } }, { caller: ctx.caller });
 }

@@ -1,6 +1,5 @@
 // Teams (routers/api/v1/org/team.go): an organization's teams, a team and its members, and
-// the signed-in user's teams. Teams' repositories (/teams/{id}/repos) wait for the
-// repository service to own organization repositories.
+// the signed-in user's teams. Teams' repositories (/teams/{id}/repos) are in org-repos.ts.
 import type { identity } from '@anvil/proto';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
 import { presentTeam } from '../presenters/team.js';

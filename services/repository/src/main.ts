@@ -3,11 +3,13 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runService, type ServiceDeps } from '@anvil/kit';
 import type { RepositoryDeps } from './domain/repositories.js';
+import { identityOrgConsumer } from './events/identity-org-consumer.js';
 import { identityUserConsumer } from './events/identity-user-consumer.js';
 import { gitStorage } from './git/git-storage.js';
 import { RepositoryStorage } from './git/storage.js';
 import { startGitHttpServer } from './git-http/server.js';
 import { repositoryGrpcService } from './grpc/repository-service.js';
+import { teamAccessGrpcService } from './grpc/team-access-service.js';
 import { createDb, type RepositoryDb, type RepositoryTx } from './store/db.js';
 import { repositoryStore } from './store/repositories.js';
 
@@ -33,6 +35,6 @@ await runService<RepositoryDb, RepositoryTx>({
     // Packs travel over this HTTP side channel, never inside gRPC (DESIGN.md §3).
     await startGitHttpServer({ address: service.config.repositoryHttpAddress, secret: service.secret, log: service.log, deps, storage });
   },
-  grpcServices: () => [repositoryGrpcService(deps!)],
-  consumers: ({ log }) => [identityUserConsumer(log, storage)],
+  grpcServices: () => [repositoryGrpcService(deps!), teamAccessGrpcService(deps!)],
+  consumers: ({ log }) => [identityUserConsumer(log, storage), identityOrgConsumer(log, storage)],
 });

@@ -1,8 +1,8 @@
 // Collaborators: users a repository's admins grant read, write or admin access.
 import { forbidden, invalid, notFound, type Caller } from '@anvil/kit';
 import type { Owner } from './owner.js';
-import { atLeast, permissionOf, type AccessMode, type CollaboratorMode } from './permission.js';
-import { requirePermission, resolveRepository } from './repositories.js';
+import { atLeast, type AccessMode, type CollaboratorMode } from './permission.js';
+import { permissionOfUser, requirePermission, resolveRepository } from './repositories.js';
 import type { CollaboratorRow, RepositoryStore } from './store.js';
 
 const MODES: readonly CollaboratorMode[] = ['read', 'write', 'admin'];
@@ -56,10 +56,5 @@ export async function userPermission(store: RepositoryStore, owner: string, name
     throw forbidden('Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own', 'repo_permission_denied');
   }
   const user = await userByLogin(store, login);
-  const collaboration = await store.collaborationOf(access.repository.id, user.id);
-  const permission = permissionOf({
-    repository: access.repository, owner: access.owner,
-    caller: { userId: user.id, isAdmin: user.isAdmin, restricted: user.restricted }, collaboration,
-  });
-  return { user, permission };
+  return { user, permission: await permissionOfUser(store, access, user) };
 }

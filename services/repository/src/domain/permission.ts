@@ -13,9 +13,12 @@ export interface PermissionFacts {
   caller: Pick<Caller, 'userId' | 'isAdmin' | 'restricted'> & { scopes?: readonly string[] };
   /** The caller's collaborator grant on this repository, if any. */
   collaboration?: CollaboratorMode;
-  /** Later: grants through teams of an owning organization, and org ownership. */
+  /** Grants through the caller's teams of the owning organization that have this repository. */
   teamModes?: AccessMode[];
+  /** Whether the caller is in the owning organization's Owners team. */
   isOrgOwner?: boolean;
+  /** Whether the caller is in any team of the owning organization (sees a private org). */
+  isOrgMember?: boolean;
 }
 
 export function isPublicOnly(caller: { scopes?: readonly string[] }): boolean {
@@ -43,7 +46,8 @@ export function permissionOf(facts: PermissionFacts): AccessMode {
   // Public read: a public repository of an owner the caller may see. Restricted users see
   // only what they were explicitly given (Gitea's restricted accounts).
   if (repository.isPrivate || caller.restricted) return 'none';
-  if (owner.visibility === 'private') return 'none';
+  // A private organization's public repositories are visible to its members only.
+  if (owner.visibility === 'private' && !facts.isOrgMember) return 'none';
   if (owner.visibility === 'limited' && !signedIn) return 'none';
   return 'read';
 }

@@ -1,6 +1,7 @@
 // Repository use cases: create, resolve with the caller's permission, edit, delete, search.
 // Git storage is reached through the GitStorage port so these rules stay testable.
 import { DomainError, alreadyExists, forbidden, invalid, notFound, type Caller } from '@anvil/kit';
+import { canCreateOrgRepository, orgFactsOf, type MemberTeam } from './org-access.js';
 import type { Owner } from './owner.js';
 import { atLeast, permissionOf, type AccessMode } from './permission.js';
 import { UNIT_FLAGS, defaultReadme, validateDescription, validateRepositoryName, validateWebsite, type Repository, type UnitFlag } from './repository.js';
@@ -38,19 +39,39 @@ export interface RepositoryDeps {
 
 const repoNotFound = () => notFound('The target couldn\'t be found.', 'repo_not_found');
 
-async function accessOf(store: RepositoryStore, found: RepositoryWithOwner, caller: Caller): Promise<RepositoryAccess> {
+/** A user's teams of the repository's owner, when that owner is an organization. */
+async function teamsFor(store: RepositoryStore, found: RepositoryWithOwner, userId: number): Promise<MemberTeam[]> {
+  return found.owner.type === 'organization' && userId > 0 ? store.memberTeamsOf(userId, [found.owner.id], [found.repository.id]) : [];
+}
+
+export async function accessOf(store: RepositoryStore, found: RepositoryWithOwner, caller: Caller): Promise<RepositoryAccess> {
   const collaboration = caller.userId > 0 && caller.userId !== found.repository.ownerId
     ? await store.collaborationOf(found.repository.id, caller.userId)
     : undefined;
-  const permission = permissionOf({ repository: found.repository, owner: found.owner, caller, collaboration });
+  const teams = await teamsFor(store, found, caller.userId);
+  const permission = permissionOf({ repository: found.repository, owner: found.owner, caller, collaboration, ...orgFactsOf(teams, found.owner.id, found.repository.id) });
   return { ...found, permission };
+}
+
+/** `user`'s permission on a repository (not the caller's): collaborator grant, teams, ownership. */
+export async function permissionOfUser(store: RepositoryStore, found: RepositoryWithOwner, user: Owner): Promise<AccessMode> {
+  const collaboration = await store.collaborationOf(found.repository.id, user.id);
+  const teams = await teamsFor(store, found, user.id);
+  return permissionOf({
+    repository: found.repository, owner: found.owner,
+    caller: { userId: user.id, isAdmin: user.isAdmin, restricted: user.restricted }, collaboration,
+    ...orgFactsOf(teams, found.owner.id, found.repository.id),
+  });
 }
 
 /** The repository and the caller's permission; not_found when the caller may not see it. */
 export async function resolveRepository(store: RepositoryStore, ownerLogin: string, name: string, caller: Caller): Promise<RepositoryAccess> {
   const found = await store.findByNameForViewer(ownerLogin, name, Math.max(caller.userId, 0));
   if (!found) throw repoNotFound();
-  const permission = permissionOf({ repository: found.repository, owner: found.owner, caller, collaboration: found.collaboration });
+  const permission = permissionOf({
+    repository: found.repository, owner: found.owner, caller, collaboration: found.collaboration,
+    ...orgFactsOf(found.teams, found.owner.id, found.repository.id),
+  });
   if (permission === 'none') throw repoNotFound();
   return { repository: found.repository, owner: found.owner, permission };
 }
@@ -85,9 +106,19 @@ export interface CreateRepositoryInput {
 export async function createRepository(deps: RepositoryDeps, input: CreateRepositoryInput, caller: Caller): Promise<RepositoryAccess> {
   const { store, git, settings } = deps;
   if (caller.userId <= 0) throw new DomainError('unauthenticated', 'token is required');
-  if (caller.userId !== input.ownerId && !caller.isAdmin) throw forbidden('only the owner may create repositories for this user');
   const owner = await store.findOwnerById(input.ownerId);
   if (!owner) throw notFound(`owner with id ${input.ownerId} does not exist`, 'owner_not_found');
+  let teams: MemberTeam[] = [];
+  if (owner.type === 'organization') {
+    // Gitea's CreateOrgRepo: org owners and members of a team allowed to create repositories.
+    teams = await store.memberTeamsOf(caller.userId, [owner.id], []);
+    if (!caller.isAdmin && !canCreateOrgRepository(teams, owner.id)) {
+      if (!teams.length && owner.visibility === 'private') throw notFound(`owner with id ${input.ownerId} does not exist`, 'owner_not_found');
+      throw forbidden('Given user is not allowed to create repository in organization.', 'org_repo_creation_denied');
+    }
+  } else if (caller.userId !== input.ownerId && !caller.isAdmin) {
+    throw forbidden('only the owner may create repositories for this user');
+  }
   validateRepositoryName(input.name);
   validateDescription(input.description);
   const branch = input.defaultBranch || settings.defaultBranch;
@@ -128,7 +159,7 @@ export async function createRepository(deps: RepositoryDeps, input: CreateReposi
       await tx.publish({ kind: 'repo.created', repository: final, actorId: caller.userId });
       return final;
     });
-    return { repository, owner, permission: permissionOf({ repository, owner, caller }) };
+    return { repository, owner, permission: permissionOf({ repository, owner, caller, ...orgFactsOf(teams, owner.id, repository.id) }) };
   } catch (err) {
     await git.remove(owner.login, input.name).catch(() => undefined);
     throw err;
@@ -210,14 +241,23 @@ export async function deleteRepository(deps: RepositoryDeps, ownerLogin: string,
 
 export async function searchRepositories(store: RepositoryStore, filter: SearchFilter, caller: Caller): Promise<{ items: RepositoryAccess[]; total: number }> {
   const { items, total } = await store.search(filter);
-  const grants = caller.userId > 0 ? await store.collaborationsOf(items.map((i) => i.repository.id), caller.userId) : new Map();
-  return {
-    total,
-    items: items.map((found) => ({
-      ...found,
-      permission: permissionOf({ repository: found.repository, owner: found.owner, caller, collaboration: grants.get(found.repository.id) }),
-    })),
-  };
+  return { total, items: await withPermissions(store, items, caller) };
+}
+
+/** The caller's permission on each of a page of repositories, in two queries (no N+1). */
+export async function withPermissions(store: RepositoryStore, items: RepositoryWithOwner[], caller: Caller): Promise<RepositoryAccess[]> {
+  const ids = items.map((i) => i.repository.id);
+  const grants = caller.userId > 0 ? await store.collaborationsOf(ids, caller.userId) : new Map();
+  // The caller's teams across every organization on the page at once.
+  const orgIds = [...new Set(items.filter((i) => i.owner.type === 'organization').map((i) => i.owner.id))];
+  const teams = caller.userId > 0 && orgIds.length ? await store.memberTeamsOf(caller.userId, orgIds, ids) : [];
+  return items.map((found) => ({
+    ...found,
+    permission: permissionOf({
+      repository: found.repository, owner: found.owner, caller, collaboration: grants.get(found.repository.id),
+      ...orgFactsOf(teams, found.owner.id, found.repository.id),
+    }),
+  }));
 }
 
 function isBranchName(name: string): boolean {

@@ -1,6 +1,7 @@
 // How the repository domain reads and writes its data; src/store/repositories.ts implements
 // it over Prisma. Writes happen only inside a transaction, together with the outbox rows
 // of their events.
+import type { MemberTeam } from './org-access.js';
 import type { Owner } from './owner.js';
 import type { CollaboratorMode } from './permission.js';
 import type { Repository } from './repository.js';
@@ -48,10 +49,31 @@ export type RepositoryEvent =
   | { kind: 'push'; repository: Repository; push: import('./push.js').RefPush; pusher: { id: number; login: string } }
   | { kind: 'branch.created' | 'branch.deleted' | 'tag.created' | 'tag.deleted'; repository: Repository; name: string; ref: string; sha: string; pusher: { id: number; login: string } };
 
-export interface RepositoryReader {
+/** A team as identity describes it, enough to find its repositories. */
+export interface TeamScope {
+  teamId: number;
+  orgId: number;
+  includesAllRepositories: boolean;
+}
+
+export interface TeamRepositoryReader {
+  teamHasRepository(team: TeamScope, repositoryId: number): Promise<boolean>;
+  /** Ordered by id. */
+  listTeamRepositories(team: TeamScope, offset: number, limit: number): Promise<{ items: Repository[]; total: number }>;
+}
+
+export interface TeamRepositoryWriter {
+  /** A no-op when the team has it already. */
+  addTeamRepository(team: TeamScope, repositoryId: number): Promise<void>;
+  removeTeamRepository(team: TeamScope, repositoryId: number): Promise<void>;
+}
+
+export interface RepositoryReader extends TeamRepositoryReader {
   findByName(ownerLogin: string, name: string): Promise<RepositoryWithOwner | undefined>;
   /** findByName plus the viewer's collaborator grant, in one statement (the hot path of every repository route). */
-  findByNameForViewer(ownerLogin: string, name: string, viewerId: number): Promise<(RepositoryWithOwner & { collaboration?: CollaboratorMode }) | undefined>;
+  findByNameForViewer(ownerLogin: string, name: string, viewerId: number): Promise<(RepositoryWithOwner & { collaboration?: CollaboratorMode; teams: MemberTeam[] }) | undefined>;
+  /** The teams userId belongs to (in orgIds; every org when undefined), with which of repositoryIds each was given. */
+  memberTeamsOf(userId: number, orgIds: number[] | undefined, repositoryIds: number[]): Promise<MemberTeam[]>;
   findById(id: number): Promise<RepositoryWithOwner | undefined>;
   findOwnerByLogin(login: string): Promise<Owner | undefined>;
   findOwnerById(id: number): Promise<Owner | undefined>;
@@ -63,7 +85,7 @@ export interface RepositoryReader {
   listCollaborators(repositoryId: number, offset: number, limit: number): Promise<{ items: CollaboratorRow[]; total: number }>;
 }
 
-export interface RepositoryWriter extends RepositoryReader {
+export interface RepositoryWriter extends RepositoryReader, TeamRepositoryWriter {
   /** Throws already_exists when the owner has a repository of that name. */
   insert(data: NewRepository): Promise<Repository>;
   update(id: number, patch: RepositoryPatch): Promise<Repository>;

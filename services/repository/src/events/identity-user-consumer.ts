@@ -76,6 +76,7 @@ export function identityUserConsumer(log: Logger, storage?: RepositoryStorage): 
         // owner as Gitea does: the repositories go with the owner rather than stay
         // unreachable, and the user's grants on other repositories go too.
         await tx.collaboration.deleteMany({ where: { user_id: BigInt(change.id) } });
+        await tx.orgTeamMember.deleteMany({ where: { user_id: BigInt(change.id) } });
         const removed = await removeOwnerRepositories(tx, change.id);
         // Last, so a failure rolls the transaction back and the event is retried.
         if (removed.length) await storage?.removeOwner(previous.login);

@@ -64,6 +64,10 @@ export function repositoryService(deps: RepositoryDeps): ServiceImplementation<r
     async GetOwner(request) {
       return ownerReply(await getOwner({ findById: store.findOwnerById, findByLogin: store.findOwnerByLogin }, ownerKeyOf(request)));
     },
+    async CountOwnedRepositories(request) {
+      const owner = await getOwner({ findById: store.findOwnerById, findByLogin: store.findOwnerByLogin }, ownerKeyOf(request));
+      return { owner_id: owner.id, count: await store.countOwnedBy(owner.id) };
+    },
     async CreateRepository(request, { caller }) {
       return accessReply(await createRepository(deps, {
         ownerId: Number(request.owner_id), name: request.name, description: request.description, isPrivate: request.private,
@@ -104,8 +108,11 @@ export function repositoryService(deps: RepositoryDeps): ServiceImplementation<r
     async SearchRepositories(request, { caller }) {
       if (request.owner_login) {
         const owner = await getOwner({ findById: store.findOwnerById, findByLogin: store.findOwnerByLogin }, { login: request.owner_login });
-        // An owner the caller may not see does not exist for them (Gitea's user assignment).
-        if (!isOwnerVisibleTo(owner, caller)) throw notFound(`owner with login ${JSON.stringify(request.owner_login)} does not exist`, 'owner_not_found');
+        // An owner the caller may not see does not exist for them (Gitea's user assignment);
+        // a private organization is visible to its members.
+        const hidden = (request.owner_is_org && owner.type !== 'organization')
+          || (!isOwnerVisibleTo(owner, caller) && !(owner.type === 'organization' && (await store.memberTeamsOf(caller.userId, [owner.id], [])).length));
+        if (hidden) throw notFound(`owner with login ${JSON.stringify(request.owner_login)} does not exist`, 'owner_not_found');
         request = { ...request, owner_id: owner.id };
       }
       const { items, total } = await searchRepositories(store, searchFilterOf(request, caller), caller);

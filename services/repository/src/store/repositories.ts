@@ -8,7 +8,10 @@ import type { NewRepository, RepositoryEvent, RepositoryPatch, RepositoryReader,
 import { outboxRowOf } from '../events/repository-events.js';
 import type { Owner as OwnerRow, Prisma, Repository as RepositoryRow } from './generated/client.js';
 import type { RepositoryDb, RepositoryTx } from './db.js';
+import { memberTeamsOf, toMemberTeam } from './org-teams.js';
+import { teamRepositoryReader, teamRepositoryWriter } from './team-repositories.js';
 import { ownerReader, toOwner } from './owners.js';
+import type { MemberTeam } from '../domain/org-access.js';
 
 export function toRepository(row: RepositoryRow): Repository {
   return {
@@ -94,10 +97,10 @@ const SORT_COLUMN: Record<SearchFilter['sort'], keyof RepositoryRow> = {
  * `hiddenOwners` are owners whose profile the viewer may not see (private users; limited
  * ones for anonymous viewers) — few, so a NOT IN list is cheap.
  */
-function visibleTo(filter: SearchFilter, hiddenOwners: bigint[]): Prisma.RepositoryWhereInput | undefined {
+function visibleTo(filter: SearchFilter, hiddenOwners: bigint[], viewerTeams: MemberTeam[]): Prisma.RepositoryWhereInput | undefined {
   if (filter.viewerIsAdmin) return undefined;
   const own: Prisma.RepositoryWhereInput[] = filter.viewerId > 0
-    ? [{ owner_id: BigInt(filter.viewerId) }, { collaborations: { some: { user_id: BigInt(filter.viewerId) } } }]
+    ? [{ owner_id: BigInt(filter.viewerId) }, { collaborations: { some: { user_id: BigInt(filter.viewerId) } } }, ...teamAccess(viewerTeams)]
     : [];
   const publicRepos: Prisma.RepositoryWhereInput[] = filter.viewerRestricted
     ? []
@@ -105,15 +108,29 @@ function visibleTo(filter: SearchFilter, hiddenOwners: bigint[]): Prisma.Reposit
   return { OR: [...publicRepos, ...own] };
 }
 
-function whereOf(filter: SearchFilter, hiddenOwners: bigint[]): Prisma.RepositoryWhereInput {
+/**
+ * Repositories a user reaches through teams: every repository of an org where they are an
+ * owner or in a team including all repositories, and those given to their teams.
+ */
+function teamAccess(teams: MemberTeam[]): Prisma.RepositoryWhereInput[] {
+  if (!teams.length) return [];
+  const wholeOrgs = [...new Set(teams.filter((t) => t.permission === 'owner' || t.includesAllRepositories).map((t) => BigInt(t.orgId)))];
+  const conditions: Prisma.RepositoryWhereInput[] = [{ team_repositories: { some: { team_id: { in: teams.map((t) => BigInt(t.teamId)) } } } }];
+  if (wholeOrgs.length) conditions.push({ owner_id: { in: wholeOrgs } });
+  return conditions;
+}
+
+function whereOf(filter: SearchFilter, hiddenOwners: bigint[], viewerTeams: MemberTeam[], ownerTeams: MemberTeam[]): Prisma.RepositoryWhereInput {
   const and: Prisma.RepositoryWhereInput[] = [];
-  const visible = visibleTo(filter, hiddenOwners);
+  const visible = visibleTo(filter, hiddenOwners, viewerTeams);
   if (visible) and.push(visible);
   if (filter.q) and.push({ lower_name: { contains: filter.q.toLowerCase() } });
   if (filter.ownerId > 0) {
     const owner = BigInt(filter.ownerId);
     if (filter.onlyCollaborative) and.push({ collaborations: { some: { user_id: owner } } });
-    else if (filter.includeCollaborative && !filter.exclusive) and.push({ OR: [{ owner_id: owner }, { collaborations: { some: { user_id: owner } } }] });
+    else if (filter.includeCollaborative && !filter.exclusive) {
+      and.push({ OR: [{ owner_id: owner }, { collaborations: { some: { user_id: owner } } }, ...teamAccess(ownerTeams)] });
+    }
     else and.push({ owner_id: owner });
   }
   if (filter.visibility === 'public') and.push({ is_private: false });
@@ -136,6 +153,7 @@ function reader(db: RepositoryDb | RepositoryTx): RepositoryReader {
     });
   }
   return {
+    ...teamRepositoryReader(db, toRepository),
     async findByName(ownerLogin, name) {
       const owner = await db.owner.findUnique({ where: { lower_name: ownerLogin.toLowerCase() } });
       if (!owner) return undefined;
@@ -144,8 +162,15 @@ function reader(db: RepositoryDb | RepositoryTx): RepositoryReader {
     },
     async findByNameForViewer(ownerLogin, name, viewerId) {
       // One statement: repository, owner and the viewer's grant (performance.md rule 4).
-      const rows = await db.$queryRaw<Array<{ repo: RepositoryJson; owner: OwnerJson; mode: string | null }>>`
-        SELECT to_jsonb(r) AS repo, to_jsonb(o) AS owner, c.mode
+      const rows = await db.$queryRaw<Array<{ repo: RepositoryJson; owner: OwnerJson; mode: string | null; teams: Array<Record<string, unknown>> }>>`
+        SELECT to_jsonb(r) AS repo, to_jsonb(o) AS owner, c.mode,
+               (SELECT coalesce(jsonb_agg(jsonb_build_object(
+                         'team_id', t.id, 'org_id', t.org_id, 'permission', t.permission, 'units_map', t.units_map,
+                         'includes_all_repositories', t.includes_all_repositories, 'can_create_org_repo', t.can_create_org_repo,
+                         'repository_ids', ARRAY(SELECT tr.repository_id FROM team_repository tr WHERE tr.team_id = t.id AND tr.repository_id = r.id))),
+                       '[]'::jsonb)
+                  FROM org_team t JOIN org_team_member m ON m.team_id = t.id
+                 WHERE t.org_id = r.owner_id AND m.user_id = ${BigInt(viewerId)}) AS teams
           FROM repository r
           JOIN owner o ON o.id = r.owner_id
           LEFT JOIN collaboration c ON c.repository_id = r.id AND c.user_id = ${BigInt(viewerId)}
@@ -156,6 +181,7 @@ function reader(db: RepositoryDb | RepositoryTx): RepositoryReader {
         repository: toRepository(repositoryRowFromJson(row.repo)),
         owner: toOwner(ownerRowFromJson(row.owner)),
         collaboration: (row.mode ?? undefined) as CollaboratorMode | undefined,
+        teams: (row.teams ?? []).map(toMemberTeam),
       };
     },
     async findById(id) {
@@ -173,15 +199,22 @@ function reader(db: RepositoryDb | RepositoryTx): RepositoryReader {
       const rows = await db.collaboration.findMany({ where: { user_id: BigInt(userId), repository_id: { in: repositoryIds.map(BigInt) } } });
       return new Map(rows.map((r) => [Number(r.repository_id), r.mode as CollaboratorMode]));
     },
+    memberTeamsOf: (userId, orgIds, repositoryIds) => memberTeamsOf(db, userId, orgIds, repositoryIds),
     async countOwnedBy(ownerId) {
       return db.repository.count({ where: { owner_id: BigInt(ownerId) } });
     },
     async search(filter) {
+      const viewerTeams = filter.viewerIsAdmin ? [] : await memberTeamsOf(db, filter.viewerId, undefined, []);
+      const ownerTeams = !filter.includeCollaborative || filter.ownerId <= 0 ? []
+        : filter.ownerId === filter.viewerId && !filter.viewerIsAdmin ? viewerTeams
+          : await memberTeamsOf(db, filter.ownerId, undefined, []);
+      // Organizations the viewer belongs to are not hidden from them, even private ones.
+      const memberOrgs = new Set(viewerTeams.map((t) => BigInt(t.orgId)));
       const hidden = filter.viewerIsAdmin ? [] : await db.owner.findMany({
         where: { visibility: { in: filter.viewerId > 0 ? ['private'] : ['private', 'limited'] } },
         select: { id: true },
       });
-      const where = whereOf(filter, hidden.map((o) => o.id));
+      const where = whereOf(filter, hidden.map((o) => o.id).filter((id) => !memberOrgs.has(id)), viewerTeams, ownerTeams);
       const column = SORT_COLUMN[filter.sort];
       // id breaks ties so pages never shift.
       const orderBy: Prisma.RepositoryOrderByWithRelationInput[] = [{ [column]: filter.order }];
@@ -214,6 +247,7 @@ function reader(db: RepositoryDb | RepositoryTx): RepositoryReader {
 function writer(tx: RepositoryTx, published: RepositoryEvent[]): RepositoryWriter {
   return {
     ...reader(tx),
+    ...teamRepositoryWriter(tx),
     async insert(data: NewRepository) {
       try {
         const row = await tx.repository.create({

@@ -1,0 +1,64 @@
+// What a user's team memberships grant on an organization's repositories (Gitea's
+// GetUserRepoPermission for org-owned repositories). The teams come from the read model
+// of identity's team events; these plain functions turn them into permission facts.
+import { ACCESS_MODES, atLeast, type AccessMode } from './permission.js';
+
+/** A team the user belongs to, as the read model knows it. */
+export interface MemberTeam {
+  teamId: number;
+  orgId: number;
+  /** "none", "read", "write", "admin" or "owner". */
+  permission: string;
+  /** Access per unit ("repo.code" -> "read"); used when the team has no overall permission. */
+  unitsMap: Record<string, string>;
+  includesAllRepositories: boolean;
+  canCreateOrgRepo: boolean;
+  /** The repositories (of those asked about) given to the team explicitly. */
+  repositoryIds: number[];
+}
+
+export interface OrgFacts {
+  isOrgMember: boolean;
+  isOrgOwner: boolean;
+  teamModes: AccessMode[];
+}
+
+const asMode = (value: string | undefined): AccessMode =>
+  (ACCESS_MODES as readonly string[]).includes(value ?? '') ? (value as AccessMode) : 'none';
+
+/**
+ * The access a team gives on a repository it has. Gitea gives members of a team with admin
+ * access owner rights on the team's repositories; a unit-based team (permission none) gives
+ * the strongest of its units.
+ */
+export function teamMode(team: Pick<MemberTeam, 'permission' | 'unitsMap'>): AccessMode {
+  let mode = asMode(team.permission);
+  if (mode === 'none') {
+    for (const unit of Object.values(team.unitsMap ?? {})) if (atLeast(asMode(unit), mode)) mode = asMode(unit);
+  }
+  return atLeast(mode, 'admin') ? 'owner' : mode;
+}
+
+export function hasRepository(team: Pick<MemberTeam, 'includesAllRepositories' | 'repositoryIds'>, repositoryId: number): boolean {
+  return team.includesAllRepositories || team.repositoryIds.includes(repositoryId);
+}
+
+/** Org owners are the members of a team with owner permission (the Owners team). */
+export function isOrgOwner(teams: MemberTeam[], orgId: number): boolean {
+  return teams.some((t) => t.orgId === orgId && t.permission === 'owner');
+}
+
+/** Gitea's CanCreateOrgRepo: an owner, or a member of a team allowed to create repositories. */
+export function canCreateOrgRepository(teams: MemberTeam[], orgId: number): boolean {
+  return teams.some((t) => t.orgId === orgId && (t.permission === 'owner' || t.canCreateOrgRepo));
+}
+
+/** The permission facts for one repository of `orgId` from the user's teams. */
+export function orgFactsOf(teams: MemberTeam[], orgId: number, repositoryId: number): OrgFacts {
+  const inOrg = teams.filter((t) => t.orgId === orgId);
+  return {
+    isOrgMember: inOrg.length > 0,
+    isOrgOwner: isOrgOwner(inOrg, orgId),
+    teamModes: inOrg.filter((t) => hasRepository(t, repositoryId)).map(teamMode),
+  };
+}

@@ -1,0 +1,214 @@
+// Organization-owned repositories and team access as a Gitea client sees them: owners create
+// repositories in their org, teams are given repositories and their members reach them with
+// the team's permission, outsiders do not see a private org's repositories, and owners of
+// repositories cannot be deleted until they let go of them. One booted system for the file.
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { ApiClient } from '../support/api-client.js';
+import { bootSystem, type RunningSystem } from '../support/system.js';
+
+jest.setTimeout(90_000);
+
+let system: RunningSystem;
+let anonymous: ApiClient;
+let admin: ApiClient;
+
+beforeAll(async () => {
+  system = await bootSystem();
+  anonymous = new ApiClient(system.baseUrl);
+  admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
+}, 180_000);
+
+afterAll(async () => {
+  await system?.shutdown();
+});
+
+let serial = 0;
+const unique = (prefix: string) => `${prefix}${++serial}-${Date.now() % 100000}`;
+
+/**
+ * Repository learns about users, orgs, teams and memberships from identity's events, a
+ * moment after identity answered: retry a request until it gives the wanted status.
+ */
+async function eventually(request: () => Promise<{ status: number }>, status: number): Promise<void> {
+  let last = 0;
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    last = (await request()).status;
+    if (last === status) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`still ${last}, never ${status}`);
+}
+
+async function newUser() {
+  const username = unique('orguser');
+  const password = `pass-${username}-word`;
+  const res = await admin.post('/admin/users', { username, email: `${username}@example.com`, password, must_change_password: false });
+  expect(res.status).toBe(201);
+  await eventually(() => admin.get(`/users/${username}/repos`), 200);
+  return { username, id: res.body.id as number, client: anonymous.as({ basic: [username, password] }) };
+}
+
+async function newOrg(owner: ApiClient, visibility: 'public' | 'limited' | 'private') {
+  const name = unique('org');
+  expect((await owner.post('/orgs', { username: name, visibility })).status).toBe(201);
+  // Known to repository, with the creator as a member of its Owners team.
+  await eventually(() => owner.get(`/orgs/${name}/repos`), 200);
+  return name;
+}
+
+/** Requests whose answer the contract does not declare (Gitea answers org deletion refusals with a 500). */
+async function undeclared(client: ApiClient, method: string, path: string) {
+  const auth = client.auth && 'basic' in client.auth ? `Basic ${Buffer.from(client.auth.basic.join(':')).toString('base64')}` : '';
+  const res = await fetch(`${client.baseUrl}/api/v1${path}`, { method, headers: { authorization: auth } });
+  const text = await res.text();
+  return { status: res.status, message: text ? (JSON.parse(text) as { message?: string }).message : undefined };
+}
+
+describe('a private organization\'s repositories and a team that reads them', () => {
+  let owner: Awaited<ReturnType<typeof newUser>>;
+  let member: Awaited<ReturnType<typeof newUser>>;
+  let outsider: Awaited<ReturnType<typeof newUser>>;
+  let org = '';
+  let teamId = 0;
+
+  beforeAll(async () => {
+    [owner, member, outsider] = [await newUser(), await newUser(), await newUser()];
+    org = await newOrg(owner.client, 'private');
+  });
+
+  test('the org owner creates repositories in the org, through both create routes', async () => {
+    const res = await owner.client.post(`/orgs/${org}/repos`, { name: 'app', private: true, auto_init: true });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ full_name: `${org}/app`, private: true, owner: { login: org }, permissions: { admin: true, push: true, pull: true } });
+    const old = await owner.client.post(`/org/${org}/repos`, { name: 'docs', private: true });
+    expect(old.status).toBe(201);
+    expect(old.body.owner.login).toBe(org);
+  });
+
+  test('a site admin may create repositories in any org', async () => {
+    expect((await admin.post(`/orgs/${org}/repos`, { name: 'by-admin', private: true })).status).toBe(201);
+  });
+
+  test('someone outside a private org cannot see it to create repositories in it', async () => {
+    expect((await outsider.client.post(`/orgs/${org}/repos`, { name: 'intruder' })).status).toBe(404);
+  });
+
+  test('a member of a team with read access sees the repository with pull permission only', async () => {
+    const team = await owner.client.post(`/orgs/${org}/teams`, { name: 'readers', permission: 'read', units: ['repo.code'] });
+    expect(team.status).toBe(201);
+    teamId = team.body.id;
+    expect((await owner.client.put(`/teams/${teamId}/members/${member.username}`)).status).toBe(204);
+    expect((await owner.client.put(`/teams/${teamId}/repos/${org}/app`)).status).toBe(204);
+
+    await eventually(() => member.client.get(`/repos/${org}/app`), 200);
+    const got = await member.client.get(`/repos/${org}/app`);
+    expect(got.body.permissions).toEqual({ admin: false, push: false, pull: true });
+    // The private repository the team was not given stays hidden.
+    expect((await member.client.get(`/repos/${org}/docs`)).status).toBe(404);
+  });
+
+  test('a public repository of a private org is readable by every member, and by no one else', async () => {
+    expect((await owner.client.post(`/orgs/${org}/repos`, { name: 'handbook' })).status).toBe(201);
+    expect((await member.client.get(`/repos/${org}/handbook`)).body.permissions).toEqual({ admin: false, push: false, pull: true });
+    expect((await outsider.client.get(`/repos/${org}/handbook`)).status).toBe(404);
+    expect((await anonymous.get(`/repos/${org}/handbook`)).status).toBe(404);
+    expect((await owner.client.delete(`/repos/${org}/handbook`)).status).toBe(204);
+  });
+
+  test('the team\'s repositories are listed and read through the team', async () => {
+    const list = await owner.client.get(`/teams/${teamId}/repos`);
+    expect(list.status).toBe(200);
+    expect(list.body.map((r: { name: string }) => r.name)).toEqual(['app']);
+    const one = await member.client.get(`/teams/${teamId}/repos/${org}/app`);
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ full_name: `${org}/app`, permissions: { admin: false, push: false, pull: true } });
+    expect((await owner.client.get(`/teams/${teamId}/repos/${org}/docs`)).status).toBe(404);
+    expect((await owner.client.get(`/teams/${teamId}/repos/${org}/missing`)).status).toBe(404);
+  });
+
+  test('the member finds the org repository in their lists; outsiders and anonymous callers do not', async () => {
+    const mine = await member.client.get('/user/repos');
+    expect(mine.body.map((r: { full_name: string }) => r.full_name)).toContain(`${org}/app`);
+    const search = await member.client.get(`/repos/search?q=app&limit=50`);
+    expect(search.body.data.map((r: { full_name: string }) => r.full_name)).toContain(`${org}/app`);
+    const orgRepos = await member.client.get(`/orgs/${org}/repos`);
+    expect(orgRepos.body.map((r: { name: string }) => r.name)).toEqual(['app']);
+
+    expect((await outsider.client.get(`/repos/${org}/app`)).status).toBe(404);
+    const theirSearch = await outsider.client.get(`/repos/search?q=app&limit=50`);
+    expect(theirSearch.body.data.map((r: { full_name: string }) => r.full_name)).not.toContain(`${org}/app`);
+    expect((await outsider.client.get(`/orgs/${org}/repos`)).status).toBe(404);
+    expect((await anonymous.get(`/orgs/${org}/repos`)).status).toBe(404);
+    expect((await anonymous.get(`/repos/${org}/app`)).status).toBe(404);
+  });
+
+  test('a team member without admin access to a repository cannot give it to the team', async () => {
+    expect((await member.client.put(`/teams/${teamId}/repos/${org}/docs`)).status).toBe(403);
+    expect((await member.client.delete(`/teams/${teamId}/repos/${org}/app`)).status).toBe(403);
+  });
+
+  test('taking the repository from the team takes the member\'s access with it', async () => {
+    expect((await owner.client.delete(`/teams/${teamId}/repos/${org}/app`)).status).toBe(204);
+    expect((await owner.client.get(`/teams/${teamId}/repos/${org}/app`)).status).toBe(404);
+    expect((await owner.client.get(`/teams/${teamId}/repos`)).body).toEqual([]);
+    expect((await member.client.get(`/repos/${org}/app`)).status).toBe(404);
+  });
+
+  test('the org cannot be deleted while it owns repositories', async () => {
+    const refused = await undeclared(owner.client, 'DELETE', `/orgs/${org}`);
+    expect(refused.status).toBe(422);
+    expect(refused.message).toMatch(/still has ownership of repositories/);
+    expect((await owner.client.get(`/orgs/${org}`)).status).toBe(200);
+
+    for (const name of ['app', 'docs', 'by-admin']) expect((await owner.client.delete(`/repos/${org}/${name}`)).status).toBe(204);
+    expect((await owner.client.delete(`/orgs/${org}`)).status).toBe(204);
+  });
+});
+
+describe('a public organization', () => {
+  test('shows its public repositories to everyone, and refuses repository creation to non-members with 403', async () => {
+    const owner = await newUser();
+    const outsider = await newUser();
+    const org = await newOrg(owner.client, 'public');
+    expect((await owner.client.post(`/orgs/${org}/repos`, { name: 'open' })).status).toBe(201);
+    expect((await owner.client.post(`/orgs/${org}/repos`, { name: 'closed', private: true })).status).toBe(201);
+
+    const seen = await anonymous.get(`/orgs/${org}/repos`);
+    expect(seen.status).toBe(200);
+    expect(seen.body.map((r: { name: string }) => r.name)).toEqual(['open']);
+    expect((await anonymous.get(`/repos/${org}/open`)).body.permissions).toEqual({ admin: false, push: false, pull: true });
+    expect((await outsider.client.get(`/repos/${org}/closed`)).status).toBe(404);
+    expect((await outsider.client.post(`/orgs/${org}/repos`, { name: 'mine' })).status).toBe(403);
+    // A user is not an organization.
+    expect((await anonymous.get(`/orgs/${owner.username}/repos`)).status).toBe(404);
+  });
+
+  test('a team allowed to create repositories may create them, with write access for its members', async () => {
+    const owner = await newUser();
+    const creator = await newUser();
+    const org = await newOrg(owner.client, 'public');
+    const team = await owner.client.post(`/orgs/${org}/teams`, {
+      name: 'makers', permission: 'write', units: ['repo.code'], can_create_org_repo: true, includes_all_repositories: true,
+    });
+    expect(team.status).toBe(201);
+    expect((await owner.client.put(`/teams/${team.body.id}/members/${creator.username}`)).status).toBe(204);
+    await eventually(() => creator.client.post(`/orgs/${org}/repos`, { name: 'made', private: true }), 201);
+    const got = await creator.client.get(`/repos/${org}/made`);
+    expect(got.body.permissions).toEqual({ admin: false, push: true, pull: true });
+  });
+});
+
+describe('deleting a user who owns repositories', () => {
+  test('is refused without purge, and purge deletes the user and their repositories', async () => {
+    const user = await newUser();
+    expect((await user.client.post('/user/repos', { name: 'keep' })).status).toBe(201);
+
+    const refused = await admin.delete(`/admin/users/${user.username}`);
+    expect(refused.status).toBe(422);
+    expect(refused.body.message).toBe(`user still has ownership of repositories [uid: ${user.id}]`);
+    expect((await admin.get(`/repos/${user.username}/keep`)).status).toBe(200);
+
+    expect((await admin.delete(`/admin/users/${user.username}?purge=true`)).status).toBe(204);
+    await eventually(() => admin.get(`/repos/${user.username}/keep`), 404);
+  });
+});
