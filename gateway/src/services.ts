@@ -10,6 +10,7 @@ export interface ServiceClients {
   oauth2: ServiceClient<identity.OAuth2ServiceClient>;
   gpgKeys: ServiceClient<identity.GpgKeyServiceClient>;
   repository: ServiceClient<repository.RepositoryServiceClient>;
+  tags: ServiceClient<repository.TagServiceClient>;
   close(): void;
 }
 
@@ -22,6 +23,7 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     oauth2: createServiceClient<identity.OAuth2ServiceClient>(anvil.identity.v1.OAuth2Service, identityAddress, secret),
     gpgKeys: createServiceClient<identity.GpgKeyServiceClient>(anvil.identity.v1.GpgKeyService, identityAddress, secret),
     repository: createServiceClient<repository.RepositoryServiceClient>(anvil.repository.v1.RepositoryService, repositoryAddress, secret),
+    tags: createServiceClient<repository.TagServiceClient>(anvil.repository.v1.TagService, repositoryAddress, secret),
   };
   return {
     ...clients,

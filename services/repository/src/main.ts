@@ -8,6 +8,8 @@ import { gitStorage } from './git/git-storage.js';
 import { RepositoryStorage } from './git/storage.js';
 import { startGitHttpServer } from './git-http/server.js';
 import { repositoryGrpcService } from './grpc/repository-service.js';
+import { tagGrpcService } from './grpc/tag-service.js';
+import { tagGit } from './git/tag-git.js';
 import { createDb, type RepositoryDb, type RepositoryTx } from './store/db.js';
 import { repositoryStore } from './store/repositories.js';
 
@@ -33,6 +35,6 @@ await runService<RepositoryDb, RepositoryTx>({
     // Packs travel over this HTTP side channel, never inside gRPC (DESIGN.md §3).
     await startGitHttpServer({ address: service.config.repositoryHttpAddress, secret: service.secret, log: service.log, deps, storage });
   },
-  grpcServices: () => [repositoryGrpcService(deps!)],
+  grpcServices: () => [repositoryGrpcService(deps!), tagGrpcService({ store: deps!.store, tags: tagGit(storage!) })],
   consumers: ({ log }) => [identityUserConsumer(log, storage)],
 });

@@ -1,0 +1,97 @@
+// Tag use cases (Gitea's routers/api/v1/repo/tag.go): list, get, create (lightweight or
+// annotated), delete. Reading needs read permission, writing needs write; a repository the
+// caller cannot see is not_found. Creations and deletions publish tag.created/tag.deleted
+// through the outbox.
+import { DomainError, alreadyExists, forbidden, invalid, notFound, type Caller } from '@anvil/kit';
+import type { GitAnnotatedTag, GitTag } from '../git/tags.js';
+import { atLeast } from './permission.js';
+import { resolveRepository, type RepositoryAccess } from './repositories.js';
+import type { RepositoryStore } from './store.js';
+
+/** The git side of tags (src/git/tags.ts), addressed by the repository's git directory. */
+export interface TagGit {
+  gitDirOf(owner: string, name: string): string;
+  listTags(gitDir: string): Promise<GitTag[]>;
+  findTag(gitDir: string, name: string): Promise<GitTag | undefined>;
+  resolveCommit(gitDir: string, revision: string): Promise<string | undefined>;
+  /** Throws TagExists (mapped by `isTagExists`) when the tag exists. */
+  createTag(gitDir: string, name: string, commit: string, message: string, tagger: { name: string; email: string }): Promise<void>;
+  deleteTag(gitDir: string, name: string, id: string): Promise<boolean>;
+  readTagObject(gitDir: string, sha: string): Promise<GitAnnotatedTag | undefined>;
+  isTagExists(err: unknown): boolean;
+  isValidTagName(name: string): boolean;
+}
+
+export interface TagDeps {
+  store: RepositoryStore;
+  tags: TagGit;
+}
+
+const tagNotFound = () => notFound('The target couldn\'t be found.', 'tag_not_found');
+
+async function open(deps: TagDeps, owner: string, name: string, caller: Caller, wanted: 'read' | 'write') {
+  const access = await resolveRepository(deps.store, owner, name, caller);
+  if (!atLeast(access.permission, wanted)) throw forbidden('user should have a permission to write to the repository', 'repo_permission_denied');
+  return { access, gitDir: deps.tags.gitDirOf(access.owner.login, access.repository.name) };
+}
+
+export async function listTags(deps: TagDeps, owner: string, name: string, caller: Caller, offset: number, limit: number): Promise<{ items: GitTag[]; total: number }> {
+  const { access, gitDir } = await open(deps, owner, name, caller, 'read');
+  if (access.repository.isEmpty) return { items: [], total: 0 };
+  const all = await deps.tags.listTags(gitDir);
+  return { items: all.slice(offset, offset + limit), total: all.length };
+}
+
+export async function getTag(deps: TagDeps, owner: string, name: string, tag: string, caller: Caller): Promise<GitTag> {
+  const { gitDir } = await open(deps, owner, name, caller, 'read');
+  const found = await deps.tags.findTag(gitDir, tag);
+  if (!found) throw tagNotFound();
+  return found;
+}
+
+export interface CreateTagInput {
+  tagName: string;
+  target: string;
+  message: string;
+}
+
+function tagEvent(access: RepositoryAccess, tag: GitTag, caller: Caller, kind: 'tag.created' | 'tag.deleted') {
+  return { kind, repository: access.repository, name: tag.name, ref: `refs/tags/${tag.name}`, sha: tag.commitSha, pusher: { id: caller.userId, login: caller.login } } as const;
+}
+
+export async function createTag(deps: TagDeps, owner: string, name: string, input: CreateTagInput, caller: Caller): Promise<GitTag> {
+  const { access, gitDir } = await open(deps, owner, name, caller, 'write');
+  if (!deps.tags.isValidTagName(input.tagName)) throw invalid(`tag name is invalid: ${input.tagName}`, 'invalid_tag_name');
+  const target = input.target || access.repository.defaultBranch;
+  const commit = await deps.tags.resolveCommit(gitDir, target);
+  if (!commit) throw notFound('target not found', 'tag_target_not_found');
+  const user = await deps.store.findOwnerById(caller.userId);
+  const tagger = { name: caller.login || user?.login || 'anvil', email: user?.email || `${(caller.login || 'anvil').toLowerCase()}@noreply.anvil` };
+  try {
+    await deps.tags.createTag(gitDir, input.tagName, commit, input.message, tagger);
+  } catch (err) {
+    if (deps.tags.isTagExists(err)) throw alreadyExists('tag exist', 'tag_exists');
+    throw err;
+  }
+  const created = await deps.tags.findTag(gitDir, input.tagName);
+  if (!created) throw tagNotFound();
+  await deps.store.transaction((tx) => tx.publish(tagEvent(access, created, caller, 'tag.created')));
+  return created;
+}
+
+export async function deleteTag(deps: TagDeps, owner: string, name: string, tag: string, caller: Caller): Promise<void> {
+  const { access, gitDir } = await open(deps, owner, name, caller, 'write');
+  const found = await deps.tags.findTag(gitDir, tag);
+  if (!found) throw tagNotFound();
+  // Deleting only what we read: a tag moved meanwhile is left alone (and reported missing).
+  if (!(await deps.tags.deleteTag(gitDir, found.name, found.id))) throw tagNotFound();
+  await deps.store.transaction((tx) => tx.publish(tagEvent(access, found, caller, 'tag.deleted')));
+}
+
+export async function getAnnotatedTag(deps: TagDeps, owner: string, name: string, sha: string, caller: Caller): Promise<GitAnnotatedTag> {
+  const { gitDir } = await open(deps, owner, name, caller, 'read');
+  if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(sha)) throw new DomainError('bad_request', 'sha not provided', 'invalid_sha');
+  const found = await deps.tags.readTagObject(gitDir, sha);
+  if (!found) throw notFound('The target couldn\'t be found.', 'tag_not_found');
+  return found;
+}
