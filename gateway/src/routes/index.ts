@@ -7,6 +7,7 @@ import { miscRoutes } from './misc.js';
 import { oauth2AppRoutes } from './oauth2-apps.js';
 import { orgsRoutes } from './orgs.js';
 import { repoRoutes } from './repos.js';
+import { repoArchiveRoutes } from './repo-archives.js';
 import { repoTagRoutes } from './repo-tags.js';
 import { teamsRoutes } from './teams.js';
 import { userRoutes } from './user.js';
@@ -15,5 +16,5 @@ import { usersRoutes } from './users.js';
 export const apiRoutes: readonly Route[] = [
   ...miscRoutes, ...userRoutes, ...usersRoutes, ...gpgKeyRoutes, ...adminRoutes, ...oauth2AppRoutes, ...orgsRoutes, ...teamsRoutes,
   ...repoRoutes, ...collaboratorRoutes,
-  ...repoTagRoutes,
+  ...repoTagRoutes, ...repoArchiveRoutes,
 ];
