@@ -64,7 +64,8 @@ export async function spawnBundle(gitDir: string, commit: string): Promise<Archi
     await writeFile(join(tmp, 'objects', 'info', 'alternates'), `${join(gitDir, 'objects')}\n`);
     await runGit(git('update-ref', { gitDir: tmp }).arg('refs/heads/bundle').oid(commit).build());
     await runGit(git('symbolic-ref', { gitDir: tmp }).arg('HEAD').arg('refs/heads/bundle').build());
-    const child = spawnGit(git('bundle', { gitDir: tmp }).arg('create').arg('-').arg('refs/heads/bundle').arg('HEAD').build());
+    // `-` (stdout) is a constant written here, so it goes through flag(), which takes `-…` words.
+    const child = spawnGit(git('bundle', { gitDir: tmp }).arg('create').flag('-').arg('refs/heads/bundle').arg('HEAD').build());
     return { child, cleanup };
   } catch (err) {
     await cleanup();
