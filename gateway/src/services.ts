@@ -11,6 +11,7 @@ export interface ServiceClients {
   gpgKeys: ServiceClient<identity.GpgKeyServiceClient>;
   repository: ServiceClient<repository.RepositoryServiceClient>;
   tags: ServiceClient<repository.TagServiceClient>;
+  languages: ServiceClient<repository.LanguageServiceClient>;
   close(): void;
 }
 
@@ -24,6 +25,7 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     gpgKeys: createServiceClient<identity.GpgKeyServiceClient>(anvil.identity.v1.GpgKeyService, identityAddress, secret),
     repository: createServiceClient<repository.RepositoryServiceClient>(anvil.repository.v1.RepositoryService, repositoryAddress, secret),
     tags: createServiceClient<repository.TagServiceClient>(anvil.repository.v1.TagService, repositoryAddress, secret),
+    languages: createServiceClient<repository.LanguageServiceClient>(anvil.repository.v1.LanguageService, repositoryAddress, secret),
   };
   return {
     ...clients,

@@ -10,6 +10,10 @@ import { startGitHttpServer } from './git-http/server.js';
 import { repositoryGrpcService } from './grpc/repository-service.js';
 import { tagGrpcService } from './grpc/tag-service.js';
 import { tagGit } from './git/tag-git.js';
+import { languageGit } from './git/language-git.js';
+import { linguistTable } from './git/linguist-table.js';
+import { languageGrpcService } from './grpc/language-service.js';
+import { languageStatsStore } from './store/languages.js';
 import { createDb, type RepositoryDb, type RepositoryTx } from './store/db.js';
 import { repositoryStore } from './store/repositories.js';
 
@@ -23,6 +27,7 @@ function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: R
 }
 
 let deps: RepositoryDeps | undefined;
+let db: RepositoryDb | undefined;
 let storage: RepositoryStorage | undefined;
 
 await runService<RepositoryDb, RepositoryTx>({
@@ -32,9 +37,14 @@ await runService<RepositoryDb, RepositoryTx>({
   async beforeServing(service) {
     storage = new RepositoryStorage(resolve(service.config.dataDir, service.config.settings.repository.ROOT || 'repositories'));
     deps = domainDeps(service, storage);
+    db = service.db;
     // Packs travel over this HTTP side channel, never inside gRPC (DESIGN.md §3).
     await startGitHttpServer({ address: service.config.repositoryHttpAddress, secret: service.secret, log: service.log, deps, storage });
   },
-  grpcServices: () => [repositoryGrpcService(deps!), tagGrpcService({ store: deps!.store, tags: tagGit(storage!) })],
+  grpcServices: () => [
+    repositoryGrpcService(deps!),
+    tagGrpcService({ store: deps!.store, tags: tagGit(storage!) }),
+    languageGrpcService({ store: deps!.store, stats: languageStatsStore(db!), git: languageGit(storage!), table: linguistTable() }),
+  ],
   consumers: ({ log }) => [identityUserConsumer(log, storage)],
 });
