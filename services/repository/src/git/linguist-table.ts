@@ -1,7 +1,7 @@
 // The LanguageTable over GitHub linguist's languages.yml as the linguist-languages package
 // ships it: exact file names first, then the longest matching extension. An extension
 // several languages claim goes to the language whose primary extension it is, else to a
-// programming language, else to the first by name (linguist would use content heuristics).
+// programming language, else to the first by name; linguist's popular languages go first (linguist would use content heuristics).
 import * as linguist from 'linguist-languages';
 import type { LanguageTable } from '../domain/languages.js';
 
@@ -12,6 +12,13 @@ interface LanguageData {
   filenames?: readonly string[];
   aliases?: readonly string[];
 }
+
+// linguist's popular.yml (plus Markdown): the usual meaning of an extension other
+// languages share (`.html` is HTML before Ecmarkup, `.md` Markdown before GCC Machine Description).
+const POPULAR = new Set([
+  'ActionScript', 'C', 'C#', 'C++', 'CSS', 'Clojure', 'CoffeeScript', 'Go', 'HTML', 'Haskell', 'Java', 'JavaScript', 'Lua',
+  'MATLAB', 'Markdown', 'Objective-C', 'PHP', 'Perl', 'Python', 'R', 'Ruby', 'Scala', 'Shell', 'Swift', 'TeX', 'TypeScript', 'Vim Script',
+]);
 
 function build(): LanguageTable {
   const languages = Object.values(linguist as unknown as Record<string, LanguageData>).filter((l) => l && typeof l.name === 'string');
@@ -28,7 +35,8 @@ function build(): LanguageTable {
     }
   }
   const pick = (extension: string, candidates: LanguageData[]): string =>
-    (candidates.find((l) => l.extensions?.[0]?.toLowerCase() === extension)
+    (candidates.find((l) => POPULAR.has(l.name))
+      ?? candidates.find((l) => l.extensions?.[0]?.toLowerCase() === extension)
       ?? candidates.find((l) => l.type === 'programming')
       ?? candidates[0]).name;
   return {
