@@ -244,3 +244,48 @@ describe('tags', () => {
     expect((await anonymous.post(base, { tag_name: 'v9' })).status).toBe(401);
   });
 });
+
+describe('languages', () => {
+  test('bytes per language of the default branch, honouring .gitattributes, and the top one in the repository JSON', async () => {
+    const user = await newUser();
+    const app = 'export function main(): number {\n  return 42;\n}\n';
+    const files = {
+      'src/main.ts': app,
+      'src/util.ts': 'export const twice = (n: number) => n * 2;\n',
+      'web/index.html': '<!doctype html><title>x</title>\n',
+      'vendor/lib.js': 'var vendored = true;\n'.repeat(50),
+      'third/keep.py': 'print("kept")\n',
+      'gen/big.ts': 'export const generated = 1;\n'.repeat(100),
+      'tools/run.txt': 'echo run\n',
+      'package.json': '{"name":"x"}\n',
+      'README.md': '# Readme\n',
+      '.gitattributes': 'gen/** linguist-generated\ntools/*.txt linguist-language=Shell\nthird/** linguist-vendored=false\n',
+    };
+    await repositoryWith(user, 'polyglot', files);
+
+    const res = await anonymous.get(`/repos/${user.username}/polyglot/languages`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      TypeScript: Buffer.byteLength(files['src/main.ts']) + Buffer.byteLength(files['src/util.ts']),
+      HTML: Buffer.byteLength(files['web/index.html']),
+      Python: Buffer.byteLength(files['third/keep.py']),
+      Shell: Buffer.byteLength(files['tools/run.txt']),
+    });
+    // Asked again (the cached answer) it is the same.
+    expect((await anonymous.get(`/repos/${user.username}/polyglot/languages`)).body).toEqual(res.body);
+    expect((await anonymous.get(`/repos/${user.username}/polyglot`)).body.language).toBe('TypeScript');
+  });
+
+  test('an empty repository has no languages; a private one is 404 to others', async () => {
+    const user = await newUser();
+    expect((await user.client.post('/user/repos', { name: 'nothing' })).status).toBe(201);
+    const empty = await anonymous.get(`/repos/${user.username}/nothing/languages`);
+    expect(empty.status).toBe(200);
+    expect(empty.body).toEqual({});
+    expect((await anonymous.get(`/repos/${user.username}/nothing`)).body.language).toBe('');
+
+    await repositoryWith(user, 'hidden', { 'a.go': 'package a\n' }, { private: true });
+    expect((await anonymous.get(`/repos/${user.username}/hidden/languages`)).status).toBe(404);
+    expect((await user.client.get(`/repos/${user.username}/hidden/languages`)).body).toEqual({ Go: 10 });
+  });
+});
