@@ -276,6 +276,17 @@ describe('languages', () => {
     expect((await anonymous.get(`/repos/${user.username}/polyglot`)).body.language).toBe('TypeScript');
   });
 
+  test('a push to the default branch sets the repository\'s language without asking /languages', async () => {
+    const user = await newUser();
+    await repositoryWith(user, 'pushed', { 'main.go': 'package main\n\nfunc main() {}\n', 'README.md': '# x\n' });
+    let language = '';
+    for (let attempt = 0; attempt < 200 && !language; attempt += 1) {
+      language = (await anonymous.get(`/repos/${user.username}/pushed`)).body.language;
+      if (!language) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(language).toBe('Go');
+  });
+
   test('an empty repository has no languages; a private one is 404 to others', async () => {
     const user = await newUser();
     expect((await user.client.post('/user/repos', { name: 'nothing' })).status).toBe(201);

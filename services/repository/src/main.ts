@@ -14,6 +14,8 @@ import { languageGit } from './git/language-git.js';
 import { linguistTable } from './git/linguist-table.js';
 import { languageGrpcService } from './grpc/language-service.js';
 import { languageStatsStore } from './store/languages.js';
+import { languageStatsConsumer } from './events/language-stats-consumer.js';
+import type { LanguageDeps } from './domain/language-stats.js';
 import { createDb, type RepositoryDb, type RepositoryTx } from './store/db.js';
 import { repositoryStore } from './store/repositories.js';
 
@@ -30,6 +32,10 @@ let deps: RepositoryDeps | undefined;
 let db: RepositoryDb | undefined;
 let storage: RepositoryStorage | undefined;
 
+function languageDeps(): LanguageDeps {
+  return { store: deps!.store, stats: languageStatsStore(db!), git: languageGit(storage!), table: linguistTable() };
+}
+
 await runService<RepositoryDb, RepositoryTx>({
   name: 'repository',
   migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
@@ -44,7 +50,7 @@ await runService<RepositoryDb, RepositoryTx>({
   grpcServices: () => [
     repositoryGrpcService(deps!),
     tagGrpcService({ store: deps!.store, tags: tagGit(storage!) }),
-    languageGrpcService({ store: deps!.store, stats: languageStatsStore(db!), git: languageGit(storage!), table: linguistTable() }),
+    languageGrpcService(languageDeps()),
   ],
-  consumers: ({ log }) => [identityUserConsumer(log, storage)],
+  consumers: ({ log }) => [identityUserConsumer(log, storage), languageStatsConsumer(log, languageDeps)],
 });

@@ -26,6 +26,17 @@ export interface LanguageDeps {
   table: LanguageTable;
 }
 
+/** The cached sizes of `commit`, computed and stored (with the top language) on a miss. */
+async function sizesOf(deps: LanguageDeps, repositoryId: number, gitDir: string, commit: string): Promise<LanguageSizes> {
+  const cached = await deps.stats.find(repositoryId, commit);
+  if (cached) return cached;
+  const files = await deps.git.listTreeFiles(gitDir, commit);
+  const attributes = await deps.git.linguistAttributes(gitDir, commit, files.map((f) => f.path));
+  const sizes = languageSizes(files, attributes, deps.table);
+  await deps.stats.save(repositoryId, commit, sizes, primaryLanguage(sizes));
+  return sizes;
+}
+
 /** Largest first, then by name. */
 export async function getLanguages(deps: LanguageDeps, owner: string, name: string, caller: Caller): Promise<Array<[string, number]>> {
   const access = await resolveRepository(deps.store, owner, name, caller);
@@ -34,12 +45,14 @@ export async function getLanguages(deps: LanguageDeps, owner: string, name: stri
   const gitDir = deps.git.gitDirOf(access.owner.login, repo.name);
   const commit = await deps.git.resolveCommit(gitDir, `refs/heads/${repo.defaultBranch}`);
   if (!commit) return [];
-  let sizes = await deps.stats.find(repo.id, commit);
-  if (!sizes) {
-    const files = await deps.git.listTreeFiles(gitDir, commit);
-    const attributes = await deps.git.linguistAttributes(gitDir, commit, files.map((f) => f.path));
-    sizes = languageSizes(files, attributes, deps.table);
-    await deps.stats.save(repo.id, commit, sizes, primaryLanguage(sizes));
-  }
+  const sizes = await sizesOf(deps, repo.id, gitDir, commit);
   return [...sizes].sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
+}
+
+/**
+ * After a push to the default branch: computes its languages now, so the repository's
+ * `language` is current without anyone asking /languages first (Gitea's stats queue).
+ */
+export async function refreshLanguages(deps: LanguageDeps, repository: { id: number; ownerLogin: string; name: string }, commit: string): Promise<void> {
+  await sizesOf(deps, repository.id, deps.git.gitDirOf(repository.ownerLogin, repository.name), commit);
 }
