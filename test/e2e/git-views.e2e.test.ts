@@ -217,6 +217,18 @@ describe('tags', () => {
     expect((await user.client.delete(`${base}/v1.0`)).status).toBe(404);
     await eventMatching((e) => e.subject === 'repository.tag.deleted' && e.payload.name === 'v1.0' && e.payload.repository?.name === 'tagged');
 
+    // Not an annotated tag object: 400, as Gitea.
+    expect((await anonymous.get(`/repos/${user.username}/tagged/git/tags/${commit}`)).status).toBe(400);
+    expect((await anonymous.get(`/repos/${user.username}/tagged/git/tags/nothex`)).status).toBe(400);
+
+    // Tag names with slashes are one tag.
+    expect((await user.client.post(base, { tag_name: 'release/2026' })).status).toBe(200);
+    expect((await anonymous.get(`${base}/release/2026`)).body).toMatchObject({ name: 'release/2026', id: commit });
+    const slashed = await download(`/repos/${user.username}/tagged/archive/release/2026.zip`);
+    expect(slashed.status).toBe(200);
+    expect(slashed.headers.get('content-disposition')).toContain('filename="tagged-release-2026.zip"');
+    expect((await user.client.delete(`${base}/release/2026`)).status).toBe(204);
+
     // The tag's archive downloads by its name.
     expect((await download(`/repos/${user.username}/tagged/archive/v2.0.tar.gz`)).status).toBe(200);
   });

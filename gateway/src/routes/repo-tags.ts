@@ -5,6 +5,12 @@ import { noContent, ok, type Route, type RouteContext } from '../http/route.js';
 import { presentAnnotatedTag, presentTag, repoUrls } from '../presenters/tag.js';
 import { repoRef } from './repo-context.js';
 
+/** Tag names may hold slashes (`release/1.0`): Gitea routes `/tags/*`; express 5 gives the segments. */
+function tagParam(ctx: RouteContext): string {
+  const value = ctx.params.tag as unknown;
+  return Array.isArray(value) ? value.join('/') : String(value ?? '');
+}
+
 const urlsOf = (ctx: RouteContext) => repoUrls(ctx.deps.config.rootUrl, ctx.params.owner, ctx.params.repo);
 
 export const repoTagRoutes: Route[] = [
@@ -18,14 +24,15 @@ export const repoTagRoutes: Route[] = [
     },
   },
   {
-    method: 'GET', path: '/repos/:owner/:repo/tags/:tag', operationId: 'repoGetTag', access: 'public', scopes: ['repository'],
+    method: 'GET', path: '/repos/:owner/:repo/tags/*tag', operationId: 'repoGetTag', access: 'public', scopes: ['repository'],
     async handle(ctx) {
-      const tag = await ctx.deps.services.tags.GetTag({ ref: repoRef(ctx), name: ctx.params.tag }, { caller: ctx.caller });
+      const tag = await ctx.deps.services.tags.GetTag({ ref: repoRef(ctx), name: tagParam(ctx) }, { caller: ctx.caller });
       return ok(presentTag(tag, urlsOf(ctx)));
     },
   },
   {
-    // The contract documents 200 for a created tag (Gitea's swagger), so that is what we answer.
+    // Gitea 1.27 answers 201 here, but its own document declares 200 for a created tag; the
+    // contract decides (DESIGN.md §1), so this answers 200.
     method: 'POST', path: '/repos/:owner/:repo/tags', operationId: 'repoCreateTag', access: 'signed', scopes: ['repository'],
     async handle(ctx) {
       const body = ctx.body as { tag_name?: string; target?: string; message?: string };
@@ -36,9 +43,9 @@ export const repoTagRoutes: Route[] = [
     },
   },
   {
-    method: 'DELETE', path: '/repos/:owner/:repo/tags/:tag', operationId: 'repoDeleteTag', access: 'signed', scopes: ['repository'],
+    method: 'DELETE', path: '/repos/:owner/:repo/tags/*tag', operationId: 'repoDeleteTag', access: 'signed', scopes: ['repository'],
     async handle(ctx) {
-      await ctx.deps.services.tags.DeleteTag({ ref: repoRef(ctx), name: ctx.params.tag }, { caller: ctx.caller });
+      await ctx.deps.services.tags.DeleteTag({ ref: repoRef(ctx), name: tagParam(ctx) }, { caller: ctx.caller });
       return noContent();
     },
   },

@@ -27,7 +27,7 @@ export interface TagDeps {
   tags: TagGit;
 }
 
-const tagNotFound = () => notFound('The target couldn\'t be found.', 'tag_not_found');
+const tagNotFound = (name: string) => notFound(`tag doesn't exist: ${name}`, 'tag_not_found');
 
 async function open(deps: TagDeps, owner: string, name: string, caller: Caller, wanted: 'read' | 'write') {
   const access = await resolveRepository(deps.store, owner, name, caller);
@@ -45,7 +45,7 @@ export async function listTags(deps: TagDeps, owner: string, name: string, calle
 export async function getTag(deps: TagDeps, owner: string, name: string, tag: string, caller: Caller): Promise<GitTag> {
   const { gitDir } = await open(deps, owner, name, caller, 'read');
   const found = await deps.tags.findTag(gitDir, tag);
-  if (!found) throw tagNotFound();
+  if (!found) throw tagNotFound(tag);
   return found;
 }
 
@@ -64,17 +64,17 @@ export async function createTag(deps: TagDeps, owner: string, name: string, inpu
   if (!deps.tags.isValidTagName(input.tagName)) throw invalid(`tag name is invalid: ${input.tagName}`, 'invalid_tag_name');
   const target = input.target || access.repository.defaultBranch;
   const commit = await deps.tags.resolveCommit(gitDir, target);
-  if (!commit) throw notFound('target not found', 'tag_target_not_found');
+  if (!commit) throw notFound(`target not found: ${target}`, 'tag_target_not_found');
   const user = await deps.store.findOwnerById(caller.userId);
   const tagger = { name: caller.login || user?.login || 'anvil', email: user?.email || `${(caller.login || 'anvil').toLowerCase()}@noreply.anvil` };
   try {
     await deps.tags.createTag(gitDir, input.tagName, commit, input.message, tagger);
   } catch (err) {
-    if (deps.tags.isTagExists(err)) throw alreadyExists('tag exist', 'tag_exists');
+    if (deps.tags.isTagExists(err)) throw alreadyExists(`tag already exists [name: ${input.tagName}]`, 'tag_exists');
     throw err;
   }
   const created = await deps.tags.findTag(gitDir, input.tagName);
-  if (!created) throw tagNotFound();
+  if (!created) throw tagNotFound(input.tagName);
   await deps.store.transaction((tx) => tx.publish(tagEvent(access, created, caller, 'tag.created')));
   return created;
 }
@@ -82,16 +82,17 @@ export async function createTag(deps: TagDeps, owner: string, name: string, inpu
 export async function deleteTag(deps: TagDeps, owner: string, name: string, tag: string, caller: Caller): Promise<void> {
   const { access, gitDir } = await open(deps, owner, name, caller, 'write');
   const found = await deps.tags.findTag(gitDir, tag);
-  if (!found) throw tagNotFound();
+  if (!found) throw tagNotFound(tag);
   // Deleting only what we read: a tag moved meanwhile is left alone (and reported missing).
-  if (!(await deps.tags.deleteTag(gitDir, found.name, found.id))) throw tagNotFound();
+  if (!(await deps.tags.deleteTag(gitDir, found.name, found.id))) throw tagNotFound(tag);
   await deps.store.transaction((tx) => tx.publish(tagEvent(access, found, caller, 'tag.deleted')));
 }
 
 export async function getAnnotatedTag(deps: TagDeps, owner: string, name: string, sha: string, caller: Caller): Promise<GitAnnotatedTag> {
   const { gitDir } = await open(deps, owner, name, caller, 'read');
-  if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(sha)) throw new DomainError('bad_request', 'sha not provided', 'invalid_sha');
+  // Gitea answers 400 for anything that is not an annotated tag object (unknown sha, a
+  // commit, a lightweight tag's sha).
   const found = await deps.tags.readTagObject(gitDir, sha);
-  if (!found) throw notFound('The target couldn\'t be found.', 'tag_not_found');
+  if (!found) throw new DomainError('bad_request', `object does not exist [id: ${sha}, rel_path: ]`, 'not_a_tag_object');
   return found;
 }
