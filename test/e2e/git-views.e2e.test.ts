@@ -254,6 +254,12 @@ describe('tags', () => {
     expect((await anonymous.get(`${base}/v1`)).status).toBe(200);
     expect((await anonymous.get(`${base}/v9`)).status).toBe(404);
     expect((await anonymous.post(base, { tag_name: 'v9' })).status).toBe(401);
+
+    // An archived repository's tags are read-only (423), as Gitea.
+    expect((await user.client.patch(`/repos/${user.username}/rules`, { archived: true })).status).toBe(200);
+    expect((await user.client.post(base, { tag_name: 'v10' })).status).toBe(423);
+    expect((await user.client.delete(`${base}/v1`)).status).toBe(423);
+    expect((await anonymous.get(`${base}/v1`)).status).toBe(200);
   });
 });
 

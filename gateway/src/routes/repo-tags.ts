@@ -11,6 +11,8 @@ function tagParam(ctx: RouteContext): string {
   return Array.isArray(value) ? value.join('/') : String(value ?? '');
 }
 
+const ARCHIVED_423 = { repo_archived: 423 };
+
 const urlsOf = (ctx: RouteContext) => repoUrls(ctx.deps.config.rootUrl, ctx.params.owner, ctx.params.repo);
 
 export const repoTagRoutes: Route[] = [
@@ -34,6 +36,7 @@ export const repoTagRoutes: Route[] = [
     // Gitea 1.27 answers 201 here, but its own document declares 200 for a created tag; the
     // contract decides (DESIGN.md §1), so this answers 200.
     method: 'POST', path: '/repos/:owner/:repo/tags', operationId: 'repoCreateTag', access: 'signed', scopes: ['repository'],
+    statusOverrides: ARCHIVED_423,
     async handle(ctx) {
       const body = ctx.body as { tag_name?: string; target?: string; message?: string };
       const tag = await ctx.deps.services.tags.CreateTag({
@@ -44,6 +47,7 @@ export const repoTagRoutes: Route[] = [
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/tags/*tag', operationId: 'repoDeleteTag', access: 'signed', scopes: ['repository'],
+    statusOverrides: ARCHIVED_423,
     async handle(ctx) {
       await ctx.deps.services.tags.DeleteTag({ ref: repoRef(ctx), name: tagParam(ctx) }, { caller: ctx.caller });
       return noContent();

@@ -32,6 +32,8 @@ const tagNotFound = (name: string) => notFound(`tag doesn't exist: ${name}`, 'ta
 async function open(deps: TagDeps, owner: string, name: string, caller: Caller, wanted: 'read' | 'write') {
   const access = await resolveRepository(deps.store, owner, name, caller);
   if (!atLeast(access.permission, wanted)) throw forbidden('user should have a permission to write to the repository', 'repo_permission_denied');
+  // Gitea's mustNotBeArchived: an archived repository's tags are read-only (423 at the edge).
+  if (wanted === 'write' && access.repository.isArchived) throw forbidden('repo is archived', 'repo_archived');
   return { access, gitDir: deps.tags.gitDirOf(access.owner.login, access.repository.name) };
 }
 
