@@ -10,3 +10,6 @@ CREATE TABLE "language_stats" (
 
     CONSTRAINT "language_stats_pkey" PRIMARY KEY ("repository_id","commit_sha")
 );
+
+-- AddForeignKey
+ALTER TABLE "language_stats" ADD CONSTRAINT "language_stats_repository_id_fkey" FOREIGN KEY ("repository_id") REFERENCES "repository"("id") ON DELETE CASCADE ON UPDATE CASCADE;
