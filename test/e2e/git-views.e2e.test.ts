@@ -212,6 +212,9 @@ describe('tags', () => {
     expect(both.body.map((t: { name: string }) => t.name).sort()).toEqual(['v1.0', 'v2.0']);
 
     expect((await anonymous.get(`${base}/v1.0`)).body).toMatchObject({ name: 'v1.0', id: commit });
+    // URLs name the repository as stored, whatever case the request used.
+    const shouted = await anonymous.get(`/repos/${user.username.toUpperCase()}/TAGGED/tags/v1.0`);
+    expect(shouted.body.zipball_url).toBe(`${system.baseUrl}${user.username}/tagged/archive/v1.0.zip`);
     expect((await user.client.delete(`${base}/v1.0`)).status).toBe(204);
     expect((await anonymous.get(`${base}/v1.0`)).status).toBe(404);
     expect((await user.client.delete(`${base}/v1.0`)).status).toBe(404);

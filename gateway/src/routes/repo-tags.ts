@@ -13,7 +13,9 @@ function tagParam(ctx: RouteContext): string {
 
 const ARCHIVED_423 = { repo_archived: 423 };
 
-const urlsOf = (ctx: RouteContext) => repoUrls(ctx.deps.config.rootUrl, ctx.params.owner, ctx.params.repo);
+/** URLs from the repository's stored owner and name (as Gitea's), else the request's. */
+const urlsOf = (ctx: RouteContext, stored?: { owner: string; name: string } | null) =>
+  repoUrls(ctx.deps.config.rootUrl, stored?.owner || ctx.params.owner, stored?.name || ctx.params.repo);
 
 export const repoTagRoutes: Route[] = [
   {
@@ -21,7 +23,7 @@ export const repoTagRoutes: Route[] = [
     async handle(ctx) {
       const { page, limit } = ctx.page();
       const reply = await ctx.deps.services.tags.ListTags({ ref: repoRef(ctx), page: { page, limit } }, { caller: ctx.caller });
-      const urls = urlsOf(ctx);
+      const urls = urlsOf(ctx, reply.repository);
       return ok(reply.tags.map((t) => presentTag(t, urls)), reply.total);
     },
   },
@@ -29,7 +31,7 @@ export const repoTagRoutes: Route[] = [
     method: 'GET', path: '/repos/:owner/:repo/tags/*tag', operationId: 'repoGetTag', access: 'public', scopes: ['repository'],
     async handle(ctx) {
       const tag = await ctx.deps.services.tags.GetTag({ ref: repoRef(ctx), name: tagParam(ctx) }, { caller: ctx.caller });
-      return ok(presentTag(tag, urlsOf(ctx)));
+      return ok(presentTag(tag, urlsOf(ctx, tag.repository)));
     },
   },
   {
@@ -42,7 +44,7 @@ export const repoTagRoutes: Route[] = [
       const tag = await ctx.deps.services.tags.CreateTag({
         ref: repoRef(ctx), tag_name: body.tag_name ?? '', target: body.target ?? '', message: body.message ?? '',
       }, { caller: ctx.caller });
-      return ok(presentTag(tag, urlsOf(ctx)));
+      return ok(presentTag(tag, urlsOf(ctx, tag.repository)));
     },
   },
   {
@@ -57,7 +59,7 @@ export const repoTagRoutes: Route[] = [
     method: 'GET', path: '/repos/:owner/:repo/git/tags/:sha', operationId: 'GetAnnotatedTag', access: 'public', scopes: ['repository'],
     async handle(ctx) {
       const tag = await ctx.deps.services.tags.GetAnnotatedTag({ ref: repoRef(ctx), sha: ctx.params.sha }, { caller: ctx.caller });
-      return ok(presentAnnotatedTag(tag, urlsOf(ctx)));
+      return ok(presentAnnotatedTag(tag, urlsOf(ctx, tag.repository)));
     },
   },
 ];

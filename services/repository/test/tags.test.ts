@@ -45,7 +45,8 @@ const kindOf = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e in
 describe('tags', () => {
   it('creates an annotated tag at the default branch and announces tag.created with the commit', async () => {
     const { deps, published } = fakes();
-    const tag = await createTag(deps, 'ada', 'lib', { tagName: 'v1', target: '', message: 'One' }, ADA);
+    const { tag, repository } = await createTag(deps, 'ada', 'lib', { tagName: 'v1', target: '', message: 'One' }, ADA);
+    expect(repository).toEqual({ owner: 'ada', name: 'lib' });
     expect(tag).toMatchObject({ name: 'v1', commitSha: SHA, annotated: true });
     expect(published).toEqual([expect.objectContaining({ kind: 'tag.created', name: 'v1', ref: 'refs/tags/v1', sha: SHA, pusher: { id: 1, login: 'ada' } })]);
   });

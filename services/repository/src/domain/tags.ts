@@ -27,6 +27,14 @@ export interface TagDeps {
   tags: TagGit;
 }
 
+/** The repository's canonical owner and name (for the URLs the gateway builds). */
+export interface RepositoryName {
+  owner: string;
+  name: string;
+}
+
+const nameOf = (access: RepositoryAccess): RepositoryName => ({ owner: access.owner.login, name: access.repository.name });
+
 const tagNotFound = (name: string) => notFound(`tag doesn't exist: ${name}`, 'tag_not_found');
 
 async function open(deps: TagDeps, owner: string, name: string, caller: Caller, wanted: 'read' | 'write') {
@@ -37,18 +45,18 @@ async function open(deps: TagDeps, owner: string, name: string, caller: Caller, 
   return { access, gitDir: deps.tags.gitDirOf(access.owner.login, access.repository.name) };
 }
 
-export async function listTags(deps: TagDeps, owner: string, name: string, caller: Caller, offset: number, limit: number): Promise<{ items: GitTag[]; total: number }> {
+export async function listTags(deps: TagDeps, owner: string, name: string, caller: Caller, offset: number, limit: number): Promise<{ items: GitTag[]; total: number; repository: RepositoryName }> {
   const { access, gitDir } = await open(deps, owner, name, caller, 'read');
-  if (access.repository.isEmpty) return { items: [], total: 0 };
+  if (access.repository.isEmpty) return { items: [], total: 0, repository: nameOf(access) };
   const all = await deps.tags.listTags(gitDir);
-  return { items: all.slice(offset, offset + limit), total: all.length };
+  return { items: all.slice(offset, offset + limit), total: all.length, repository: nameOf(access) };
 }
 
-export async function getTag(deps: TagDeps, owner: string, name: string, tag: string, caller: Caller): Promise<GitTag> {
-  const { gitDir } = await open(deps, owner, name, caller, 'read');
+export async function getTag(deps: TagDeps, owner: string, name: string, tag: string, caller: Caller): Promise<{ tag: GitTag; repository: RepositoryName }> {
+  const { access, gitDir } = await open(deps, owner, name, caller, 'read');
   const found = await deps.tags.findTag(gitDir, tag);
   if (!found) throw tagNotFound(tag);
-  return found;
+  return { tag: found, repository: nameOf(access) };
 }
 
 export interface CreateTagInput {
@@ -61,7 +69,7 @@ function tagEvent(access: RepositoryAccess, tag: GitTag, caller: Caller, kind: '
   return { kind, repository: access.repository, name: tag.name, ref: `refs/tags/${tag.name}`, sha: tag.commitSha, pusher: { id: caller.userId, login: caller.login } } as const;
 }
 
-export async function createTag(deps: TagDeps, owner: string, name: string, input: CreateTagInput, caller: Caller): Promise<GitTag> {
+export async function createTag(deps: TagDeps, owner: string, name: string, input: CreateTagInput, caller: Caller): Promise<{ tag: GitTag; repository: RepositoryName }> {
   const { access, gitDir } = await open(deps, owner, name, caller, 'write');
   if (!deps.tags.isValidTagName(input.tagName)) throw invalid(`tag name is invalid: ${input.tagName}`, 'invalid_tag_name');
   const target = input.target || access.repository.defaultBranch;
@@ -78,7 +86,7 @@ export async function createTag(deps: TagDeps, owner: string, name: string, inpu
   const created = await deps.tags.findTag(gitDir, input.tagName);
   if (!created) throw tagNotFound(input.tagName);
   await deps.store.transaction((tx) => tx.publish(tagEvent(access, created, caller, 'tag.created')));
-  return created;
+  return { tag: created, repository: nameOf(access) };
 }
 
 export async function deleteTag(deps: TagDeps, owner: string, name: string, tag: string, caller: Caller): Promise<void> {
@@ -90,11 +98,11 @@ export async function deleteTag(deps: TagDeps, owner: string, name: string, tag:
   await deps.store.transaction((tx) => tx.publish(tagEvent(access, found, caller, 'tag.deleted')));
 }
 
-export async function getAnnotatedTag(deps: TagDeps, owner: string, name: string, sha: string, caller: Caller): Promise<GitAnnotatedTag> {
-  const { gitDir } = await open(deps, owner, name, caller, 'read');
+export async function getAnnotatedTag(deps: TagDeps, owner: string, name: string, sha: string, caller: Caller): Promise<{ tag: GitAnnotatedTag; repository: RepositoryName }> {
+  const { access, gitDir } = await open(deps, owner, name, caller, 'read');
   // Gitea answers 400 for anything that is not an annotated tag object (unknown sha, a
   // commit, a lightweight tag's sha).
   const found = await deps.tags.readTagObject(gitDir, sha);
   if (!found) throw new DomainError('bad_request', `object does not exist [id: ${sha}, rel_path: ]`, 'not_a_tag_object');
-  return found;
+  return { tag: found, repository: nameOf(access) };
 }
