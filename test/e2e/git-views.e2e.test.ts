@@ -232,6 +232,12 @@ describe('tags', () => {
     expect(slashed.headers.get('content-disposition')).toContain('filename="tagged-release-2026.zip"');
     expect((await user.client.delete(`${base}/release/2026`)).status).toBe(204);
 
+    // The tag's zipball_url (Gitea's web path) downloads.
+    const web = await fetch(light.body.zipball_url.replace('v1.0', 'v2.0'));
+    expect(web.status).toBe(200);
+    expect(web.headers.get('content-disposition')).toContain('filename="tagged-v2.0.zip"');
+    await web.arrayBuffer();
+
     // The tag's archive downloads by its name.
     expect((await download(`/repos/${user.username}/tagged/archive/v2.0.tar.gz`)).status).toBe(200);
   });

@@ -27,34 +27,38 @@ function fetchArchive(ctx: RouteContext, path: string, grant: string): Promise<I
   });
 }
 
+const getArchive: Route['handle'] = async (ctx) => {
+  const access = await ctx.deps.services.repository.ResolveRepository(repoRef(ctx), { caller: ctx.caller });
+  const repo = access.repository!;
+  const secret = ctx.deps.config.settings.security.INTERNAL_TOKEN ?? '';
+  const grant = signPayload({
+    caller: ctx.caller, repositoryId: repo.id, owner: repo.owner_login, name: repo.name, permission: access.permission, expires: Date.now() + GRANT_TTL_MS,
+  }, secret);
+  const path = `/${encodeURIComponent(repo.owner_login)}/${encodeURIComponent(repo.name)}/archive/${encodeURIComponent(archiveParam(ctx))}`;
+  const upstream = await fetchArchive(ctx, path, grant);
+  if (upstream.statusCode !== 200) {
+    upstream.resume();
+    if (upstream.statusCode === 404) throw notFound('The target couldn\'t be found.', 'archive_not_found');
+    throw new Error(`archive failed upstream with status ${upstream.statusCode}`);
+  }
+  const headers: Record<string, string> = {};
+  for (const name of PASSED_HEADERS) {
+    const value = upstream.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  ctx.res.writeHead(200, headers);
+  // A broken archiver cuts the stream, so the client sees a failed download, not a short file.
+  upstream.on('error', () => ctx.res.destroy());
+  upstream.on('aborted', () => ctx.res.destroy());
+  upstream.pipe(ctx.res);
+  return { status: 200, streamed: true };
+};
+
 export const repoArchiveRoutes: Route[] = [
-  {
-    method: 'GET', path: '/repos/:owner/:repo/archive/*archive', operationId: 'repoGetArchive', access: 'public', scopes: ['repository'],
-    async handle(ctx) {
-      const access = await ctx.deps.services.repository.ResolveRepository(repoRef(ctx), { caller: ctx.caller });
-      const repo = access.repository!;
-      const secret = ctx.deps.config.settings.security.INTERNAL_TOKEN ?? '';
-      const grant = signPayload({
-        caller: ctx.caller, repositoryId: repo.id, owner: repo.owner_login, name: repo.name, permission: access.permission, expires: Date.now() + GRANT_TTL_MS,
-      }, secret);
-      const path = `/${encodeURIComponent(repo.owner_login)}/${encodeURIComponent(repo.name)}/archive/${encodeURIComponent(archiveParam(ctx))}`;
-      const upstream = await fetchArchive(ctx, path, grant);
-      if (upstream.statusCode !== 200) {
-        upstream.resume();
-        if (upstream.statusCode === 404) throw notFound('The target couldn\'t be found.', 'archive_not_found');
-        throw new Error(`archive failed upstream with status ${upstream.statusCode}`);
-      }
-      const headers: Record<string, string> = {};
-      for (const name of PASSED_HEADERS) {
-        const value = upstream.headers[name];
-        if (typeof value === 'string') headers[name] = value;
-      }
-      ctx.res.writeHead(200, headers);
-      // A broken archiver cuts the stream, so the client sees a failed download, not a short file.
-      upstream.on('error', () => ctx.res.destroy());
-      upstream.on('aborted', () => ctx.res.destroy());
-      upstream.pipe(ctx.res);
-      return { status: 200, streamed: true };
-    },
-  },
+  { method: 'GET', path: '/repos/:owner/:repo/archive/*archive', operationId: 'repoGetArchive', access: 'public', scopes: ['repository'], handle: getArchive },
+];
+
+/** `{ROOT_URL}{owner}/{repo}/archive/{ref}.{ext}`, where Tag JSON's zipball_url/tarball_url point. */
+export const webArchiveRoutes: Route[] = [
+  { method: 'GET', path: '/:owner/:repo/archive/*archive', operationId: 'repoGetArchive', access: 'public', scopes: ['repository'], handle: getArchive },
 ];
