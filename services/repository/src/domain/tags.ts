@@ -3,10 +3,34 @@
 // caller cannot see is not_found. Creations and deletions publish tag.created/tag.deleted
 // through the outbox.
 import { DomainError, alreadyExists, forbidden, invalid, notFound, type Caller } from '@anvil/kit';
-import type { GitAnnotatedTag, GitTag } from '../git/tags.js';
 import { atLeast } from './permission.js';
 import { resolveRepository, type RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
+
+/** A tag as git holds it. */
+export interface GitTag {
+  name: string;
+  /** The tag object's id (annotated) or the commit's (lightweight). */
+  id: string;
+  /** The commit the tag points at (peeled). */
+  commitSha: string;
+  annotated: boolean;
+  /** The tag's message, or the commit's for a lightweight tag. */
+  message: string;
+  /** Tagger date (annotated) or committer date (lightweight), unix seconds. */
+  created: number;
+  tagger?: { name: string; email: string; when: number };
+}
+
+/** An annotated tag object (`git cat-file tag`). */
+export interface GitAnnotatedTag {
+  sha: string;
+  tag: string;
+  message: string;
+  objectSha: string;
+  objectType: string;
+  tagger: { name: string; email: string; when: number };
+}
 
 /** The git side of tags (src/git/tags.ts), addressed by the repository's git directory. */
 export interface TagGit {

@@ -1,21 +1,10 @@
 // Tags in a bare repository, read with for-each-ref/cat-file and written with mktag and
 // update-ref (expected old value given, so a concurrent writer makes the loser fail, never
 // overwrite). Every value from a caller passed isSafeRef() or isObjectId() first.
+import type { GitAnnotatedTag, GitTag } from '../domain/tags.js';
 import { git, GitError, isObjectId, isSafeRef, runGit, UnsafeArgument } from './command.js';
 
-export interface GitTag {
-  name: string;
-  /** The tag object's id (annotated) or the commit's (lightweight). */
-  id: string;
-  /** The commit the tag points at (peeled). */
-  commitSha: string;
-  annotated: boolean;
-  /** The tag's message, or the commit's for a lightweight tag. */
-  message: string;
-  /** Tagger date (annotated) or committer date (lightweight), unix seconds. */
-  created: number;
-  tagger?: { name: string; email: string; when: number };
-}
+export type { GitAnnotatedTag, GitTag };
 
 const FIELD = '\x1f';
 const RECORD = '\x1e';
@@ -111,15 +100,6 @@ export async function deleteTag(gitDir: string, name: string, id: string): Promi
     if (err instanceof GitError) return false;
     throw err;
   }
-}
-
-export interface GitAnnotatedTag {
-  sha: string;
-  tag: string;
-  message: string;
-  objectSha: string;
-  objectType: string;
-  tagger: { name: string; email: string; when: number };
 }
 
 /** The annotated tag object `sha`; undefined when it is missing or not a tag object. */
