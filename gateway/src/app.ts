@@ -10,6 +10,7 @@ import { healthz } from './http/health.js';
 import { registerRoutes, sendJson, type Deps } from './http/route.js';
 import { oauth2Router } from './oauth/router.js';
 import { apiRoutes } from './routes/index.js';
+import { webArchiveRoutes } from './routes/repo-archives.js';
 
 export interface AppOptions {
   /** Largest JSON body accepted; bigger ones get a clean 413. */
@@ -47,6 +48,12 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   registerRoutes(api, apiRoutes, deps, options.bodyLimit ?? '32mb');
   api.use((_req, res) => sendJson(res, 404, errorBody(404, 'The target couldn\'t be found.', rootUrl)));
   app.use('/api/v1', api);
+
+  // The archive links of the Tag JSON (zipball_url, tarball_url) are Gitea's web paths.
+  const web = express.Router({ caseSensitive: false, strict: false });
+  web.use('/:owner/:repo/archive', authenticate(deps));
+  registerRoutes(web, webArchiveRoutes, deps, '1kb');
+  app.use(web);
 
   // Git smart HTTP on the same host, as Gitea serves it.
   app.use(gitHttp(deps));

@@ -11,6 +11,8 @@ export interface ServiceClients {
   gpgKeys: ServiceClient<identity.GpgKeyServiceClient>;
   repository: ServiceClient<repository.RepositoryServiceClient>;
   teamAccess: ServiceClient<repository.TeamAccessServiceClient>;
+  tags: ServiceClient<repository.TagServiceClient>;
+  languages: ServiceClient<repository.LanguageServiceClient>;
   close(): void;
 }
 
@@ -24,6 +26,8 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     gpgKeys: createServiceClient<identity.GpgKeyServiceClient>(anvil.identity.v1.GpgKeyService, identityAddress, secret),
     repository: createServiceClient<repository.RepositoryServiceClient>(anvil.repository.v1.RepositoryService, repositoryAddress, secret),
     teamAccess: createServiceClient<repository.TeamAccessServiceClient>(anvil.repository.v1.TeamAccessService, repositoryAddress, secret),
+    tags: createServiceClient<repository.TagServiceClient>(anvil.repository.v1.TagService, repositoryAddress, secret),
+    languages: createServiceClient<repository.LanguageServiceClient>(anvil.repository.v1.LanguageService, repositoryAddress, secret),
   };
   return {
     ...clients,

@@ -17,8 +17,11 @@ import type { ProtoGrpcType as HooksGrpc } from './generated/hooks.js';
 // A context's second service lives in its own .proto (identity's OrgService in orgs.proto).
 import type { ProtoGrpcType as IdentityOrgsGrpc } from './generated/orgs.js';
 import type { ProtoGrpcType as RepositoryTeamAccessGrpc } from './generated/team_access.js';
+import type { ProtoGrpcType as RepositoryTagsGrpc } from './generated/tags.js';
+import type { ProtoGrpcType as RepositoryLanguagesGrpc } from './generated/languages.js';
 
-export type AnvilGrpc = IdentityGrpc & IdentityOrgsGrpc & RepositoryTeamAccessGrpc & GpgKeysGrpc & OAuth2Grpc & RepositoryGrpc & CollaborationGrpc & HooksGrpc;
+export type AnvilGrpc = IdentityGrpc & IdentityOrgsGrpc & GpgKeysGrpc & OAuth2Grpc & CollaborationGrpc & HooksGrpc
+  & RepositoryGrpc & RepositoryTeamAccessGrpc & RepositoryTagsGrpc & RepositoryLanguagesGrpc;
 
 /** Folder holding `anvil/<ctx>/v1/*.proto`; the include root for every import. */
 export const PROTO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -49,6 +49,8 @@ export interface Reply {
   total?: number;
   /** Set for the few operations that answer text/plain: `body` is then sent as is. */
   contentType?: string;
+  /** The handler streamed the response itself (archives): nothing more is sent. */
+  streamed?: boolean;
 }
 
 export interface Route {
@@ -130,6 +132,7 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
       };
       try {
         const reply = await route.handle(ctx);
+        if (reply.streamed) return;
         if (reply.total !== undefined) setPagingHeaders(req, res, ctx.page(), reply.total, rootUrl);
         if (reply.contentType) {
           res.writeHead(reply.status, { 'content-type': reply.contentType, 'content-length': Buffer.byteLength(String(reply.body)) });

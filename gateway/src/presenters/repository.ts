@@ -29,7 +29,7 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     template: repo.is_template,
     mirror: false,
     size: repo.size,
-    language: '',
+    language: repo.language,
     languages_url: `${rootUrl}api/v1/repos/${fullName}/languages`,
     html_url: `${rootUrl}${fullName}`,
     url: `${rootUrl}api/v1/repos/${fullName}`,

@@ -8,6 +8,9 @@ import { oauth2AppRoutes } from './oauth2-apps.js';
 import { orgRepoRoutes } from './org-repos.js';
 import { orgsRoutes } from './orgs.js';
 import { repoRoutes } from './repos.js';
+import { repoArchiveRoutes } from './repo-archives.js';
+import { repoLanguageRoutes } from './repo-languages.js';
+import { repoTagRoutes } from './repo-tags.js';
 import { teamsRoutes } from './teams.js';
 import { userRoutes } from './user.js';
 import { usersRoutes } from './users.js';
@@ -15,4 +18,5 @@ import { usersRoutes } from './users.js';
 export const apiRoutes: readonly Route[] = [
   ...miscRoutes, ...userRoutes, ...usersRoutes, ...gpgKeyRoutes, ...adminRoutes, ...oauth2AppRoutes, ...orgsRoutes, ...teamsRoutes,
   ...repoRoutes, ...orgRepoRoutes, ...collaboratorRoutes,
+  ...repoTagRoutes, ...repoArchiveRoutes, ...repoLanguageRoutes,
 ];

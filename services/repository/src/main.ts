@@ -10,6 +10,14 @@ import { RepositoryStorage } from './git/storage.js';
 import { startGitHttpServer } from './git-http/server.js';
 import { repositoryGrpcService } from './grpc/repository-service.js';
 import { teamAccessGrpcService } from './grpc/team-access-service.js';
+import { tagGrpcService } from './grpc/tag-service.js';
+import { tagGit } from './git/tag-git.js';
+import { languageGit } from './git/language-git.js';
+import { linguistTable } from './git/linguist-table.js';
+import { languageGrpcService } from './grpc/language-service.js';
+import { languageStatsStore } from './store/languages.js';
+import { languageStatsConsumer } from './events/language-stats-consumer.js';
+import type { LanguageDeps } from './domain/language-stats.js';
 import { createDb, type RepositoryDb, type RepositoryTx } from './store/db.js';
 import { repositoryStore } from './store/repositories.js';
 
@@ -23,7 +31,12 @@ function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: R
 }
 
 let deps: RepositoryDeps | undefined;
+let db: RepositoryDb | undefined;
 let storage: RepositoryStorage | undefined;
+
+function languageDeps(): LanguageDeps {
+  return { store: deps!.store, stats: languageStatsStore(db!), git: languageGit(storage!), table: linguistTable() };
+}
 
 await runService<RepositoryDb, RepositoryTx>({
   name: 'repository',
@@ -32,9 +45,19 @@ await runService<RepositoryDb, RepositoryTx>({
   async beforeServing(service) {
     storage = new RepositoryStorage(resolve(service.config.dataDir, service.config.settings.repository.ROOT || 'repositories'));
     deps = domainDeps(service, storage);
+    db = service.db;
     // Packs travel over this HTTP side channel, never inside gRPC (DESIGN.md §3).
     await startGitHttpServer({ address: service.config.repositoryHttpAddress, secret: service.secret, log: service.log, deps, storage });
   },
-  grpcServices: () => [repositoryGrpcService(deps!), teamAccessGrpcService(deps!)],
-  consumers: ({ log }) => [identityUserConsumer(log, storage), identityOrgConsumer(log, storage)],
+  grpcServices: () => [
+    repositoryGrpcService(deps!),
+    teamAccessGrpcService(deps!),
+    tagGrpcService({ store: deps!.store, tags: tagGit(storage!) }),
+    languageGrpcService(languageDeps()),
+  ],
+  consumers: ({ log }) => [
+    identityUserConsumer(log, storage),
+    identityOrgConsumer(log, storage),
+    languageStatsConsumer(log, languageDeps),
+  ],
 });

@@ -27,6 +27,8 @@ export interface Repository {
   hasCode: boolean;
   createdAt: Date;
   updatedAt: Date;
+  /** The default branch's top language (set by language statistics; '' until computed). */
+  language?: string;
 }
 
 /** The unit names, as Gitea's EditRepoOption spells them, an edit may toggle. */

@@ -10,6 +10,7 @@ import type { RepositoryDeps } from '../domain/repositories.js';
 import { git, spawnGit, type GitCommandBuilder } from '../git/command.js';
 import { listRefs } from '../git/refs.js';
 import type { RepositoryStorage } from '../git/storage.js';
+import { ARCHIVE_PATH, serveArchive } from './archive.js';
 import { GIT_GRANT_HEADER, readGrant } from './grant.js';
 import { recordPush } from './push-recorder.js';
 
@@ -69,6 +70,8 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://repository');
+    const archive = req.method === 'GET' ? ARCHIVE_PATH.exec(url.pathname) : null;
+    if (archive) return serveArchive(req, res, archive, { secret, storage, log });
     const match = /^\/([^/]+)\/([^/]+)\/(info\/refs|git-upload-pack|git-receive-pack)$/.exec(url.pathname);
     if (!match) return fail(res, 404, 'not found');
     const [, owner, name, action] = match;

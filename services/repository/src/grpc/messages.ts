@@ -52,5 +52,6 @@ export function repositoryMessage(r: Repository): pb.RepositoryInput {
     has_code: r.hasCode,
     created: timestamp(r.createdAt),
     updated: timestamp(r.updatedAt),
+    language: r.language ?? '',
   };
 }

@@ -39,6 +39,7 @@ export function toRepository(row: RepositoryRow): Repository {
     hasCode: row.has_code,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    language: row.language ?? '',
   };
 }
 

@@ -1,0 +1,39 @@
+// Tags as Gitea's JSON (services/convert: ToTag, ToCommitMeta, ToAnnotatedTag).
+import type { repository } from '@anvil/proto';
+import { formatTime } from './time.js';
+
+export interface RepoUrls {
+  /** `{ROOT_URL}{owner}/{repo}` */
+  html: string;
+  /** `{ROOT_URL}api/v1/repos/{owner}/{repo}` */
+  api: string;
+}
+
+export function repoUrls(rootUrl: string, owner: string, name: string): RepoUrls {
+  const path = `${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
+  return { html: `${rootUrl}${path}`, api: `${rootUrl}api/v1/repos/${path}` };
+}
+
+export function presentTag(tag: repository.Tag, urls: RepoUrls) {
+  return {
+    name: tag.name,
+    message: tag.message.replace(/\n$/, ''),
+    id: tag.id,
+    // Gitea links the commit meta through the tag's own id (convert.ToCommitMeta).
+    commit: { url: `${urls.api}/git/commits/${tag.id}`, sha: tag.commit_sha, created: formatTime(tag.created) },
+    zipball_url: `${urls.html}/archive/${encodeURIComponent(tag.name)}.zip`,
+    tarball_url: `${urls.html}/archive/${encodeURIComponent(tag.name)}.tar.gz`,
+  };
+}
+
+export function presentAnnotatedTag(tag: repository.AnnotatedTag, urls: RepoUrls) {
+  return {
+    tag: tag.tag,
+    sha: tag.sha,
+    url: `${urls.api}/git/tags/${tag.sha}`,
+    message: tag.message,
+    tagger: { name: tag.tagger?.name ?? '', email: tag.tagger?.email ?? '', date: formatTime(tag.tagger?.when) },
+    object: { type: tag.object_type, url: `${urls.api}/git/${tag.object_type}s/${tag.object_sha}`, sha: tag.object_sha },
+    verification: { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', payload: '' },
+  };
+}

@@ -1,0 +1,65 @@
+// Tags of a repository (routers/api/v1/repo/tag.go) and annotated tag objects
+// (routers/api/v1/repo/git_ref.go GetAnnotatedTag). The tag service resolves the repository
+// and the caller's permission itself, so each request is one gRPC call.
+import { noContent, ok, type Route, type RouteContext } from '../http/route.js';
+import { presentAnnotatedTag, presentTag, repoUrls } from '../presenters/tag.js';
+import { repoRef } from './repo-context.js';
+
+/** Tag names may hold slashes (`release/1.0`): Gitea routes `/tags/*`; express 5 gives the segments. */
+function tagParam(ctx: RouteContext): string {
+  const value = ctx.params.tag as unknown;
+  return Array.isArray(value) ? value.join('/') : String(value ?? '');
+}
+
+const ARCHIVED_423 = { repo_archived: 423 };
+
+/** URLs from the repository's stored owner and name (as Gitea's), else the request's. */
+const urlsOf = (ctx: RouteContext, stored?: { owner: string; name: string } | null) =>
+  repoUrls(ctx.deps.config.rootUrl, stored?.owner || ctx.params.owner, stored?.name || ctx.params.repo);
+
+export const repoTagRoutes: Route[] = [
+  {
+    method: 'GET', path: '/repos/:owner/:repo/tags', operationId: 'repoListTags', access: 'public', scopes: ['repository'],
+    async handle(ctx) {
+      const { page, limit } = ctx.page();
+      const reply = await ctx.deps.services.tags.ListTags({ ref: repoRef(ctx), page: { page, limit } }, { caller: ctx.caller });
+      const urls = urlsOf(ctx, reply.repository);
+      return ok(reply.tags.map((t) => presentTag(t, urls)), reply.total);
+    },
+  },
+  {
+    method: 'GET', path: '/repos/:owner/:repo/tags/*tag', operationId: 'repoGetTag', access: 'public', scopes: ['repository'],
+    async handle(ctx) {
+      const tag = await ctx.deps.services.tags.GetTag({ ref: repoRef(ctx), name: tagParam(ctx) }, { caller: ctx.caller });
+      return ok(presentTag(tag, urlsOf(ctx, tag.repository)));
+    },
+  },
+  {
+    // Gitea 1.27 answers 201 here, but its own document declares 200 for a created tag; the
+    // contract decides (DESIGN.md §1), so this answers 200.
+    method: 'POST', path: '/repos/:owner/:repo/tags', operationId: 'repoCreateTag', access: 'signed', scopes: ['repository'],
+    statusOverrides: ARCHIVED_423,
+    async handle(ctx) {
+      const body = ctx.body as { tag_name?: string; target?: string; message?: string };
+      const tag = await ctx.deps.services.tags.CreateTag({
+        ref: repoRef(ctx), tag_name: body.tag_name ?? '', target: body.target ?? '', message: body.message ?? '',
+      }, { caller: ctx.caller });
+      return ok(presentTag(tag, urlsOf(ctx, tag.repository)));
+    },
+  },
+  {
+    method: 'DELETE', path: '/repos/:owner/:repo/tags/*tag', operationId: 'repoDeleteTag', access: 'signed', scopes: ['repository'],
+    statusOverrides: ARCHIVED_423,
+    async handle(ctx) {
+      await ctx.deps.services.tags.DeleteTag({ ref: repoRef(ctx), name: tagParam(ctx) }, { caller: ctx.caller });
+      return noContent();
+    },
+  },
+  {
+    method: 'GET', path: '/repos/:owner/:repo/git/tags/:sha', operationId: 'GetAnnotatedTag', access: 'public', scopes: ['repository'],
+    async handle(ctx) {
+      const tag = await ctx.deps.services.tags.GetAnnotatedTag({ ref: repoRef(ctx), sha: ctx.params.sha }, { caller: ctx.caller });
+      return ok(presentAnnotatedTag(tag, urlsOf(ctx, tag.repository)));
+    },
+  },
+];

@@ -1,0 +1,58 @@
+// GET /repos/{o}/{r}/languages: bytes per language of the default branch's head commit,
+// computed once per commit and cached; computing also records the repository's top
+// language (the Repository JSON's `language`).
+import type { Caller } from '@anvil/kit';
+import { languageSizes, primaryLanguage, type LanguageSizes, type LanguageTable, type LinguistAttributes, type TreeFile } from './languages.js';
+import { resolveRepository } from './repositories.js';
+import type { RepositoryStore } from './store.js';
+
+export interface LanguageStatsStore {
+  find(repositoryId: number, commitSha: string): Promise<LanguageSizes | undefined>;
+  save(repositoryId: number, commitSha: string, sizes: LanguageSizes, primary: string): Promise<void>;
+}
+
+/** The git side (src/git/languages.ts), addressed by the repository's git directory. */
+export interface LanguageGit {
+  gitDirOf(owner: string, name: string): string;
+  resolveCommit(gitDir: string, revision: string): Promise<string | undefined>;
+  listTreeFiles(gitDir: string, commit: string): Promise<TreeFile[]>;
+  linguistAttributes(gitDir: string, commit: string, paths: readonly string[]): Promise<Map<string, LinguistAttributes>>;
+}
+
+export interface LanguageDeps {
+  store: RepositoryStore;
+  stats: LanguageStatsStore;
+  git: LanguageGit;
+  table: LanguageTable;
+}
+
+/** The cached sizes of `commit`, computed and stored (with the top language) on a miss. */
+async function sizesOf(deps: LanguageDeps, repositoryId: number, gitDir: string, commit: string): Promise<LanguageSizes> {
+  const cached = await deps.stats.find(repositoryId, commit);
+  if (cached) return cached;
+  const files = await deps.git.listTreeFiles(gitDir, commit);
+  const attributes = await deps.git.linguistAttributes(gitDir, commit, files.map((f) => f.path));
+  const sizes = languageSizes(files, attributes, deps.table);
+  await deps.stats.save(repositoryId, commit, sizes, primaryLanguage(sizes));
+  return sizes;
+}
+
+/** Largest first, then by name. */
+export async function getLanguages(deps: LanguageDeps, owner: string, name: string, caller: Caller): Promise<Array<[string, number]>> {
+  const access = await resolveRepository(deps.store, owner, name, caller);
+  const repo = access.repository;
+  if (repo.isEmpty) return [];
+  const gitDir = deps.git.gitDirOf(access.owner.login, repo.name);
+  const commit = await deps.git.resolveCommit(gitDir, `refs/heads/${repo.defaultBranch}`);
+  if (!commit) return [];
+  const sizes = await sizesOf(deps, repo.id, gitDir, commit);
+  return [...sizes].sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
+}
+
+/**
+ * After a push to the default branch: computes its languages now, so the repository's
+ * `language` is current without anyone asking /languages first (Gitea's stats queue).
+ */
+export async function refreshLanguages(deps: LanguageDeps, repository: { id: number; ownerLogin: string; name: string }, commit: string): Promise<void> {
+  await sizesOf(deps, repository.id, deps.git.gitDirOf(repository.ownerLogin, repository.name), commit);
+}

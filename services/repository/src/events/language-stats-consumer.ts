@@ -1,0 +1,29 @@
+// Keeps language statistics current: on repository.push to a repository's default branch,
+// computes the languages of the pushed commit (cached per commit, so a redelivered event
+// costs one lookup). The work is outside the event's transaction: it writes its own rows
+// and is idempotent.
+import type { ConsumerOptions, Logger } from '@anvil/kit';
+import type { repository as pb } from '@anvil/proto';
+import { refreshLanguages, type LanguageDeps } from '../domain/language-stats.js';
+import type { RepositoryTx } from '../store/db.js';
+
+export const LANGUAGE_STATS_CONSUMER = 'repository-language-stats';
+
+export function languageStatsConsumer(log: Logger, deps: () => LanguageDeps): Omit<ConsumerOptions<RepositoryTx>, 'db' | 'bus' | 'log'> {
+  return {
+    durable: LANGUAGE_STATS_CONSUMER,
+    filter: 'repository.push',
+    async handle(event) {
+      const push = event.payload as pb.Push | undefined;
+      const repo = push?.repository;
+      if (!push || !repo || !repo.id) return;
+      if (push.ref !== `refs/heads/${repo.default_branch}` || /^0+$/.test(push.after)) return;
+      try {
+        await refreshLanguages(deps(), { id: Number(repo.id), ownerLogin: repo.owner_login, name: repo.name }, push.after);
+      } catch (err) {
+        // The repository may be gone or renamed since: /languages computes on demand anyway.
+        log.warn({ err, id: event.id, repository: repo.id }, 'computing languages after a push failed');
+      }
+    },
+  };
+}

@@ -1,0 +1,23 @@
+// anvil.repository.v1.LanguageService: decode the request, call the domain, encode the reply.
+import type { ServiceImplementation } from '@anvil/kit';
+import { loadAnvilGrpc, type repository } from '@anvil/proto';
+import { getLanguages, type LanguageDeps } from '../domain/language-stats.js';
+
+export const LANGUAGE_SERVICE_NAME = 'anvil.repository.v1.LanguageService';
+
+export function languageService(deps: LanguageDeps): ServiceImplementation<repository.LanguageServiceHandlers> {
+  return {
+    async GetLanguages(request, { caller }) {
+      const sizes = await getLanguages(deps, request.owner, request.name, caller);
+      return { languages: sizes.map(([language, bytes]) => ({ language, bytes })) };
+    },
+  };
+}
+
+export function languageGrpcService(deps: LanguageDeps) {
+  return {
+    name: LANGUAGE_SERVICE_NAME,
+    definition: loadAnvilGrpc().anvil.repository.v1.LanguageService.service,
+    implementation: languageService(deps),
+  };
+}

@@ -1,0 +1,64 @@
+// anvil.repository.v1.TagService: decode the request, call the tag domain, encode the reply.
+import type { ServiceImplementation } from '@anvil/kit';
+import { loadAnvilGrpc, type repository } from '@anvil/proto';
+import { createTag, deleteTag, getAnnotatedTag, getTag, listTags, type RepositoryName, type TagDeps } from '../domain/tags.js';
+import type { GitTag } from '../git/tags.js';
+import { timestamp } from './messages.js';
+
+export const TAG_SERVICE_NAME = 'anvil.repository.v1.TagService';
+
+const at = (unixSeconds: number) => timestamp(new Date(unixSeconds * 1000));
+
+function tagMessage(tag: GitTag, repo?: RepositoryName): repository.TagInput {
+  return {
+    repository: repo,
+    name: tag.name, id: tag.id, commit_sha: tag.commitSha, message: tag.message, created: at(tag.created), annotated: tag.annotated,
+    tagger: tag.tagger ? { name: tag.tagger.name, email: tag.tagger.email, when: at(tag.tagger.when) } : undefined,
+  };
+}
+
+const refOf = (request: { ref?: repository.RepositoryRef | null }) => request.ref ?? { owner: '', name: '' };
+
+export function tagService(deps: TagDeps): ServiceImplementation<repository.TagServiceHandlers> {
+  return {
+    async ListTags(request, { caller }) {
+      const ref = refOf(request);
+      const limit = Math.min(Math.max(request.page?.limit || 30, 1), 1000);
+      const offset = (Math.max(request.page?.page || 1, 1) - 1) * limit;
+      const { items, total, repository: repo } = await listTags(deps, ref.owner, ref.name, caller, offset, limit);
+      return { tags: items.map((t) => tagMessage(t)), total, repository: repo };
+    },
+    async GetTag(request, { caller }) {
+      const ref = refOf(request);
+      const { tag, repository: repo } = await getTag(deps, ref.owner, ref.name, request.name, caller);
+      return tagMessage(tag, repo);
+    },
+    async CreateTag(request, { caller }) {
+      const ref = refOf(request);
+      const { tag, repository: repo } = await createTag(deps, ref.owner, ref.name, { tagName: request.tag_name, target: request.target, message: request.message }, caller);
+      return tagMessage(tag, repo);
+    },
+    async DeleteTag(request, { caller }) {
+      const ref = refOf(request);
+      await deleteTag(deps, ref.owner, ref.name, request.name, caller);
+      return {};
+    },
+    async GetAnnotatedTag(request, { caller }) {
+      const ref = refOf(request);
+      const { tag, repository: repo } = await getAnnotatedTag(deps, ref.owner, ref.name, request.sha, caller);
+      return {
+        repository: repo,
+        sha: tag.sha, tag: tag.tag, message: tag.message, object_sha: tag.objectSha, object_type: tag.objectType,
+        tagger: { name: tag.tagger.name, email: tag.tagger.email, when: at(tag.tagger.when) },
+      };
+    },
+  };
+}
+
+export function tagGrpcService(deps: TagDeps) {
+  return {
+    name: TAG_SERVICE_NAME,
+    definition: loadAnvilGrpc().anvil.repository.v1.TagService.service,
+    implementation: tagService(deps),
+  };
+}

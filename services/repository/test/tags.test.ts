@@ -1,0 +1,87 @@
+// The tag use cases over fakes: who may read and write, what is refused, what is announced.
+import { describe, expect, it } from '@jest/globals';
+import { DomainError, type Caller } from '@anvil/kit';
+import type { Owner } from '../src/domain/owner.js';
+import type { Repository } from '../src/domain/repository.js';
+import type { RepositoryEvent, RepositoryStore } from '../src/domain/store.js';
+import { createTag, deleteTag, listTags, type TagDeps, type TagGit } from '../src/domain/tags.js';
+import type { GitTag } from '../src/git/tags.js';
+
+const owner: Owner = { id: 1, login: 'ada', type: 'user', isAdmin: false, restricted: false, visibility: 'public', fullName: '', email: 'ada@example.com', maxRepoCreation: -1 };
+const caller = (userId: number, login: string): Caller => ({ userId, login, isAdmin: false, restricted: false, scopes: [] } as unknown as Caller);
+const ADA = caller(1, 'ada');
+const EVE = caller(2, 'eve');
+const SHA = 'a'.repeat(40);
+
+function fakes(repo: Partial<Repository> = {}) {
+  const repository = { id: 7, ownerId: 1, ownerLogin: 'ada', name: 'lib', isPrivate: false, isArchived: false, isEmpty: false, defaultBranch: 'main', ...repo } as Repository;
+  const tags = new Map<string, GitTag>();
+  const published: RepositoryEvent[] = [];
+  const store = {
+    findByNameForViewer: async (o: string, n: string) => (o === 'ada' && n === 'lib' ? { repository, owner } : undefined),
+    findOwnerById: async (id: number) => (id === 1 ? owner : undefined),
+    transaction: async <T>(work: (tx: { publish(e: RepositoryEvent): Promise<void> }) => Promise<T>) => work({ publish: async (e) => { published.push(e); } }),
+  } as unknown as RepositoryStore;
+  const git: TagGit = {
+    gitDirOf: () => '/git/ada/lib.git',
+    listTags: async () => [...tags.values()],
+    findTag: async (_d, name) => tags.get(name),
+    resolveCommit: async (_d, rev) => (rev === 'main' || rev === SHA ? SHA : undefined),
+    createTag: async (_d, name, commit, message) => {
+      if (tags.has(name)) throw new Error('exists');
+      tags.set(name, { name, id: message ? 'b'.repeat(40) : commit, commitSha: commit, annotated: !!message, message, created: 0 });
+    },
+    deleteTag: async (_d, name) => tags.delete(name),
+    readTagObject: async () => undefined,
+    isTagExists: (err) => err instanceof Error && err.message === 'exists',
+    isValidTagName: (name) => !name.startsWith('-'),
+  };
+  const deps: TagDeps = { store, tags: git };
+  return { deps, tags, published };
+}
+
+const kindOf = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e instanceof DomainError ? `${e.kind}:${e.reason}` : String(e)));
+
+describe('tags', () => {
+  it('creates an annotated tag at the default branch and announces tag.created with the commit', async () => {
+    const { deps, published } = fakes();
+    const { tag, repository } = await createTag(deps, 'ada', 'lib', { tagName: 'v1', target: '', message: 'One' }, ADA);
+    expect(repository).toEqual({ owner: 'ada', name: 'lib' });
+    expect(tag).toMatchObject({ name: 'v1', commitSha: SHA, annotated: true });
+    expect(published).toEqual([expect.objectContaining({ kind: 'tag.created', name: 'v1', ref: 'refs/tags/v1', sha: SHA, pusher: { id: 1, login: 'ada' } })]);
+  });
+
+  it('refuses a taken name (already_exists), an unknown target (not_found) and a bad name (invalid), announcing nothing', async () => {
+    const { deps, published } = fakes();
+    await createTag(deps, 'ada', 'lib', { tagName: 'v1', target: '', message: '' }, ADA);
+    published.length = 0;
+    expect(await kindOf(createTag(deps, 'ada', 'lib', { tagName: 'v1', target: '', message: '' }, ADA))).toBe('already_exists:tag_exists');
+    expect(await kindOf(createTag(deps, 'ada', 'lib', { tagName: 'v2', target: 'nope', message: '' }, ADA))).toBe('not_found:tag_target_not_found');
+    expect(await kindOf(createTag(deps, 'ada', 'lib', { tagName: '-x', target: '', message: '' }, ADA))).toBe('invalid:invalid_tag_name');
+    expect(published).toEqual([]);
+  });
+
+  it('lets readers list but not write; hides a private repository; keeps an archived one read-only', async () => {
+    const { deps } = fakes();
+    expect((await listTags(deps, 'ada', 'lib', EVE, 0, 30)).total).toBe(0);
+    expect(await kindOf(createTag(deps, 'ada', 'lib', { tagName: 'v1', target: '', message: '' }, EVE))).toBe('forbidden:repo_permission_denied');
+    expect(await kindOf(listTags(fakes({ isPrivate: true }).deps, 'ada', 'lib', EVE, 0, 30))).toBe('not_found:repo_not_found');
+    expect(await kindOf(createTag(fakes({ isArchived: true }).deps, 'ada', 'lib', { tagName: 'v1', target: '', message: '' }, ADA))).toBe('forbidden:repo_archived');
+  });
+
+  it('deletes a tag and announces tag.deleted; an unknown tag is not_found', async () => {
+    const { deps, published } = fakes();
+    await createTag(deps, 'ada', 'lib', { tagName: 'v1', target: '', message: '' }, ADA);
+    await deleteTag(deps, 'ada', 'lib', 'v1', ADA);
+    expect(published.map((e) => e.kind)).toEqual(['tag.created', 'tag.deleted']);
+    expect(await kindOf(deleteTag(deps, 'ada', 'lib', 'v1', ADA))).toBe('not_found:tag_not_found');
+  });
+
+  it('pages the list', async () => {
+    const { deps } = fakes();
+    for (const name of ['a', 'b', 'c']) await createTag(deps, 'ada', 'lib', { tagName: name, target: '', message: '' }, ADA);
+    const page = await listTags(deps, 'ada', 'lib', ADA, 1, 1);
+    expect(page.total).toBe(3);
+    expect(page.items.map((t) => t.name)).toEqual(['b']);
+  });
+});
