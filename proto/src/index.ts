@@ -16,8 +16,9 @@ import type { ProtoGrpcType as CollaborationGrpc } from './generated/collaborati
 import type { ProtoGrpcType as HooksGrpc } from './generated/hooks.js';
 // A context's second service lives in its own .proto (identity's OrgService in orgs.proto).
 import type { ProtoGrpcType as IdentityOrgsGrpc } from './generated/orgs.js';
+import type { ProtoGrpcType as RepositoryBranchesGrpc } from './generated/branches.js';
 
-export type AnvilGrpc = IdentityGrpc & IdentityOrgsGrpc & GpgKeysGrpc & OAuth2Grpc & RepositoryGrpc & CollaborationGrpc & HooksGrpc;
+export type AnvilGrpc = IdentityGrpc & IdentityOrgsGrpc & RepositoryBranchesGrpc & GpgKeysGrpc & OAuth2Grpc & RepositoryGrpc & CollaborationGrpc & HooksGrpc;
 
 /** Folder holding `anvil/<ctx>/v1/*.proto`; the include root for every import. */
 export const PROTO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

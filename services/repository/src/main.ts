@@ -6,7 +6,12 @@ import type { RepositoryDeps } from './domain/repositories.js';
 import { identityUserConsumer } from './events/identity-user-consumer.js';
 import { gitStorage } from './git/git-storage.js';
 import { RepositoryStorage } from './git/storage.js';
+import { branchGit } from './git/branch-git.js';
+import { PreReceiveHooks } from './git-http/pre-receive.js';
 import { startGitHttpServer } from './git-http/server.js';
+import { branchGrpcService } from './grpc/branch-service.js';
+import { branchProtectionStore } from './store/branch-protections.js';
+import type { BranchProtectionStore } from './domain/branch-protection-store.js';
 import { repositoryGrpcService } from './grpc/repository-service.js';
 import { createDb, type RepositoryDb, type RepositoryTx } from './store/db.js';
 import { repositoryStore } from './store/repositories.js';
@@ -22,6 +27,7 @@ function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: R
 
 let deps: RepositoryDeps | undefined;
 let storage: RepositoryStorage | undefined;
+let protections: BranchProtectionStore | undefined;
 
 await runService<RepositoryDb, RepositoryTx>({
   name: 'repository',
@@ -30,9 +36,15 @@ await runService<RepositoryDb, RepositoryTx>({
   async beforeServing(service) {
     storage = new RepositoryStorage(resolve(service.config.dataDir, service.config.settings.repository.ROOT || 'repositories'));
     deps = domainDeps(service, storage);
+    protections = branchProtectionStore(service.db);
+    const preReceive = new PreReceiveHooks(resolve(service.config.dataDir, 'repository-hooks'), { store: deps.store, protections, log: service.log });
+    await preReceive.install();
     // Packs travel over this HTTP side channel, never inside gRPC (DESIGN.md §3).
-    await startGitHttpServer({ address: service.config.repositoryHttpAddress, secret: service.secret, log: service.log, deps, storage });
+    await startGitHttpServer({ address: service.config.repositoryHttpAddress, secret: service.secret, log: service.log, deps, storage, preReceive });
   },
-  grpcServices: () => [repositoryGrpcService(deps!)],
+  grpcServices: () => [
+    repositoryGrpcService(deps!),
+    branchGrpcService({ store: deps!.store, protections: protections!, git: branchGit(storage!) }),
+  ],
   consumers: ({ log }) => [identityUserConsumer(log, storage)],
 });
