@@ -10,6 +10,7 @@ export interface ServiceClients {
   oauth2: ServiceClient<identity.OAuth2ServiceClient>;
   gpgKeys: ServiceClient<identity.GpgKeyServiceClient>;
   repository: ServiceClient<repository.RepositoryServiceClient>;
+  branches: ServiceClient<repository.BranchServiceClient>;
   close(): void;
 }
 
@@ -22,6 +23,7 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     oauth2: createServiceClient<identity.OAuth2ServiceClient>(anvil.identity.v1.OAuth2Service, identityAddress, secret),
     gpgKeys: createServiceClient<identity.GpgKeyServiceClient>(anvil.identity.v1.GpgKeyService, identityAddress, secret),
     repository: createServiceClient<repository.RepositoryServiceClient>(anvil.repository.v1.RepositoryService, repositoryAddress, secret),
+    branches: createServiceClient<repository.BranchServiceClient>(anvil.repository.v1.BranchService, repositoryAddress, secret),
   };
   return {
     ...clients,
