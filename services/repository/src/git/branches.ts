@@ -31,7 +31,8 @@ export async function listBranchHeads(gitDir: string, only?: string): Promise<Br
   return out.split(RECORD).slice(1).map((record) => {
     const [sha, ref, an, ae, at, cn, ce, ct, message] = record.split(FIELD);
     return {
-      name: ref.slice('refs/heads/'.length), sha, message: message.replace(/\n$/, '') + (message ? '\n' : ''),
+      // for-each-ref ends each record with a newline after %(contents).
+      name: ref.slice('refs/heads/'.length), sha, message: message.replace(/\n$/, ''),
       authorName: an, authorEmail: ae, authorTime: Number(at), committerName: cn, committerEmail: ce, committerTime: Number(ct),
     };
   }).filter((b) => !only || `refs/heads/${b.name}` === only);
