@@ -133,6 +133,29 @@ describe('branches through the API', () => {
   });
 });
 
+describe('moving a branch through the API obeys the same rules as a push', () => {
+  test('fast-forwards a branch, refuses a non-fast-forward without force and a force move of a protected branch', async () => {
+    const owner = await newUser();
+    const base = `/repos/${owner.username}/mover`;
+    const { work } = await repoWithClone(owner, 'mover');
+    const initial = (await owner.client.get(`${base}/branches/main`)).body.commit.id;
+    await commitFile(work, 'next.txt', 'next\n', 'next');
+    expect((await git(['push', 'origin', 'HEAD:refs/heads/topic'], work)).code).toBe(0);
+    const next = (await git(['rev-parse', 'HEAD'], work)).stdout.trim();
+
+    expect((await owner.client.put(`${base}/branches/main`, { new_commit_id: next, old_commit_id: initial })).status).toBe(204);
+    expect((await owner.client.get(`${base}/branches/main`)).body.commit.id).toBe(next);
+    expect((await owner.client.put(`${base}/branches/main`, { new_commit_id: initial, old_commit_id: initial })).status).toBe(409);
+    expect((await owner.client.put(`${base}/branches/main`, { new_commit_id: initial })).status).toBe(422);
+
+    expect((await owner.client.post(`${base}/branch_protections`, { rule_name: 'main', enable_push: true })).status).toBe(201);
+    const forced = await owner.client.put(`${base}/branches/main`, { new_commit_id: initial, force: true });
+    expect(forced.status).toBe(403);
+    expect(forced.body.message).toBe('branch main is protected from force push');
+    expect((await owner.client.get(`${base}/branches/main`)).body.commit.id).toBe(next);
+  });
+});
+
 describe('branch protection rules', () => {
   test('create, list, read, edit and delete a rule; whitelists name users', async () => {
     const owner = await newUser();

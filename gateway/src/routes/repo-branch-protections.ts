@@ -37,6 +37,15 @@ export const repoBranchProtectionRoutes: Route[] = [
     },
   },
   {
+    // Before /*name, which would otherwise take "priority" for a rule name.
+    method: 'POST', path: '/repos/:owner/:repo/branch_protections/priority', operationId: 'repoUpdateBranchProtectionPriories', access: 'signed', scopes: ['repository'],
+    async handle(ctx) {
+      const ids = ((ctx.body as { ids?: number[] }).ids ?? []).map(Number);
+      await ctx.deps.services.branches.UpdateBranchProtectionPriorities({ ref: repoRef(ctx), ids }, { caller: ctx.caller });
+      return noContent();
+    },
+  },
+  {
     method: 'GET', path: '/repos/:owner/:repo/branch_protections/*name', operationId: 'repoGetBranchProtection', access: 'signed', scopes: ['repository'],
     async handle(ctx) {
       const reply = await ctx.deps.services.branches.GetBranchProtection({ ref: repoRef(ctx), name: nameParam(ctx) }, { caller: ctx.caller });

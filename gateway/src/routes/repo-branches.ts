@@ -41,6 +41,16 @@ export const repoBranchRoutes: Route[] = [
     },
   },
   {
+    method: 'PUT', path: '/repos/:owner/:repo/branches/*branch', operationId: 'repoUpdateBranch', access: 'signed', scopes: ['repository'],
+    async handle(ctx) {
+      const body = ctx.body as { new_commit_id?: string; old_commit_id?: string; force?: boolean };
+      await ctx.deps.services.branches.UpdateBranch({
+        ref: repoRef(ctx), branch: branchParam(ctx), new_commit_id: body.new_commit_id ?? '', old_commit_id: body.old_commit_id ?? '', force: body.force ?? false,
+      }, { caller: ctx.caller });
+      return noContent();
+    },
+  },
+  {
     method: 'DELETE', path: '/repos/:owner/:repo/branches/*branch', operationId: 'repoDeleteBranch', access: 'signed', scopes: ['repository'],
     async handle(ctx) {
       await ctx.deps.services.branches.DeleteBranch({ ref: repoRef(ctx), branch: branchParam(ctx) }, { caller: ctx.caller });

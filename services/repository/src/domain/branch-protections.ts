@@ -125,3 +125,13 @@ export async function deleteBranchProtection(deps: ProtectionDeps, owner: string
   if (!rule) throw ruleNotFound();
   await deps.protections.remove(rule.id);
 }
+
+/** POST /branch_protections/priority: the given rule ids get priorities 1, 2, ... in that order. */
+export async function updateBranchProtectionPriorities(deps: ProtectionDeps, owner: string, name: string, ids: number[], caller: Caller): Promise<void> {
+  const access = await requirePermission(deps.store, owner, name, caller, 'admin');
+  const rules = new Map((await deps.protections.list(access.repository.id)).map((r) => [r.id, r]));
+  if (new Set(ids).size !== ids.length || ids.some((id) => !rules.has(id))) throw invalid('[IDs]: unknown or repeated branch protection ids', 'invalid_ids');
+  for (const [index, id] of ids.entries()) {
+    if (rules.get(id)!.priority !== index + 1) await deps.protections.update(id, { priority: index + 1 });
+  }
+}

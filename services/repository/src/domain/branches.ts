@@ -194,3 +194,38 @@ export async function renameBranch(deps: BranchDeps, owner: string, name: string
   });
   if (branch === repo.defaultBranch) await deps.git.setDefaultBranch?.(repo.ownerLogin, repo.name, newName);
 }
+
+export interface UpdateBranchInput {
+  newCommitId: string;
+  oldCommitId: string;
+  force: boolean;
+}
+
+/**
+ * PUT /branches/{branch} (Gitea 1.27's UpdateBranch): moves a branch to another commit with
+ * `update-ref <ref> <new> <old>`, obeying the branch's protection exactly as a push does.
+ */
+export async function updateBranch(deps: BranchDeps, owner: string, name: string, branch: string, input: UpdateBranchInput, caller: Caller): Promise<void> {
+  const access = await requireWritable(deps, owner, name, caller);
+  const repo = access.repository;
+  const head = await headOf(deps, access, branch);
+  if (!head) throw branchNotFound();
+  if (input.oldCommitId && input.oldCommitId !== head.sha) throw new DomainError('conflict', 'branch commit id mismatch', 'branch_out_of_date');
+  const target = isSafeRevision(input.newCommitId) ? await deps.git.resolve(repo.ownerLogin, repo.name, input.newCommitId) : undefined;
+  if (!target) throw notFound('The new commit does not exist', 'commit_not_found');
+  if (target === head.sha) return;
+  const facts = deps.git.facts(repo.ownerLogin, repo.name);
+  if (!input.force && !(await facts.isAncestor(head.sha, target))) {
+    throw invalid('the new commit is not a descendant of the branch; set force to move it anyway', 'not_fast_forward');
+  }
+  const decision = await checkProtectedPush({
+    rules: await deps.protections.list(repo.id), defaultBranch: repo.defaultBranch, branch,
+    pusher: pusherOf(access, caller), oldSha: head.sha, newSha: target,
+  }, facts);
+  if (!decision.allowed) throw forbidden(decision.message, decision.reason);
+  try {
+    await deps.git.updateRef(repo.ownerLogin, repo.name, `refs/heads/${branch}`, target, head.sha);
+  } catch {
+    throw new DomainError('conflict', 'the branch was updated meanwhile', 'branch_out_of_date');
+  }
+}

@@ -3,9 +3,9 @@ import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import {
   createBranchProtection, deleteBranchProtection, editBranchProtection, getBranchProtection, listBranchProtections,
-  DEFAULT_PROTECTION, type BranchProtectionInput, type BranchProtectionView, type ProtectionDeps,
+  DEFAULT_PROTECTION, updateBranchProtectionPriorities, type BranchProtectionInput, type BranchProtectionView, type ProtectionDeps,
 } from '../domain/branch-protections.js';
-import { createBranch, deleteBranch, getBranch, listBranches, renameBranch, type BranchDeps, type BranchView } from '../domain/branches.js';
+import { createBranch, deleteBranch, getBranch, listBranches, renameBranch, updateBranch, type BranchDeps, type BranchView } from '../domain/branches.js';
 import { timestamp } from './messages.js';
 
 export const BRANCH_SERVICE_NAME = 'anvil.repository.v1.BranchService';
@@ -74,7 +74,7 @@ function protectionMessage(view: BranchProtectionView): repository.BranchProtect
     dismiss_stale_approvals: rule.dismissStaleApprovals, ignore_stale_approvals: rule.ignoreStaleApprovals,
     require_signed_commits: rule.requireSignedCommits, protected_file_patterns: rule.protectedFilePatterns,
     unprotected_file_patterns: rule.unprotectedFilePatterns, block_admin_merge_override: rule.blockAdminMergeOverride,
-    created_at: timestamp(rule.createdAt), updated_at: timestamp(rule.updatedAt),
+    created_at: timestamp(rule.createdAt), updated_at: timestamp(rule.updatedAt), id: rule.id,
   };
 }
 
@@ -110,6 +110,16 @@ export function branchService(deps: BranchDeps & ProtectionDeps): ServiceImpleme
     async RenameBranch(request, { caller }) {
       const { owner, name } = refOf(request);
       await renameBranch(deps, owner, name, request.branch, request.name, caller);
+      return {};
+    },
+    async UpdateBranch(request, { caller }) {
+      const { owner, name } = refOf(request);
+      await updateBranch(deps, owner, name, request.branch, { newCommitId: request.new_commit_id, oldCommitId: request.old_commit_id, force: request.force }, caller);
+      return {};
+    },
+    async UpdateBranchProtectionPriorities(request, { caller }) {
+      const { owner, name } = refOf(request);
+      await updateBranchProtectionPriorities(deps, owner, name, request.ids.map(Number), caller);
       return {};
     },
     async ListBranchProtections(request, { caller }) {
