@@ -5,6 +5,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { connect, type NatsConnection } from 'nats';
+import { decodeEvent } from '@anvil/proto';
 import { ApiClient } from '../support/api-client.js';
 import { bootSystem, type RunningSystem } from '../support/system.js';
 
@@ -14,15 +16,42 @@ let system: RunningSystem;
 let anonymous: ApiClient;
 let admin: ApiClient;
 let home: string;
+let nats: NatsConnection;
+const events: Array<{ subject: string; payload: any }> = [];
+const eventWaiters: Array<() => void> = [];
+
+/** Resolves with the first event (already seen or still to come) that matches. */
+function eventMatching(match: (e: { subject: string; payload: any }) => boolean): Promise<{ subject: string; payload: any }> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const found = events.find(match);
+      if (found) resolve(found);
+      else eventWaiters.push(check);
+    };
+    check();
+  });
+}
 
 beforeAll(async () => {
   system = await bootSystem();
   anonymous = new ApiClient(system.baseUrl);
   admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
   home = await mkdtemp(join(tmpdir(), 'anvil-branches-e2e-'));
+  const namespace = system.env.ANVIL_EVENTS_NAMESPACE;
+  nats = await connect({ servers: system.env.NATS_URL });
+  const subscription = nats.subscribe(`${namespace}.repository.>`);
+  void (async () => {
+    for await (const message of subscription) {
+      const type = message.headers?.get('Anvil-Event-Type');
+      if (!type) continue;
+      events.push({ subject: message.subject.slice(namespace.length + 1), payload: decodeEvent(type, message.data) });
+      for (const wake of eventWaiters.splice(0)) wake();
+    }
+  })();
 }, 180_000);
 
 afterAll(async () => {
+  await nats?.close();
   await system?.shutdown();
   if (home) await rm(home, { recursive: true, force: true });
 });
@@ -114,6 +143,13 @@ describe('branches through the API', () => {
 
     expect((await client.delete(`${base}/branches/renamed`)).status).toBe(204);
     expect((await client.get(`${base}/branches/renamed`)).status).toBe(404);
+
+    // Branches made and removed through the API are announced as a push would announce them.
+    const repoId = (await client.get(base)).body.id;
+    const made = await eventMatching((e) => e.subject === 'repository.branch.created' && e.payload.repository?.id === repoId && e.payload.name === 'feature/one');
+    expect(made.payload).toMatchObject({ ref: 'refs/heads/feature/one', sha: created.body.commit.id, pusher: { login: username } });
+    const gone = await eventMatching((e) => e.subject === 'repository.branch.deleted' && e.payload.repository?.id === repoId && e.payload.name === 'renamed');
+    expect(gone.payload).toMatchObject({ sha: created.body.commit.id });
   });
 
   test('refuses deleting the default branch and a protected branch', async () => {

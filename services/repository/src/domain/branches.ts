@@ -8,6 +8,7 @@ import type { BranchProtectionStore } from './branch-protection-store.js';
 import { atLeast } from './permission.js';
 import { requirePermission, type RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
+import type { CommitInfo } from '../git/refs.js';
 
 export interface BranchHead {
   name: string;
@@ -30,6 +31,8 @@ export interface BranchGit {
   renameRef(owner: string, name: string, from: string, to: string, sha: string): Promise<void>;
   facts(owner: string, name: string): PushGitFacts;
   setDefaultBranch?(owner: string, name: string, branch: string): Promise<void>;
+  /** Commits reachable from `after` but from none of `exclude`, newest first (for the push event). */
+  commitsBetween?(owner: string, name: string, after: string, exclude: string[]): Promise<{ commits: CommitInfo[]; total: number }>;
 }
 
 export interface BranchDeps {
@@ -97,12 +100,24 @@ async function requireWritable(deps: BranchDeps, owner: string, name: string, ca
   return access;
 }
 
-async function publishRef(deps: BranchDeps, access: RepositoryAccess, caller: Caller, kind: 'branch.created' | 'branch.deleted', branch: string, sha: string): Promise<void> {
+/**
+ * Publishes what a push of the same ref move would (src/git-http/push-recorder.ts):
+ * branch.created, push, branch.deleted, so webhooks cannot tell the API from `git push`.
+ */
+async function publishRefMove(deps: BranchDeps, access: RepositoryAccess, caller: Caller, branch: string, before: string, after: string): Promise<void> {
+  const repo = access.repository;
+  const zero = '0'.repeat(Math.max(before.length, after.length));
+  const ref = `refs/heads/${branch}`;
+  const pusher = { id: caller.userId, login: caller.login };
+  // A new branch from an existing commit brings no new commits; a move lists before..after.
+  const { commits, total } = after !== zero && before !== zero && deps.git.commitsBetween
+    ? await deps.git.commitsBetween(repo.ownerLogin, repo.name, after, [before])
+    : { commits: [], total: 0 };
   await deps.store.transaction(async (tx) => {
-    const repository = kind === 'branch.created' && access.repository.isEmpty
-      ? await tx.update(access.repository.id, { isEmpty: false })
-      : access.repository;
-    await tx.publish({ kind, repository, name: branch, ref: `refs/heads/${branch}`, sha, pusher: { id: caller.userId, login: caller.login } });
+    const repository = repo.isEmpty && after !== zero ? await tx.update(repo.id, { isEmpty: false }) : repo;
+    if (before === zero) await tx.publish({ kind: 'branch.created', repository, name: branch, ref, sha: after, pusher });
+    await tx.publish({ kind: 'push', repository, push: { ref, before, after, commits, totalCommits: total }, pusher });
+    if (after === zero) await tx.publish({ kind: 'branch.deleted', repository, name: branch, ref, sha: before, pusher });
   });
 }
 
@@ -140,7 +155,7 @@ export async function createBranch(deps: BranchDeps, owner: string, name: string
   } catch {
     throw alreadyExists('The branch already exists.', 'branch_exists');
   }
-  await publishRef(deps, access, caller, 'branch.created', input.newBranchName, source);
+  await publishRefMove(deps, access, caller, input.newBranchName, zero, source);
   return getBranch(deps, owner, name, input.newBranchName, caller);
 }
 
@@ -163,7 +178,7 @@ export async function deleteBranch(deps: BranchDeps, owner: string, name: string
   } catch {
     throw new DomainError('conflict', 'the branch was updated meanwhile', 'branch_out_of_date');
   }
-  await publishRef(deps, access, caller, 'branch.deleted', branch, head.sha);
+  await publishRefMove(deps, access, caller, branch, head.sha, '0'.repeat(head.sha.length));
 }
 
 /**
@@ -228,4 +243,5 @@ export async function updateBranch(deps: BranchDeps, owner: string, name: string
   } catch {
     throw new DomainError('conflict', 'the branch was updated meanwhile', 'branch_out_of_date');
   }
+  await publishRefMove(deps, access, caller, branch, head.sha, target);
 }

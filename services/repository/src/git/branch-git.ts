@@ -2,6 +2,7 @@
 import type { PushGitFacts } from '../domain/branch-protection.js';
 import type { BranchGit } from '../domain/branches.js';
 import { changedFiles, firstUnsignedCommit, isAncestor, listBranchHeads, renameRef, resolveCommit, updateRef, type ObjectEnv } from './branches.js';
+import { commitsBetween } from './refs.js';
 import { RepositoryStorage, setHead } from './storage.js';
 
 /** Facts about a push's commits; `env` points git at a push's quarantined objects. */
@@ -21,5 +22,6 @@ export function branchGit(storage: RepositoryStorage): BranchGit {
     renameRef: (owner, name, from, to, sha) => renameRef(storage.pathOf(owner, name), from, to, sha),
     facts: (owner, name) => pushGitFacts(storage.pathOf(owner, name)),
     setDefaultBranch: (owner, name, branch) => setHead(storage.pathOf(owner, name), branch),
+    commitsBetween: (owner, name, after, exclude) => commitsBetween(storage.pathOf(owner, name), after, exclude, 100),
   };
 }
