@@ -208,6 +208,8 @@ describe('branch protection rules', () => {
     expect((await owner.client.post(`${base}/branch_protections`, { rule_name: 'main' })).status).toBe(403);
     expect((await owner.client.post(`${base}/branch_protections`, { rule_name: 'dev', push_whitelist_usernames: ['no-such-user'] })).status).toBe(422);
 
+    expect((await owner.client.post(`${base}/branch_protections`, {})).status).toBe(422);
+    expect((await owner.client.post(`${base}/branch_protections/priority`, { ids: [987654321] })).status).toBe(422);
     const list = await owner.client.get(`${base}/branch_protections`);
     expect(list.body.map((p: { rule_name: string }) => p.rule_name)).toEqual(['main']);
     const edited = await owner.client.patch(`${base}/branch_protections/main`, { required_approvals: 2 });
