@@ -13,6 +13,7 @@ export interface ServiceClients {
   teamAccess: ServiceClient<repository.TeamAccessServiceClient>;
   tags: ServiceClient<repository.TagServiceClient>;
   languages: ServiceClient<repository.LanguageServiceClient>;
+  branches: ServiceClient<repository.BranchServiceClient>;
   close(): void;
 }
 
@@ -28,6 +29,7 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     teamAccess: createServiceClient<repository.TeamAccessServiceClient>(anvil.repository.v1.TeamAccessService, repositoryAddress, secret),
     tags: createServiceClient<repository.TagServiceClient>(anvil.repository.v1.TagService, repositoryAddress, secret),
     languages: createServiceClient<repository.LanguageServiceClient>(anvil.repository.v1.LanguageService, repositoryAddress, secret),
+    branches: createServiceClient<repository.BranchServiceClient>(anvil.repository.v1.BranchService, repositoryAddress, secret),
   };
   return {
     ...clients,

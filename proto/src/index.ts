@@ -19,9 +19,10 @@ import type { ProtoGrpcType as IdentityOrgsGrpc } from './generated/orgs.js';
 import type { ProtoGrpcType as RepositoryTeamAccessGrpc } from './generated/team_access.js';
 import type { ProtoGrpcType as RepositoryTagsGrpc } from './generated/tags.js';
 import type { ProtoGrpcType as RepositoryLanguagesGrpc } from './generated/languages.js';
+import type { ProtoGrpcType as RepositoryBranchesGrpc } from './generated/branches.js';
 
 export type AnvilGrpc = IdentityGrpc & IdentityOrgsGrpc & GpgKeysGrpc & OAuth2Grpc & CollaborationGrpc & HooksGrpc
-  & RepositoryGrpc & RepositoryTeamAccessGrpc & RepositoryTagsGrpc & RepositoryLanguagesGrpc;
+  & RepositoryGrpc & RepositoryTeamAccessGrpc & RepositoryTagsGrpc & RepositoryLanguagesGrpc & RepositoryBranchesGrpc;
 
 /** Folder holding `anvil/<ctx>/v1/*.proto`; the include root for every import. */
 export const PROTO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -2,6 +2,8 @@
 import type { Route } from '../http/route.js';
 import { adminRoutes } from './admin.js';
 import { collaboratorRoutes } from './collaborators.js';
+import { repoBranchProtectionRoutes } from './repo-branch-protections.js';
+import { repoBranchRoutes } from './repo-branches.js';
 import { gpgKeyRoutes } from './gpg-keys.js';
 import { miscRoutes } from './misc.js';
 import { oauth2AppRoutes } from './oauth2-apps.js';
@@ -19,4 +21,5 @@ export const apiRoutes: readonly Route[] = [
   ...miscRoutes, ...userRoutes, ...usersRoutes, ...gpgKeyRoutes, ...adminRoutes, ...oauth2AppRoutes, ...orgsRoutes, ...teamsRoutes,
   ...repoRoutes, ...orgRepoRoutes, ...collaboratorRoutes,
   ...repoTagRoutes, ...repoArchiveRoutes, ...repoLanguageRoutes,
+  ...repoBranchRoutes, ...repoBranchProtectionRoutes,
 ];

@@ -7,7 +7,12 @@ import { identityOrgConsumer } from './events/identity-org-consumer.js';
 import { identityUserConsumer } from './events/identity-user-consumer.js';
 import { gitStorage } from './git/git-storage.js';
 import { RepositoryStorage } from './git/storage.js';
+import { branchGit } from './git/branch-git.js';
+import { PreReceiveHooks } from './git-http/pre-receive.js';
 import { startGitHttpServer } from './git-http/server.js';
+import { branchGrpcService } from './grpc/branch-service.js';
+import { branchProtectionStore } from './store/branch-protections.js';
+import type { BranchProtectionStore } from './domain/branch-protection-store.js';
 import { repositoryGrpcService } from './grpc/repository-service.js';
 import { teamAccessGrpcService } from './grpc/team-access-service.js';
 import { tagGrpcService } from './grpc/tag-service.js';
@@ -33,6 +38,7 @@ function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: R
 let deps: RepositoryDeps | undefined;
 let db: RepositoryDb | undefined;
 let storage: RepositoryStorage | undefined;
+let protections: BranchProtectionStore | undefined;
 
 function languageDeps(): LanguageDeps {
   return { store: deps!.store, stats: languageStatsStore(db!), git: languageGit(storage!), table: linguistTable() };
@@ -46,14 +52,18 @@ await runService<RepositoryDb, RepositoryTx>({
     storage = new RepositoryStorage(resolve(service.config.dataDir, service.config.settings.repository.ROOT || 'repositories'));
     deps = domainDeps(service, storage);
     db = service.db;
+    protections = branchProtectionStore(service.db);
+    const preReceive = new PreReceiveHooks(resolve(service.config.dataDir, 'repository-hooks'), { store: deps.store, protections, log: service.log });
+    await preReceive.install();
     // Packs travel over this HTTP side channel, never inside gRPC (DESIGN.md §3).
-    await startGitHttpServer({ address: service.config.repositoryHttpAddress, secret: service.secret, log: service.log, deps, storage });
+    await startGitHttpServer({ address: service.config.repositoryHttpAddress, secret: service.secret, log: service.log, deps, storage, preReceive });
   },
   grpcServices: () => [
     repositoryGrpcService(deps!),
     teamAccessGrpcService(deps!),
     tagGrpcService({ store: deps!.store, tags: tagGit(storage!) }),
     languageGrpcService(languageDeps()),
+    branchGrpcService({ store: deps!.store, protections: protections!, git: branchGit(storage!) }),
   ],
   consumers: ({ log }) => [
     identityUserConsumer(log, storage),

@@ -6,8 +6,8 @@
 // (a binary, a socket, credentials in the environment). Pushes to one repository are
 // serialized in this process (see PushLock), so the two snapshots bracket exactly one
 // push. The repository service is one StatefulSet replica per git volume, so no other
-// process writes the same repository. A later pre-receive check (branch protection) will
-// need a hook; it can call the same service.
+// process writes the same repository. Branch protection runs before the refs move, in the
+// pre-receive hook that calls back into this service (src/git-http/pre-receive.ts).
 import type { Logger } from '@anvil/kit';
 import type { RepositoryDeps } from '../domain/repositories.js';
 import { defaultBranchAfterPush, refUpdates, type RefPush } from '../domain/push.js';

@@ -12,6 +12,7 @@ import { listRefs } from '../git/refs.js';
 import type { RepositoryStorage } from '../git/storage.js';
 import { ARCHIVE_PATH, serveArchive } from './archive.js';
 import { GIT_GRANT_HEADER, readGrant } from './grant.js';
+import { PRE_RECEIVE_PATH, type PreReceiveHooks } from './pre-receive.js';
 import { recordPush } from './push-recorder.js';
 
 export interface GitHttpOptions {
@@ -20,6 +21,8 @@ export interface GitHttpOptions {
   log: Logger;
   deps: RepositoryDeps;
   storage: RepositoryStorage;
+  /** Branch protection on push: receive-pack runs its pre-receive hook, which asks this server. */
+  preReceive?: PreReceiveHooks;
 }
 
 type GitService = 'git-upload-pack' | 'git-receive-pack';
@@ -56,8 +59,9 @@ function fail(res: ServerResponse, status: number, message: string): void {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${message}\n`);
 }
 
-function serviceCommand(service: GitService, gitDir: string, advertise: boolean, protocol: string | undefined): GitCommandBuilder {
-  const command = git(service.slice(4)).flag('--stateless-rpc');
+function serviceCommand(service: GitService, gitDir: string, advertise: boolean, protocol: string | undefined, hooks?: { hooksPath: string; env: Record<string, string> }): GitCommandBuilder {
+  const command = git(service.slice(4), { hooksPath: hooks?.hooksPath }).flag('--stateless-rpc');
+  for (const [name, value] of Object.entries(hooks?.env ?? {})) command.env(name, value);
   if (advertise) command.flag('--advertise-refs');
   // Git protocol v2 is negotiated through this variable, as git http-backend does.
   if (protocol && /^version=\d$/.test(protocol)) command.env('GIT_PROTOCOL', protocol);
@@ -70,6 +74,7 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://repository');
+    if (url.pathname === PRE_RECEIVE_PATH && options.preReceive) return options.preReceive.handle(req, res);
     const archive = req.method === 'GET' ? ARCHIVE_PATH.exec(url.pathname) : null;
     if (archive) return serveArchive(req, res, archive, { secret, storage, log });
     const match = /^\/([^/]+)\/([^/]+)\/(info\/refs|git-upload-pack|git-receive-pack)$/.exec(url.pathname);
@@ -99,7 +104,13 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
     if (service === 'git-receive-pack') {
       await pushLock.run(grant.repositoryId, async () => {
         const before = await listRefs(gitDir);
-        const ok = await pipeGit(serviceCommand('git-receive-pack', gitDir, false, protocol), req, res, { withBody: true, resultOf: 'git-receive-pack', endResponse: false });
+        const hook = options.preReceive?.begin({
+          repositoryId: grant.repositoryId, gitDir,
+          pusher: { id: grant.caller.userId, login: grant.caller.login, permission: grant.permission },
+        });
+        const hooks = hook && { hooksPath: options.preReceive!.hooksDir, env: hook.env };
+        const ok = await pipeGit(serviceCommand('git-receive-pack', gitDir, false, protocol, hooks), req, res, { withBody: true, resultOf: 'git-receive-pack', endResponse: false })
+          .finally(() => hook?.end());
         if (!ok) {
           res.end();
           return;
@@ -174,6 +185,8 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
+      const bound = server.address();
+      options.preReceive?.listenOn(host, typeof bound === 'object' && bound ? bound.port : port);
       log.info({ address: options.address }, 'git HTTP listening');
       resolve();
     });

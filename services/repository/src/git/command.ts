@@ -45,10 +45,11 @@ export class GitCommandBuilder {
   private readonly extraEnv: Record<string, string> = {};
   private endedOptions = false;
 
-  constructor(subcommand: string, options: { gitDir?: string } = {}) {
+  constructor(subcommand: string, options: GitOptions = {}) {
     if (!/^[a-z][a-z-]*$/.test(subcommand)) throw new UnsafeArgument(`not a git subcommand: ${subcommand}`);
-    // -c options before the subcommand keep hooks and protocol behaviour predictable.
-    this.argv = ['-c', 'core.hooksPath=/dev/null', '-c', 'protocol.file.allow=never'];
+    // -c options before the subcommand keep hooks and protocol behaviour predictable: no
+    // hooks run unless the service names its own hooks directory (receive-pack's pre-receive).
+    this.argv = ['-c', `core.hooksPath=${options.hooksPath ?? '/dev/null'}`, '-c', 'protocol.file.allow=never'];
     if (options.gitDir) this.argv.push(`--git-dir=${options.gitDir}`);
     this.argv.push(subcommand);
   }
@@ -113,7 +114,13 @@ export class GitCommandBuilder {
   }
 }
 
-export function git(subcommand: string, options: { gitDir?: string } = {}): GitCommandBuilder {
+export interface GitOptions {
+  gitDir?: string;
+  /** The service's own hooks directory (an absolute path it created); default: no hooks. */
+  hooksPath?: string;
+}
+
+export function git(subcommand: string, options: GitOptions = {}): GitCommandBuilder {
   return new GitCommandBuilder(subcommand, options);
 }
 

@@ -1,0 +1,73 @@
+// Branch protection rules (routers/api/v1/repo/branch.go, *BranchProtection): admin
+// permission on the repository; the JSON field names are the proto's.
+import type { repository } from '@anvil/proto';
+import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
+import { presentBranchProtection } from '../presenters/branch.js';
+import { repoRef } from './repo-context.js';
+
+// Gitea: a rule of that name exists → 403 "Branch protection already exist".
+const OVERRIDES = { branch_protection_exists: 403, user_not_found: 422 };
+
+function nameParam(ctx: RouteContext): string {
+  const value = (ctx.req.params as Record<string, string | string[]>).name;
+  return Array.isArray(value) ? value.join('/') : value ?? '';
+}
+
+function protectionOf(body: Record<string, unknown>): repository.BranchProtection {
+  return body as unknown as repository.BranchProtection;
+}
+
+export const repoBranchProtectionRoutes: Route[] = [
+  {
+    method: 'GET', path: '/repos/:owner/:repo/branch_protections', operationId: 'repoListBranchProtection', access: 'signed', scopes: ['repository'],
+    async handle(ctx) {
+      const reply = await ctx.deps.services.branches.ListBranchProtections(repoRef(ctx), { caller: ctx.caller });
+      return ok(reply.protections.map(presentBranchProtection));
+    },
+  },
+  {
+    method: 'POST', path: '/repos/:owner/:repo/branch_protections', operationId: 'repoCreateBranchProtection', access: 'signed', scopes: ['repository'],
+    statusOverrides: OVERRIDES,
+    async handle(ctx) {
+      const body = { ...(ctx.body as Record<string, unknown>) };
+      // branch_name is the deprecated spelling of rule_name.
+      if (!body.rule_name && body.branch_name) body.rule_name = body.branch_name;
+      const reply = await ctx.deps.services.branches.CreateBranchProtection({ ref: repoRef(ctx), protection: protectionOf(body) }, { caller: ctx.caller });
+      return created(presentBranchProtection(reply));
+    },
+  },
+  {
+    // Before /*name, which would otherwise take "priority" for a rule name.
+    method: 'POST', path: '/repos/:owner/:repo/branch_protections/priority', operationId: 'repoUpdateBranchProtectionPriories', access: 'signed', scopes: ['repository'],
+    async handle(ctx) {
+      const ids = ((ctx.body as { ids?: number[] }).ids ?? []).map(Number);
+      await ctx.deps.services.branches.UpdateBranchProtectionPriorities({ ref: repoRef(ctx), ids }, { caller: ctx.caller });
+      return noContent();
+    },
+  },
+  {
+    method: 'GET', path: '/repos/:owner/:repo/branch_protections/*name', operationId: 'repoGetBranchProtection', access: 'signed', scopes: ['repository'],
+    async handle(ctx) {
+      const reply = await ctx.deps.services.branches.GetBranchProtection({ ref: repoRef(ctx), name: nameParam(ctx) }, { caller: ctx.caller });
+      return ok(presentBranchProtection(reply));
+    },
+  },
+  {
+    method: 'PATCH', path: '/repos/:owner/:repo/branch_protections/*name', operationId: 'repoEditBranchProtection', access: 'signed', scopes: ['repository'],
+    statusOverrides: OVERRIDES,
+    async handle(ctx) {
+      const body = ctx.body as Record<string, unknown>;
+      // PATCH changes only what the body names (Gitea's pointer fields); null means absent.
+      const present = Object.keys(body).filter((k) => body[k] !== null && body[k] !== undefined);
+      const reply = await ctx.deps.services.branches.EditBranchProtection({ ref: repoRef(ctx), name: nameParam(ctx), protection: protectionOf(body), present }, { caller: ctx.caller });
+      return ok(presentBranchProtection(reply));
+    },
+  },
+  {
+    method: 'DELETE', path: '/repos/:owner/:repo/branch_protections/*name', operationId: 'repoDeleteBranchProtection', access: 'signed', scopes: ['repository'],
+    async handle(ctx) {
+      await ctx.deps.services.branches.DeleteBranchProtection({ ref: repoRef(ctx), name: nameParam(ctx) }, { caller: ctx.caller });
+      return noContent();
+    },
+  },
+];

@@ -1,0 +1,68 @@
+// Branches of a repository (routers/api/v1/repo/branch.go). Branch names contain `/`, so
+// the single-branch routes take the rest of the path.
+import { noContent, ok, created, type Route, type RouteContext } from '../http/route.js';
+import { presentBranch } from '../presenters/branch.js';
+import { repoRef } from './repo-context.js';
+
+function branchParam(ctx: RouteContext): string {
+  const value = (ctx.req.params as Record<string, string | string[]>).branch;
+  return Array.isArray(value) ? value.join('/') : value ?? '';
+}
+
+function repoUrl(ctx: RouteContext): string {
+  return `${ctx.deps.config.rootUrl}${ctx.params.owner}/${ctx.params.repo}`;
+}
+
+export const repoBranchRoutes: Route[] = [
+  {
+    method: 'GET', path: '/repos/:owner/:repo/branches', operationId: 'repoListBranches', access: 'public', scopes: ['repository'],
+    async handle(ctx) {
+      const { page, limit } = ctx.page();
+      const reply = await ctx.deps.services.branches.ListBranches({ ref: repoRef(ctx), page: { page, limit } }, { caller: ctx.caller });
+      return ok(reply.branches.map((b) => presentBranch(b, repoUrl(ctx))), reply.total);
+    },
+  },
+  {
+    method: 'POST', path: '/repos/:owner/:repo/branches', operationId: 'repoCreateBranch', access: 'signed', scopes: ['repository'],
+    statusOverrides: { branch_write_denied: 403 },
+    async handle(ctx) {
+      const body = ctx.body as { new_branch_name?: string; old_branch_name?: string; old_ref_name?: string };
+      const branch = await ctx.deps.services.branches.CreateBranch({
+        ref: repoRef(ctx), new_branch_name: body.new_branch_name ?? '', old_branch_name: body.old_branch_name ?? '', old_ref_name: body.old_ref_name ?? '',
+      }, { caller: ctx.caller });
+      return created(presentBranch(branch, repoUrl(ctx)));
+    },
+  },
+  {
+    method: 'GET', path: '/repos/:owner/:repo/branches/*branch', operationId: 'repoGetBranch', access: 'public', scopes: ['repository'],
+    async handle(ctx) {
+      const branch = await ctx.deps.services.branches.GetBranch({ ref: repoRef(ctx), branch: branchParam(ctx) }, { caller: ctx.caller });
+      return ok(presentBranch(branch, repoUrl(ctx)));
+    },
+  },
+  {
+    method: 'PUT', path: '/repos/:owner/:repo/branches/*branch', operationId: 'repoUpdateBranch', access: 'signed', scopes: ['repository'],
+    async handle(ctx) {
+      const body = ctx.body as { new_commit_id?: string; old_commit_id?: string; force?: boolean };
+      await ctx.deps.services.branches.UpdateBranch({
+        ref: repoRef(ctx), branch: branchParam(ctx), new_commit_id: body.new_commit_id ?? '', old_commit_id: body.old_commit_id ?? '', force: body.force ?? false,
+      }, { caller: ctx.caller });
+      return noContent();
+    },
+  },
+  {
+    method: 'DELETE', path: '/repos/:owner/:repo/branches/*branch', operationId: 'repoDeleteBranch', access: 'signed', scopes: ['repository'],
+    async handle(ctx) {
+      await ctx.deps.services.branches.DeleteBranch({ ref: repoRef(ctx), branch: branchParam(ctx) }, { caller: ctx.caller });
+      return noContent();
+    },
+  },
+  {
+    method: 'PATCH', path: '/repos/:owner/:repo/branches/*branch', operationId: 'repoRenameBranch', access: 'signed', scopes: ['repository'],
+    async handle(ctx) {
+      const name = (ctx.body as { name?: string }).name ?? '';
+      await ctx.deps.services.branches.RenameBranch({ ref: repoRef(ctx), branch: branchParam(ctx), name }, { caller: ctx.caller });
+      return noContent();
+    },
+  },
+];

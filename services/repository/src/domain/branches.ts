@@ -1,0 +1,247 @@
+// Branches of a repository: list, read, create, delete, rename. Every ref move goes through
+// `update-ref <ref> <new> <old>` (a concurrent writer that won makes this one a conflict),
+// deletion obeys checkProtectedPush like a push would, and creation/deletion publish
+// branch.created/branch.deleted in the transaction that records them.
+import { alreadyExists, DomainError, forbidden, invalid, notFound, type Caller } from '@anvil/kit';
+import { canUserMerge, canUserPush, checkProtectedPush, ruleFor, type BranchProtection, type PushGitFacts, type Pusher } from './branch-protection.js';
+import type { BranchProtectionStore } from './branch-protection-store.js';
+import { atLeast } from './permission.js';
+import { requirePermission, type RepositoryAccess } from './repositories.js';
+import type { RepositoryStore } from './store.js';
+import type { CommitInfo } from '../git/refs.js';
+
+export interface BranchHead {
+  name: string;
+  sha: string;
+  message: string;
+  authorName: string;
+  authorEmail: string;
+  authorTime: number;
+  committerName: string;
+  committerEmail: string;
+  committerTime: number;
+}
+
+/** The git operations branches need, over the repository's bare directory. */
+export interface BranchGit {
+  heads(owner: string, name: string, only?: string): Promise<BranchHead[]>;
+  resolve(owner: string, name: string, revision: string): Promise<string | undefined>;
+  /** Throws RefConflict-style errors as `conflict` DomainErrors. */
+  updateRef(owner: string, name: string, ref: string, newSha: string, oldSha: string): Promise<void>;
+  renameRef(owner: string, name: string, from: string, to: string, sha: string): Promise<void>;
+  facts(owner: string, name: string): PushGitFacts;
+  setDefaultBranch?(owner: string, name: string, branch: string): Promise<void>;
+  /** Commits reachable from `after` but from none of `exclude`, newest first (for the push event). */
+  commitsBetween?(owner: string, name: string, after: string, exclude: string[]): Promise<{ commits: CommitInfo[]; total: number }>;
+}
+
+export interface BranchDeps {
+  store: RepositoryStore;
+  protections: BranchProtectionStore;
+  git: BranchGit;
+}
+
+export interface BranchView {
+  head: BranchHead;
+  rule?: BranchProtection;
+  userCanPush: boolean;
+  userCanMerge: boolean;
+}
+
+function pusherOf(access: RepositoryAccess, caller: Caller): Pusher {
+  return { id: caller.userId, login: caller.login, permission: access.permission };
+}
+
+function viewOf(head: BranchHead, rules: BranchProtection[], pusher: Pusher): BranchView {
+  const rule = ruleFor(rules, head.name);
+  const canWrite = atLeast(pusher.permission, 'write') && pusher.id > 0;
+  return {
+    head, rule,
+    userCanPush: canWrite && (!rule || canUserPush(rule, pusher)),
+    userCanMerge: canWrite && canUserMerge(rule, pusher),
+  };
+}
+
+/** A branch name Gitea would accept (git's check-ref-format, never an option). */
+export function isBranchName(name: string): boolean {
+  if (!name || name.length > 255 || name.startsWith('-') || name.startsWith('/') || name.endsWith('/') || name.endsWith('.')) return false;
+  if (name.endsWith('.lock') || name.includes('..') || name.includes('//') || name.includes('@{') || name === '@' || name === 'HEAD') return false;
+  if (name.startsWith('refs/') || /[\x00-\x20\x7f~^:?*[\\]/.test(name)) return false;
+  return name.split('/').every((part) => part.length > 0 && !part.startsWith('.'));
+}
+
+const branchNotFound = () => notFound('The target couldn\'t be found.', 'branch_not_found');
+
+export async function listBranches(deps: BranchDeps, owner: string, name: string, caller: Caller, offset: number, limit: number): Promise<{ items: BranchView[]; total: number }> {
+  const access = await requirePermission(deps.store, owner, name, caller, 'read');
+  if (access.repository.isEmpty) return { items: [], total: 0 };
+  const [heads, rules] = await Promise.all([deps.git.heads(access.repository.ownerLogin, access.repository.name), deps.protections.list(access.repository.id)]);
+  const pusher = pusherOf(access, caller);
+  return { items: heads.slice(offset, offset + limit).map((h) => viewOf(h, rules, pusher)), total: heads.length };
+}
+
+async function headOf(deps: BranchDeps, access: RepositoryAccess, branch: string): Promise<BranchHead | undefined> {
+  if (!isBranchName(branch)) return undefined;
+  const [head] = await deps.git.heads(access.repository.ownerLogin, access.repository.name, `refs/heads/${branch}`);
+  return head;
+}
+
+export async function getBranch(deps: BranchDeps, owner: string, name: string, branch: string, caller: Caller): Promise<BranchView> {
+  const access = await requirePermission(deps.store, owner, name, caller, 'read');
+  const head = await headOf(deps, access, branch);
+  if (!head) throw branchNotFound();
+  return viewOf(head, await deps.protections.list(access.repository.id), pusherOf(access, caller));
+}
+
+async function requireWritable(deps: BranchDeps, owner: string, name: string, caller: Caller): Promise<RepositoryAccess> {
+  const access = await requirePermission(deps.store, owner, name, caller, 'read');
+  if (!atLeast(access.permission, 'write')) throw forbidden('user should have write permission for code', 'branch_write_denied');
+  if (access.repository.isArchived) throw forbidden('repository is archived', 'repo_archived');
+  return access;
+}
+
+/**
+ * Publishes what a push of the same ref move would (src/git-http/push-recorder.ts):
+ * branch.created, push, branch.deleted, so webhooks cannot tell the API from `git push`.
+ */
+async function publishRefMove(deps: BranchDeps, access: RepositoryAccess, caller: Caller, branch: string, before: string, after: string): Promise<void> {
+  const repo = access.repository;
+  const zero = '0'.repeat(Math.max(before.length, after.length));
+  const ref = `refs/heads/${branch}`;
+  const pusher = { id: caller.userId, login: caller.login };
+  // A new branch from an existing commit brings no new commits; a move lists before..after.
+  const { commits, total } = after !== zero && before !== zero && deps.git.commitsBetween
+    ? await deps.git.commitsBetween(repo.ownerLogin, repo.name, after, [before])
+    : { commits: [], total: 0 };
+  await deps.store.transaction(async (tx) => {
+    const repository = repo.isEmpty && after !== zero ? await tx.update(repo.id, { isEmpty: false }) : repo;
+    if (before === zero) await tx.publish({ kind: 'branch.created', repository, name: branch, ref, sha: after, pusher });
+    await tx.publish({ kind: 'push', repository, push: { ref, before, after, commits, totalCommits: total }, pusher });
+    if (after === zero) await tx.publish({ kind: 'branch.deleted', repository, name: branch, ref, sha: before, pusher });
+  });
+}
+
+export interface CreateBranchInput {
+  newBranchName: string;
+  oldBranchName: string;
+  oldRefName: string;
+}
+
+/** POST /branches (Gitea's CreateBranch): from a branch, a ref or a commit; the default branch when neither is given. */
+export async function createBranch(deps: BranchDeps, owner: string, name: string, input: CreateBranchInput, caller: Caller): Promise<BranchView> {
+  const access = await requireWritable(deps, owner, name, caller);
+  const repo = access.repository;
+  if (repo.isEmpty) throw notFound('Git Repository is empty.', 'repo_empty');
+  if (!isBranchName(input.newBranchName)) throw invalid('[NewBranchName]: GitRefName', 'invalid_branch_name');
+  let source: string | undefined;
+  if (input.oldRefName) {
+    source = isSafeRevision(input.oldRefName) ? await deps.git.resolve(repo.ownerLogin, repo.name, input.oldRefName) : undefined;
+    if (!source) throw notFound('The old ref does not exist', 'ref_not_found');
+  } else {
+    const from = input.oldBranchName || repo.defaultBranch;
+    const head = await headOf(deps, access, from);
+    if (!head) throw notFound('The old branch does not exist', 'branch_not_found');
+    source = head.sha;
+  }
+  if (await headOf(deps, access, input.newBranchName)) throw alreadyExists('The branch already exists.', 'branch_exists');
+  const zero = '0'.repeat(source.length);
+  const decision = await checkProtectedPush({
+    rules: await deps.protections.list(repo.id), defaultBranch: repo.defaultBranch, branch: input.newBranchName,
+    pusher: pusherOf(access, caller), oldSha: zero, newSha: source, changedFiles: [],
+  }, deps.git.facts(repo.ownerLogin, repo.name));
+  if (!decision.allowed) throw forbidden(decision.message, decision.reason);
+  try {
+    await deps.git.updateRef(repo.ownerLogin, repo.name, `refs/heads/${input.newBranchName}`, source, zero);
+  } catch {
+    throw alreadyExists('The branch already exists.', 'branch_exists');
+  }
+  await publishRefMove(deps, access, caller, input.newBranchName, zero, source);
+  return getBranch(deps, owner, name, input.newBranchName, caller);
+}
+
+function isSafeRevision(value: string): boolean {
+  return /^[A-Za-z0-9_][A-Za-z0-9_./-]*$/.test(value) && !value.includes('..');
+}
+
+/** DELETE /branches/{branch}: never the default branch, never a protected one (Gitea's messages). */
+export async function deleteBranch(deps: BranchDeps, owner: string, name: string, branch: string, caller: Caller): Promise<void> {
+  const access = await requireWritable(deps, owner, name, caller);
+  const repo = access.repository;
+  if (repo.isEmpty) throw notFound('Git Repository is empty.', 'repo_empty');
+  const head = await headOf(deps, access, branch);
+  if (!head) throw branchNotFound();
+  if (branch === repo.defaultBranch) throw forbidden('can not delete default branch', 'branch_is_default');
+  const rules = await deps.protections.list(repo.id);
+  if (ruleFor(rules, branch)) throw forbidden('branch protected', 'branch_protected');
+  try {
+    await deps.git.updateRef(repo.ownerLogin, repo.name, `refs/heads/${branch}`, '0'.repeat(head.sha.length), head.sha);
+  } catch {
+    throw new DomainError('conflict', 'the branch was updated meanwhile', 'branch_out_of_date');
+  }
+  await publishRefMove(deps, access, caller, branch, head.sha, '0'.repeat(head.sha.length));
+}
+
+/**
+ * PATCH /branches/{branch} (Gitea 1.27's RenameBranch): admins may rename the default
+ * branch (HEAD follows); a protected branch, or a name a rule protects, is refused.
+ */
+export async function renameBranch(deps: BranchDeps, owner: string, name: string, branch: string, newName: string, caller: Caller): Promise<void> {
+  const access = await requireWritable(deps, owner, name, caller);
+  const repo = access.repository;
+  if (!isBranchName(newName)) throw invalid('[Name]: GitRefName', 'invalid_branch_name');
+  const head = await headOf(deps, access, branch);
+  if (!head) throw branchNotFound();
+  if (branch === newName) return;
+  const rules = await deps.protections.list(repo.id);
+  if (ruleFor(rules, branch) || ruleFor(rules, newName)) throw forbidden('Branch is protected', 'branch_protected');
+  if (branch === repo.defaultBranch && !atLeast(access.permission, 'admin')) throw forbidden('user should be an admin to rename the default branch', 'branch_is_default');
+  if (await headOf(deps, access, newName)) throw invalid('Branch already exists.', 'branch_exists');
+  try {
+    await deps.git.renameRef(repo.ownerLogin, repo.name, `refs/heads/${branch}`, `refs/heads/${newName}`, head.sha);
+  } catch {
+    throw new DomainError('conflict', 'the branch was updated meanwhile', 'branch_out_of_date');
+  }
+  await deps.store.transaction(async (tx) => {
+    const repository = branch === repo.defaultBranch ? await tx.update(repo.id, { defaultBranch: newName }) : repo;
+    const pusher = { id: caller.userId, login: caller.login };
+    await tx.publish({ kind: 'branch.created', repository, name: newName, ref: `refs/heads/${newName}`, sha: head.sha, pusher });
+    await tx.publish({ kind: 'branch.deleted', repository, name: branch, ref: `refs/heads/${branch}`, sha: head.sha, pusher });
+  });
+  if (branch === repo.defaultBranch) await deps.git.setDefaultBranch?.(repo.ownerLogin, repo.name, newName);
+}
+
+export interface UpdateBranchInput {
+  newCommitId: string;
+  oldCommitId: string;
+  force: boolean;
+}
+
+/**
+ * PUT /branches/{branch} (Gitea 1.27's UpdateBranch): moves a branch to another commit with
+ * `update-ref <ref> <new> <old>`, obeying the branch's protection exactly as a push does.
+ */
+export async function updateBranch(deps: BranchDeps, owner: string, name: string, branch: string, input: UpdateBranchInput, caller: Caller): Promise<void> {
+  const access = await requireWritable(deps, owner, name, caller);
+  const repo = access.repository;
+  const head = await headOf(deps, access, branch);
+  if (!head) throw branchNotFound();
+  if (input.oldCommitId && input.oldCommitId !== head.sha) throw new DomainError('conflict', 'branch commit id mismatch', 'branch_out_of_date');
+  const target = isSafeRevision(input.newCommitId) ? await deps.git.resolve(repo.ownerLogin, repo.name, input.newCommitId) : undefined;
+  if (!target) throw notFound('The new commit does not exist', 'commit_not_found');
+  if (target === head.sha) return;
+  const facts = deps.git.facts(repo.ownerLogin, repo.name);
+  if (!input.force && !(await facts.isAncestor(head.sha, target))) {
+    throw invalid('the new commit is not a descendant of the branch; set force to move it anyway', 'not_fast_forward');
+  }
+  const decision = await checkProtectedPush({
+    rules: await deps.protections.list(repo.id), defaultBranch: repo.defaultBranch, branch,
+    pusher: pusherOf(access, caller), oldSha: head.sha, newSha: target,
+  }, facts);
+  if (!decision.allowed) throw forbidden(decision.message, decision.reason);
+  try {
+    await deps.git.updateRef(repo.ownerLogin, repo.name, `refs/heads/${branch}`, target, head.sha);
+  } catch {
+    throw new DomainError('conflict', 'the branch was updated meanwhile', 'branch_out_of_date');
+  }
+  await publishRefMove(deps, access, caller, branch, head.sha, target);
+}

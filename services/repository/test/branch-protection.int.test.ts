@@ -1,0 +1,151 @@
+// Integration test: branch protection over real PostgreSQL and real git — `git push` into a
+// bare repository whose receive-pack runs the service's pre-receive hook, which asks the
+// PreReceiveHooks endpoint over HTTP; refused pushes leave the branch where it was.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { applyMigrations, createLogger, dropDatabase, type Caller } from '@anvil/kit';
+import { createBranchProtection, DEFAULT_PROTECTION } from '../src/domain/branch-protections.js';
+import { createRepository, type RepositoryDeps } from '../src/domain/repositories.js';
+import { RefUpdateConflict, updateRef } from '../src/git/branches.js';
+import { gitStorage } from '../src/git/git-storage.js';
+import { listRefs } from '../src/git/refs.js';
+import { RepositoryStorage } from '../src/git/storage.js';
+import { PreReceiveHooks } from '../src/git-http/pre-receive.js';
+import { branchProtectionStore } from '../src/store/branch-protections.js';
+import { createDb, type RepositoryDb } from '../src/store/db.js';
+import { repositoryStore } from '../src/store/repositories.js';
+
+jest.setTimeout(60_000);
+process.env.ANVIL_LOG_LEVEL ??= 'silent';
+const log = createLogger('repository-test');
+const PG_URL = process.env.ANVIL_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const RUN_ID = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+const databaseUrl = (() => {
+  const url = new URL(PG_URL);
+  url.pathname = `/anvil_repository_protection_test_${RUN_ID}`;
+  return url.toString();
+})();
+
+let db: RepositoryDb;
+let dir: string;
+let storage: RepositoryStorage;
+let deps: RepositoryDeps;
+let hooks: PreReceiveHooks;
+let server: Server;
+
+const caller = (userId: number, login: string): Caller => ({ userId, login, isAdmin: false, restricted: false, scopes: ['all'] });
+
+async function owner(id: number, login: string): Promise<Caller> {
+  await db.owner.create({ data: { id: BigInt(id), lower_name: login.toLowerCase(), name: login, type: 'user', email: `${login}@example.com` } });
+  return caller(id, login);
+}
+
+function run(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number; stderr: string; stdout: string }> {
+  return new Promise((resolve) => {
+    execFile('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], {
+      cwd, env: { PATH: process.env.PATH, HOME: dir, GIT_CONFIG_NOSYSTEM: '1', LANG: 'C', ...env },
+    }, (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr }));
+  });
+}
+
+/** `git push` into the bare repository through receive-pack with the service's hooks, as `pusher`. */
+async function pushAs(work: string, gitDir: string, repositoryId: number, pusher: { id: number; login: string }, ...refspecs: string[]) {
+  const session = hooks.begin({ repositoryId, gitDir, pusher: { ...pusher, permission: 'write' } });
+  try {
+    return await run(['push', `--receive-pack=git -c core.hooksPath=${hooks.hooksDir} receive-pack`, gitDir, ...refspecs], work, session.env);
+  } finally {
+    session.end();
+  }
+}
+
+beforeAll(async () => {
+  await applyMigrations({ databaseUrl, migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)), log });
+  db = createDb(databaseUrl);
+  dir = await mkdtemp(join(tmpdir(), 'anvil-protection-int-'));
+  storage = new RepositoryStorage(join(dir, 'repositories'));
+  deps = { store: repositoryStore(db), git: gitStorage(storage), settings: { forcePrivate: false, maxCreationLimit: -1, defaultBranch: 'main' } };
+  hooks = new PreReceiveHooks(join(dir, 'hooks'), { store: deps.store, protections: branchProtectionStore(db), log });
+  await hooks.install();
+  server = createServer((req, res) => void hooks.handle(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  hooks.listenOn('127.0.0.1', typeof address === 'object' && address ? address.port : 0);
+}, 30_000);
+
+afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  await db?.$disconnect();
+  await dropDatabase(databaseUrl);
+  await rm(dir, { recursive: true, force: true });
+}, 30_000);
+
+describe('the pre-receive hook with real git', () => {
+  it('refuses a push to a protected branch and accepts the whitelisted pusher', async () => {
+    const alice = await owner(1, 'alice');
+    await owner(2, 'bob');
+    const { repository } = await createRepository(deps, {
+      ownerId: 1, name: 'guarded', description: '', isPrivate: false, defaultBranch: '', autoInit: true, readme: '', isTemplate: false, objectFormatName: '',
+    }, alice);
+    await createBranchProtection({ store: deps.store, protections: branchProtectionStore(db) }, 'alice', 'guarded', {
+      ...DEFAULT_PROTECTION, ruleName: 'main', enablePush: true, enablePushWhitelist: true, pushWhitelistUsernames: ['bob'],
+    }, alice);
+    const gitDir = storage.pathOf('alice', 'guarded');
+    const before = (await listRefs(gitDir)).get('refs/heads/main');
+
+    expect((await run(['clone', gitDir, 'work'], dir)).code).toBe(0);
+    const work = join(dir, 'work');
+    await writeFile(join(work, 'a.txt'), 'a\n');
+    await run(['add', 'a.txt'], work);
+    await run(['commit', '-m', 'change'], work);
+
+    const refused = await pushAs(work, gitDir, repository.id, { id: 1, login: 'alice' }, 'HEAD:refs/heads/main');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('Not allowed to push to protected branch main');
+    expect((await listRefs(gitDir)).get('refs/heads/main')).toBe(before);
+
+    // A new unprotected branch goes through for anyone with write access.
+    expect((await pushAs(work, gitDir, repository.id, { id: 1, login: 'alice' }, 'HEAD:refs/heads/topic')).code).toBe(0);
+
+    const accepted = await pushAs(work, gitDir, repository.id, { id: 2, login: 'bob' }, 'HEAD:refs/heads/main');
+    expect(accepted.stderr).not.toContain('protected');
+    expect(accepted.code).toBe(0);
+    expect((await listRefs(gitDir)).get('refs/heads/main')).toBe((await run(['rev-parse', 'HEAD'], work)).stdout.trim());
+  });
+
+  it('refuses unsigned commits when the rule requires signed commits', async () => {
+    const carol = await owner(3, 'carol');
+    const { repository } = await createRepository(deps, {
+      ownerId: 3, name: 'signed', description: '', isPrivate: false, defaultBranch: '', autoInit: true, readme: '', isTemplate: false, objectFormatName: '',
+    }, carol);
+    await createBranchProtection({ store: deps.store, protections: branchProtectionStore(db) }, 'carol', 'signed', {
+      ...DEFAULT_PROTECTION, ruleName: 'ma*', enablePush: true, requireSignedCommits: true,
+    }, carol);
+    const gitDir = storage.pathOf('carol', 'signed');
+    expect((await run(['clone', gitDir, 'signed-work'], dir)).code).toBe(0);
+    const work = join(dir, 'signed-work');
+    await writeFile(join(work, 'b.txt'), 'b\n');
+    await run(['add', 'b.txt'], work);
+    await run(['commit', '-m', 'unsigned'], work);
+    const sha = (await run(['rev-parse', 'HEAD'], work)).stdout.trim();
+    const refused = await pushAs(work, gitDir, repository.id, { id: 3, login: 'carol' }, 'HEAD:refs/heads/main');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain(`branch main is protected from unverified commit ${sha}`);
+  });
+
+  it('moves refs only from the expected old value, so a concurrent writer is never overwritten', async () => {
+    const gitDir = storage.pathOf('alice', 'guarded');
+    const refs = await listRefs(gitDir);
+    const main = refs.get('refs/heads/main')!;
+    const topic = refs.get('refs/heads/topic')!;
+    // Someone else moved topic from `main` meanwhile: updating it from a stale value fails.
+    await expect(updateRef(gitDir, 'refs/heads/topic', main, '1'.repeat(40))).rejects.toBeInstanceOf(RefUpdateConflict);
+    await expect(updateRef(gitDir, 'refs/heads/new', main, '0'.repeat(40))).resolves.toBeUndefined();
+    await expect(updateRef(gitDir, 'refs/heads/new', topic, '0'.repeat(40))).rejects.toBeInstanceOf(RefUpdateConflict);
+  });
+});
