@@ -115,7 +115,14 @@ describe('restarting a service', () => {
       expect(res.status).toBe(201);
       whileDown.push(res.body as { id: number; login: string });
     }
-    expect((await admin.delete('/admin/users/before-stop')).status).toBe(204);
+    // Whether before-stop still owns repositories is repository's to say: while it is down a
+    // plain delete is refused (nothing deleted), and only a purge goes ahead.
+    const refused = await fetch(`${system.baseUrl}api/v1/admin/users/before-stop`, {
+      method: 'DELETE', headers: { authorization: `Basic ${Buffer.from(`${system.admin.username}:${system.admin.password}`).toString('base64')}` },
+    });
+    expect(refused.status).toBe(503);
+    expect((await admin.get('/users/before-stop')).status).toBe(200);
+    expect((await admin.delete('/admin/users/before-stop?purge=true')).status).toBe(204);
     await system.start('repository');
 
     for (const user of whileDown) {

@@ -48,6 +48,15 @@ export function statusOf(err: unknown, overrides: StatusOverrides = {}): number 
   return 500;
 }
 
+/**
+ * The message a client sees: a 4xx says what was wrong; a 5xx never shows internals, but a
+ * 503 (a service down or restarting) says that retrying may help.
+ */
+export function publicMessage(status: number, err: unknown): string {
+  if (status === 503) return 'service temporarily unavailable, try again later';
+  return status >= 500 ? 'internal server error' : (err as Error).message;
+}
+
 /** Express error handler of last resort: body-parser failures, then anything unexpected. */
 export function errorHandler(rootUrl: string, log: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
@@ -57,6 +66,6 @@ export function errorHandler(rootUrl: string, log: Logger) {
     if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return sendError(res, 415, e.message ?? 'unsupported encoding', rootUrl);
     const status = statusOf(err);
     if (status >= 500) log.error({ err, method: req.method, url: req.originalUrl }, 'request failed');
-    sendError(res, status, status >= 500 ? 'internal server error' : (err as Error).message, rootUrl);
+    sendError(res, status, publicMessage(status, err), rootUrl);
   };
 }

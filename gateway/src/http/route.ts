@@ -9,7 +9,7 @@ import type { AuthState } from '../auth/authenticate.js';
 import type { CredentialCache } from '../auth/credential-cache.js';
 import { grantsScopes, levelOfMethod, requiredScopes, type ScopeCategory } from '../auth/scopes.js';
 import type { ServiceClients } from '../services.js';
-import { ApiError, sendError, statusOf, type StatusOverrides } from './errors.js';
+import { ApiError, publicMessage, sendError, statusOf, type StatusOverrides } from './errors.js';
 import { readPage, setPagingHeaders, type Page } from './pagination.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -143,7 +143,7 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
       } catch (err) {
         const status = statusOf(err, route.statusOverrides);
         if (status >= 500) deps.log.error({ err, route: route.operationId }, 'route failed');
-        sendError(res, status, status >= 500 ? 'internal server error' : (err as Error).message, rootUrl);
+        sendError(res, status, publicMessage(status, err), rootUrl);
       }
     });
     router[route.method.toLowerCase() as 'get'](route.path, ...handlers);

@@ -18,7 +18,7 @@ function fakes(repo: Partial<Repository> = {}) {
   const tags = new Map<string, GitTag>();
   const published: RepositoryEvent[] = [];
   const store = {
-    findByNameForViewer: async (o: string, n: string) => (o === 'ada' && n === 'lib' ? { repository, owner } : undefined),
+    findByNameForViewer: async (o: string, n: string) => (o === 'ada' && n === 'lib' ? { repository, owner, teams: [] } : undefined),
     findOwnerById: async (id: number) => (id === 1 ? owner : undefined),
     transaction: async <T>(work: (tx: { publish(e: RepositoryEvent): Promise<void> }) => Promise<T>) => work({ publish: async (e) => { published.push(e); } }),
   } as unknown as RepositoryStore;
