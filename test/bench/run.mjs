@@ -10,7 +10,7 @@
 // tables grow (user-search.mjs, repo-search.mjs).
 // Uses the machine's PostgreSQL and NATS with a throwaway database prefix and events
 // namespace, removed afterwards. Env: BENCH_CONNECTIONS (64), BENCH_DURATION seconds per
-// measurement (10), BENCH_ROUNDS (2), BENCH_PG_URL, BENCH_NATS_URL.
+// measurement (10), BENCH_ROUNDS (2), BENCH_PG_URL, BENCH_NATS_URL, BENCH_NODE_OPTIONS (for the system).
 import { spawn, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -63,6 +63,8 @@ async function bootGateway(dataDir) {
     ANVIL_REPOSITORY_HTTP_ADDR: `127.0.0.1:${repositoryHttp}`,
     ANVIL_ADMIN_USERNAME: admin.username, ANVIL_ADMIN_PASSWORD: admin.password, ANVIL_ADMIN_EMAIL: admin.email,
     ANVIL_LOG_LEVEL: 'warn',
+    // e.g. BENCH_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile every process.
+    ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
   };
   const supervisor = spawn(process.execPath, [here('../../cli/dist/main.js'), 'start'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(supervisor);
@@ -75,7 +77,7 @@ async function createToken(baseUrl) {
   const res = await fetch(`${baseUrl}api/v1/users/${admin.username}/tokens`, {
     method: 'POST',
     headers: { authorization: `Basic ${Buffer.from(`${admin.username}:${admin.password}`).toString('base64')}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'bench', scopes: ['read:user', 'write:repository'] }),
+    body: JSON.stringify({ name: 'bench', scopes: ['write:user', 'write:repository'] }),
   });
   if (res.status !== 201) throw new Error(`creating the token: ${res.status} ${await res.text()}`);
   return (await res.json()).sha1;

@@ -7,8 +7,8 @@ import type { Repository } from '../domain/repository.js';
 import type { NewRepository, RepositoryEvent, RepositoryPatch, RepositoryReader, RepositoryStore, RepositoryWithOwner, RepositoryWriter, SearchFilter } from '../domain/store.js';
 import { outboxRowOf } from '../events/repository-events.js';
 import type { Owner as OwnerRow, Prisma, Repository as RepositoryRow } from './generated/client.js';
-import type { RepositoryDb, RepositoryTx } from './db.js';
 import { ownerReader, toOwner } from './owners.js';
+import { poolOf, type RepositoryDb, type RepositoryTx } from './db.js';
 
 export function toRepository(row: RepositoryRow): Repository {
   return {
@@ -84,6 +84,13 @@ function ownerRowFromJson(json: OwnerJson): OwnerRow {
   return { ...(json as unknown as OwnerRow), id: BigInt(json.id as number), updated_at: new Date(json.updated_at as string) };
 }
 
+const RESOLVE_REPOSITORY_SQL = `
+  SELECT to_jsonb(r) AS repo, to_jsonb(o) AS owner, c.mode
+    FROM repository r
+    JOIN owner o ON o.id = r.owner_id
+    LEFT JOIN collaboration c ON c.repository_id = r.id AND c.user_id = $3::bigint
+   WHERE o.lower_name = $1 AND r.lower_name = $2`;
+
 const SORT_COLUMN: Record<SearchFilter['sort'], keyof RepositoryRow> = {
   id: 'id', alpha: 'lower_name', created: 'created_at', updated: 'updated_at', size: 'size',
 };
@@ -144,12 +151,11 @@ function reader(db: RepositoryDb | RepositoryTx): RepositoryReader {
     },
     async findByNameForViewer(ownerLogin, name, viewerId) {
       // One statement: repository, owner and the viewer's grant (performance.md rule 4).
-      const rows = await db.$queryRaw<Array<{ repo: RepositoryJson; owner: OwnerJson; mode: string | null }>>`
-        SELECT to_jsonb(r) AS repo, to_jsonb(o) AS owner, c.mode
-          FROM repository r
-          JOIN owner o ON o.id = r.owner_id
-          LEFT JOIN collaboration c ON c.repository_id = r.id AND c.user_id = ${BigInt(viewerId)}
-         WHERE o.lower_name = ${ownerLogin.toLowerCase()} AND r.lower_name = ${name.toLowerCase()}`;
+      const values = [ownerLogin.toLowerCase(), name.toLowerCase(), BigInt(viewerId)] as const;
+      const pool = poolOf(db);
+      const rows: Array<{ repo: RepositoryJson; owner: OwnerJson; mode: string | null }> = pool
+        ? (await pool.query({ name: 'resolve-repository', text: RESOLVE_REPOSITORY_SQL, values: [values[0], values[1], String(values[2])] })).rows
+        : await db.$queryRawUnsafe(RESOLVE_REPOSITORY_SQL, ...values);
       const row = rows[0];
       if (!row) return undefined;
       return {

@@ -1,0 +1,5 @@
+-- CreateExtension
+CREATE EXTENSION IF NOT EXISTS "pg_trgm";
+
+-- CreateIndex
+CREATE INDEX "repository_lower_name_trgm_idx" ON "repository" USING GIN ("lower_name" gin_trgm_ops);
