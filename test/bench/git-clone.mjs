@@ -11,7 +11,7 @@ import { join } from 'node:path';
 
 const COMMITS = Number(process.env.BENCH_CLONE_COMMITS ?? 250);
 const FILE_BYTES = Number(process.env.BENCH_CLONE_FILE_BYTES ?? 200 * 1024);
-const CLONES = Number(process.env.BENCH_CLONES ?? 3);
+const CLONES = Number(process.env.BENCH_CLONES ?? 5);
 
 function run(command, args, { cwd, input } = {}) {
   return new Promise((resolve, reject) => {
@@ -71,11 +71,14 @@ export async function buildCloneRepository({ baseUrl, token, gitDir, name }) {
   return Number(/size-pack: (\d+)/.exec(sizes)[1]) * 1024;
 }
 
-async function timeClone(url) {
+/** `target` is a URL, or { url, headers: () => ['name: value', ...] } for extra request headers. */
+async function timeClone(target) {
+  const { url, headers } = typeof target === 'string' ? { url: target, headers: () => [] } : target;
   const dir = await mkdtemp(join(tmpdir(), 'anvil-bench-clone-'));
   try {
+    const config = headers().flatMap((h) => ['-c', `http.extraHeader=${h}`]);
     const started = process.hrtime.bigint();
-    await run('git', ['clone', '--bare', '--quiet', url, join(dir, 'clone.git')]);
+    await run('git', [...config, 'clone', '--bare', '--quiet', url, join(dir, 'clone.git')]);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const head = await run('git', ['--git-dir', join(dir, 'clone.git'), 'rev-parse', 'HEAD']);
     return { seconds, head };
@@ -86,14 +89,16 @@ async function timeClone(url) {
 
 /**
  * Clones each URL CLONES times, alternating (A/B) so both see the same machine; every clone
- * must end at the same commit. Returns { name: { seconds: [...], mean, best } }.
+ * must end at the same commit. Returns { name: { seconds: [...], median, best } }.
  */
 export async function benchClone({ urls, log }) {
   const results = Object.fromEntries(Object.keys(urls).map((k) => [k, []]));
   for (const url of Object.values(urls)) await timeClone(url); // warm-up: page cache, git's own caches
   let head;
+  const entries = Object.entries(urls);
   for (let i = 0; i < CLONES; i++) {
-    for (const [name, url] of Object.entries(urls)) {
+    // Each round starts with a different server, so no server always follows the same one.
+    for (const [name, url] of [...entries.slice(i % entries.length), ...entries.slice(0, i % entries.length)]) {
       const r = await timeClone(url);
       if (head && r.head !== head) throw new Error(`${name} cloned ${r.head}, expected ${head}`);
       head = r.head;
@@ -101,7 +106,11 @@ export async function benchClone({ urls, log }) {
       log(`clone ${i + 1} ${name.padEnd(16)} ${r.seconds.toFixed(2)} s`);
     }
   }
-  return Object.fromEntries(Object.entries(results).map(([name, s]) => [name, {
-    seconds: s, mean: s.reduce((a, b) => a + b, 0) / s.length, best: Math.min(...s),
-  }]));
+  // The median, not the mean: one clone slowed by a neighbour's build should not decide it.
+  const median = (xs) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  };
+  return Object.fromEntries(Object.entries(results).map(([name, s]) => [name, { seconds: s, median: median(s), best: Math.min(...s) }]));
 }

@@ -13,13 +13,14 @@
 // measurement (10), BENCH_ROUNDS (2), BENCH_PG_URL, BENCH_NATS_URL, BENCH_NODE_OPTIONS (for the system).
 import { spawn, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { connect } from 'nats';
 import pg from 'pg';
 import { freePorts, waitUntil } from '../../cli/dist/net.js';
+import { signPayload } from '../../services/kit/dist/index.js';
 import { benchClone, buildCloneRepository } from './git-clone.mjs';
 import { benchRepoSearch } from './repo-search.mjs';
 import { benchUserSearch } from './user-search.mjs';
@@ -28,6 +29,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const WARMUP = 3;
+// BENCH_PARTS=user,repo,clone,search (all by default) runs only some parts, e.g. while profiling one.
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search').split(','));
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
 const here = (file) => new URL(file, import.meta.url).pathname;
@@ -70,7 +73,7 @@ async function bootGateway(dataDir) {
   children.push(supervisor);
   const exited = () => (supervisor.exitCode !== null ? `anvil start exited with ${supervisor.exitCode}` : undefined);
   await waitUntil(`${baseUrl}api/healthz`, async () => (await fetch(`${baseUrl}api/healthz`)).ok, { timeoutMs: 120_000, abort: exited });
-  return { baseUrl, supervisor };
+  return { baseUrl, supervisor, repositoryHttpAddress: `127.0.0.1:${repositoryHttp}` };
 }
 
 async function createToken(baseUrl) {
@@ -173,82 +176,106 @@ function printSearch(title, sizes, rows) {
   }
 }
 
+/** GET /user: gateway vs identity's one-file baseline vs the bare hop. */
+async function benchUserGet({ baseUrl, token, userJson }) {
+  const [baselinePort, hopPort, hopGrpcPort] = await freePorts(3);
+  const forked = [
+    await startForked('baseline.mjs', { BENCH_PORT: String(baselinePort), BENCH_DATABASE_URL: databaseUrl(`${prefix}_identity`), BENCH_ROOT_URL: baseUrl }, 'baseline'),
+    await startForked('bare-hop.mjs', { BENCH_PORT: String(hopPort), BENCH_GRPC_PORT: String(hopGrpcPort), BENCH_REPLY: userJson }, 'bare hop'),
+  ];
+  await compareThreeWays('GET /api/v1/user', {
+    gateway: `${baseUrl}api/v1/user`,
+    baseline: `http://127.0.0.1:${baselinePort}/api/v1/user`,
+    'bare hop': `http://127.0.0.1:${hopPort}/api/v1/user`,
+  }, token);
+  for (const child of forked) await stopForked(child);
+}
+
+/** GET /repos/{owner}/{repo}: gateway vs repository's one-file baseline vs the bare hop. */
+async function benchRepoGet({ baseUrl, token, viewerId, log }) {
+  const created = await fetch(`${baseUrl}api/v1/user/repos`, {
+    method: 'POST', headers: { authorization: `token ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench-get', description: 'a repository to read', private: false }),
+  });
+  if (created.status !== 201) throw new Error(`creating bench-get: ${created.status} ${await created.text()}`);
+  const repoPath = `api/v1/repos/${admin.username}/bench-get`;
+  const repoJson = await getJson(`${baseUrl}${repoPath}`, token);
+  const [repoBaselinePort, repoHopPort, repoHopGrpcPort] = await freePorts(3);
+  const forked = [
+    await startForked('repo-baseline.mjs', {
+      BENCH_PORT: String(repoBaselinePort), BENCH_DATABASE_URL: databaseUrl(`${prefix}_repository`), BENCH_ROOT_URL: baseUrl,
+      BENCH_TEMPLATE: repoJson, BENCH_VIEWER_ID: viewerId,
+    }, 'repository baseline'),
+    await startForked('bare-hop.mjs', { BENCH_PORT: String(repoHopPort), BENCH_GRPC_PORT: String(repoHopGrpcPort), BENCH_REPLY: repoJson }, 'bare hop'),
+  ];
+  const baselineJson = await getJson(`http://127.0.0.1:${repoBaselinePort}/${repoPath}`, token);
+  if (baselineJson.length !== repoJson.length) log(`note: baseline JSON is ${baselineJson.length} bytes, the gateway's ${repoJson.length}`);
+  await compareThreeWays('GET /api/v1/repos/{owner}/{repo}', {
+    gateway: `${baseUrl}${repoPath}`,
+    baseline: `http://127.0.0.1:${repoBaselinePort}/${repoPath}`,
+    'bare hop': `http://127.0.0.1:${repoHopPort}/${repoPath}`,
+  }, token);
+  for (const child of forked) await stopForked(child);
+}
+
+/** git clone through the gateway vs stock git http-backend on the same bare repository. */
+async function benchGitClone({ baseUrl, token, dataDir, repositoryHttpAddress, viewerId, log }) {
+  const gitRoot = join(dataDir, 'repositories');
+  const cloneName = 'bench-clone';
+  const packBytes = await buildCloneRepository({ baseUrl, token, gitDir: join(gitRoot, admin.username, `${cloneName}.git`), name: cloneName });
+  const [backendPort] = await freePorts(1);
+  const backend = await startForked('git-backend.mjs', { BENCH_PORT: String(backendPort), BENCH_GIT_ROOT: gitRoot }, 'git http-backend');
+  const gatewayUrl = new URL(`${admin.username}/${cloneName}.git`, baseUrl);
+  gatewayUrl.username = admin.username;
+  gatewayUrl.password = token;
+  // The middle column splits the gateway's cost from the repository service's: the service's
+  // git side channel cloned directly, with a grant signed as the gateway would sign it.
+  const secret = (await readFile(join(dataDir, 'internal_token'), 'utf8')).trim();
+  const { id: repositoryId } = JSON.parse(await getJson(`${baseUrl}api/v1/repos/${admin.username}/${cloneName}`, token));
+  const grant = () => signPayload({
+    caller: { userId: Number(viewerId), login: admin.username, isAdmin: true, restricted: false, scopes: [] },
+    repositoryId, owner: admin.username, name: cloneName, permission: 'owner', expires: Date.now() + 600_000,
+  }, secret);
+  const clone = await benchClone({
+    urls: {
+      gateway: gatewayUrl.toString(),
+      'repository service': { url: `http://${repositoryHttpAddress}/${admin.username}/${cloneName}`, headers: () => [`x-anvil-git-grant: ${grant()}`] },
+      'git http-backend': `http://127.0.0.1:${backendPort}/${admin.username}/${cloneName}.git`,
+    },
+    log,
+  });
+  await stopForked(backend);
+  const cloneRatio = clone['git http-backend'].median / clone.gateway.median;
+  console.log(`\ngit clone --bare of a ${fmt(packBytes / 2 ** 20, 1)} MiB repository, median of ${clone.gateway.seconds.length} clones each (A/B, after a warm-up clone)`);
+  console.log(`${machine()}\n`);
+  console.log('| server | median s | best s | speed vs git http-backend (medians) |');
+  console.log('|---|---:|---:|---:|');
+  for (const [name, r] of Object.entries(clone)) {
+    console.log(`| ${name} | ${fmt(r.median, 2)} | ${fmt(r.best, 2)} | ${fmt(clone['git http-backend'].median / r.median, 2)}× |`);
+  }
+  console.log(`\ntarget: gateway ≥ 0.9× git http-backend: ${fmt(cloneRatio, 2)} ${cloneRatio >= 0.9 ? 'met' : 'MISSED'}`);
+}
+
+/** Page 1 of /users/search and /repos/search as their tables grow. */
+async function benchSearches({ baseUrl, token, log }) {
+  const users = await benchUserSearch({ baseUrl, token, identityDbUrl: databaseUrl(`${prefix}_identity`), log });
+  printSearch('GET /api/v1/users/search?q=…&limit=30 with a token', ['100 users', '100,000 users'], users);
+  const repos = await benchRepoSearch({ baseUrl, repositoryDbUrl: databaseUrl(`${prefix}_repository`), log });
+  printSearch('GET /api/v1/repos/search?q=…&limit=30, anonymous', ['100 repositories', '10,000 repositories'], repos);
+}
+
 async function main() {
   const dataDir = await mkdtemp(join(tmpdir(), 'anvil-bench-'));
   try {
-    const { baseUrl } = await bootGateway(dataDir);
+    const { baseUrl, repositoryHttpAddress } = await bootGateway(dataDir);
     const token = await createToken(baseUrl);
     const log = (line) => console.error(line);
-
-    // 1. GET /user.
     const userJson = await getJson(`${baseUrl}api/v1/user`, token);
     const viewerId = String(JSON.parse(userJson).id);
-    const [baselinePort, hopPort, hopGrpcPort] = await freePorts(3);
-    let forked = [
-      await startForked('baseline.mjs', { BENCH_PORT: String(baselinePort), BENCH_DATABASE_URL: databaseUrl(`${prefix}_identity`), BENCH_ROOT_URL: baseUrl }, 'baseline'),
-      await startForked('bare-hop.mjs', { BENCH_PORT: String(hopPort), BENCH_GRPC_PORT: String(hopGrpcPort), BENCH_REPLY: userJson }, 'bare hop'),
-    ];
-    await compareThreeWays('GET /api/v1/user', {
-      gateway: `${baseUrl}api/v1/user`,
-      baseline: `http://127.0.0.1:${baselinePort}/api/v1/user`,
-      'bare hop': `http://127.0.0.1:${hopPort}/api/v1/user`,
-    }, token);
-    for (const child of forked) await stopForked(child);
-
-    // 2. GET /repos/{owner}/{repo}.
-    const created = await fetch(`${baseUrl}api/v1/user/repos`, {
-      method: 'POST', headers: { authorization: `token ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'bench-get', description: 'a repository to read', private: false }),
-    });
-    if (created.status !== 201) throw new Error(`creating bench-get: ${created.status} ${await created.text()}`);
-    const repoPath = `api/v1/repos/${admin.username}/bench-get`;
-    const repoJson = await getJson(`${baseUrl}${repoPath}`, token);
-    const [repoBaselinePort, repoHopPort, repoHopGrpcPort] = await freePorts(3);
-    forked = [
-      await startForked('repo-baseline.mjs', {
-        BENCH_PORT: String(repoBaselinePort), BENCH_DATABASE_URL: databaseUrl(`${prefix}_repository`), BENCH_ROOT_URL: baseUrl,
-        BENCH_TEMPLATE: repoJson, BENCH_VIEWER_ID: viewerId,
-      }, 'repository baseline'),
-      await startForked('bare-hop.mjs', { BENCH_PORT: String(repoHopPort), BENCH_GRPC_PORT: String(repoHopGrpcPort), BENCH_REPLY: repoJson }, 'bare hop'),
-    ];
-    const baselineJson = await getJson(`http://127.0.0.1:${repoBaselinePort}/${repoPath}`, token);
-    if (baselineJson.length !== repoJson.length) log(`note: baseline JSON is ${baselineJson.length} bytes, the gateway's ${repoJson.length}`);
-    await compareThreeWays('GET /api/v1/repos/{owner}/{repo}', {
-      gateway: `${baseUrl}${repoPath}`,
-      baseline: `http://127.0.0.1:${repoBaselinePort}/${repoPath}`,
-      'bare hop': `http://127.0.0.1:${repoHopPort}/${repoPath}`,
-    }, token);
-    for (const child of forked) await stopForked(child);
-
-    // 3. Clone through the gateway vs git http-backend.
-    const gitRoot = join(dataDir, 'repositories');
-    const cloneName = 'bench-clone';
-    const packBytes = await buildCloneRepository({ baseUrl, token, gitDir: join(gitRoot, admin.username, `${cloneName}.git`), name: cloneName });
-    const [backendPort] = await freePorts(1);
-    const backend = await startForked('git-backend.mjs', { BENCH_PORT: String(backendPort), BENCH_GIT_ROOT: gitRoot }, 'git http-backend');
-    const gatewayUrl = new URL(`${admin.username}/${cloneName}.git`, baseUrl);
-    gatewayUrl.username = admin.username;
-    gatewayUrl.password = token;
-    const clone = await benchClone({
-      urls: { gateway: gatewayUrl.toString(), 'git http-backend': `http://127.0.0.1:${backendPort}/${admin.username}/${cloneName}.git` },
-      log,
-    });
-    await stopForked(backend);
-    const cloneRatio = clone['git http-backend'].mean / clone.gateway.mean;
-    console.log(`\ngit clone --bare of a ${fmt(packBytes / 2 ** 20, 1)} MiB repository, mean of ${clone.gateway.seconds.length} clones each (A/B, after a warm-up clone)`);
-    console.log(`${machine()}\n`);
-    console.log('| server | mean s | best s | speed vs git http-backend |');
-    console.log('|---|---:|---:|---:|');
-    for (const [name, r] of Object.entries(clone)) {
-      console.log(`| ${name} | ${fmt(r.mean, 2)} | ${fmt(r.best, 2)} | ${fmt(clone['git http-backend'].mean / r.mean, 2)}× |`);
-    }
-    console.log(`\ntarget: gateway ≥ 0.9× git http-backend: ${fmt(cloneRatio, 2)} ${cloneRatio >= 0.9 ? 'met' : 'MISSED'}`);
-
-    // 4. Search as tables grow.
-    const users = await benchUserSearch({ baseUrl, token, identityDbUrl: databaseUrl(`${prefix}_identity`), log });
-    printSearch('GET /api/v1/users/search?q=…&limit=30 with a token', ['100 users', '100,000 users'], users);
-    const repos = await benchRepoSearch({ baseUrl, repositoryDbUrl: databaseUrl(`${prefix}_repository`), log });
-    printSearch('GET /api/v1/repos/search?q=…&limit=30, anonymous', ['100 repositories', '10,000 repositories'], repos);
+    if (PARTS.has('user')) await benchUserGet({ baseUrl, token, userJson });
+    if (PARTS.has('repo')) await benchRepoGet({ baseUrl, token, viewerId, log });
+    if (PARTS.has('clone')) await benchGitClone({ baseUrl, token, dataDir, repositoryHttpAddress, viewerId, log });
+    if (PARTS.has('search')) await benchSearches({ baseUrl, token, log });
   } finally {
     await cleanUp(dataDir);
   }
