@@ -3,7 +3,7 @@
 // channel with a deadline → a reply that was fixed in advance, with no auth and no data.
 // Run as `bare-hop.mjs` it forks its callee (`bare-hop.mjs callee`): a gRPC server whose only
 // service is the standard health check, the cheapest unary call there is.
-// Env: BENCH_PORT, BENCH_GRPC_PORT, BENCH_REPLY (the JSON to answer).
+// Env: BENCH_PORT, BENCH_GRPC_PORT, BENCH_REPLY (the JSON to answer, on any path).
 import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 
@@ -39,7 +39,8 @@ if (process.argv[2] === 'callee') {
   const app = express();
   app.set('etag', false);
   app.set('x-powered-by', false);
-  app.get('/api/v1/user', (_req, res) => {
+  // Every path answers the same fixed reply, so one hop serves any route's comparison.
+  app.use((_req, res) => {
     client.Check({ service: '' }, { deadline: Date.now() + 10_000 }, (err) => {
       if (err) return res.status(500).json({ message: err.message, url: '' });
       res.json(reply);

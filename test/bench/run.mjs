@@ -1,26 +1,36 @@
-// `pnpm bench`: GET /api/v1/user with a token, measured three ways in one run, A/B in
-// rounds so that all three see the same machine (notes/performance.md):
+// `pnpm bench`: GET /api/v1/user and GET /api/v1/repos/{owner}/{repo} with a token, each
+// measured three ways in one run, A/B in rounds so that all three see the same machine
+// (notes/performance.md):
 //   gateway   the real system, booted as `pnpm start` boots it (five processes),
-//   baseline  one node:http process doing identity's SQL lookup itself (baseline.mjs),
+//   baseline  one node:http process doing the service's SQL lookup itself (baseline.mjs,
+//             repo-baseline.mjs),
 //   bare hop  express → one gRPC call → a fixed reply (bare-hop.mjs).
+// Then: cloning a ~50 MB repository through the gateway vs stock git http-backend
+// (git-clone.mjs, git-backend.mjs), and page 1 of /users/search and /repos/search as the
+// tables grow (user-search.mjs, repo-search.mjs).
 // Uses the machine's PostgreSQL and NATS with a throwaway database prefix and events
 // namespace, removed afterwards. Env: BENCH_CONNECTIONS (64), BENCH_DURATION seconds per
-// measurement (10), BENCH_ROUNDS (2), BENCH_PG_URL, BENCH_NATS_URL.
+// measurement (10), BENCH_ROUNDS (2), BENCH_PG_URL, BENCH_NATS_URL, BENCH_NODE_OPTIONS (for the system).
 import { spawn, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { connect } from 'nats';
 import pg from 'pg';
 import { freePorts, waitUntil } from '../../cli/dist/net.js';
+import { signPayload } from '../../services/kit/dist/index.js';
+import { benchClone, buildCloneRepository } from './git-clone.mjs';
+import { benchRepoSearch } from './repo-search.mjs';
 import { benchUserSearch } from './user-search.mjs';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const WARMUP = 3;
+// BENCH_PARTS=user,repo,clone,search (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search').split(','));
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
 const here = (file) => new URL(file, import.meta.url).pathname;
@@ -56,19 +66,21 @@ async function bootGateway(dataDir) {
     ANVIL_REPOSITORY_HTTP_ADDR: `127.0.0.1:${repositoryHttp}`,
     ANVIL_ADMIN_USERNAME: admin.username, ANVIL_ADMIN_PASSWORD: admin.password, ANVIL_ADMIN_EMAIL: admin.email,
     ANVIL_LOG_LEVEL: 'warn',
+    // e.g. BENCH_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile every process.
+    ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
   };
   const supervisor = spawn(process.execPath, [here('../../cli/dist/main.js'), 'start'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(supervisor);
   const exited = () => (supervisor.exitCode !== null ? `anvil start exited with ${supervisor.exitCode}` : undefined);
   await waitUntil(`${baseUrl}api/healthz`, async () => (await fetch(`${baseUrl}api/healthz`)).ok, { timeoutMs: 120_000, abort: exited });
-  return { baseUrl, supervisor };
+  return { baseUrl, supervisor, repositoryHttpAddress: `127.0.0.1:${repositoryHttp}` };
 }
 
 async function createToken(baseUrl) {
   const res = await fetch(`${baseUrl}api/v1/users/${admin.username}/tokens`, {
     method: 'POST',
     headers: { authorization: `Basic ${Buffer.from(`${admin.username}:${admin.password}`).toString('base64')}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'bench', scopes: ['read:user'] }),
+    body: JSON.stringify({ name: 'bench', scopes: ['write:user', 'write:repository'] }),
   });
   if (res.status !== 201) throw new Error(`creating the token: ${res.status} ${await res.text()}`);
   return (await res.json()).sha1;
@@ -79,6 +91,13 @@ async function startForked(file, env, what) {
   children.push(child);
   await waitForMessage(child, what);
   return child;
+}
+
+async function stopForked(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
 }
 
 function load(url, token, duration) {
@@ -112,57 +131,157 @@ async function cleanUp(dataDir) {
 
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const machine = () => `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+
+/** Gateway, baseline and bare hop in ROUNDS rounds (A/B), printed as one markdown table. */
+async function compareThreeWays(title, targets, token) {
+  const results = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
+  // A first warm-up of every target before any round: a route's first seconds (JIT, pools,
+  // prepared statements, the credential cache) should not land in round 1 of one variant only.
+  for (const url of Object.values(targets)) await load(url, token, WARMUP);
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const [name, url] of Object.entries(targets)) {
+      await load(url, token, WARMUP);
+      const r = await load(url, token, DURATION);
+      results[name].push(r);
+      console.error(`round ${round} ${name.padEnd(9)} ${fmt(r.rps)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms`);
+    }
+  }
+  const summary = Object.fromEntries(Object.entries(results).map(([name, rs]) => [name, {
+    rps: mean(rs.map((r) => r.rps)), p50: mean(rs.map((r) => r.p50)), p99: Math.max(...rs.map((r) => r.p99)),
+  }]));
+  const g = summary.gateway;
+  console.log(`\n${title} with a token, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s each`);
+  console.log(`${machine()}\n`);
+  console.log('| variant | req/s | p50 ms | p99 ms | gateway ÷ variant |');
+  console.log('|---|---:|---:|---:|---:|');
+  for (const [name, s] of Object.entries(summary)) {
+    console.log(`| ${name} | ${fmt(s.rps)} | ${fmt(s.p50, 1)} | ${fmt(s.p99, 1)} | ${name === 'gateway' ? '—' : fmt(g.rps / s.rps, 2)} |`);
+  }
+  const vsBaseline = g.rps / summary.baseline.rps;
+  const vsHop = g.rps / summary['bare hop'].rps;
+  console.log(`\ntargets (notes/performance.md): gateway ≥ 0.3× baseline: ${fmt(vsBaseline, 2)} ${vsBaseline >= 0.3 ? 'met' : 'MISSED'}; ` +
+    `≥ 0.9× bare hop: ${fmt(vsHop, 2)} ${vsHop >= 0.9 ? 'met' : 'MISSED'}; p99 ≤ 100 ms: ${fmt(g.p99, 1)} ${g.p99 <= 100 ? 'met' : 'MISSED'}`);
+}
+
+async function getJson(url, token) {
+  const res = await fetch(url, { headers: token ? { authorization: `token ${token}` } : {} });
+  if (res.status !== 200) throw new Error(`GET ${url}: ${res.status} ${await res.text()}`);
+  return res.text();
+}
+
+function printSearch(title, sizes, rows) {
+  console.log(`\n${title}, page 1, one connection (mean of 300 requests)\n`);
+  console.log(`| query | ${sizes[0]}: mean / p99 ms | ${sizes[1]}: mean / p99 ms | ratio (target ≤ 1.5) |`);
+  console.log('|---|---:|---:|---:|');
+  for (const row of rows) {
+    console.log(`| ${row.kind} \`${row.q}\` | ${fmt(row.small.mean, 2)} / ${row.small.p99} | ${fmt(row.large.mean, 2)} / ${row.large.p99} | ${fmt(row.ratio, 2)} ${row.ratio <= 1.5 ? 'met' : 'MISSED'} |`);
+  }
+}
+
+/** GET /user: gateway vs identity's one-file baseline vs the bare hop. */
+async function benchUserGet({ baseUrl, token, userJson }) {
+  const [baselinePort, hopPort, hopGrpcPort] = await freePorts(3);
+  const forked = [
+    await startForked('baseline.mjs', { BENCH_PORT: String(baselinePort), BENCH_DATABASE_URL: databaseUrl(`${prefix}_identity`), BENCH_ROOT_URL: baseUrl }, 'baseline'),
+    await startForked('bare-hop.mjs', { BENCH_PORT: String(hopPort), BENCH_GRPC_PORT: String(hopGrpcPort), BENCH_REPLY: userJson }, 'bare hop'),
+  ];
+  await compareThreeWays('GET /api/v1/user', {
+    gateway: `${baseUrl}api/v1/user`,
+    baseline: `http://127.0.0.1:${baselinePort}/api/v1/user`,
+    'bare hop': `http://127.0.0.1:${hopPort}/api/v1/user`,
+  }, token);
+  for (const child of forked) await stopForked(child);
+}
+
+/** GET /repos/{owner}/{repo}: gateway vs repository's one-file baseline vs the bare hop. */
+async function benchRepoGet({ baseUrl, token, viewerId, log }) {
+  const created = await fetch(`${baseUrl}api/v1/user/repos`, {
+    method: 'POST', headers: { authorization: `token ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench-get', description: 'a repository to read', private: false }),
+  });
+  if (created.status !== 201) throw new Error(`creating bench-get: ${created.status} ${await created.text()}`);
+  const repoPath = `api/v1/repos/${admin.username}/bench-get`;
+  const repoJson = await getJson(`${baseUrl}${repoPath}`, token);
+  const [repoBaselinePort, repoHopPort, repoHopGrpcPort] = await freePorts(3);
+  const forked = [
+    await startForked('repo-baseline.mjs', {
+      BENCH_PORT: String(repoBaselinePort), BENCH_DATABASE_URL: databaseUrl(`${prefix}_repository`), BENCH_ROOT_URL: baseUrl,
+      BENCH_TEMPLATE: repoJson, BENCH_VIEWER_ID: viewerId,
+    }, 'repository baseline'),
+    await startForked('bare-hop.mjs', { BENCH_PORT: String(repoHopPort), BENCH_GRPC_PORT: String(repoHopGrpcPort), BENCH_REPLY: repoJson }, 'bare hop'),
+  ];
+  const baselineJson = await getJson(`http://127.0.0.1:${repoBaselinePort}/${repoPath}`, token);
+  if (baselineJson.length !== repoJson.length) log(`note: baseline JSON is ${baselineJson.length} bytes, the gateway's ${repoJson.length}`);
+  await compareThreeWays('GET /api/v1/repos/{owner}/{repo}', {
+    gateway: `${baseUrl}${repoPath}`,
+    baseline: `http://127.0.0.1:${repoBaselinePort}/${repoPath}`,
+    'bare hop': `http://127.0.0.1:${repoHopPort}/${repoPath}`,
+  }, token);
+  for (const child of forked) await stopForked(child);
+}
+
+/** git clone through the gateway vs stock git http-backend on the same bare repository. */
+async function benchGitClone({ baseUrl, token, dataDir, repositoryHttpAddress, viewerId, log }) {
+  const gitRoot = join(dataDir, 'repositories');
+  const cloneName = 'bench-clone';
+  const packBytes = await buildCloneRepository({ baseUrl, token, gitDir: join(gitRoot, admin.username, `${cloneName}.git`), name: cloneName });
+  const [backendPort] = await freePorts(1);
+  const backend = await startForked('git-backend.mjs', { BENCH_PORT: String(backendPort), BENCH_GIT_ROOT: gitRoot }, 'git http-backend');
+  const gatewayUrl = new URL(`${admin.username}/${cloneName}.git`, baseUrl);
+  gatewayUrl.username = admin.username;
+  gatewayUrl.password = token;
+  // The middle column splits the gateway's cost from the repository service's: the service's
+  // git side channel cloned directly, with a grant signed as the gateway would sign it.
+  const secret = (await readFile(join(dataDir, 'internal_token'), 'utf8')).trim();
+  const { id: repositoryId } = JSON.parse(await getJson(`${baseUrl}api/v1/repos/${admin.username}/${cloneName}`, token));
+  const grant = () => signPayload({
+    caller: { userId: Number(viewerId), login: admin.username, isAdmin: true, restricted: false, scopes: [] },
+    repositoryId, owner: admin.username, name: cloneName, permission: 'owner', expires: Date.now() + 600_000,
+  }, secret);
+  const clone = await benchClone({
+    urls: {
+      gateway: gatewayUrl.toString(),
+      'repository service': { url: `http://${repositoryHttpAddress}/${admin.username}/${cloneName}`, headers: () => [`x-anvil-git-grant: ${grant()}`] },
+      'git http-backend': `http://127.0.0.1:${backendPort}/${admin.username}/${cloneName}.git`,
+    },
+    log,
+  });
+  await stopForked(backend);
+  const cloneRatio = clone['git http-backend'].median / clone.gateway.median;
+  console.log(`\ngit clone --bare of a ${fmt(packBytes / 2 ** 20, 1)} MiB repository, median of ${clone.gateway.seconds.length} clones each (A/B, after a warm-up clone)`);
+  console.log(`${machine()}\n`);
+  console.log('| server | median s | best s | speed vs git http-backend (medians) |');
+  console.log('|---|---:|---:|---:|');
+  for (const [name, r] of Object.entries(clone)) {
+    console.log(`| ${name} | ${fmt(r.median, 2)} | ${fmt(r.best, 2)} | ${fmt(clone['git http-backend'].median / r.median, 2)}× |`);
+  }
+  console.log(`\ntarget: gateway ≥ 0.9× git http-backend: ${fmt(cloneRatio, 2)} ${cloneRatio >= 0.9 ? 'met' : 'MISSED'}`);
+}
+
+/** Page 1 of /users/search and /repos/search as their tables grow. */
+async function benchSearches({ baseUrl, token, log }) {
+  if (PARTS.has('search') || PARTS.has('user-search')) {
+    const users = await benchUserSearch({ baseUrl, token, identityDbUrl: databaseUrl(`${prefix}_identity`), log });
+    printSearch('GET /api/v1/users/search?q=…&limit=30 with a token', ['100 users', '100,000 users'], users);
+  }
+  if (!PARTS.has('search') && !PARTS.has('repo-search')) return;
+  const repos = await benchRepoSearch({ baseUrl, repositoryDbUrl: databaseUrl(`${prefix}_repository`), log });
+  printSearch('GET /api/v1/repos/search?q=…&limit=30, anonymous', ['100 repositories', '10,000 repositories'], repos);
+}
 
 async function main() {
   const dataDir = await mkdtemp(join(tmpdir(), 'anvil-bench-'));
   try {
-    const { baseUrl } = await bootGateway(dataDir);
+    const { baseUrl, repositoryHttpAddress } = await bootGateway(dataDir);
     const token = await createToken(baseUrl);
-    const sample = await (await fetch(`${baseUrl}api/v1/user`, { headers: { authorization: `token ${token}` } })).text();
-
-    const [baselinePort, hopPort, hopGrpcPort] = await freePorts(3);
-    await startForked('baseline.mjs', { BENCH_PORT: String(baselinePort), BENCH_DATABASE_URL: databaseUrl(`${prefix}_identity`), BENCH_ROOT_URL: baseUrl }, 'baseline');
-    await startForked('bare-hop.mjs', { BENCH_PORT: String(hopPort), BENCH_GRPC_PORT: String(hopGrpcPort), BENCH_REPLY: sample }, 'bare hop');
-
-    const targets = {
-      gateway: `${baseUrl}api/v1/user`,
-      baseline: `http://127.0.0.1:${baselinePort}/api/v1/user`,
-      'bare hop': `http://127.0.0.1:${hopPort}/api/v1/user`,
-    };
-    const results = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
-    for (let round = 1; round <= ROUNDS; round++) {
-      for (const [name, url] of Object.entries(targets)) {
-        await load(url, token, WARMUP);
-        const r = await load(url, token, DURATION);
-        results[name].push(r);
-        console.error(`round ${round} ${name.padEnd(9)} ${fmt(r.rps)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms`);
-      }
-    }
-
-    const summary = Object.fromEntries(Object.entries(results).map(([name, rs]) => [name, {
-      rps: mean(rs.map((r) => r.rps)), p50: mean(rs.map((r) => r.p50)), p99: Math.max(...rs.map((r) => r.p99)),
-    }]));
-    const g = summary.gateway;
-    console.log(`\nGET /api/v1/user with a token, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s each`);
-    console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}\n`);
-    console.log('| variant | req/s | p50 ms | p99 ms | gateway ÷ variant |');
-    console.log('|---|---:|---:|---:|---:|');
-    for (const [name, s] of Object.entries(summary)) {
-      console.log(`| ${name} | ${fmt(s.rps)} | ${fmt(s.p50, 1)} | ${fmt(s.p99, 1)} | ${name === 'gateway' ? '—' : fmt(g.rps / s.rps, 2)} |`);
-    }
-    const vsBaseline = g.rps / summary.baseline.rps;
-    const vsHop = g.rps / summary['bare hop'].rps;
-    console.log(`\ntargets (notes/performance.md): gateway ≥ 0.3× baseline: ${fmt(vsBaseline, 2)} ${vsBaseline >= 0.3 ? 'met' : 'MISSED'}; ` +
-      `≥ 0.9× bare hop: ${fmt(vsHop, 2)} ${vsHop >= 0.9 ? 'met' : 'MISSED'}; p99 ≤ 100 ms: ${fmt(g.p99, 1)} ${g.p99 <= 100 ? 'met' : 'MISSED'}`);
-
-    for (const child of children.slice(1)) child.kill('SIGTERM'); // baseline and bare hop are done
-    const search = await benchUserSearch({ baseUrl, token, identityDbUrl: databaseUrl(`${prefix}_identity`), log: (line) => console.error(line) });
-    console.log('\nGET /api/v1/users/search?q=…&limit=30, page 1, one connection (mean of 300 requests)\n');
-    console.log('| query | 100 users: mean / p99 ms | 100,000 users: mean / p99 ms | ratio (target ≤ 1.5) |');
-    console.log('|---|---:|---:|---:|');
-    for (const row of search) {
-      console.log(`| ${row.kind} \`${row.q}\` | ${fmt(row.small.mean, 2)} / ${row.small.p99} | ${fmt(row.large.mean, 2)} / ${row.large.p99} | ${fmt(row.ratio, 2)} ${row.ratio <= 1.5 ? 'met' : 'MISSED'} |`);
-    }
+    const log = (line) => console.error(line);
+    const userJson = await getJson(`${baseUrl}api/v1/user`, token);
+    const viewerId = String(JSON.parse(userJson).id);
+    if (PARTS.has('user')) await benchUserGet({ baseUrl, token, userJson });
+    if (PARTS.has('repo')) await benchRepoGet({ baseUrl, token, viewerId, log });
+    if (PARTS.has('clone')) await benchGitClone({ baseUrl, token, dataDir, repositoryHttpAddress, viewerId, log });
+    await benchSearches({ baseUrl, token, log });
   } finally {
     await cleanUp(dataDir);
   }

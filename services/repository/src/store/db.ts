@@ -1,11 +1,27 @@
 // The repository service's Prisma client. The store is the only folder that imports it.
-import { prismaAdapter } from '@anvil/kit';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient, type Prisma } from './generated/client.js';
 
 export type RepositoryDb = PrismaClient;
 /** The client handed to code running inside an interactive transaction (event handlers). */
 export type RepositoryTx = Prisma.TransactionClient;
 
+/**
+ * The pg pool under each client: hot reads (ResolveRepository, on every /repos/{o}/{r}
+ * request and every git request) run as one prepared `pg` statement, skipping Prisma's
+ * per-query overhead (notes/performance.md rule 4; test/bench measures it).
+ */
+const pools = new WeakMap<RepositoryDb, pg.Pool>();
+
 export function createDb(databaseUrl: string): RepositoryDb {
-  return new PrismaClient({ adapter: prismaAdapter(databaseUrl) });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  pools.set(db, pool);
+  return db;
+}
+
+/** The pool under a client made by createDb; undefined inside a transaction. */
+export function poolOf(db: RepositoryDb | RepositoryTx): pg.Pool | undefined {
+  return pools.get(db as RepositoryDb);
 }

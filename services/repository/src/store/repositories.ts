@@ -7,7 +7,7 @@ import type { Repository } from '../domain/repository.js';
 import type { NewRepository, RepositoryEvent, RepositoryPatch, RepositoryReader, RepositoryStore, RepositoryWithOwner, RepositoryWriter, SearchFilter } from '../domain/store.js';
 import { outboxRowOf } from '../events/repository-events.js';
 import type { Owner as OwnerRow, Prisma, Repository as RepositoryRow } from './generated/client.js';
-import type { RepositoryDb, RepositoryTx } from './db.js';
+import { poolOf, type RepositoryDb, type RepositoryTx } from './db.js';
 import { memberTeamsOf, toMemberTeam } from './org-teams.js';
 import { teamRepositoryReader, teamRepositoryWriter } from './team-repositories.js';
 import { ownerReader, toOwner } from './owners.js';
@@ -88,6 +88,22 @@ function ownerRowFromJson(json: OwnerJson): OwnerRow {
   return { ...(json as unknown as OwnerRow), id: BigInt(json.id as number), updated_at: new Date(json.updated_at as string) };
 }
 
+// The repository, its owner, the viewer's collaboration and the viewer's teams in the
+// owning org (with whether each was given this repository): one statement per request.
+const RESOLVE_REPOSITORY_SQL = `
+  SELECT to_jsonb(r) AS repo, to_jsonb(o) AS owner, c.mode,
+         (SELECT coalesce(jsonb_agg(jsonb_build_object(
+                   'team_id', t.id, 'org_id', t.org_id, 'permission', t.permission, 'units_map', t.units_map,
+                   'includes_all_repositories', t.includes_all_repositories, 'can_create_org_repo', t.can_create_org_repo,
+                   'repository_ids', ARRAY(SELECT tr.repository_id FROM team_repository tr WHERE tr.team_id = t.id AND tr.repository_id = r.id))),
+                 '[]'::jsonb)
+            FROM org_team t JOIN org_team_member m ON m.team_id = t.id
+           WHERE t.org_id = r.owner_id AND m.user_id = $3::bigint) AS teams
+    FROM repository r
+    JOIN owner o ON o.id = r.owner_id
+    LEFT JOIN collaboration c ON c.repository_id = r.id AND c.user_id = $3::bigint
+   WHERE o.lower_name = $1 AND r.lower_name = $2`;
+
 const SORT_COLUMN: Record<SearchFilter['sort'], keyof RepositoryRow> = {
   id: 'id', alpha: 'lower_name', created: 'created_at', updated: 'updated_at', size: 'size',
 };
@@ -163,19 +179,11 @@ function reader(db: RepositoryDb | RepositoryTx): RepositoryReader {
     },
     async findByNameForViewer(ownerLogin, name, viewerId) {
       // One statement: repository, owner and the viewer's grant (performance.md rule 4).
-      const rows = await db.$queryRaw<Array<{ repo: RepositoryJson; owner: OwnerJson; mode: string | null; teams: Array<Record<string, unknown>> }>>`
-        SELECT to_jsonb(r) AS repo, to_jsonb(o) AS owner, c.mode,
-               (SELECT coalesce(jsonb_agg(jsonb_build_object(
-                         'team_id', t.id, 'org_id', t.org_id, 'permission', t.permission, 'units_map', t.units_map,
-                         'includes_all_repositories', t.includes_all_repositories, 'can_create_org_repo', t.can_create_org_repo,
-                         'repository_ids', ARRAY(SELECT tr.repository_id FROM team_repository tr WHERE tr.team_id = t.id AND tr.repository_id = r.id))),
-                       '[]'::jsonb)
-                  FROM org_team t JOIN org_team_member m ON m.team_id = t.id
-                 WHERE t.org_id = r.owner_id AND m.user_id = ${BigInt(viewerId)}) AS teams
-          FROM repository r
-          JOIN owner o ON o.id = r.owner_id
-          LEFT JOIN collaboration c ON c.repository_id = r.id AND c.user_id = ${BigInt(viewerId)}
-         WHERE o.lower_name = ${ownerLogin.toLowerCase()} AND r.lower_name = ${name.toLowerCase()}`;
+      const values = [ownerLogin.toLowerCase(), name.toLowerCase(), BigInt(viewerId)] as const;
+      const pool = poolOf(db);
+      const rows: Array<{ repo: RepositoryJson; owner: OwnerJson; mode: string | null; teams: Array<Record<string, unknown>> | null }> = pool
+        ? (await pool.query({ name: 'resolve-repository', text: RESOLVE_REPOSITORY_SQL, values: [values[0], values[1], String(values[2])] })).rows
+        : await db.$queryRawUnsafe(RESOLVE_REPOSITORY_SQL, ...values);
       const row = rows[0];
       if (!row) return undefined;
       return {
