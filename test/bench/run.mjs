@@ -66,7 +66,8 @@ async function bootGateway(dataDir) {
     ANVIL_REPOSITORY_HTTP_ADDR: `127.0.0.1:${repositoryHttp}`,
     ANVIL_ADMIN_USERNAME: admin.username, ANVIL_ADMIN_PASSWORD: admin.password, ANVIL_ADMIN_EMAIL: admin.email,
     ANVIL_LOG_LEVEL: 'warn',
-    // e.g. BENCH_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile every process.
+    // e.g. BENCH_NODE_OPTIONS="--require $PWD/test/bench/cpu-profile.cjs" to profile every process
+    // (Node 20 refuses --cpu-prof in NODE_OPTIONS).
     ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
   };
   const supervisor = spawn(process.execPath, [here('../../cli/dist/main.js'), 'start'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
