@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { checkProtectedPush, ruleFor, ruleMatches, matchingPath, type BranchProtection, type PushGitFacts, type Pusher } from '../src/domain/branch-protection.js';
 import { DEFAULT_PROTECTION } from '../src/domain/branch-protections.js';
 import { globMatch } from '../src/domain/glob.js';
+import { pusherTeamNames } from '../src/domain/org-access.js';
 
 const Z = '0'.repeat(40);
 const A = 'a'.repeat(40);
@@ -76,6 +77,20 @@ describe('whether a push may land', () => {
     const whitelisted = [rule('main', { enablePush: true, enablePushWhitelist: true, pushWhitelistUserIds: [7] })];
     expect(await checkProtectedPush(push(whitelisted), facts())).toEqual({ allowed: true });
     expect(await checkProtectedPush(push(whitelisted, { pusher: { ...writer, id: 8 } }), facts())).toMatchObject({ allowed: false });
+  });
+
+  it('lets members of a whitelisted team push, and nobody else outside the user whitelist', async () => {
+    const byTeam = [rule('main', { enablePush: true, enablePushWhitelist: true, pushWhitelistTeams: ['releasers'] })];
+    expect(await checkProtectedPush(push(byTeam, { pusher: { ...writer, id: 8, teams: ['releasers'] } }), facts())).toEqual({ allowed: true });
+    expect(await checkProtectedPush(push(byTeam, { pusher: { ...writer, id: 8, teams: ['docs'] } }), facts())).toMatchObject({ allowed: false });
+  });
+
+  it("names the pusher's teams only in an organization that owns the repository", async () => {
+    const teams = [{ teamId: 1, orgId: 5, name: 'releasers', permission: 'write', unitsMap: {}, includesAllRepositories: false, canCreateOrgRepo: false, repositoryIds: [] }];
+    const store = { memberTeamsOf: async (userId: number, orgIds: number[] | undefined) => (userId === 8 && orgIds?.includes(5) ? teams : []) };
+    expect(await pusherTeamNames(store, { id: 5, type: 'organization' }, 8)).toEqual(['releasers']);
+    expect(await pusherTeamNames(store, { id: 5, type: 'user' }, 8)).toEqual([]);
+    expect(await pusherTeamNames(store, { id: 5, type: 'organization' }, 0)).toEqual([]);
   });
 
   it('refuses a force push unless the rule allows it', async () => {

@@ -81,7 +81,7 @@ export interface Pusher {
   id: number;
   login: string;
   permission: AccessMode;
-  /** Names of the pusher's teams in the owning organization (empty until org teams exist here). */
+  /** Names of the pusher's teams in the owning organization (org-access.ts pusherTeamNames). */
   teams?: readonly string[];
 }
 

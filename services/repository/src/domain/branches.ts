@@ -5,6 +5,7 @@
 import { alreadyExists, DomainError, forbidden, invalid, notFound, type Caller } from '@anvil/kit';
 import { canUserMerge, canUserPush, checkProtectedPush, ruleFor, type BranchProtection, type PushGitFacts, type Pusher } from './branch-protection.js';
 import type { BranchProtectionStore } from './branch-protection-store.js';
+import { pusherTeamNames } from './org-access.js';
 import { atLeast } from './permission.js';
 import { requirePermission, type RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
@@ -48,8 +49,10 @@ export interface BranchView {
   userCanMerge: boolean;
 }
 
-function pusherOf(access: RepositoryAccess, caller: Caller): Pusher {
-  return { id: caller.userId, login: caller.login, permission: access.permission };
+/** The caller as branch protection sees them, with their team names in an owning org. */
+async function pusherOf(store: RepositoryStore, access: RepositoryAccess, caller: Caller): Promise<Pusher> {
+  const teams = await pusherTeamNames(store, access.owner, caller.userId);
+  return { id: caller.userId, login: caller.login, permission: access.permission, teams };
 }
 
 function viewOf(head: BranchHead, rules: BranchProtection[], pusher: Pusher): BranchView {
@@ -76,7 +79,7 @@ export async function listBranches(deps: BranchDeps, owner: string, name: string
   const access = await requirePermission(deps.store, owner, name, caller, 'read');
   if (access.repository.isEmpty) return { items: [], total: 0 };
   const [heads, rules] = await Promise.all([deps.git.heads(access.repository.ownerLogin, access.repository.name), deps.protections.list(access.repository.id)]);
-  const pusher = pusherOf(access, caller);
+  const pusher = (await pusherOf(deps.store, access, caller));
   return { items: heads.slice(offset, offset + limit).map((h) => viewOf(h, rules, pusher)), total: heads.length };
 }
 
@@ -90,7 +93,7 @@ export async function getBranch(deps: BranchDeps, owner: string, name: string, b
   const access = await requirePermission(deps.store, owner, name, caller, 'read');
   const head = await headOf(deps, access, branch);
   if (!head) throw branchNotFound();
-  return viewOf(head, await deps.protections.list(access.repository.id), pusherOf(access, caller));
+  return viewOf(head, await deps.protections.list(access.repository.id), (await pusherOf(deps.store, access, caller)));
 }
 
 async function requireWritable(deps: BranchDeps, owner: string, name: string, caller: Caller): Promise<RepositoryAccess> {
@@ -147,7 +150,7 @@ export async function createBranch(deps: BranchDeps, owner: string, name: string
   const zero = '0'.repeat(source.length);
   const decision = await checkProtectedPush({
     rules: await deps.protections.list(repo.id), defaultBranch: repo.defaultBranch, branch: input.newBranchName,
-    pusher: pusherOf(access, caller), oldSha: zero, newSha: source, changedFiles: [],
+    pusher: (await pusherOf(deps.store, access, caller)), oldSha: zero, newSha: source, changedFiles: [],
   }, deps.git.facts(repo.ownerLogin, repo.name));
   if (!decision.allowed) throw forbidden(decision.message, decision.reason);
   try {
@@ -235,7 +238,7 @@ export async function updateBranch(deps: BranchDeps, owner: string, name: string
   }
   const decision = await checkProtectedPush({
     rules: await deps.protections.list(repo.id), defaultBranch: repo.defaultBranch, branch,
-    pusher: pusherOf(access, caller), oldSha: head.sha, newSha: target,
+    pusher: (await pusherOf(deps.store, access, caller)), oldSha: head.sha, newSha: target,
   }, facts);
   if (!decision.allowed) throw forbidden(decision.message, decision.reason);
   try {

@@ -7,6 +7,8 @@ import { ACCESS_MODES, atLeast, type AccessMode } from './permission.js';
 export interface MemberTeam {
   teamId: number;
   orgId: number;
+  /** The team's name: branch protection whitelists name teams. */
+  name: string;
   /** "none", "read", "write", "admin" or "owner". */
   permission: string;
   /** Access per unit ("repo.code" -> "read"); used when the team has no overall permission. */
@@ -61,4 +63,17 @@ export function orgFactsOf(teams: MemberTeam[], orgId: number, repositoryId: num
     isOrgOwner: isOrgOwner(inOrg, orgId),
     teamModes: inOrg.filter((t) => hasRepository(t, repositoryId)).map(teamMode),
   };
+}
+
+/**
+ * The names of `userId`'s teams in `owner` when it is an organization (branch protection
+ * whitelists name teams, as Gitea's do); empty for a user-owned repository or anonymous.
+ */
+export async function pusherTeamNames(
+  store: { memberTeamsOf(userId: number, orgIds: number[] | undefined, repositoryIds: number[]): Promise<MemberTeam[]> },
+  owner: { id: number; type: string },
+  userId: number,
+): Promise<string[]> {
+  if (owner.type !== 'organization' || userId <= 0) return [];
+  return (await store.memberTeamsOf(userId, [owner.id], [])).map((team) => team.name);
 }

@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, resolve, sep } from 'node:path';
 import type { Logger } from '@anvil/kit';
 import { checkProtectedPush, type Pusher } from '../domain/branch-protection.js';
+import { pusherTeamNames } from '../domain/org-access.js';
 import type { BranchProtectionStore } from '../domain/branch-protection-store.js';
 import type { RepositoryStore } from '../domain/store.js';
 import { pushGitFacts } from '../git/branch-git.js';
@@ -138,10 +139,11 @@ export class PreReceiveHooks {
     if (branchUpdates.length === 0) return undefined;
     const rules = await this.deps.protections.list(session.repositoryId);
     const facts = pushGitFacts(session.gitDir, env);
+    const pusher = { ...session.pusher, teams: await pusherTeamNames(this.deps.store, found.owner, session.pusher.id) };
     for (const [oldSha, newSha, ref] of branchUpdates) {
       const decision = await checkProtectedPush({
         rules, defaultBranch: found.repository.defaultBranch, branch: ref.slice('refs/heads/'.length),
-        pusher: session.pusher, oldSha, newSha,
+        pusher, oldSha, newSha,
       }, facts);
       if (!decision.allowed) return decision.message;
     }

@@ -6,6 +6,7 @@ import type { RepositoryDb, RepositoryTx } from './db.js';
 interface MemberTeamRow {
   team_id: bigint;
   org_id: bigint;
+  name: string;
   permission: string;
   units_map: unknown;
   includes_all_repositories: boolean;
@@ -18,6 +19,7 @@ export function toMemberTeam(row: MemberTeamRow | Record<string, unknown>): Memb
   return {
     teamId: Number(r.team_id),
     orgId: Number(r.org_id),
+    name: r.name ?? '',
     permission: r.permission,
     unitsMap: (r.units_map && typeof r.units_map === 'object' ? r.units_map : {}) as Record<string, string>,
     includesAllRepositories: r.includes_all_repositories,
@@ -35,7 +37,7 @@ export async function memberTeamsOf(db: RepositoryDb | RepositoryTx, userId: num
   const orgs = orgIds ? orgIds.map(BigInt) : null;
   const repos = repositoryIds.map(BigInt);
   const rows = await db.$queryRaw<MemberTeamRow[]>`
-    SELECT t.id AS team_id, t.org_id, t.permission, t.units_map, t.includes_all_repositories, t.can_create_org_repo,
+    SELECT t.id AS team_id, t.org_id, t.name, t.permission, t.units_map, t.includes_all_repositories, t.can_create_org_repo,
            ARRAY(SELECT tr.repository_id FROM team_repository tr
                   WHERE tr.team_id = t.id AND tr.repository_id = ANY(${repos}::bigint[])) AS repository_ids
       FROM org_team t

@@ -93,7 +93,7 @@ function ownerRowFromJson(json: OwnerJson): OwnerRow {
 const RESOLVE_REPOSITORY_SQL = `
   SELECT to_jsonb(r) AS repo, to_jsonb(o) AS owner, c.mode,
          (SELECT coalesce(jsonb_agg(jsonb_build_object(
-                   'team_id', t.id, 'org_id', t.org_id, 'permission', t.permission, 'units_map', t.units_map,
+                   'team_id', t.id, 'org_id', t.org_id, 'name', t.name, 'permission', t.permission, 'units_map', t.units_map,
                    'includes_all_repositories', t.includes_all_repositories, 'can_create_org_repo', t.can_create_org_repo,
                    'repository_ids', ARRAY(SELECT tr.repository_id FROM team_repository tr WHERE tr.team_id = t.id AND tr.repository_id = r.id))),
                  '[]'::jsonb)
