@@ -126,6 +126,17 @@ describe('a private organization\'s repositories and a team that reads them', ()
     expect((await owner.client.get(`/teams/${teamId}/repos/${org}/missing`)).status).toBe(404);
   });
 
+  test('branch protection whitelists name the org\'s teams; a team the org does not have is refused', async () => {
+    const rule = { rule_name: 'main', enable_push: true, enable_push_whitelist: true };
+    const unknown = await owner.client.post(`/repos/${org}/app/branch_protections`, { ...rule, push_whitelist_teams: ['no-such-team'] });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.message).toMatch(/team does not exist/);
+    const created = await owner.client.post(`/repos/${org}/app/branch_protections`, { ...rule, push_whitelist_teams: ['readers'] });
+    expect(created.status).toBe(201);
+    expect(created.body.push_whitelist_teams).toEqual(['readers']);
+    expect((await owner.client.delete(`/repos/${org}/app/branch_protections/main`)).status).toBe(204);
+  });
+
   test('the member finds the org repository in their lists; outsiders and anonymous callers do not', async () => {
     const mine = await member.client.get('/user/repos');
     expect(mine.body.map((r: { full_name: string }) => r.full_name)).toContain(`${org}/app`);

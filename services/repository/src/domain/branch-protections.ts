@@ -51,6 +51,28 @@ async function views(protections: BranchProtectionStore, rules: BranchProtection
   }));
 }
 
+const TEAM_LISTS = ['pushWhitelistTeams', 'forcePushAllowlistTeams', 'mergeWhitelistTeams', 'approvalsWhitelistTeams'] as const;
+
+/**
+ * Team whitelists as Gitea keeps them: only an organization's repositories have teams (a
+ * user's repository drops the lists), and a name that is not a team of the org is a 422.
+ */
+async function resolveTeams<T extends Partial<Record<(typeof TEAM_LISTS)[number], string[]>>>(
+  protections: BranchProtectionStore, owner: { id: number; type: string }, input: T,
+): Promise<T> {
+  const named = TEAM_LISTS.flatMap((key) => input[key] ?? []);
+  if (owner.type !== 'organization') {
+    const out = { ...input };
+    for (const key of TEAM_LISTS) if (out[key] !== undefined) out[key] = [] as never;
+    return out;
+  }
+  if (named.length === 0) return input;
+  const teams = await protections.teamNamesOf(owner.id);
+  const unknown = named.find((team) => !teams.has(team.toLowerCase()));
+  if (unknown !== undefined) throw invalid(`team does not exist [org_id: ${owner.id}, name: ${unknown}]`, 'team_not_found');
+  return input;
+}
+
 /** Turns login lists into id lists; an unknown login is Gitea's 422. */
 async function resolveUsers(protections: BranchProtectionStore, input: Partial<BranchProtectionInput>): Promise<Partial<BranchProtectionFields>> {
   const { pushWhitelistUsernames, forcePushAllowlistUsernames, mergeWhitelistUsernames, approvalsWhitelistUsernames, ...rest } = input;
@@ -99,7 +121,7 @@ function validate(input: Partial<BranchProtectionInput>): void {
 export async function createBranchProtection(deps: ProtectionDeps, owner: string, name: string, input: BranchProtectionInput, caller: Caller): Promise<BranchProtectionView> {
   const access = await requirePermission(deps.store, owner, name, caller, 'admin');
   validate(input);
-  const fields = await resolveUsers(deps.protections, input);
+  const fields = await resolveUsers(deps.protections, await resolveTeams(deps.protections, access.owner, input));
   if (!input.priority) {
     const existing = await deps.protections.list(access.repository.id);
     fields.priority = existing.reduce((max, r) => Math.max(max, r.priority), 0) + 1;
@@ -115,7 +137,7 @@ export async function editBranchProtection(deps: ProtectionDeps, owner: string, 
   if (!rule) throw ruleNotFound();
   const { ruleName: _ignored, ...patch } = input;
   validate(patch);
-  const updated = await deps.protections.update(rule.id, await resolveUsers(deps.protections, patch));
+  const updated = await deps.protections.update(rule.id, await resolveUsers(deps.protections, await resolveTeams(deps.protections, access.owner, patch)));
   return (await views(deps.protections, [updated]))[0];
 }
 

@@ -122,5 +122,9 @@ export function branchProtectionStore(db: RepositoryDb): BranchProtectionStore {
       const rows = await db.owner.findMany({ where: { lower_name: { in: logins.map((l) => l.toLowerCase()) }, type: 'user' }, select: { id: true, lower_name: true } });
       return new Map(rows.map((r) => [r.lower_name, Number(r.id)]));
     },
+    async teamNamesOf(orgId) {
+      const rows = await db.orgTeam.findMany({ where: { org_id: BigInt(orgId) }, select: { name: true } });
+      return new Set(rows.map((r) => r.name.toLowerCase()));
+    },
   };
 }
