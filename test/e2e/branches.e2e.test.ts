@@ -1,13 +1,12 @@
 // Branches and branch protection through the API, and protection enforced on `git push`
 // with the real git CLI: the refusal is seen in git's own output.
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { connect, type NatsConnection } from 'nats';
-import { decodeEvent } from '@anvil/proto';
 import { ApiClient } from '../support/api-client.js';
+import { recordEvents, type EventRecorder } from '../support/event-recorder.js';
+import { cloneUrl, gitIn } from '../support/git-cli.js';
 import { bootSystem, type RunningSystem } from '../support/system.js';
 
 jest.setTimeout(120_000);
@@ -16,63 +15,24 @@ let system: RunningSystem;
 let anonymous: ApiClient;
 let admin: ApiClient;
 let home: string;
-let nats: NatsConnection;
-const events: Array<{ subject: string; payload: any }> = [];
-const eventWaiters: Array<() => void> = [];
-
-/** Resolves with the first event (already seen or still to come) that matches. */
-function eventMatching(match: (e: { subject: string; payload: any }) => boolean): Promise<{ subject: string; payload: any }> {
-  return new Promise((resolve) => {
-    const check = () => {
-      const found = events.find(match);
-      if (found) resolve(found);
-      else eventWaiters.push(check);
-    };
-    check();
-  });
-}
+let recorder: EventRecorder;
+const eventMatching: EventRecorder['eventMatching'] = (match) => recorder.eventMatching(match);
+const git = (args: string[], cwd = home) => gitIn(home, args, cwd);
+const urlFor = (path: string, user?: string, secret?: string) => cloneUrl(system.baseUrl, path, user, secret);
 
 beforeAll(async () => {
   system = await bootSystem();
   anonymous = new ApiClient(system.baseUrl);
   admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
   home = await mkdtemp(join(tmpdir(), 'anvil-branches-e2e-'));
-  const namespace = system.env.ANVIL_EVENTS_NAMESPACE;
-  nats = await connect({ servers: system.env.NATS_URL });
-  const subscription = nats.subscribe(`${namespace}.repository.>`);
-  void (async () => {
-    for await (const message of subscription) {
-      const type = message.headers?.get('Anvil-Event-Type');
-      if (!type) continue;
-      events.push({ subject: message.subject.slice(namespace.length + 1), payload: decodeEvent(type, message.data) });
-      for (const wake of eventWaiters.splice(0)) wake();
-    }
-  })();
+  recorder = await recordEvents(system, 'repository');
 }, 180_000);
 
 afterAll(async () => {
-  await nats?.close();
+  await recorder?.close();
   await system?.shutdown();
   if (home) await rm(home, { recursive: true, force: true });
 });
-
-interface GitResult { code: number; stdout: string; stderr: string }
-
-function git(args: string[], cwd = home): Promise<GitResult> {
-  return new Promise((resolve) => {
-    execFile('git', ['-c', 'user.name=E2E', '-c', 'user.email=e2e@example.com', '-c', 'init.defaultBranch=main', ...args], {
-      cwd,
-      env: { PATH: process.env.PATH, HOME: home, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', LANG: 'C' },
-    }, (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
-  });
-}
-
-function urlFor(path: string, user: string, secret: string): string {
-  const url = new URL(path, system.baseUrl);
-  url.username = encodeURIComponent(user);
-  url.password = encodeURIComponent(secret);
-  return url.toString();
-}
 
 async function ownerKnown(username: string): Promise<void> {
   for (let attempt = 0; attempt < 200; attempt += 1) {

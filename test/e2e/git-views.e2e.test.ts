@@ -2,14 +2,13 @@
 // branch, tag or commit; tags listed, read, created (lightweight and annotated) and
 // deleted, with their events; languages of the default branch. Content is pushed with the
 // real `git` CLI and downloads are checked with unzip, tar and `git bundle verify`.
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { connect, type NatsConnection } from 'nats';
-import { decodeEvent } from '@anvil/proto';
 import { ApiClient } from '../support/api-client.js';
+import { recordEvents, type EventRecorder } from '../support/event-recorder.js';
+import { gitIn, runIn } from '../support/git-cli.js';
 import { bootSystem, type RunningSystem } from '../support/system.js';
 
 jest.setTimeout(90_000);
@@ -18,61 +17,24 @@ let system: RunningSystem;
 let anonymous: ApiClient;
 let admin: ApiClient;
 let home: string;
-let nats: NatsConnection;
-const events: Array<{ subject: string; payload: any }> = [];
-const eventWaiters: Array<() => void> = [];
-
-function eventMatching(match: (e: { subject: string; payload: any }) => boolean): Promise<{ subject: string; payload: any }> {
-  return new Promise((resolve) => {
-    const check = () => {
-      const found = events.find(match);
-      if (found) resolve(found);
-      else eventWaiters.push(check);
-    };
-    check();
-  });
-}
+let recorder: EventRecorder;
+const eventMatching: EventRecorder['eventMatching'] = (match) => recorder.eventMatching(match);
+const run = (command: string, args: string[], cwd = home) => runIn(home, command, args, cwd);
+const git = (args: string[], cwd = home) => gitIn(home, args, cwd);
 
 beforeAll(async () => {
   system = await bootSystem();
   anonymous = new ApiClient(system.baseUrl);
   admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
   home = await mkdtemp(join(tmpdir(), 'anvil-views-e2e-'));
-  const namespace = system.env.ANVIL_EVENTS_NAMESPACE;
-  nats = await connect({ servers: system.env.NATS_URL });
-  const subscription = nats.subscribe(`${namespace}.repository.>`);
-  void (async () => {
-    for await (const message of subscription) {
-      const type = message.headers?.get('Anvil-Event-Type');
-      if (!type) continue;
-      events.push({ subject: message.subject.slice(namespace.length + 1), payload: decodeEvent(type, message.data) });
-      for (const wake of eventWaiters.splice(0)) wake();
-    }
-  })();
+  recorder = await recordEvents(system, 'repository');
 }, 180_000);
 
 afterAll(async () => {
-  await nats?.close();
+  await recorder?.close();
   await system?.shutdown();
   if (home) await rm(home, { recursive: true, force: true });
 });
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, args: string[], cwd = home): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(command, args, {
-      cwd, maxBuffer: 64 * 1024 * 1024,
-      env: { PATH: process.env.PATH, HOME: home, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', LANG: 'C' },
-    }, (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
-  });
-}
-
-const git = (args: string[], cwd = home) => run('git', ['-c', 'user.name=E2E', '-c', 'user.email=e2e@example.com', '-c', 'init.defaultBranch=main', ...args], cwd);
 
 async function ownerKnown(username: string): Promise<void> {
   for (let attempt = 0; attempt < 200; attempt += 1) {
