@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { applyMigrations, createLogger, dropDatabase, type Caller } from '@anvil/kit';
 import { createBranchProtection, DEFAULT_PROTECTION } from '../src/domain/branch-protections.js';
-import { createRepository, type RepositoryDeps } from '../src/domain/repositories.js';
+import { createRepository, editRepository, type RepositoryDeps } from '../src/domain/repositories.js';
 import { RefUpdateConflict, updateRef } from '../src/git/branches.js';
 import { gitStorage } from '../src/git/git-storage.js';
 import { listRefs } from '../src/git/refs.js';
@@ -136,6 +136,22 @@ describe('the pre-receive hook with real git', () => {
     const refused = await pushAs(work, gitDir, repository.id, { id: 3, login: 'carol' }, 'HEAD:refs/heads/main');
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain(`branch main is protected from unverified commit ${sha}`);
+  });
+
+  it('refuses every push, tags included, to an archived repository', async () => {
+    const dave = await owner(4, 'dave');
+    const { repository } = await createRepository(deps, {
+      ownerId: 4, name: 'attic', description: '', isPrivate: false, defaultBranch: '', autoInit: true, readme: '', isTemplate: false, objectFormatName: '',
+    }, dave);
+    await editRepository(deps, 'dave', 'attic', { isArchived: true }, dave);
+    const gitDir = storage.pathOf('dave', 'attic');
+    expect((await run(['clone', gitDir, 'attic-work'], dir)).code).toBe(0);
+    const work = join(dir, 'attic-work');
+    await run(['tag', 'v1'], work);
+    const refused = await pushAs(work, gitDir, repository.id, { id: 4, login: 'dave' }, 'refs/tags/v1');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('This repo is archived');
+    expect((await run(['tag', '--list'], gitDir)).stdout.trim()).toBe('');
   });
 
   it('moves refs only from the expected old value, so a concurrent writer is never overwritten', async () => {

@@ -135,6 +135,9 @@ export class PreReceiveHooks {
   private async check(session: PushSession, updates: string[], env: ObjectEnv): Promise<string | undefined> {
     const found = await this.deps.store.findById(session.repositoryId);
     if (!found) return 'repository does not exist';
+    // The gateway refuses pushes to archived repositories before they start; this is the
+    // same rule where every ref update lands, as the branch and tag APIs apply it.
+    if (found.repository.isArchived) return 'This repo is archived. You can view files and clone it, but cannot push or open issues or pull requests.';
     const branchUpdates = updates.map((line) => line.split(' ')).filter(([, , ref]) => ref?.startsWith('refs/heads/'));
     if (branchUpdates.length === 0) return undefined;
     const rules = await this.deps.protections.list(session.repositoryId);
