@@ -18,6 +18,7 @@ import { gpgKeyStore } from '../src/store/gpg-key-store.js';
 import { identityStore } from '../src/store/identity-store.js';
 import { FakeHasher, TEST_SETTINGS } from './support/memory-store.js';
 import { userInput } from './support/fixtures.js';
+import { withDatabase } from '../../../test/support/isolation.js';
 
 process.env.ANVIL_LOG_LEVEL ??= 'silent';
 const log = createLogger('identity-gpg-test');
@@ -26,11 +27,7 @@ const PG_URL = process.env.ANVIL_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1
 const RUN_ID = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
 const SECRET = randomBytes(32).toString('hex');
 const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
-const databaseUrl = (() => {
-  const url = new URL(PG_URL);
-  url.pathname = `/anvil_identity_gpg_test_${RUN_ID}`;
-  return url.toString();
-})();
+const databaseUrl = withDatabase(PG_URL, `anvil_identity_gpg_test_${RUN_ID}`);
 
 let db: IdentityDb;
 let identityCtx: Identity;

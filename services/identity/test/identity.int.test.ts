@@ -19,6 +19,7 @@ import { createDb, type IdentityDb } from '../src/store/db.js';
 import { PrismaClient } from '../src/store/generated/client.js';
 import { identityStore } from '../src/store/identity-store.js';
 import { TEST_SETTINGS } from './support/memory-store.js';
+import { withDatabase } from '../../../test/support/isolation.js';
 
 process.env.ANVIL_LOG_LEVEL ??= 'silent';
 const log = createLogger('identity-test');
@@ -30,11 +31,7 @@ const NAMESPACE = `anvil_test_identity_${RUN_ID}`;
 const SECRET = randomBytes(32).toString('hex');
 const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 
-const databaseUrl = (() => {
-  const url = new URL(PG_URL);
-  url.pathname = `/anvil_identity_test_${RUN_ID}`;
-  return url.toString();
-})();
+const databaseUrl = withDatabase(PG_URL, `anvil_identity_test_${RUN_ID}`);
 
 let db: IdentityDb;
 let bus: EventBus;

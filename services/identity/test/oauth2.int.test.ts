@@ -17,6 +17,7 @@ import { identityStore } from '../src/store/identity-store.js';
 import { oauth2Store } from '../src/store/oauth2-store.js';
 import { callerOf, givenUser } from './support/fixtures.js';
 import { FakeHasher, TEST_SETTINGS } from './support/memory-store.js';
+import { withDatabase } from '../../../test/support/isolation.js';
 
 process.env.ANVIL_LOG_LEVEL ??= 'silent';
 const log = createLogger('identity-oauth2-test');
@@ -24,11 +25,7 @@ const log = createLogger('identity-oauth2-test');
 const PG_URL = process.env.ANVIL_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const RUN_ID = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
 const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
-const databaseUrl = (() => {
-  const url = new URL(PG_URL);
-  url.pathname = `/anvil_identity_oauth2_test_${RUN_ID}`;
-  return url.toString();
-})();
+const databaseUrl = withDatabase(PG_URL, `anvil_identity_oauth2_test_${RUN_ID}`);
 
 const CALLBACK = 'https://client.example/cb';
 const VERIFIER = randomBytes(32).toString('base64url');

@@ -17,16 +17,13 @@ import { RepositoryStorage } from '../src/git/storage.js';
 import { createDb, type RepositoryDb } from '../src/store/db.js';
 import { languageStatsStore } from '../src/store/languages.js';
 import { repositoryStore } from '../src/store/repositories.js';
+import { withDatabase } from '../../../test/support/isolation.js';
 
 process.env.ANVIL_LOG_LEVEL ??= 'silent';
 const log = createLogger('repository-test');
 const PG_URL = process.env.ANVIL_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const RUN_ID = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-const databaseUrl = (() => {
-  const url = new URL(PG_URL);
-  url.pathname = `/anvil_repository_lang_test_${RUN_ID}`;
-  return url.toString();
-})();
+const databaseUrl = withDatabase(PG_URL, `anvil_repository_lang_test_${RUN_ID}`);
 
 let db: RepositoryDb;
 let dir: string;

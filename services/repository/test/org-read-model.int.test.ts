@@ -17,6 +17,7 @@ import { resolveRepository, searchRepositories } from '../src/domain/repositorie
 import type { SearchFilter } from '../src/domain/store.js';
 import { repositoryStore } from '../src/store/repositories.js';
 import { createDb, type RepositoryDb } from '../src/store/db.js';
+import { withDatabase } from '../../../test/support/isolation.js';
 
 process.env.ANVIL_LOG_LEVEL ??= 'silent';
 const log = createLogger('repository-test');
@@ -28,11 +29,7 @@ const NAMESPACE = `anvil_test_repository_org_${RUN_ID}`;
 const DUPLICATE_WINDOW_MS = 200;
 const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 
-const databaseUrl = (() => {
-  const url = new URL(PG_URL);
-  url.pathname = `/anvil_repository_org_test_${RUN_ID}`;
-  return url.toString();
-})();
+const databaseUrl = withDatabase(PG_URL, `anvil_repository_org_test_${RUN_ID}`);
 
 let db: RepositoryDb;
 let bus: EventBus;

@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createDb, type RepositoryDb } from '../src/store/db.js';
+import { withDatabase } from '../../../test/support/isolation.js';
 
 process.env.ANVIL_LOG_LEVEL ??= 'silent';
 const log = createLogger('repository-test');
@@ -34,11 +35,7 @@ const SECRET = randomBytes(32).toString('hex');
 const DUPLICATE_WINDOW_MS = 200;
 const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 
-const databaseUrl = (() => {
-  const url = new URL(PG_URL);
-  url.pathname = `/anvil_repository_test_${RUN_ID}`;
-  return url.toString();
-})();
+const databaseUrl = withDatabase(PG_URL, `anvil_repository_test_${RUN_ID}`);
 
 let db: RepositoryDb;
 let bus: EventBus;
