@@ -57,12 +57,6 @@ async function newOrg(owner: ApiClient, visibility: 'public' | 'limited' | 'priv
 }
 
 /** Requests whose answer the contract does not declare (Gitea answers org deletion refusals with a 500). */
-async function undeclared(client: ApiClient, method: string, path: string) {
-  const auth = client.auth && 'basic' in client.auth ? `Basic ${Buffer.from(client.auth.basic.join(':')).toString('base64')}` : '';
-  const res = await fetch(`${client.baseUrl}/api/v1${path}`, { method, headers: { authorization: auth } });
-  const text = await res.text();
-  return { status: res.status, message: text ? (JSON.parse(text) as { message?: string }).message : undefined };
-}
 
 describe('a private organization\'s repositories and a team that reads them', () => {
   let owner: Awaited<ReturnType<typeof newUser>>;
@@ -166,7 +160,7 @@ describe('a private organization\'s repositories and a team that reads them', ()
   });
 
   test('the org cannot be deleted while it owns repositories', async () => {
-    const refused = await undeclared(owner.client, 'DELETE', `/orgs/${org}`);
+    const refused = await owner.client.undeclared('DELETE', `/orgs/${org}`);
     expect(refused.status).toBe(422);
     expect(refused.message).toMatch(/still has ownership of repositories/);
     expect((await owner.client.get(`/orgs/${org}`)).status).toBe(200);

@@ -56,6 +56,22 @@ export class ApiClient {
     return { status: res.status, headers: res.headers, body: parsed as T, text };
   }
 
+  /**
+   * For the statuses Gitea sends though its document does not declare them (a 403 where only
+   * 200/404 are listed, a 422 where Gitea itself answers 500): the request goes out unchecked,
+   * redirects are not followed, and the caller asserts on status, Location and message.
+   */
+  async undeclared(method: string, path: string, body?: unknown): Promise<{ status: number; location: string | null; message?: string }> {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (this.auth && 'token' in this.auth) headers.authorization = `token ${this.auth.token}`;
+    if (this.auth && 'basic' in this.auth) headers.authorization = `Basic ${Buffer.from(this.auth.basic.join(':')).toString('base64')}`;
+    const res = await fetch(`${this.baseUrl}/api/v1${path}`, {
+      method, redirect: 'manual', headers, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, location: res.headers.get('location'), message: text ? (JSON.parse(text) as { message?: string }).message : undefined };
+  }
+
   get<T = any>(path: string, headers?: Record<string, string>) {
     return this.request<T>('GET', path, { headers });
   }
