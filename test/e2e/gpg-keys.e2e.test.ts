@@ -5,6 +5,7 @@
 // Keys and signatures are made in the test by openpgp itself.
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import * as openpgp from 'openpgp';
+import { accounts, type Accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
 import { bootSystem, type RunningSystem } from '../support/system.js';
 
@@ -13,27 +14,20 @@ jest.setTimeout(60_000);
 let system: RunningSystem;
 let anonymous: ApiClient;
 let admin: ApiClient;
+let users: Accounts;
 
 beforeAll(async () => {
   system = await bootSystem();
   anonymous = new ApiClient(system.baseUrl);
   admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
+  users = accounts(admin, 'gpg');
 }, 180_000);
 
 afterAll(async () => {
   await system?.shutdown();
 });
 
-let serial = 0;
-async function newUser() {
-  serial += 1;
-  const username = `gpg${serial}-${Date.now() % 100000}`;
-  const password = `pass-${username}-word`;
-  const email = `${username}@example.com`;
-  const res = await admin.post('/admin/users', { username, email, password, must_change_password: false });
-  expect(res.status).toBe(201);
-  return { username, password, email, id: res.body.id as number, client: anonymous.as({ basic: [username, password] }) };
-}
+const newUser = (fields: Record<string, unknown> = {}) => users.newUser(fields, { repositoryKnows: false });
 
 async function keyPair(email: string) {
   return openpgp.generateKey({ userIDs: [{ name: 'Key Holder', email }], format: 'armored' });

@@ -2,6 +2,7 @@
 // people sign in with passwords or tokens, tokens carry scopes, and profiles and e-mail
 // addresses show only what the caller may see. One booted system for the whole file.
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { accounts, type Accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
 import { bootSystem, type RunningSystem } from '../support/system.js';
 
@@ -10,28 +11,21 @@ jest.setTimeout(60_000);
 let system: RunningSystem;
 let anonymous: ApiClient;
 let admin: ApiClient;
+let users: Accounts;
 
 beforeAll(async () => {
   // Two settings away from their defaults, to see /settings answer from configuration.
   system = await bootSystem({ env: { ANVIL__mirror__ENABLED: 'false', ANVIL__ui__REACTIONS: '+1,heart,rocket' } });
   anonymous = new ApiClient(system.baseUrl);
   admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
+  users = accounts(admin, 'user');
 }, 180_000);
 
 afterAll(async () => {
   await system?.shutdown();
 });
 
-let serial = 0;
-/** A fresh user, created by the admin, and a client signed in with their password. */
-async function newUser(overrides: Record<string, unknown> = {}) {
-  serial += 1;
-  const username = `user${serial}-${Date.now() % 100000}`;
-  const password = `pass-${username}-word`;
-  const res = await admin.post('/admin/users', { username, email: `${username}@example.com`, password, must_change_password: false, ...overrides });
-  expect(res.status).toBe(201);
-  return { username, password, user: res.body, client: anonymous.as({ basic: [username, password] }) };
-}
+const newUser = (fields: Record<string, unknown> = {}) => users.newUser(fields, { repositoryKnows: false });
 
 async function newToken(username: string, password: string, scopes: string[], name = `tok-${Math.random().toString(36).slice(2)}`) {
   const res = await anonymous.as({ basic: [username, password] }).post(`/users/${username}/tokens`, { name, scopes });
@@ -277,7 +271,7 @@ describe('bad input', () => {
 
   test('a username with path characters is refused and never reaches storage', async () => {
     for (const username of ['../etc', 'a/b', '.hidden', 'with space']) {
-      const res = await admin.post('/admin/users', { username, email: `p${serial++}@example.com`, password: 'long-enough-pw', must_change_password: false });
+      const res = await admin.post('/admin/users', { username, email: `${users.unique('p')}@example.com`, password: 'long-enough-pw', must_change_password: false });
       expect(res.status).toBe(422);
     }
     expect((await anonymous.get('/users/..%2Fetc')).status).toBe(404);

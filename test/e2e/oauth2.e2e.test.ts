@@ -4,6 +4,7 @@
 // is deleted. One booted system for the whole file.
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { accounts, type Accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
 import { bootSystem, type RunningSystem } from '../support/system.js';
 
@@ -12,26 +13,20 @@ jest.setTimeout(60_000);
 let system: RunningSystem;
 let anonymous: ApiClient;
 let admin: ApiClient;
+let users: Accounts;
 
 beforeAll(async () => {
   system = await bootSystem();
   anonymous = new ApiClient(system.baseUrl);
   admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
+  users = accounts(admin, 'oauth');
 }, 180_000);
 
 afterAll(async () => {
   await system?.shutdown();
 });
 
-let serial = 0;
-async function newUser() {
-  serial += 1;
-  const username = `oauth${serial}-${Date.now() % 100000}`;
-  const password = `pass-${username}-word`;
-  const res = await admin.post('/admin/users', { username, email: `${username}@example.com`, password, must_change_password: false, full_name: `Person ${serial}` });
-  expect(res.status).toBe(201);
-  return { username, password, id: res.body.id as number, client: anonymous.as({ basic: [username, password] }) };
-}
+const newUser = (fields: Record<string, unknown> = {}) => users.newUser({ full_name: 'Person of OAuth', ...fields }, { repositoryKnows: false });
 
 interface Application {
   id: number;
@@ -181,7 +176,7 @@ describe('the authorization-code flow', () => {
     const info = await fetch(new URL('login/oauth/userinfo', system.baseUrl), { headers: bearer(tokens.body.access_token) });
     expect(info.status).toBe(200);
     expect(await info.json()).toMatchObject({
-      sub: String(user.id), preferred_username: user.username, name: `Person ${serial}`, email: `${user.username}@example.com`,
+      sub: String(user.id), preferred_username: user.username, name: 'Person of OAuth', email: `${user.username}@example.com`,
     });
 
     // The code was used once: a second exchange is refused.

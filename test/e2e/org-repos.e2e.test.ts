@@ -3,6 +3,7 @@
 // the team's permission, outsiders do not see a private org's repositories, and owners of
 // repositories cannot be deleted until they let go of them. One booted system for the file.
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { accounts, type Accounts, type TestUser } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
 import { bootSystem, type RunningSystem } from '../support/system.js';
 
@@ -11,62 +12,38 @@ jest.setTimeout(90_000);
 let system: RunningSystem;
 let anonymous: ApiClient;
 let admin: ApiClient;
+let users: Accounts;
 
 beforeAll(async () => {
   system = await bootSystem();
   anonymous = new ApiClient(system.baseUrl);
   admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
+  users = accounts(admin, 'orguser');
 }, 180_000);
 
 afterAll(async () => {
   await system?.shutdown();
 });
 
-let serial = 0;
-const unique = (prefix: string) => `${prefix}${++serial}-${Date.now() % 100000}`;
-
-/**
- * Repository learns about users, orgs, teams and memberships from identity's events, a
- * moment after identity answered: retry a request until it gives the wanted status.
- */
-async function eventually(request: () => Promise<{ status: number }>, status: number): Promise<void> {
-  let last = 0;
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    last = (await request()).status;
-    if (last === status) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`still ${last}, never ${status}`);
-}
-
-async function newUser() {
-  const username = unique('orguser');
-  const password = `pass-${username}-word`;
-  const res = await admin.post('/admin/users', { username, email: `${username}@example.com`, password, must_change_password: false });
-  expect(res.status).toBe(201);
-  await eventually(() => admin.get(`/users/${username}/repos`), 200);
-  return { username, id: res.body.id as number, client: anonymous.as({ basic: [username, password] }) };
-}
-
+// Repository learns about users, orgs, teams and memberships from identity's events, a
+// moment after identity answered: `users.eventually` retries until the wanted status.
 async function newOrg(owner: ApiClient, visibility: 'public' | 'limited' | 'private') {
-  const name = unique('org');
+  const name = users.unique('org');
   expect((await owner.post('/orgs', { username: name, visibility })).status).toBe(201);
   // Known to repository, with the creator as a member of its Owners team.
-  await eventually(() => owner.get(`/orgs/${name}/repos`), 200);
+  await users.eventually(() => owner.get(`/orgs/${name}/repos`), 200);
   return name;
 }
 
-/** Requests whose answer the contract does not declare (Gitea answers org deletion refusals with a 500). */
-
 describe('a private organization\'s repositories and a team that reads them', () => {
-  let owner: Awaited<ReturnType<typeof newUser>>;
-  let member: Awaited<ReturnType<typeof newUser>>;
-  let outsider: Awaited<ReturnType<typeof newUser>>;
+  let owner: TestUser;
+  let member: TestUser;
+  let outsider: TestUser;
   let org = '';
   let teamId = 0;
 
   beforeAll(async () => {
-    [owner, member, outsider] = [await newUser(), await newUser(), await newUser()];
+    [owner, member, outsider] = [await users.newUser(), await users.newUser(), await users.newUser()];
     org = await newOrg(owner.client, 'private');
   });
 
@@ -94,7 +71,7 @@ describe('a private organization\'s repositories and a team that reads them', ()
     expect((await owner.client.put(`/teams/${teamId}/members/${member.username}`)).status).toBe(204);
     expect((await owner.client.put(`/teams/${teamId}/repos/${org}/app`)).status).toBe(204);
 
-    await eventually(() => member.client.get(`/repos/${org}/app`), 200);
+    await users.eventually(() => member.client.get(`/repos/${org}/app`), 200);
     const got = await member.client.get(`/repos/${org}/app`);
     expect(got.body.permissions).toEqual({ admin: false, push: false, pull: true });
     // The private repository the team was not given stays hidden.
@@ -172,8 +149,8 @@ describe('a private organization\'s repositories and a team that reads them', ()
 
 describe('a public organization', () => {
   test('shows its public repositories to everyone, and refuses repository creation to non-members with 403', async () => {
-    const owner = await newUser();
-    const outsider = await newUser();
+    const owner = await users.newUser();
+    const outsider = await users.newUser();
     const org = await newOrg(owner.client, 'public');
     expect((await owner.client.post(`/orgs/${org}/repos`, { name: 'open' })).status).toBe(201);
     expect((await owner.client.post(`/orgs/${org}/repos`, { name: 'closed', private: true })).status).toBe(201);
@@ -189,15 +166,15 @@ describe('a public organization', () => {
   });
 
   test('a team allowed to create repositories may create them, with write access for its members', async () => {
-    const owner = await newUser();
-    const creator = await newUser();
+    const owner = await users.newUser();
+    const creator = await users.newUser();
     const org = await newOrg(owner.client, 'public');
     const team = await owner.client.post(`/orgs/${org}/teams`, {
       name: 'makers', permission: 'write', units: ['repo.code'], can_create_org_repo: true, includes_all_repositories: true,
     });
     expect(team.status).toBe(201);
     expect((await owner.client.put(`/teams/${team.body.id}/members/${creator.username}`)).status).toBe(204);
-    await eventually(() => creator.client.post(`/orgs/${org}/repos`, { name: 'made', private: true }), 201);
+    await users.eventually(() => creator.client.post(`/orgs/${org}/repos`, { name: 'made', private: true }), 201);
     const got = await creator.client.get(`/repos/${org}/made`);
     expect(got.body.permissions).toEqual({ admin: false, push: true, pull: true });
   });
@@ -205,7 +182,7 @@ describe('a public organization', () => {
 
 describe('deleting a user who owns repositories', () => {
   test('is refused without purge, and purge deletes the user and their repositories', async () => {
-    const user = await newUser();
+    const user = await users.newUser();
     expect((await user.client.post('/user/repos', { name: 'keep' })).status).toBe(201);
 
     const refused = await admin.delete(`/admin/users/${user.username}`);
@@ -214,6 +191,6 @@ describe('deleting a user who owns repositories', () => {
     expect((await admin.get(`/repos/${user.username}/keep`)).status).toBe(200);
 
     expect((await admin.delete(`/admin/users/${user.username}?purge=true`)).status).toBe(204);
-    await eventually(() => admin.get(`/repos/${user.username}/keep`), 404);
+    await users.eventually(() => admin.get(`/repos/${user.username}/keep`), 404);
   });
 });

@@ -3,6 +3,7 @@
 // choose to be public, owners run teams. One booted system for the whole file; every
 // response is checked against the contract by the client.
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { accounts, type Accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
 import { bootSystem, type RunningSystem } from '../support/system.js';
 
@@ -11,31 +12,23 @@ jest.setTimeout(60_000);
 let system: RunningSystem;
 let anonymous: ApiClient;
 let admin: ApiClient;
+let users: Accounts;
 
 beforeAll(async () => {
   system = await bootSystem();
   anonymous = new ApiClient(system.baseUrl);
   admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
+  users = accounts(admin, 'member');
 }, 180_000);
 
 afterAll(async () => {
   await system?.shutdown();
 });
 
-let serial = 0;
-const unique = (prefix: string) => `${prefix}${++serial}-${Date.now() % 100000}`;
-
-/** A fresh user, created by the admin, and a client signed in with their password. */
-async function newUser(overrides: Record<string, unknown> = {}) {
-  const username = unique('member');
-  const password = `pass-${username}-word`;
-  const res = await admin.post('/admin/users', { username, email: `${username}@example.com`, password, must_change_password: false, ...overrides });
-  expect(res.status).toBe(201);
-  return { username, id: res.body.id as number, client: anonymous.as({ basic: [username, password] }) };
-}
+const newUser = (fields: Record<string, unknown> = {}) => users.newUser(fields, { repositoryKnows: false });
 
 async function newOrg(owner: ApiClient, fields: Record<string, unknown> = {}) {
-  const name = unique('org');
+  const name = users.unique('org');
   const res = await owner.post('/orgs', { username: name, ...fields });
   expect(res.status).toBe(201);
   return res.body as { id: number; name: string; visibility: string };
@@ -51,7 +44,7 @@ describe('creating an organization', () => {
   test('makes the creator its owner, with an Owners team that includes all repositories', async () => {
     const alice = await newUser();
     const res = await alice.client.post('/orgs', {
-      username: unique('acme'), full_name: 'Acme Corp', description: 'Rockets', website: 'https://acme.example', location: 'Desert',
+      username: users.unique('acme'), full_name: 'Acme Corp', description: 'Rockets', website: 'https://acme.example', location: 'Desert',
       visibility: 'limited', repo_admin_change_team_access: true,
     });
     expect(res.status).toBe(201);
@@ -85,14 +78,14 @@ describe('creating an organization', () => {
   test('is refused to users who may not create organizations, and to anonymous callers', async () => {
     const bob = await newUser();
     expect((await admin.patch(`/admin/users/${bob.username}`, { allow_create_organization: false, login_name: bob.username, source_id: 0 })).status).toBe(200);
-    const res = await bob.client.post('/orgs', { username: unique('nope') });
+    const res = await bob.client.post('/orgs', { username: users.unique('nope') });
     expect(res.status).toBe(403);
-    expect((await anonymous.post('/orgs', { username: unique('nope') })).status).toBe(401);
+    expect((await anonymous.post('/orgs', { username: users.unique('nope') })).status).toBe(401);
   });
 
   test('a site admin creates one for another user, who becomes its owner', async () => {
     const carol = await newUser();
-    const name = unique('adminmade');
+    const name = users.unique('adminmade');
     const res = await admin.post(`/admin/users/${carol.username}/orgs`, { username: name, visibility: 'private' });
     expect(res.status).toBe(201);
     expect((await carol.client.get(`/orgs/${name}`)).status).toBe(200);
@@ -173,7 +166,7 @@ describe('editing, renaming and deleting', () => {
     const org = await newOrg(owner.client);
     const other = await newOrg(owner.client);
     expect((await owner.client.post(`/orgs/${org.name}/rename`, { new_name: other.name })).status).toBe(422);
-    const newName = unique('renamed');
+    const newName = users.unique('renamed');
     expect((await owner.client.post(`/orgs/${org.name}/rename`, { new_name: newName })).status).toBe(204);
     expect((await owner.client.get(`/orgs/${org.name}`)).status).toBe(404);
     expect((await owner.client.get(`/orgs/${newName}`)).body.id).toBe(org.id);

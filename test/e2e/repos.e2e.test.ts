@@ -2,6 +2,7 @@
 // edit and rename, delete, private repositories hidden from others, and collaborators.
 // One booted system for the whole file.
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { accounts, type Accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
 import { bootSystem, type RunningSystem } from '../support/system.js';
 
@@ -10,42 +11,23 @@ jest.setTimeout(60_000);
 let system: RunningSystem;
 let anonymous: ApiClient;
 let admin: ApiClient;
+let users: Accounts;
 
 beforeAll(async () => {
   system = await bootSystem({ env: { ANVIL__repository__MAX_CREATION_LIMIT: '5' } });
   anonymous = new ApiClient(system.baseUrl);
   admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
+  users = accounts(admin, 'repo-user');
 }, 180_000);
 
 afterAll(async () => {
   await system?.shutdown();
 });
 
-/** Repository learns about users from identity's events: wait until it knows this one. */
-async function ownerKnown(username: string): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    const res = await admin.get(`/users/${username}/repos`);
-    if (res.status === 200) return;
-    await new Promise((r) => setImmediate(r));
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`repository never learned about ${username}`);
-}
-
-let serial = 0;
-async function newUser(overrides: Record<string, unknown> = {}) {
-  serial += 1;
-  const username = `repo-user${serial}-${Date.now() % 100000}`;
-  const password = `pass-${username}-word`;
-  const res = await admin.post('/admin/users', { username, email: `${username}@example.com`, password, must_change_password: false, ...overrides });
-  expect(res.status).toBe(201);
-  await ownerKnown(username);
-  return { username, password, user: res.body, client: anonymous.as({ basic: [username, password] }) };
-}
 
 describe('creating repositories', () => {
   test('creates a public repository with a README and answers Gitea\'s Repository JSON', async () => {
-    const { username, client } = await newUser();
+    const { username, client } = await users.newUser();
     const res = await client.post('/user/repos', { name: 'hello', description: 'A greeting', auto_init: true, readme: 'Default', default_branch: 'trunk' });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
@@ -63,14 +45,14 @@ describe('creating repositories', () => {
   });
 
   test('an empty repository without auto_init is empty and uses the default branch setting', async () => {
-    const { client } = await newUser();
+    const { client } = await users.newUser();
     const res = await client.post('/user/repos', { name: 'blank' });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ empty: true, default_branch: 'main', size: 0 });
   });
 
   test('refuses reserved names, the .git suffix and odd characters with 422, duplicates with 409', async () => {
-    const { client } = await newUser();
+    const { client } = await users.newUser();
     for (const name of ['..', 'foo.git', 'bad name', 'a/b', '-']) {
       const res = await client.post('/user/repos', { name });
       expect([name, res.status]).toEqual([name, 422]);
@@ -82,7 +64,7 @@ describe('creating repositories', () => {
   });
 
   test('stops at [repository] MAX_CREATION_LIMIT', async () => {
-    const { client } = await newUser();
+    const { client } = await users.newUser();
     for (let i = 0; i < 5; i += 1) expect((await client.post('/user/repos', { name: `r${i}` })).status).toBe(201);
     const res = await client.post('/user/repos', { name: 'one-too-many' });
     expect(res.status).toBe(422);
@@ -90,7 +72,7 @@ describe('creating repositories', () => {
   });
 
   test('a site admin creates a repository for a user', async () => {
-    const { username } = await newUser();
+    const { username } = await users.newUser();
     const res = await admin.post(`/admin/users/${username}/repos`, { name: 'given', private: true });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ full_name: `${username}/given`, private: true, owner: { login: username } });
@@ -98,7 +80,7 @@ describe('creating repositories', () => {
   });
 
   test('two concurrent creates of one name: one 201, one 409', async () => {
-    const { client } = await newUser();
+    const { client } = await users.newUser();
     const results = await Promise.all([client.post('/user/repos', { name: 'race' }), client.post('/user/repos', { name: 'race' })]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
   });
@@ -106,8 +88,8 @@ describe('creating repositories', () => {
 
 describe('private repositories', () => {
   test('are invisible (404) to anonymous callers and other users, visible to the owner and site admins', async () => {
-    const owner = await newUser();
-    const other = await newUser();
+    const owner = await users.newUser();
+    const other = await users.newUser();
     expect((await owner.client.post('/user/repos', { name: 'secret', private: true })).status).toBe(201);
     expect((await anonymous.get(`/repos/${owner.username}/secret`)).status).toBe(404);
     expect((await other.client.get(`/repos/${owner.username}/secret`)).status).toBe(404);
@@ -122,7 +104,7 @@ describe('private repositories', () => {
 
 describe('token scopes', () => {
   test('a public-only token sees its owner\'s public repositories but not the private ones', async () => {
-    const { username, password, client } = await newUser();
+    const { username, password, client } = await users.newUser();
     expect((await client.post('/user/repos', { name: 'shown' })).status).toBe(201);
     expect((await client.post('/user/repos', { name: 'kept', private: true })).status).toBe(201);
     const token = await client.post(`/users/${username}/tokens`, { name: 'public-only', scopes: ['public-only', 'read:repository', 'read:user'] });
@@ -140,8 +122,8 @@ describe('token scopes', () => {
 
 describe('owners who hide themselves', () => {
   test('a private user\'s public repositories are hidden from others, in reads and in search', async () => {
-    const hermit = await newUser({ visibility: 'private' });
-    const other = await newUser();
+    const hermit = await users.newUser({ visibility: 'private' });
+    const other = await users.newUser();
     expect((await hermit.client.post('/user/repos', { name: 'cave' })).status).toBe(201);
     expect((await hermit.client.get(`/repos/${hermit.username}/cave`)).status).toBe(200);
     expect((await other.client.get(`/repos/${hermit.username}/cave`)).status).toBe(404);
@@ -156,7 +138,7 @@ describe('owners who hide themselves', () => {
 
 describe('lists', () => {
   test('list a user\'s repositories by id, paginated with Link and X-Total-Count', async () => {
-    const { username, client } = await newUser();
+    const { username, client } = await users.newUser();
     for (const name of ['c-repo', 'a-repo', 'b-repo']) expect((await client.post('/user/repos', { name })).status).toBe(201);
     const page1 = await anonymous.get(`/users/${username}/repos?limit=2`);
     expect(page1.status).toBe(200);
@@ -170,7 +152,7 @@ describe('lists', () => {
   });
 
   test('search answers {ok, data} filtered by q, uid, is_private and sorted', async () => {
-    const { user, client } = await newUser();
+    const { user, client } = await users.newUser();
     expect((await client.post('/user/repos', { name: 'needle-one' })).status).toBe(201);
     expect((await client.post('/user/repos', { name: 'needle-two', private: true })).status).toBe(201);
     const byOwner = await client.get(`/repos/search?uid=${user.id}&q=needle`);
@@ -191,7 +173,7 @@ describe('lists', () => {
 
 describe('editing and deleting', () => {
   test('renames a repository, edits its settings and archives it', async () => {
-    const { username, client } = await newUser();
+    const { username, client } = await users.newUser();
     expect((await client.post('/user/repos', { name: 'old-name', auto_init: true })).status).toBe(201);
     const res = await client.patch(`/repos/${username}/old-name`, {
       name: 'new-name', description: 'renamed', website: 'https://example.com', has_wiki: false, archived: true, private: true,
@@ -206,7 +188,7 @@ describe('editing and deleting', () => {
   });
 
   test('deletes a repository; its name can be used again', async () => {
-    const { username, client } = await newUser();
+    const { username, client } = await users.newUser();
     expect((await client.post('/user/repos', { name: 'doomed', auto_init: true })).status).toBe(201);
     expect((await client.delete(`/repos/${username}/doomed`)).status).toBe(204);
     expect((await client.get(`/repos/${username}/doomed`)).status).toBe(404);
@@ -216,9 +198,9 @@ describe('editing and deleting', () => {
 
 describe('collaborators', () => {
   test('the owner grants and revokes access; collaborators see private repositories with their permission', async () => {
-    const owner = await newUser();
-    const friend = await newUser();
-    const stranger = await newUser();
+    const owner = await users.newUser();
+    const friend = await users.newUser();
+    const stranger = await users.newUser();
     expect((await owner.client.post('/user/repos', { name: 'shared', private: true })).status).toBe(201);
     const base = `/repos/${owner.username}/shared/collaborators`;
 
