@@ -14,6 +14,8 @@ export interface ServiceClients {
   tags: ServiceClient<repository.TagServiceClient>;
   languages: ServiceClient<repository.LanguageServiceClient>;
   branches: ServiceClient<repository.BranchServiceClient>;
+  templates: ServiceClient<repository.TemplateServiceClient>;
+  unadopted: ServiceClient<repository.UnadoptedServiceClient>;
   close(): void;
 }
 
@@ -30,6 +32,8 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     tags: createServiceClient<repository.TagServiceClient>(anvil.repository.v1.TagService, repositoryAddress, secret),
     languages: createServiceClient<repository.LanguageServiceClient>(anvil.repository.v1.LanguageService, repositoryAddress, secret),
     branches: createServiceClient<repository.BranchServiceClient>(anvil.repository.v1.BranchService, repositoryAddress, secret),
+    templates: createServiceClient<repository.TemplateServiceClient>(anvil.repository.v1.TemplateService, repositoryAddress, secret),
+    unadopted: createServiceClient<repository.UnadoptedServiceClient>(anvil.repository.v1.UnadoptedService, repositoryAddress, secret),
   };
   return {
     ...clients,

@@ -1,6 +1,8 @@
 // Every /api/v1 route, area by area (one file per API area, as Gitea's routers/api/v1).
 import type { Route } from '../http/route.js';
 import { adminRoutes } from './admin.js';
+import { adminUnadoptedRoutes } from './admin-unadopted.js';
+import { templateRoutes } from './templates.js';
 import { collaboratorRoutes } from './collaborators.js';
 import { repoBranchProtectionRoutes } from './repo-branch-protections.js';
 import { repoBranchRoutes } from './repo-branches.js';
@@ -22,4 +24,5 @@ export const apiRoutes: readonly Route[] = [
   ...repoRoutes, ...orgRepoRoutes, ...collaboratorRoutes,
   ...repoTagRoutes, ...repoArchiveRoutes, ...repoLanguageRoutes,
   ...repoBranchRoutes, ...repoBranchProtectionRoutes,
+  ...templateRoutes, ...adminUnadoptedRoutes,
 ];

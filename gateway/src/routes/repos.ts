@@ -14,6 +14,8 @@ interface CreateRepoOption {
   default_branch?: string;
   auto_init?: boolean;
   readme?: string;
+  gitignores?: string;
+  license?: string;
   template?: boolean;
   object_format_name?: string;
 }
@@ -37,6 +39,7 @@ export function createOption(ctx: RouteContext, ownerId: number): repository.Cre
     owner_id: ownerId, name: body.name ?? '', description: body.description ?? '', private: body.private ?? false,
     default_branch: body.default_branch ?? '', auto_init: body.auto_init ?? false, readme: body.readme ?? '',
     is_template: body.template ?? false, object_format_name: body.object_format_name ?? '',
+    gitignores: body.gitignores ?? '', license: body.license ?? '',
   };
 }
 

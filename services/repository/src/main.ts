@@ -25,12 +25,18 @@ import { languageStatsConsumer } from './events/language-stats-consumer.js';
 import type { LanguageDeps } from './domain/language-stats.js';
 import { createDb, type RepositoryDb, type RepositoryTx } from './store/db.js';
 import { repositoryStore } from './store/repositories.js';
+import { templateCatalog } from './git/init-files.js';
+import { templateGrpcService } from './grpc/template-service.js';
+import { unadoptedGit } from './git/unadopted.js';
+import { unadoptedRows } from './store/unadopted.js';
+import { unadoptedGrpcService } from './grpc/unadopted-service.js';
 
 function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: RepositoryStorage): RepositoryDeps {
   const { repository } = config.settings;
   return {
     store: repositoryStore(db, { onPublished: () => relay.kick() }),
     git: gitStorage(storage),
+    templates: templateCatalog(),
     settings: { forcePrivate: repository.FORCE_PRIVATE, maxCreationLimit: repository.MAX_CREATION_LIMIT, defaultBranch: repository.DEFAULT_BRANCH },
   };
 }
@@ -64,6 +70,8 @@ await runService<RepositoryDb, RepositoryTx>({
     tagGrpcService({ store: deps!.store, tags: tagGit(storage!) }),
     languageGrpcService(languageDeps()),
     branchGrpcService({ store: deps!.store, protections: protections!, git: branchGit(storage!) }),
+    templateGrpcService(deps!.templates!),
+    unadoptedGrpcService({ store: deps!.store, rows: unadoptedRows(db!), git: unadoptedGit(storage!), settings: deps!.settings }),
   ],
   consumers: ({ log }) => [
     identityUserConsumer(log, storage),

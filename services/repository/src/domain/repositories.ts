@@ -4,13 +4,15 @@ import { DomainError, alreadyExists, forbidden, invalid, notFound, type Caller }
 import { canCreateOrgRepository, orgFactsOf, type MemberTeam } from './org-access.js';
 import type { Owner } from './owner.js';
 import { atLeast, permissionOf, type AccessMode } from './permission.js';
-import { UNIT_FLAGS, defaultReadme, validateDescription, validateRepositoryName, validateWebsite, type Repository, type UnitFlag } from './repository.js';
+import { checkTemplateNames, initialFiles, type TemplateCatalog } from './repo-templates.js';
+import { UNIT_FLAGS, validateDescription, validateRepositoryName, validateWebsite, type Repository, type UnitFlag } from './repository.js';
 import type { RepositoryPatch, RepositoryStore, RepositoryWithOwner, SearchFilter } from './store.js';
 
 /** The git side of repository lifecycle (src/git/storage.ts behind an adapter). */
 export interface GitStorage {
   init(owner: string, name: string, defaultBranch: string, objectFormat: 'sha1' | 'sha256'): Promise<void>;
-  commitReadme(owner: string, name: string, branch: string, content: string, author: { name: string; email: string }): Promise<void>;
+  /** The first commit of an empty repository: path → content. */
+  commitInitialFiles(owner: string, name: string, branch: string, files: Record<string, string>, author: { name: string; email: string }): Promise<void>;
   move(fromOwner: string, fromName: string, toOwner: string, toName: string): Promise<void>;
   remove(owner: string, name: string): Promise<void>;
   setDefaultBranch(owner: string, name: string, branch: string): Promise<void>;
@@ -35,7 +37,11 @@ export interface RepositoryDeps {
   store: RepositoryStore;
   git: GitStorage;
   settings: RepositorySettings;
+  /** Gitignore and license templates for auto_init; without them only the readme is known. */
+  templates?: TemplateCatalog;
 }
+
+const NO_TEMPLATES: TemplateCatalog = { gitignoreNames: () => [], gitignore: () => undefined, licenseNames: () => [], license: () => undefined };
 
 const repoNotFound = () => notFound('The target couldn\'t be found.', 'repo_not_found');
 
@@ -101,6 +107,9 @@ export interface CreateRepositoryInput {
   readme: string;
   isTemplate: boolean;
   objectFormatName: string;
+  /** With autoInit: comma-separated gitignore template names and an SPDX license id. */
+  gitignores?: string;
+  license?: string;
 }
 
 export async function createRepository(deps: RepositoryDeps, input: CreateRepositoryInput, caller: Caller): Promise<RepositoryAccess> {
@@ -125,7 +134,10 @@ export async function createRepository(deps: RepositoryDeps, input: CreateReposi
   if (!isBranchName(branch)) throw invalid(`invalid default branch name: ${branch}`, 'invalid_branch_name');
   const objectFormat = input.objectFormatName || 'sha1';
   if (objectFormat !== 'sha1' && objectFormat !== 'sha256') throw invalid(`unsupported object format: ${objectFormat}`, 'invalid_object_format');
-  if (input.autoInit && input.readme && input.readme !== 'Default') throw invalid(`readme template does not exist: ${input.readme}`, 'readme_template_not_found');
+  // As in Gitea, the templates matter (and are checked) only when the repository is initialised.
+  const templates = deps.templates ?? NO_TEMPLATES;
+  const fileOptions = { readme: input.readme, gitignores: input.gitignores ?? '', license: input.license ?? '' };
+  if (input.autoInit) checkTemplateNames(templates, fileOptions);
 
   // Gitea's CanCreateRepo: the user's own limit when set (>= 0), else the site's.
   const limit = owner.maxRepoCreation >= 0 ? owner.maxRepoCreation : settings.maxCreationLimit;
@@ -144,8 +156,11 @@ export async function createRepository(deps: RepositoryDeps, input: CreateReposi
   }
   try {
     if (input.autoInit) {
-      await git.commitReadme(owner.login, input.name, branch, defaultReadme(input.name, input.description),
-        { name: caller.login || owner.login, email: owner.email || `${owner.login.toLowerCase()}@noreply.anvil` });
+      const author = { name: caller.login || owner.login, email: owner.email || `${owner.login.toLowerCase()}@noreply.anvil` };
+      const files = initialFiles(templates, fileOptions, {
+        name: input.name, description: input.description, owner: owner.login, email: author.email, year: String(new Date().getFullYear()),
+      });
+      await git.commitInitialFiles(owner.login, input.name, branch, files, author);
     }
     const size = input.autoInit ? await git.size(owner.login, input.name) : 0;
     const repository = await store.transaction(async (tx) => {

@@ -9,8 +9,8 @@ export function gitStorage(storage: RepositoryStorage): GitStorage {
     async init(owner, name, branch, objectFormat) {
       await storage.init(owner, name, branch, objectFormat);
     },
-    async commitReadme(owner, name, branch, content, author) {
-      await commitInitialFiles(storage.pathOf(owner, name), branch, { 'README.md': content }, 'Initial commit\n', author);
+    async commitInitialFiles(owner, name, branch, files, author) {
+      await commitInitialFiles(storage.pathOf(owner, name), branch, files, 'Initial commit\n', author);
     },
     move: (fo, fn, to, tn) => storage.move(fo, fn, to, tn),
     remove: (owner, name) => storage.remove(owner, name),

@@ -72,7 +72,7 @@ export function repositoryService(deps: RepositoryDeps): ServiceImplementation<r
       return accessReply(await createRepository(deps, {
         ownerId: Number(request.owner_id), name: request.name, description: request.description, isPrivate: request.private,
         defaultBranch: request.default_branch, autoInit: request.auto_init, readme: request.readme, isTemplate: request.is_template,
-        objectFormatName: request.object_format_name,
+        objectFormatName: request.object_format_name, gitignores: request.gitignores, license: request.license,
       }, caller));
     },
     async ResolveRepository(request, { caller }) {
