@@ -25,6 +25,11 @@ import { languageStatsConsumer } from './events/language-stats-consumer.js';
 import type { LanguageDeps } from './domain/language-stats.js';
 import { createDb, type RepositoryDb, type RepositoryTx } from './store/db.js';
 import { repositoryStore } from './store/repositories.js';
+import { commitStatusGrpcService } from './grpc/commit-status-service.js';
+import { commitStatusStore } from './store/commit-statuses.js';
+import type { CommitStatusStore } from './domain/commit-statuses.js';
+import { commitStatusGit } from './git/commit-status-git.js';
+import { commitStatusCleanupConsumer } from './events/commit-status-cleanup.js';
 
 function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: RepositoryStorage): RepositoryDeps {
   const { repository } = config.settings;
@@ -39,6 +44,7 @@ let deps: RepositoryDeps | undefined;
 let db: RepositoryDb | undefined;
 let storage: RepositoryStorage | undefined;
 let protections: BranchProtectionStore | undefined;
+let commitStatuses: CommitStatusStore | undefined;
 
 function languageDeps(): LanguageDeps {
   return { store: deps!.store, stats: languageStatsStore(db!), git: languageGit(storage!), table: linguistTable() };
@@ -53,6 +59,7 @@ await runService<RepositoryDb, RepositoryTx>({
     deps = domainDeps(service, storage);
     db = service.db;
     protections = branchProtectionStore(service.db);
+    commitStatuses = commitStatusStore(service.db, { onPublished: () => service.relay.kick() });
     const preReceive = new PreReceiveHooks(resolve(service.config.dataDir, 'repository-hooks'), { store: deps.store, protections, log: service.log });
     await preReceive.install();
     // Packs travel over this HTTP side channel, never inside gRPC (DESIGN.md §3).
@@ -64,10 +71,12 @@ await runService<RepositoryDb, RepositoryTx>({
     tagGrpcService({ store: deps!.store, tags: tagGit(storage!) }),
     languageGrpcService(languageDeps()),
     branchGrpcService({ store: deps!.store, protections: protections!, git: branchGit(storage!) }),
+    commitStatusGrpcService({ store: deps!.store, statuses: commitStatuses!, git: commitStatusGit(storage!) }),
   ],
   consumers: ({ log }) => [
     identityUserConsumer(log, storage),
     identityOrgConsumer(log, storage),
     languageStatsConsumer(log, languageDeps),
+    commitStatusCleanupConsumer(),
   ],
 });
