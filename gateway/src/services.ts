@@ -16,6 +16,7 @@ export interface ServiceClients {
   branches: ServiceClient<repository.BranchServiceClient>;
   templates: ServiceClient<repository.TemplateServiceClient>;
   unadopted: ServiceClient<repository.UnadoptedServiceClient>;
+  commitStatuses: ServiceClient<repository.CommitStatusServiceClient>;
   close(): void;
 }
 
@@ -34,6 +35,7 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     branches: createServiceClient<repository.BranchServiceClient>(anvil.repository.v1.BranchService, repositoryAddress, secret),
     templates: createServiceClient<repository.TemplateServiceClient>(anvil.repository.v1.TemplateService, repositoryAddress, secret),
     unadopted: createServiceClient<repository.UnadoptedServiceClient>(anvil.repository.v1.UnadoptedService, repositoryAddress, secret),
+    commitStatuses: createServiceClient<repository.CommitStatusServiceClient>(anvil.repository.v1.CommitStatusService, repositoryAddress, secret),
   };
   return {
     ...clients,

@@ -22,10 +22,23 @@ import type { ProtoGrpcType as RepositoryLanguagesGrpc } from './generated/langu
 import type { ProtoGrpcType as RepositoryBranchesGrpc } from './generated/branches.js';
 import type { ProtoGrpcType as RepositoryTemplatesGrpc } from './generated/templates.js';
 import type { ProtoGrpcType as RepositoryUnadoptedGrpc } from './generated/unadopted.js';
+import type { ProtoGrpcType as RepositoryCommitStatusesGrpc } from './generated/commit_statuses.js';
 
-export type AnvilGrpc = IdentityGrpc & IdentityOrgsGrpc & GpgKeysGrpc & OAuth2Grpc & CollaborationGrpc & HooksGrpc
-  & RepositoryGrpc & RepositoryTeamAccessGrpc & RepositoryTagsGrpc & RepositoryLanguagesGrpc & RepositoryBranchesGrpc
-  & RepositoryTemplatesGrpc & RepositoryUnadoptedGrpc;
+// One service per line, so that adding one touches one line.
+export type AnvilGrpc = IdentityGrpc
+  & IdentityOrgsGrpc
+  & GpgKeysGrpc
+  & OAuth2Grpc
+  & CollaborationGrpc
+  & HooksGrpc
+  & RepositoryGrpc
+  & RepositoryTeamAccessGrpc
+  & RepositoryTagsGrpc
+  & RepositoryLanguagesGrpc
+  & RepositoryBranchesGrpc
+  & RepositoryTemplatesGrpc
+  & RepositoryUnadoptedGrpc
+  & RepositoryCommitStatusesGrpc;
 
 /** Folder holding `anvil/<ctx>/v1/*.proto`; the include root for every import. */
 export const PROTO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

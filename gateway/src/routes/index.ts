@@ -15,6 +15,7 @@ import { repoRoutes } from './repos.js';
 import { repoArchiveRoutes } from './repo-archives.js';
 import { repoLanguageRoutes } from './repo-languages.js';
 import { repoTagRoutes } from './repo-tags.js';
+import { repoStatusRoutes } from './repo-statuses.js';
 import { teamsRoutes } from './teams.js';
 import { userRoutes } from './user.js';
 import { usersRoutes } from './users.js';
@@ -25,4 +26,5 @@ export const apiRoutes: readonly Route[] = [
   ...repoTagRoutes, ...repoArchiveRoutes, ...repoLanguageRoutes,
   ...repoBranchRoutes, ...repoBranchProtectionRoutes,
   ...templateRoutes, ...adminUnadoptedRoutes,
+  ...repoStatusRoutes,
 ];

@@ -30,6 +30,11 @@ import { templateGrpcService } from './grpc/template-service.js';
 import { unadoptedGit } from './git/unadopted.js';
 import { unadoptedRows } from './store/unadopted.js';
 import { unadoptedGrpcService } from './grpc/unadopted-service.js';
+import { commitStatusGrpcService } from './grpc/commit-status-service.js';
+import { commitStatusStore } from './store/commit-statuses.js';
+import type { CommitStatusStore } from './domain/commit-statuses.js';
+import { commitStatusGit } from './git/commit-status-git.js';
+import { commitStatusCleanupConsumer } from './events/commit-status-cleanup.js';
 
 function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: RepositoryStorage): RepositoryDeps {
   const { repository } = config.settings;
@@ -45,6 +50,7 @@ let deps: RepositoryDeps | undefined;
 let db: RepositoryDb | undefined;
 let storage: RepositoryStorage | undefined;
 let protections: BranchProtectionStore | undefined;
+let commitStatuses: CommitStatusStore | undefined;
 
 function languageDeps(): LanguageDeps {
   return { store: deps!.store, stats: languageStatsStore(db!), git: languageGit(storage!), table: linguistTable() };
@@ -59,6 +65,7 @@ await runService<RepositoryDb, RepositoryTx>({
     deps = domainDeps(service, storage);
     db = service.db;
     protections = branchProtectionStore(service.db);
+    commitStatuses = commitStatusStore(service.db, { onPublished: () => service.relay.kick() });
     const preReceive = new PreReceiveHooks(resolve(service.config.dataDir, 'repository-hooks'), { store: deps.store, protections, log: service.log });
     await preReceive.install();
     // Packs travel over this HTTP side channel, never inside gRPC (DESIGN.md §3).
@@ -72,10 +79,12 @@ await runService<RepositoryDb, RepositoryTx>({
     branchGrpcService({ store: deps!.store, protections: protections!, git: branchGit(storage!) }),
     templateGrpcService(deps!.templates!),
     unadoptedGrpcService({ store: deps!.store, rows: unadoptedRows(db!), git: unadoptedGit(storage!), settings: deps!.settings }),
+    commitStatusGrpcService({ store: deps!.store, statuses: commitStatuses!, git: commitStatusGit(storage!) }),
   ],
   consumers: ({ log }) => [
     identityUserConsumer(log, storage),
     identityOrgConsumer(log, storage),
     languageStatsConsumer(log, languageDeps),
+    commitStatusCleanupConsumer(),
   ],
 });

@@ -1,0 +1,33 @@
+// The `status` event (proto/anvil/repository/v1/repository_events.proto CommitStatusCreated),
+// written as an outbox row in the transaction that stores the status: what Gitea's `status`
+// webhook sends, for the hooks service.
+import { outboxEvent, type OutboxEventRow } from '@anvil/kit';
+import type { repository as pb } from '@anvil/proto';
+import type { CommitStatusEvent } from '../domain/commit-statuses.js';
+import { repositoryMessage, timestamp } from '../grpc/messages.js';
+
+export const COMMIT_STATUS_SUBJECT = 'repository.status';
+
+const at = (unixSeconds: number) => timestamp(new Date(unixSeconds * 1000));
+
+export function outboxRowOfCommitStatus(event: CommitStatusEvent): OutboxEventRow {
+  const { status, commit } = event;
+  return outboxEvent(COMMIT_STATUS_SUBJECT, 'anvil.repository.v1.CommitStatusCreated', {
+    repository: repositoryMessage(event.repository),
+    sha: status.sha,
+    context: status.context,
+    state: status.state,
+    target_url: status.targetUrl,
+    description: status.description,
+    index: status.index,
+    creator: event.creator,
+    created: timestamp(status.createdAt),
+    commit: commit ? {
+      id: commit.id,
+      message: commit.message,
+      author: { name: commit.authorName, email: commit.authorEmail, when: at(commit.authorTime) },
+      committer: { name: commit.committerName, email: commit.committerEmail, when: at(commit.committerTime) },
+      timestamp: at(commit.committerTime),
+    } : undefined,
+  } satisfies pb.CommitStatusCreatedInput);
+}

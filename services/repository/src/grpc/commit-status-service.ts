@@ -1,0 +1,61 @@
+// anvil.repository.v1.CommitStatusService: decode the request, call the commit-status
+// domain, encode the reply.
+import type { ServiceImplementation } from '@anvil/kit';
+import { loadAnvilGrpc, type repository } from '@anvil/proto';
+import { combinedStatus, createCommitStatus, listCommitStatuses, type CommitStatusDeps, type CommitStatusView, type RepositoryName } from '../domain/commit-statuses.js';
+import { ownerUserMessage, repositoryMessage, timestamp } from './messages.js';
+
+export const COMMIT_STATUS_SERVICE_NAME = 'anvil.repository.v1.CommitStatusService';
+
+function statusMessage(status: CommitStatusView, repo: RepositoryName): repository.CommitStatusInput {
+  return {
+    index: status.index, sha: status.sha, state: status.state, target_url: status.targetUrl, description: status.description,
+    context: status.context, creator: status.creator ? ownerUserMessage(status.creator) : undefined,
+    created: timestamp(status.createdAt), updated: timestamp(status.updatedAt), repository: repo,
+  };
+}
+
+const refOf = (request: { ref?: repository.RepositoryRef | null }) => request.ref ?? { owner: '', name: '' };
+
+function pageOf(page: { page?: number; limit?: number } | null | undefined): { offset: number; limit: number } {
+  const limit = Math.min(Math.max(page?.limit || 30, 1), 1000);
+  return { offset: (Math.max(page?.page || 1, 1) - 1) * limit, limit };
+}
+
+export function commitStatusService(deps: CommitStatusDeps): ServiceImplementation<repository.CommitStatusServiceHandlers> {
+  return {
+    async CreateCommitStatus(request, { caller }) {
+      const ref = refOf(request);
+      const { status, repository: repo } = await createCommitStatus(deps, ref.owner, ref.name, {
+        sha: request.sha, state: request.state, targetUrl: request.target_url, description: request.description, context: request.context,
+      }, caller);
+      return statusMessage(status, repo);
+    },
+    async ListCommitStatuses(request, { caller }) {
+      const ref = refOf(request);
+      const { items, total, repository: repo } = await listCommitStatuses(deps, ref.owner, ref.name, {
+        revision: request.sha, byRef: request.by_ref, sort: request.sort, state: request.state, ...pageOf(request.page),
+      }, caller);
+      return { statuses: items.map((s) => statusMessage(s, repo)), total, repository: repo };
+    },
+    async GetCombinedStatus(request, { caller }) {
+      const ref = refOf(request);
+      const combined = await combinedStatus(deps, ref.owner, ref.name, request.revision, pageOf(request.page), caller);
+      const { access } = combined;
+      const repo = { owner: access.owner.login, name: access.repository.name };
+      return {
+        state: combined.state, sha: combined.sha, total: combined.total,
+        statuses: combined.statuses.map((s) => statusMessage(s, repo)),
+        repository: { repository: repositoryMessage(access.repository), permission: access.permission, owner: ownerUserMessage(access.owner) },
+      };
+    },
+  };
+}
+
+export function commitStatusGrpcService(deps: CommitStatusDeps) {
+  return {
+    name: COMMIT_STATUS_SERVICE_NAME,
+    definition: loadAnvilGrpc().anvil.repository.v1.CommitStatusService.service,
+    implementation: commitStatusService(deps),
+  };
+}
