@@ -13,6 +13,8 @@ import { repoRoutes } from './repos.js';
 import { repoArchiveRoutes } from './repo-archives.js';
 import { repoLanguageRoutes } from './repo-languages.js';
 import { repoTagRoutes } from './repo-tags.js';
+import { repoGitRoutes } from './repo-git.js';
+import { repoRawRoutes } from './repo-raw.js';
 import { teamsRoutes } from './teams.js';
 import { userRoutes } from './user.js';
 import { usersRoutes } from './users.js';
@@ -22,4 +24,5 @@ export const apiRoutes: readonly Route[] = [
   ...repoRoutes, ...orgRepoRoutes, ...collaboratorRoutes,
   ...repoTagRoutes, ...repoArchiveRoutes, ...repoLanguageRoutes,
   ...repoBranchRoutes, ...repoBranchProtectionRoutes,
+  ...repoGitRoutes, ...repoRawRoutes,
 ];

@@ -24,6 +24,8 @@ import { languageStatsStore } from './store/languages.js';
 import { languageStatsConsumer } from './events/language-stats-consumer.js';
 import type { LanguageDeps } from './domain/language-stats.js';
 import { createDb, type RepositoryDb, type RepositoryTx } from './store/db.js';
+import { gitObjectGrpcService } from './grpc/git-object-service.js';
+import { gitObjectsGit } from './git/objects-git.js';
 import { repositoryStore } from './store/repositories.js';
 
 function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: RepositoryStorage): RepositoryDeps {
@@ -64,6 +66,7 @@ await runService<RepositoryDb, RepositoryTx>({
     tagGrpcService({ store: deps!.store, tags: tagGit(storage!) }),
     languageGrpcService(languageDeps()),
     branchGrpcService({ store: deps!.store, protections: protections!, git: branchGit(storage!) }),
+    gitObjectGrpcService({ store: deps!.store, git: gitObjectsGit((owner, name) => storage!.pathOf(owner, name)) }),
   ],
   consumers: ({ log }) => [
     identityUserConsumer(log, storage),
