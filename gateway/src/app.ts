@@ -11,6 +11,7 @@ import { registerRoutes, sendJson, type Deps } from './http/route.js';
 import { oauth2Router } from './oauth/router.js';
 import { apiRoutes } from './routes/index.js';
 import { webArchiveRoutes } from './routes/repo-archives.js';
+import { webRawRoutes } from './routes/repo-raw.js';
 
 export interface AppOptions {
   /** Largest JSON body accepted; bigger ones get a clean 413. */
@@ -53,6 +54,9 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   const web = express.Router({ caseSensitive: false, strict: false });
   web.use('/:owner/:repo/archive', authenticate(deps));
   registerRoutes(web, webArchiveRoutes, deps, '1kb');
+  // The raw file links of contents (download_url) are Gitea's web paths too.
+  web.use('/:owner/:repo/raw', authenticate(deps));
+  registerRoutes(web, webRawRoutes, deps, '1kb');
   app.use(web);
 
   // Git smart HTTP on the same host, as Gitea serves it.

@@ -17,6 +17,7 @@ export interface ServiceClients {
   templates: ServiceClient<repository.TemplateServiceClient>;
   unadopted: ServiceClient<repository.UnadoptedServiceClient>;
   commitStatuses: ServiceClient<repository.CommitStatusServiceClient>;
+  gitObjects: ServiceClient<repository.GitObjectServiceClient>;
   close(): void;
 }
 
@@ -36,6 +37,7 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     templates: createServiceClient<repository.TemplateServiceClient>(anvil.repository.v1.TemplateService, repositoryAddress, secret),
     unadopted: createServiceClient<repository.UnadoptedServiceClient>(anvil.repository.v1.UnadoptedService, repositoryAddress, secret),
     commitStatuses: createServiceClient<repository.CommitStatusServiceClient>(anvil.repository.v1.CommitStatusService, repositoryAddress, secret),
+    gitObjects: createServiceClient<repository.GitObjectServiceClient>(anvil.repository.v1.GitObjectService, repositoryAddress, secret),
   };
   return {
     ...clients,

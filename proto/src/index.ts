@@ -23,6 +23,7 @@ import type { ProtoGrpcType as RepositoryBranchesGrpc } from './generated/branch
 import type { ProtoGrpcType as RepositoryTemplatesGrpc } from './generated/templates.js';
 import type { ProtoGrpcType as RepositoryUnadoptedGrpc } from './generated/unadopted.js';
 import type { ProtoGrpcType as RepositoryCommitStatusesGrpc } from './generated/commit_statuses.js';
+import type { ProtoGrpcType as RepositoryGitObjectsGrpc } from './generated/git_objects.js';
 
 // One service per line, so that adding one touches one line.
 export type AnvilGrpc = IdentityGrpc
@@ -38,8 +39,8 @@ export type AnvilGrpc = IdentityGrpc
   & RepositoryBranchesGrpc
   & RepositoryTemplatesGrpc
   & RepositoryUnadoptedGrpc
-  & RepositoryCommitStatusesGrpc;
-
+  & RepositoryCommitStatusesGrpc
+  & RepositoryGitObjectsGrpc;
 /** Folder holding `anvil/<ctx>/v1/*.proto`; the include root for every import. */
 export const PROTO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -16,6 +16,8 @@ import { repoArchiveRoutes } from './repo-archives.js';
 import { repoLanguageRoutes } from './repo-languages.js';
 import { repoTagRoutes } from './repo-tags.js';
 import { repoStatusRoutes } from './repo-statuses.js';
+import { repoGitRoutes } from './repo-git.js';
+import { repoRawRoutes } from './repo-raw.js';
 import { teamsRoutes } from './teams.js';
 import { userRoutes } from './user.js';
 import { usersRoutes } from './users.js';
@@ -27,4 +29,5 @@ export const apiRoutes: readonly Route[] = [
   ...repoBranchRoutes, ...repoBranchProtectionRoutes,
   ...templateRoutes, ...adminUnadoptedRoutes,
   ...repoStatusRoutes,
+  ...repoGitRoutes, ...repoRawRoutes,
 ];

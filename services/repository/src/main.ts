@@ -24,6 +24,8 @@ import { languageStatsStore } from './store/languages.js';
 import { languageStatsConsumer } from './events/language-stats-consumer.js';
 import type { LanguageDeps } from './domain/language-stats.js';
 import { createDb, type RepositoryDb, type RepositoryTx } from './store/db.js';
+import { gitObjectGrpcService } from './grpc/git-object-service.js';
+import { gitObjectsGit } from './git/objects-git.js';
 import { repositoryStore } from './store/repositories.js';
 import { templateCatalog } from './git/init-files.js';
 import { templateGrpcService } from './grpc/template-service.js';
@@ -80,6 +82,7 @@ await runService<RepositoryDb, RepositoryTx>({
     templateGrpcService(deps!.templates!),
     unadoptedGrpcService({ store: deps!.store, rows: unadoptedRows(db!), git: unadoptedGit(storage!), settings: deps!.settings }),
     commitStatusGrpcService({ store: deps!.store, statuses: commitStatuses!, git: commitStatusGit(storage!) }),
+    gitObjectGrpcService({ store: deps!.store, git: gitObjectsGit((owner, name) => storage!.pathOf(owner, name)) }),
   ],
   consumers: ({ log }) => [
     identityUserConsumer(log, storage),

@@ -13,6 +13,7 @@ import type { RepositoryStorage } from '../git/storage.js';
 import { ARCHIVE_PATH, serveArchive } from './archive.js';
 import { GIT_GRANT_HEADER, readGrant } from './grant.js';
 import { PRE_RECEIVE_PATH, type PreReceiveHooks } from './pre-receive.js';
+import { RAW_PATH, serveRaw } from './raw.js';
 import { recordPush } from './push-recorder.js';
 
 export interface GitHttpOptions {
@@ -77,6 +78,7 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
     if (url.pathname === PRE_RECEIVE_PATH && options.preReceive) return options.preReceive.handle(req, res);
     const archive = req.method === 'GET' ? ARCHIVE_PATH.exec(url.pathname) : null;
     if (archive) return serveArchive(req, res, archive, { secret, storage, log });
+    if (req.method === 'GET' && RAW_PATH.test(url.pathname)) return serveRaw(req, res, RAW_PATH.exec(url.pathname)!, url, { secret, storage, log });
     const match = /^\/([^/]+)\/([^/]+)\/(info\/refs|git-upload-pack|git-receive-pack)$/.exec(url.pathname);
     if (!match) return fail(res, 404, 'not found');
     const [, owner, name, action] = match;

@@ -1,0 +1,144 @@
+// GET /<owner>/<name>/raw?kind=api|branch|tag|commit&path=<path>&ref=<ref> on the HTTP side
+// channel: one file of a commit, streamed from `git cat-file blob` to the gateway, never
+// buffered whole and never through gRPC (DESIGN.md §3). The gateway resolved the caller's
+// permission and signed a grant; the location is resolved here as Gitea's RepoRefForAPI
+// (API) or RepoRefByType (web /raw/{branch|tag|commit}/...) does, and served with Gitea's
+// headers (ServeBlob): sniffed type, inline disposition, ETag = blob id, Last-Modified =
+// the last commit that touched the file.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { Logger } from '@anvil/kit';
+import { cleanTreePath, resolveLocation, type RawRefKind } from '../domain/git-objects.js';
+import { atLeast } from '../domain/permission.js';
+import { findEntry, lastChanged, lookupObjects, spawnBlob } from '../git/objects-git.js';
+import type { RepositoryStorage } from '../git/storage.js';
+import { GIT_GRANT_HEADER, readGrant } from './grant.js';
+import { contentDisposition, contentSecurityPolicy, rawContentType, SNIFF_LENGTH } from './raw-headers.js';
+
+export const RAW_PATH = /^\/([^/]+)\/([^/]+)\/raw$/;
+
+const KINDS = new Set<RawRefKind>(['api', 'branch', 'tag', 'commit']);
+// Gitea's [server] STATIC_CACHE_TIME (6h), as its ETag/time cache helpers send it.
+const CACHE_CONTROL = 'private, max-age=21600';
+
+function fail(res: ServerResponse, status: number, message: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${message}\n`);
+}
+
+/** Up to `size` bytes from the start of `stream` (fewer when it ends first); leaves it paused. */
+function readHead(stream: Readable, size: number): Promise<{ head: Buffer; ended: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const finish = (ended: boolean) => {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
+      stream.pause();
+      resolve({ head: Buffer.concat(chunks), ended });
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      length += chunk.length;
+      if (length >= size) finish(false);
+    };
+    const onEnd = () => finish(true);
+    const onError = (err: Error) => reject(err);
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('error', onError);
+  });
+}
+
+function notModified(req: IncomingMessage, etag: string, lastModified?: Date): boolean {
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (typeof ifNoneMatch === 'string' && ifNoneMatch.split(',').some((tag) => tag.trim() === etag)) return true;
+  const since = req.headers['if-modified-since'];
+  if (!lastModified || typeof since !== 'string') return false;
+  const t = Date.parse(since);
+  return Number.isFinite(t) && Math.floor(lastModified.getTime() / 1000) <= Math.floor(t / 1000);
+}
+
+export async function serveRaw(
+  req: IncomingMessage, res: ServerResponse, match: RegExpExecArray, url: URL,
+  options: { secret: string; storage: RepositoryStorage; log: Logger },
+): Promise<void> {
+  let owner: string, name: string;
+  try {
+    [owner, name] = [decodeURIComponent(match[1]), decodeURIComponent(match[2])];
+  } catch {
+    return fail(res, 404, 'not found');
+  }
+  const grant = readGrant(req.headers[GIT_GRANT_HEADER], options.secret);
+  if (!grant || grant.owner.toLowerCase() !== owner.toLowerCase() || grant.name.toLowerCase() !== name.toLowerCase()) {
+    return fail(res, 403, 'missing or invalid grant');
+  }
+  if (!atLeast(grant.permission, 'read')) return fail(res, 403, 'permission denied');
+  const kind = url.searchParams.get('kind') as RawRefKind;
+  if (!KINDS.has(kind)) return fail(res, 404, 'unknown ref kind');
+  const gitDir = options.storage.pathOf(grant.owner, grant.name);
+
+  const location = await resolveLocation({ lookupObjects }, gitDir, { kind, path: url.searchParams.get('path') ?? '', ref: url.searchParams.get('ref') ?? '' });
+  const path = location && cleanTreePath(location.treePath);
+  if (!location || !path) return fail(res, 404, 'file not found');
+  const entry = await findEntry(gitDir, location.commit, path);
+  // Directories and submodules have no bytes to serve (Gitea: 404).
+  if (!entry || entry.type !== 'blob') return fail(res, 404, 'file not found');
+  const changed = await lastChanged(gitDir, location.commit, path);
+  const lastModified = changed ? new Date(changed * 1000) : undefined;
+  const etag = `"${entry.sha}"`;
+  const cacheHeaders: Record<string, string> = { etag, 'cache-control': CACHE_CONTROL };
+  if (lastModified) cacheHeaders['last-modified'] = lastModified.toUTCString();
+  if (notModified(req, etag, lastModified)) {
+    res.writeHead(304, cacheHeaders).end();
+    return;
+  }
+
+  const child = spawnBlob(gitDir, entry.sha);
+  child.stderr!.resume();
+  child.stdin!.end();
+  // A client that goes away must not leave git running.
+  res.on('close', () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  const exited = new Promise<number | null>((resolve) => {
+    child.on('error', (err) => {
+      options.log.error({ err }, 'cat-file failed to start');
+      resolve(-1);
+    });
+    child.on('close', (code) => resolve(code));
+  });
+  let head: Buffer, ended: boolean;
+  try {
+    ({ head, ended } = await readHead(child.stdout!, SNIFF_LENGTH));
+  } catch {
+    return fail(res, 500, 'reading the blob failed');
+  }
+  const contentType = rawContentType(head, ended);
+  const fileName = path.slice(path.lastIndexOf('/') + 1);
+  res.writeHead(200, {
+    ...cacheHeaders,
+    'content-type': contentType,
+    'content-length': String(entry.size),
+    'content-disposition': contentDisposition('inline', fileName),
+    'access-control-expose-headers': 'Content-Disposition',
+    'content-security-policy': contentSecurityPolicy(contentType),
+    'x-content-type-options': 'nosniff',
+    // Gitea's X-Gitea-Object-Type: file, or symlink for a link (served as its target path).
+    'x-gitea-object-type': entry.mode === '120000' ? 'symlink' : 'file',
+  });
+  res.write(head);
+  if (ended) res.end();
+  else child.stdout!.pipe(res);
+  const code = await exited;
+  // The status is sent already: a broken cat-file cuts the stream, so the client sees a
+  // failed download rather than a short file.
+  if (code !== 0) {
+    options.log.warn({ code, blob: entry.sha }, 'cat-file exited with an error');
+    res.destroy();
+  }
+}

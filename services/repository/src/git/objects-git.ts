@@ -1,0 +1,108 @@
+// Git objects read with plumbing for the blob, tree, ref and raw-file views: cat-file,
+// ls-tree, for-each-ref and log, all through the one command builder. Caller values reach
+// git only as validated object ids, as lines on cat-file's stdin (never argv, so never an
+// option), or as a literal path after `--` (GIT_LITERAL_PATHSPECS: no pathspec magic).
+import type { ChildProcess } from 'node:child_process';
+import type { GitObjectsGit, RawEntry, RefEntry, TreeEntry } from '../domain/git-objects.js';
+import { git, isObjectId, spawnGit, runGit, GitError, type GitCommand } from './command.js';
+
+/** Runs git to completion and keeps stdout as bytes (blobs are not text). */
+function runGitBytes(command: GitCommand, stdin = ''): Promise<{ code: number | null; stdout: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const child = spawnGit(command);
+    const out: Buffer[] = [];
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.stdout!.on('data', (b: Buffer) => out.push(b));
+    child.stderr!.resume();
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout: Buffer.concat(out) });
+    });
+    child.stdin!.on('error', () => {});
+    child.stdin!.end(stdin);
+  });
+}
+
+/**
+ * Looks up many revision names in one `cat-file --batch-check` process: name → object id,
+ * type and size, or undefined when git knows no such object. Names travel on stdin, one a
+ * line, so none can be read as an option; a name holding a newline is refused.
+ */
+export async function lookupObjects(gitDir: string, names: readonly string[]): Promise<Map<string, { sha: string; type: string; size: number } | undefined>> {
+  const result = new Map<string, { sha: string; type: string; size: number } | undefined>();
+  const asked = names.filter((name) => name && !/[\n\r\0]/.test(name));
+  if (!asked.length) return result;
+  const { stdout } = await runGitBytes(git('cat-file', { gitDir }).flag('--batch-check=%(objectname) %(objecttype) %(objectsize)').build(), `${asked.join('\n')}\n`);
+  const lines = stdout.toString('utf8').split('\n');
+  asked.forEach((name, i) => {
+    const [sha, type, size] = (lines[i] ?? '').split(' ');
+    result.set(name, isObjectId(sha ?? '') && type ? { sha, type, size: Number(size) || 0 } : undefined);
+  });
+  return result;
+}
+
+/** Entries of `treeSha` as `ls-tree -l -z` prints them; with `recursive`, subtrees too (-r -t). */
+export async function listTreeEntries(gitDir: string, treeSha: string, recursive: boolean): Promise<TreeEntry[]> {
+  const command = git('ls-tree', { gitDir }).flag('-l', '-z');
+  if (recursive) command.flag('-r', '-t');
+  const out = await runGit(command.oid(treeSha).build());
+  return parseLsTree(out);
+}
+
+/** `<mode> SP <type> SP <sha> SP+ <size|-> TAB <path>` records, NUL-terminated. */
+export function parseLsTree(out: string): TreeEntry[] {
+  const entries: TreeEntry[] = [];
+  for (const record of out.split('\0')) {
+    const tab = record.indexOf('\t');
+    if (tab < 0) continue;
+    const [mode, type, sha, size] = record.slice(0, tab).split(/ +/);
+    entries.push({ path: record.slice(tab + 1), mode: mode.padStart(6, '0'), type, sha, size: Number(size) || 0 });
+  }
+  return entries;
+}
+
+/** The entry at `path` in `commit`'s tree; undefined when there is none. */
+export async function findEntry(gitDir: string, commit: string, path: string): Promise<RawEntry | undefined> {
+  const out = await runGit(git('ls-tree', { gitDir }).env('GIT_LITERAL_PATHSPECS', '1').flag('-l', '-z', '--full-tree').oid(commit).paths(path).build());
+  return parseLsTree(out).find((entry) => entry.path === path);
+}
+
+/** Unix seconds of the newest commit reachable from `commit` that touched `path`. */
+export async function lastChanged(gitDir: string, commit: string, path: string): Promise<number | undefined> {
+  const out = await runGit(git('log', { gitDir }).env('GIT_LITERAL_PATHSPECS', '1').flag('--max-count=1', '--format=%ct').oid(commit).paths(path).build());
+  const seconds = Number(out.trim());
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
+}
+
+/** Every ref with its object: name order, as for-each-ref sorts. */
+export async function listAllRefs(gitDir: string): Promise<RefEntry[]> {
+  const out = await runGit(git('for-each-ref', { gitDir }).flag('--format=%(objectname) %(objecttype) %(refname)').build());
+  const refs: RefEntry[] = [];
+  for (const line of out.split('\n')) {
+    const [sha, type, ...name] = line.split(' ');
+    if (isObjectId(sha ?? '') && name.length) refs.push({ ref: name.join(' '), sha, type });
+  }
+  return refs;
+}
+
+/** The blob's bytes, read whole: only for blobs already known to be small. */
+export async function readBlob(gitDir: string, sha: string): Promise<Buffer> {
+  const command = git('cat-file', { gitDir }).arg('blob').oid(sha).build();
+  const { code, stdout } = await runGitBytes(command);
+  if (code !== 0) throw new GitError(command.args, code, 'cat-file blob failed');
+  return stdout;
+}
+
+/** `git cat-file blob <sha>` streaming to stdout; the caller owns the process. */
+export function spawnBlob(gitDir: string, sha: string): ChildProcess {
+  return spawnGit(git('cat-file', { gitDir }).arg('blob').oid(sha).build());
+}
+
+/** The GitObjectsGit port of the domain over a repository's git directory. */
+export function gitObjectsGit(gitDirOf: (owner: string, name: string) => string): GitObjectsGit {
+  return { gitDirOf, lookupObjects, listTreeEntries, listAllRefs, readBlob };
+}
