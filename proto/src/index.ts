@@ -41,6 +41,7 @@ export type AnvilGrpc = IdentityGrpc
   & RepositoryUnadoptedGrpc
   & RepositoryCommitStatusesGrpc
   & RepositoryGitObjectsGrpc;
+
 /** Folder holding `anvil/<ctx>/v1/*.proto`; the include root for every import. */
 export const PROTO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
