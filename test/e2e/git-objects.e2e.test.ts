@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
 import { cloneUrl, gitIn } from '../support/git-cli.js';
 import { bootSystem, type RunningSystem } from '../support/system.js';
@@ -41,18 +42,10 @@ beforeAll(async () => {
   anonymous = new ApiClient(system.baseUrl);
   const admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
   home = await mkdtemp(join(tmpdir(), 'anvil-objects-e2e-'));
-  const username = `objects-${Date.now() % 100000}`;
-  const password = `pass-${username}-word`;
-  expect((await admin.post('/admin/users', { username, email: `${username}@example.com`, password, must_change_password: false })).status).toBe(201);
-  // Repository learns users from identity's events: wait until it knows this one.
-  for (let attempt = 0; (await anonymous.get(`/users/${username}/repos`)).status !== 200; attempt += 1) {
-    if (attempt > 200) throw new Error('repository never learned about the user');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const basic = anonymous.as({ basic: [username, password] });
-  const token = await basic.post(`/users/${username}/tokens`, { name: 'objects', scopes: ['write:repository'] });
-  expect(token.status).toBe(201);
-  owner = { username, password, token: token.body.sha1, client: anonymous.as({ token: token.body.sha1 }), basic };
+  const users = accounts(admin, 'objects');
+  const user = await users.newUser();
+  const token = await users.newToken(user, ['write:repository']);
+  owner = { username: user.username, password: user.password, token, client: anonymous.as({ token }), basic: user.client };
   files = await pushFiles('files');
   await pushFiles('hidden', { private: true });
   expect((await owner.basic.post('/user/repos', { name: 'empty' })).status).toBe(201);

@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { accounts, type Accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
 import { cloneUrl, gitIn } from '../support/git-cli.js';
 import { bootSystem, type RunningSystem } from '../support/system.js';
@@ -14,12 +15,14 @@ jest.setTimeout(60_000);
 let system: RunningSystem;
 let anonymous: ApiClient;
 let admin: ApiClient;
+let users: Accounts;
 let home: string;
 
 beforeAll(async () => {
   system = await bootSystem();
   anonymous = new ApiClient(system.baseUrl);
   admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
+  users = accounts(admin, 'tpl-user');
   home = await mkdtemp(join(tmpdir(), 'anvil-templates-e2e-'));
 }, 180_000);
 
@@ -27,26 +30,6 @@ afterAll(async () => {
   await system?.shutdown();
   if (home) await rm(home, { recursive: true, force: true });
 });
-
-/** Repository learns about users from identity's events: wait until it knows this one. */
-async function ownerKnown(username: string): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    if ((await admin.get(`/users/${username}/repos`)).status === 200) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`repository never learned about ${username}`);
-}
-
-let serial = 0;
-async function newUser() {
-  serial += 1;
-  const username = `tpl-user${serial}-${Date.now() % 100000}`;
-  const password = `pass-${username}-word`;
-  const res = await admin.post('/admin/users', { username, email: `${username}@example.com`, password, must_change_password: false });
-  expect(res.status).toBe(201);
-  await ownerKnown(username);
-  return { username, password, client: anonymous.as({ basic: [username, password] }) };
-}
 
 describe('template listings', () => {
   test('lists the gitignore templates and shows one, anonymously', async () => {
@@ -82,7 +65,7 @@ describe('template listings', () => {
 
 describe('creating a repository from templates', () => {
   test('auto_init with gitignores "Node,Go", license MIT and the Default readme: the clone holds all three', async () => {
-    const { username, password, client } = await newUser();
+    const { username, password, client } = await users.newUser();
     const res = await client.post('/user/repos', {
       name: 'service', description: 'A small service', auto_init: true, gitignores: 'Node,Go', license: 'MIT', readme: 'Default',
     });
@@ -106,7 +89,7 @@ describe('creating a repository from templates', () => {
   });
 
   test('unknown gitignore or license names are 422 and create nothing', async () => {
-    const { username, client } = await newUser();
+    const { username, client } = await users.newUser();
     const gitignore = await client.post('/user/repos', { name: 'odd', auto_init: true, gitignores: 'Node,Klingon' });
     expect([gitignore.status, gitignore.body.message]).toEqual([422, 'gitignore template does not exist: Klingon']);
     const license = await client.post('/user/repos', { name: 'odd', auto_init: true, license: 'WTFPL-9' });
@@ -117,13 +100,13 @@ describe('creating a repository from templates', () => {
   });
 
   test('an unknown readme is Gitea\'s 400', async () => {
-    const { client } = await newUser();
+    const { client } = await users.newUser();
     const res = await client.post('/user/repos', { name: 'fancy', auto_init: true, readme: 'Fancy' });
     expect([res.status, res.body.message]).toEqual([400, 'readme template does not exist, available templates: [Default]']);
   });
 
   test('an organization repository gets the templates too', async () => {
-    const { username, password, client } = await newUser();
+    const { username, password, client } = await users.newUser();
     const org = `tpl-org-${Date.now() % 100000}`;
     expect((await client.post('/orgs', { username: org })).status).toBe(201);
     // The org reaches repository through identity's events.

@@ -6,6 +6,7 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { accounts, type Accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
 import { recordEvents, type EventRecorder } from '../support/event-recorder.js';
 import { cloneUrl, gitIn } from '../support/git-cli.js';
@@ -16,6 +17,7 @@ jest.setTimeout(60_000);
 let system: RunningSystem;
 let anonymous: ApiClient;
 let admin: ApiClient;
+let users: Accounts;
 let events: EventRecorder;
 let home: string;
 let storageRoot: string;
@@ -24,6 +26,7 @@ beforeAll(async () => {
   system = await bootSystem();
   anonymous = new ApiClient(system.baseUrl);
   admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
+  users = accounts(admin, 'adopt-user');
   events = await recordEvents(system, 'repository');
   home = await mkdtemp(join(tmpdir(), 'anvil-unadopted-e2e-'));
   storageRoot = join(system.env.ANVIL_DATA_DIR!, 'repositories');
@@ -34,20 +37,6 @@ afterAll(async () => {
   await system?.shutdown();
   if (home) await rm(home, { recursive: true, force: true });
 });
-
-let serial = 0;
-async function newUser() {
-  serial += 1;
-  const username = `adopt-user${serial}-${Date.now() % 100000}`;
-  const password = `pass-${username}-word`;
-  const res = await admin.post('/admin/users', { username, email: `${username}@example.com`, password, must_change_password: false });
-  expect(res.status).toBe(201);
-  // Repository learns about users from identity's events.
-  for (let attempt = 0; attempt < 200 && (await admin.get(`/users/${username}/repos`)).status !== 200; attempt += 1) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { username, password, client: anonymous.as({ basic: [username, password] }) };
-}
 
 /** What an administrator does by hand: `git init --bare` in the data dir, then push to it. */
 async function pushBareRepository(owner: string, name: string, file: string): Promise<string> {
@@ -66,7 +55,7 @@ const exists = (path: string) => stat(path).then(() => true, () => false);
 
 describe('unadopted repositories', () => {
   test('an admin lists git data without a repository, adopts it, and the owner clones it through the gateway', async () => {
-    const { username, password, client } = await newUser();
+    const { username, password, client } = await users.newUser();
     await pushBareRepository(username, 'imported', 'kept from the old server\n');
 
     const list = await admin.get('/admin/unadopted');
@@ -99,7 +88,7 @@ describe('unadopted repositories', () => {
   });
 
   test('an admin deletes unadopted git data', async () => {
-    const { username } = await newUser();
+    const { username } = await users.newUser();
     const bare = await pushBareRepository(username, 'leftover', 'stale\n');
     expect((await admin.delete(`/admin/unadopted/${username}/leftover`)).status).toBe(204);
     expect(await exists(bare)).toBe(false);
@@ -108,13 +97,13 @@ describe('unadopted repositories', () => {
   });
 
   test('a missing owner or directory is 404', async () => {
-    const { username } = await newUser();
+    const { username } = await users.newUser();
     expect((await admin.post('/admin/unadopted/no-such-owner-anywhere/imported')).status).toBe(404);
     expect((await admin.post(`/admin/unadopted/${username}/never-pushed`)).status).toBe(404);
   });
 
   test('only site admins may list, adopt or delete (403)', async () => {
-    const { username, client } = await newUser();
+    const { username, client } = await users.newUser();
     const bare = await pushBareRepository(username, 'mine', 'mine\n');
     expect((await client.get('/admin/unadopted')).status).toBe(403);
     const adopt = await client.post(`/admin/unadopted/${username}/mine`);
@@ -126,7 +115,7 @@ describe('unadopted repositories', () => {
   });
 
   test('names with ".." are refused and touch nothing outside the storage root', async () => {
-    const { username } = await newUser();
+    const { username } = await users.newUser();
     await pushBareRepository(username, 'victim', 'keep me\n');
     for (const name of ['..%2Fvictim', '..%2F..%2F..%2Fetc', 'a..b', '..']) {
       const adopt = await admin.undeclared('POST', `/admin/unadopted/${username}/${name}`);
