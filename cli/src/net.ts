@@ -2,13 +2,30 @@
 // e2e harness: finding free TCP ports and waiting for something to listen.
 import { createConnection, createServer, type Server } from 'node:net';
 
-function listenOnFreePort(host: string): Promise<Server> {
+// Ports are drawn below Linux's ephemeral range (32768-60999): a port the kernel handed out
+// for listening and then released is soon reused for outgoing connections (to PostgreSQL,
+// NATS, between our own processes), so a service binding it a moment later may find it taken.
+const PICK_FROM = 20_000;
+const PICK_SPAN = 12_000;
+
+function listenOn(port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
     server.once('error', reject);
-    server.listen(0, host, () => resolve(server));
+    server.listen(port, host, () => resolve(server));
   });
+}
+
+async function listenOnFreePort(host: string): Promise<Server> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    try {
+      return await listenOn(PICK_FROM + Math.floor(Math.random() * PICK_SPAN), host);
+    } catch {
+      // Taken: draw again.
+    }
+  }
+  return listenOn(0, host);
 }
 
 function close(server: Server): Promise<void> {
