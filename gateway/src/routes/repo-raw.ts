@@ -4,13 +4,11 @@
 // cannot see) the gateway streams them from the repository service's HTTP side channel
 // with a signed grant, never through gRPC (DESIGN.md §3). The side channel resolves the ref,
 // sniffs the type and sets Gitea's headers; this route passes them on.
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { notFound, signPayload } from '@anvil/kit';
+import { notFound } from '@anvil/kit';
 import type { Route, RouteContext } from '../http/route.js';
 import { repoRef } from './repo-context.js';
+import { repositoryGrant, sideChannelPath, streamFromRepository } from './side-channel.js';
 
-const GIT_GRANT_HEADER = 'x-anvil-git-grant';
-const GRANT_TTL_MS = 60_000;
 const PASSED_HEADERS = [
   'content-type', 'content-length', 'content-disposition', 'content-security-policy', 'x-content-type-options',
   'access-control-expose-headers', 'cache-control', 'etag', 'last-modified', 'x-gitea-object-type',
@@ -25,51 +23,19 @@ function splat(ctx: RouteContext, name: string): string[] {
   return Array.isArray(value) ? value.map(String) : String(value ?? '').split('/');
 }
 
-function fetchUpstream(ctx: RouteContext, path: string, headers: Record<string, string>): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    const upstream = httpRequest(`http://${ctx.deps.config.repositoryHttpAddress}${path}`, { method: 'GET', headers }, resolve);
-    upstream.on('error', reject);
-    // A caller who goes away stops cat-file upstream too.
-    ctx.res.on('close', () => upstream.destroy());
-    upstream.end();
-  });
-}
-
 const fileNotFound = () => notFound('The target couldn\'t be found.', 'file_not_found');
 
 async function serveRaw(ctx: RouteContext, kind: RawKind, path: string, ref: string) {
   const access = await ctx.deps.services.repository.ResolveRepository(repoRef(ctx), { caller: ctx.caller });
-  const repo = access.repository!;
   // An empty repository has no commit to read a file from (Gitea: 404).
-  if (repo.empty) throw fileNotFound();
-  const secret = ctx.deps.config.settings.security.INTERNAL_TOKEN ?? '';
-  const headers: Record<string, string> = {
-    [GIT_GRANT_HEADER]: signPayload({
-      caller: ctx.caller, repositoryId: repo.id, owner: repo.owner_login, name: repo.name, permission: access.permission, expires: Date.now() + GRANT_TTL_MS,
-    }, secret),
-  };
-  for (const name of FORWARDED_HEADERS) {
-    const value = ctx.req.headers[name];
-    if (typeof value === 'string') headers[name] = value;
-  }
-  const query = new URLSearchParams({ kind, path, ref });
-  const upstream = await fetchUpstream(ctx, `/${encodeURIComponent(repo.owner_login)}/${encodeURIComponent(repo.name)}/raw?${query}`, headers);
-  if (upstream.statusCode !== 200 && upstream.statusCode !== 304) {
-    upstream.resume();
-    if (upstream.statusCode === 404) throw fileNotFound();
-    throw new Error(`raw file failed upstream with status ${upstream.statusCode}`);
-  }
-  const passed: Record<string, string> = {};
-  for (const name of PASSED_HEADERS) {
-    const value = upstream.headers[name];
-    if (typeof value === 'string') passed[name] = value;
-  }
-  ctx.res.writeHead(upstream.statusCode, passed);
-  // A broken cat-file cuts the stream, so the client sees a failed download, not a short file.
-  upstream.on('error', () => ctx.res.destroy());
-  upstream.on('aborted', () => ctx.res.destroy());
-  upstream.pipe(ctx.res);
-  return { status: upstream.statusCode, streamed: true };
+  if (access.repository!.empty) throw fileNotFound();
+  return streamFromRepository(ctx, sideChannelPath(access, `raw?${new URLSearchParams({ kind, path, ref })}`), {
+    grant: repositoryGrant(ctx, access),
+    passStatuses: [200, 304],
+    passHeaders: PASSED_HEADERS,
+    forwardHeaders: FORWARDED_HEADERS,
+    onRefused: (status) => (status === 404 ? fileNotFound() : new Error(`raw file failed upstream with status ${status}`)),
+  });
 }
 
 /** `raw/{ref}/{path}` or `raw/{path}` with an optional `ref` query (media serves the same: no LFS). */

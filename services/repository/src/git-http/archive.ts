@@ -3,37 +3,21 @@
 // (DESIGN.md §3). The gateway resolved the caller's permission and signed a grant.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@anvil/kit';
-import { atLeast } from '../domain/permission.js';
 import { archiveFileName, parseArchiveName, spawnArchive, spawnBundle, ARCHIVE_CONTENT_TYPES, type Archiver } from '../git/archive.js';
 import type { RepositoryStorage } from '../git/storage.js';
 import { resolveCommit } from '../git/tags.js';
-import { GIT_GRANT_HEADER, readGrant } from './grant.js';
+import { authorize } from './grant.js';
+import { fail } from './reply.js';
 
 export const ARCHIVE_PATH = /^\/([^/]+)\/([^/]+)\/archive\/([^/]+)$/;
-
-function fail(res: ServerResponse, status: number, message: string): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${message}\n`);
-}
 
 export async function serveArchive(
   req: IncomingMessage, res: ServerResponse, match: RegExpExecArray,
   options: { secret: string; storage: RepositoryStorage; log: Logger },
 ): Promise<void> {
-  let owner: string, name: string, archive: string;
-  try {
-    [, owner, name, archive] = match.map((part) => decodeURIComponent(part));
-  } catch {
-    return fail(res, 404, 'not found');
-  }
-  const grant = readGrant(req.headers[GIT_GRANT_HEADER], options.secret);
-  if (!grant || grant.owner.toLowerCase() !== owner.toLowerCase() || grant.name.toLowerCase() !== name.toLowerCase()) {
-    return fail(res, 403, 'missing or invalid grant');
-  }
-  if (!atLeast(grant.permission, 'read')) return fail(res, 403, 'permission denied');
+  const grant = authorize(req, res, { owner: match[1], name: match[2] }, 'read', options.secret);
+  if (!grant) return;
+  const archive = decodeURIComponent(match[3]);
   const request = parseArchiveName(archive);
   if (!request) return fail(res, 404, 'unknown archive format');
   const gitDir = options.storage.pathOf(grant.owner, grant.name);

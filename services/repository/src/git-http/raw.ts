@@ -9,10 +9,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Logger } from '@anvil/kit';
 import { cleanTreePath, resolveLocation, type RawRefKind } from '../domain/git-objects.js';
-import { atLeast } from '../domain/permission.js';
 import { findEntry, lastChanged, lookupObjects, spawnBlob } from '../git/objects-git.js';
 import type { RepositoryStorage } from '../git/storage.js';
-import { GIT_GRANT_HEADER, readGrant } from './grant.js';
+import { authorize } from './grant.js';
+import { fail } from './reply.js';
 import { contentDisposition, contentSecurityPolicy, rawContentType, SNIFF_LENGTH } from './raw-headers.js';
 
 export const RAW_PATH = /^\/([^/]+)\/([^/]+)\/raw$/;
@@ -20,14 +20,6 @@ export const RAW_PATH = /^\/([^/]+)\/([^/]+)\/raw$/;
 const KINDS = new Set<RawRefKind>(['api', 'branch', 'tag', 'commit']);
 // Gitea's [server] STATIC_CACHE_TIME (6h), as its ETag/time cache helpers send it.
 const CACHE_CONTROL = 'private, max-age=21600';
-
-function fail(res: ServerResponse, status: number, message: string): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${message}\n`);
-}
 
 /** Up to `size` bytes from the start of `stream` (fewer when it ends first); leaves it paused. */
 function readHead(stream: Readable, size: number): Promise<{ head: Buffer; ended: boolean }> {
@@ -67,17 +59,8 @@ export async function serveRaw(
   req: IncomingMessage, res: ServerResponse, match: RegExpExecArray, url: URL,
   options: { secret: string; storage: RepositoryStorage; log: Logger },
 ): Promise<void> {
-  let owner: string, name: string;
-  try {
-    [owner, name] = [decodeURIComponent(match[1]), decodeURIComponent(match[2])];
-  } catch {
-    return fail(res, 404, 'not found');
-  }
-  const grant = readGrant(req.headers[GIT_GRANT_HEADER], options.secret);
-  if (!grant || grant.owner.toLowerCase() !== owner.toLowerCase() || grant.name.toLowerCase() !== name.toLowerCase()) {
-    return fail(res, 403, 'missing or invalid grant');
-  }
-  if (!atLeast(grant.permission, 'read')) return fail(res, 403, 'permission denied');
+  const grant = authorize(req, res, { owner: match[1], name: match[2] }, 'read', options.secret);
+  if (!grant) return;
   const kind = url.searchParams.get('kind') as RawRefKind;
   if (!KINDS.has(kind)) return fail(res, 404, 'unknown ref kind');
   const gitDir = options.storage.pathOf(grant.owner, grant.name);

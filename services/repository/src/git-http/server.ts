@@ -5,15 +5,15 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createGunzip } from 'node:zlib';
 import type { Logger } from '@anvil/kit';
-import { atLeast } from '../domain/permission.js';
 import type { RepositoryDeps } from '../domain/repositories.js';
 import { git, spawnGit, type GitCommandBuilder } from '../git/command.js';
 import { listRefs } from '../git/refs.js';
 import type { RepositoryStorage } from '../git/storage.js';
 import { ARCHIVE_PATH, serveArchive } from './archive.js';
-import { GIT_GRANT_HEADER, readGrant } from './grant.js';
+import { authorize } from './grant.js';
 import { PRE_RECEIVE_PATH, type PreReceiveHooks } from './pre-receive.js';
 import { RAW_PATH, serveRaw } from './raw.js';
+import { fail } from './reply.js';
 import { recordPush } from './push-recorder.js';
 
 export interface GitHttpOptions {
@@ -52,14 +52,6 @@ function pktLine(text: string): string {
   return (text.length + 4).toString(16).padStart(4, '0') + text;
 }
 
-function fail(res: ServerResponse, status: number, message: string): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${message}\n`);
-}
-
 function serviceCommand(service: GitService, gitDir: string, advertise: boolean, protocol: string | undefined, hooks?: { hooksPath: string; env: Record<string, string> }): GitCommandBuilder {
   const command = git(service.slice(4), { hooksPath: hooks?.hooksPath }).flag('--stateless-rpc');
   for (const [name, value] of Object.entries(hooks?.env ?? {})) command.env(name, value);
@@ -82,13 +74,10 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
     const match = /^\/([^/]+)\/([^/]+)\/(info\/refs|git-upload-pack|git-receive-pack)$/.exec(url.pathname);
     if (!match) return fail(res, 404, 'not found');
     const [, owner, name, action] = match;
-    const grant = readGrant(req.headers[GIT_GRANT_HEADER], secret);
-    if (!grant || grant.owner.toLowerCase() !== decodeURIComponent(owner).toLowerCase() || grant.name.toLowerCase() !== decodeURIComponent(name).toLowerCase()) {
-      return fail(res, 403, 'missing or invalid grant');
-    }
     const service = (action === 'info/refs' ? url.searchParams.get('service') : action) ?? '';
     if (!SERVICES.has(service)) return fail(res, 403, 'unsupported service');
-    if (!atLeast(grant.permission, service === 'git-receive-pack' ? 'write' : 'read')) return fail(res, 403, 'permission denied');
+    const grant = authorize(req, res, { owner, name }, service === 'git-receive-pack' ? 'write' : 'read', secret);
+    if (!grant) return;
     const gitDir = storage.pathOf(grant.owner, grant.name);
     const protocol = typeof req.headers['git-protocol'] === 'string' ? req.headers['git-protocol'] : undefined;
 
