@@ -13,6 +13,7 @@ import { repoRoutes } from './repos.js';
 import { repoArchiveRoutes } from './repo-archives.js';
 import { repoLanguageRoutes } from './repo-languages.js';
 import { repoTagRoutes } from './repo-tags.js';
+import { repoCommitRoutes } from './repo-commits.js';
 import { teamsRoutes } from './teams.js';
 import { userRoutes } from './user.js';
 import { usersRoutes } from './users.js';
@@ -22,4 +23,5 @@ export const apiRoutes: readonly Route[] = [
   ...repoRoutes, ...orgRepoRoutes, ...collaboratorRoutes,
   ...repoTagRoutes, ...repoArchiveRoutes, ...repoLanguageRoutes,
   ...repoBranchRoutes, ...repoBranchProtectionRoutes,
+  ...repoCommitRoutes,
 ];

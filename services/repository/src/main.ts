@@ -24,6 +24,9 @@ import { languageStatsStore } from './store/languages.js';
 import { languageStatsConsumer } from './events/language-stats-consumer.js';
 import type { LanguageDeps } from './domain/language-stats.js';
 import { createDb, type RepositoryDb, type RepositoryTx } from './store/db.js';
+import { commitGit } from './git/commits-git.js';
+import { commitGrpcService } from './grpc/commit-service.js';
+import { identityCommitClients, type IdentityCommitClients } from './grpc/identity-commits.js';
 import { repositoryStore } from './store/repositories.js';
 
 function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: RepositoryStorage): RepositoryDeps {
@@ -39,6 +42,8 @@ let deps: RepositoryDeps | undefined;
 let db: RepositoryDb | undefined;
 let storage: RepositoryStorage | undefined;
 let protections: BranchProtectionStore | undefined;
+// Commit authors and signatures are identity's to answer (one call per page or push).
+let identityCommits: IdentityCommitClients | undefined;
 
 function languageDeps(): LanguageDeps {
   return { store: deps!.store, stats: languageStatsStore(db!), git: languageGit(storage!), table: linguistTable() };
@@ -53,7 +58,8 @@ await runService<RepositoryDb, RepositoryTx>({
     deps = domainDeps(service, storage);
     db = service.db;
     protections = branchProtectionStore(service.db);
-    const preReceive = new PreReceiveHooks(resolve(service.config.dataDir, 'repository-hooks'), { store: deps.store, protections, log: service.log });
+    identityCommits = identityCommitClients(service.config.addresses.identity, service.secret);
+    const preReceive = new PreReceiveHooks(resolve(service.config.dataDir, 'repository-hooks'), { store: deps.store, protections, signatures: identityCommits.signatures, log: service.log });
     await preReceive.install();
     // Packs travel over this HTTP side channel, never inside gRPC (DESIGN.md §3).
     await startGitHttpServer({ address: service.config.repositoryHttpAddress, secret: service.secret, log: service.log, deps, storage, preReceive });
@@ -63,7 +69,8 @@ await runService<RepositoryDb, RepositoryTx>({
     teamAccessGrpcService(deps!),
     tagGrpcService({ store: deps!.store, tags: tagGit(storage!) }),
     languageGrpcService(languageDeps()),
-    branchGrpcService({ store: deps!.store, protections: protections!, git: branchGit(storage!) }),
+    branchGrpcService({ store: deps!.store, protections: protections!, git: branchGit(storage!, identityCommits!.signatures) }),
+    commitGrpcService({ store: deps!.store, git: commitGit(storage!), people: identityCommits!.people, signatures: identityCommits!.signatures }),
   ],
   consumers: ({ log }) => [
     identityUserConsumer(log, storage),

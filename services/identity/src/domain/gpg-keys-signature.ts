@@ -1,6 +1,7 @@
 // Commit (and tag) signature verification against users' stored keys (Gitea's
 // asymkey_service.ParseCommitWithSignature for GPG): the committer's e-mail names the user;
 // a key vouches for that e-mail when the key is verified or lists it among its e-mails.
+import { invalid } from '@anvil/kit';
 import type { GpgKeys } from './gpg-keys.js';
 import { readDetachedSignature, readStoredKey, signingKeyId } from './gpg-keys-parse.js';
 import type { User } from './user.js';
@@ -46,4 +47,24 @@ export async function verifyCommitSignature(
     }
   }
   return unverified(SIGNATURE_REASONS.noKeysFound, user);
+}
+
+export interface SignedPayload {
+  committerEmail: string;
+  armoredSignature: string;
+  payload: Uint8Array;
+}
+
+/** Most commits a page or a push may ask about at once. */
+export const MAX_SIGNATURE_BATCH = 1000;
+
+/**
+ * Many signatures at once (a page of commits, a push's new commits), in order. The same
+ * committer's keys are verified one signature at a time; each answer is as the single call's.
+ */
+export async function verifyCommitSignatures(ctx: GpgKeys, signed: readonly SignedPayload[]): Promise<CommitSignatureVerification[]> {
+  if (signed.length > MAX_SIGNATURE_BATCH) throw invalid(`at most ${MAX_SIGNATURE_BATCH} signatures per batch`, 'batch_too_large');
+  const results: CommitSignatureVerification[] = [];
+  for (const s of signed) results.push(await verifyCommitSignature(ctx, s.committerEmail, s.armoredSignature, s.payload));
+  return results;
 }
