@@ -104,8 +104,8 @@ async function repoWithClone(owner: User, name: string) {
 }
 
 let ada: User;
-let adaKey: openpgp.SerializedKeyPair<string> & { revocationCertificate: string };
-let strangerKey: openpgp.SerializedKeyPair<string> & { revocationCertificate: string };
+let adaKey: Awaited<ReturnType<typeof keyPair>>;
+let strangerKey: Awaited<ReturnType<typeof keyPair>>;
 
 beforeAll(async () => {
   ada = await newUser();

@@ -1,7 +1,7 @@
 // The repository service's calls to identity about commits: who owns the e-mail addresses of a
 // page of commits (IdentityService.GetUsersByEmails) and whether signatures hold against the
 // committers' keys (GpgKeyService.VerifyCommitSignatures). One call per kind per page or push.
-import { ANONYMOUS, createServiceClient, type ServiceClient } from '@anvil/kit';
+import { createServiceClient, SYSTEM, type ServiceClient } from '@anvil/kit';
 import { loadAnvilGrpc, type identity } from '@anvil/proto';
 import type { CommitPeople, IdentityUser } from '../domain/commits.js';
 import type { SignatureVerifier } from '../domain/commit-verification.js';
@@ -17,7 +17,7 @@ export function identityCommitClients(address: string, secret: string): Identity
   const users: ServiceClient<identity.IdentityServiceClient> = createServiceClient(anvil.identity.v1.IdentityService, address, secret);
   const keys: ServiceClient<identity.GpgKeyServiceClient> = createServiceClient(anvil.identity.v1.GpgKeyService, address, secret);
   // Nothing here depends on who asks: the service calls as itself.
-  const options = { caller: ANONYMOUS };
+  const options = { caller: SYSTEM };
   return {
     people: {
       async usersByEmails(emails) {
