@@ -114,7 +114,14 @@ export class PreReceiveHooks {
     }
     const session = this.sessions.get(body.push ?? '');
     if (!session) return answer(403, 'unknown push');
-    const refusal = await this.check(session, body.updates ?? [], this.objectEnv(session.gitDir, body));
+    let refusal: string | undefined;
+    try {
+      refusal = await this.check(session, body.updates ?? [], this.objectEnv(session.gitDir, body));
+    } catch (err) {
+      // Fail closed with a message git shows: e.g. identity, which verifies signatures, is down.
+      this.deps.log.error({ err, repository: session.repositoryId }, 'pre-receive check failed');
+      return answer(503, 'the push could not be checked against branch protection now; try again later');
+    }
     if (refusal) {
       this.deps.log.info({ repository: session.repositoryId, pusher: session.pusher.login, refusal }, 'push refused by branch protection');
       return answer(403, refusal);
