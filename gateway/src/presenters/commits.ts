@@ -1,5 +1,5 @@
 // Commits as Gitea's JSON (services/convert/git_commit.go ToCommit, ToVerification).
-import { ANONYMOUS } from '@anvil/kit';
+import type { Caller } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
 import type { RepoUrls } from './tag.js';
 import { presentUser } from './user.js';
@@ -19,11 +19,8 @@ function presentVerification(c: repository.Commit) {
 
 const person = (p: repository.CommitSignature | null) => ({ name: p?.name ?? '', email: p?.email ?? '', date: p?.date ?? '' });
 
-/**
- * One commit. Gitea converts the author and committer users without a doer (ToUser(ctx, u,
- * nil)), so their e-mails show as placeholders to everyone; the same caller is used here.
- */
-export function presentCommit(c: repository.Commit, urls: RepoUrls, rootUrl: string) {
+/** One commit; the author and committer users are shown as the caller may see them (ToUser with the doer). */
+export function presentCommit(c: repository.Commit, urls: RepoUrls, caller: Caller, rootUrl: string) {
   const commitUrl = (sha: string) => `${urls.api}/git/commits/${sha}`;
   const created = c.committer?.date ?? '';
   return {
@@ -39,8 +36,8 @@ export function presentCommit(c: repository.Commit, urls: RepoUrls, rootUrl: str
       tree: { url: `${urls.api}/git/trees/${c.tree_sha}`, sha: c.tree_sha, created },
       verification: presentVerification(c),
     },
-    author: c.author_user ? presentUser(c.author_user, ANONYMOUS, rootUrl) : null,
-    committer: c.committer_user ? presentUser(c.committer_user, ANONYMOUS, rootUrl) : null,
+    author: c.author_user ? presentUser(c.author_user, caller, rootUrl) : null,
+    committer: c.committer_user ? presentUser(c.committer_user, caller, rootUrl) : null,
     // Gitea fills only url and sha of a parent: created is Go's zero time.
     parents: c.parents.map((sha) => ({ url: commitUrl(sha), sha, created: '0001-01-01T00:00:00Z' })),
     files: c.has_files ? c.files.map((f) => ({ filename: f.filename, status: f.status })) : null,

@@ -36,7 +36,7 @@ function wildcard(ctx: RouteContext, name: string): string {
 
 async function singleCommit(ctx: RouteContext, sha: string): Promise<Reply> {
   const commit = await ctx.deps.services.commits.GetCommit({ ref: repoRef(ctx), sha, details: detailsOf(ctx) }, { caller: ctx.caller });
-  return ok(presentCommit(commit, urlsOf(ctx, commit.repository), ctx.deps.config.rootUrl));
+  return ok(presentCommit(commit, urlsOf(ctx, commit.repository), ctx.caller, ctx.deps.config.rootUrl));
 }
 
 export const repoCommitRoutes: Route[] = [
@@ -60,7 +60,7 @@ export const repoCommitRoutes: Route[] = [
       ctx.res.setHeader('X-HasMore', String(page.page < pageCount));
       ctx.res.setHeader('Access-Control-Expose-Headers', 'Link, X-Total-Count, X-Page, X-PerPage, X-Total, X-PageCount, X-HasMore');
       const urls = urlsOf(ctx, reply.repository);
-      return ok(reply.commits.map((c) => presentCommit(c, urls, ctx.deps.config.rootUrl)), total);
+      return ok(reply.commits.map((c) => presentCommit(c, urls, ctx.caller, ctx.deps.config.rootUrl)), total);
     },
   },
   {
@@ -94,7 +94,7 @@ export const repoCommitRoutes: Route[] = [
         ref: repoRef(ctx), base, head, details: { stat: true, verification: onUnlessFalse(ctx, 'verification'), files: onUnlessFalse(ctx, 'files') },
       }, { caller: ctx.caller });
       const urls = urlsOf(ctx, reply.repository);
-      return ok({ total_commits: reply.commits.length, commits: reply.commits.map((c) => presentCommit(c, urls, ctx.deps.config.rootUrl)) });
+      return ok({ total_commits: reply.commits.length, commits: reply.commits.map((c) => presentCommit(c, urls, ctx.caller, ctx.deps.config.rootUrl)) });
     },
   },
 ];
