@@ -74,7 +74,7 @@ interface History {
 
 /**
  * main: first (adds a.txt) → second (changes a.txt, adds b.txt) → third (removes b.txt);
- * feature: first → "feature work" (adds docs/f.md). Both pushed with git.
+ * feature: first → "feature work" (adds docs/f.md); tag v1.0 at first. All pushed with git.
  */
 async function pushedHistory(user: User, name: string, isPrivate = false): Promise<History> {
   expect((await user.client.post('/user/repos', { name, private: isPrivate })).status).toBe(201);
@@ -93,7 +93,8 @@ async function pushedHistory(user: User, name: string, isPrivate = false): Promi
     await writeFile(join(work, 'docs', 'f.md'), '# F\n');
   });
   const remote = cloneUrl(system.baseUrl, `${user.username}/${name}.git`, user.username, user.token);
-  const pushed = await git(['push', '-q', remote, 'main', 'feature'], work);
+  expect((await git(['tag', 'v1.0', first], work)).code).toBe(0);
+  const pushed = await git(['push', '-q', remote, 'main', 'feature', 'v1.0'], work);
   expect(pushed.code).toBe(0);
   return { base: `/repos/${user.username}/${name}`, work, first, second, third, feature };
 }
@@ -154,6 +155,10 @@ describe('listing commits', () => {
   test('starts from a branch, tag or sha, keeps to a path and leaves out what `not` reaches', async () => {
     const fromFeature = await anonymous.get(`${history.base}/commits?sha=feature`);
     expect(fromFeature.body.map((c: { sha: string }) => c.sha)).toEqual([history.feature, history.first]);
+    const fromTag = await anonymous.get(`${history.base}/commits?sha=v1.0`);
+    expect(fromTag.body.map((c: { sha: string }) => c.sha)).toEqual([history.first]);
+    const fromSha = await anonymous.get(`${history.base}/commits?sha=${history.second}`);
+    expect(fromSha.body.map((c: { sha: string }) => c.sha)).toEqual([history.second, history.first]);
 
     const touchingB = await anonymous.get(`${history.base}/commits?path=b.txt`);
     expect(touchingB.body.map((c: { sha: string }) => c.sha)).toEqual([history.third, history.second]);
@@ -164,6 +169,19 @@ describe('listing commits', () => {
 
     expect((await anonymous.get(`${history.base}/commits?sha=no-such-branch`)).status).toBe(404);
     expect((await anonymous.get(`${history.base}/commits?path=never/there.txt`)).status).toBe(404);
+  });
+
+  test('keeps to commits made since or until a time, and refuses a time that is not RFC 3339', async () => {
+    const future = new Date(Date.now() + 86_400_000).toISOString();
+    const past = '2001-01-01T00:00:00Z';
+    const all = await anonymous.get(`${history.base}/commits?since=${past}&until=${future}`);
+    expect(all.headers.get('x-total-count')).toBe('3');
+    const none = await anonymous.get(`${history.base}/commits?since=${future}`);
+    expect(none.status).toBe(200);
+    expect(none.body).toEqual([]);
+    expect(none.headers.get('x-total-count')).toBe('0');
+    const bad = await anonymous.undeclared('GET', `${history.base}/commits?since=yesterday`);
+    expect(bad.status).toBe(422);
   });
 
   test('an empty repository answers 409 "Git Repository is empty."', async () => {
@@ -183,6 +201,8 @@ describe('one commit', () => {
     const tree = (await git(['rev-parse', `${history.second}^{tree}`], history.work)).stdout.trim();
     expect(bySha.body.commit.tree.sha).toBe(tree);
 
+    // A ref with a dot is a ref, not a `.{diffType}` request.
+    expect((await anonymous.get(`${history.base}/git/commits/v1.0`)).body.sha).toBe(history.first);
     const byBranch = await anonymous.get(`${history.base}/git/commits/feature`);
     expect(byBranch.body.sha).toBe(history.feature);
     expect(byBranch.body.files).toEqual([{ filename: 'docs/f.md', status: 'added' }]);
