@@ -89,7 +89,10 @@ describe('verification', () => {
   });
 
   it('reports the first commit of a push that is unsigned or does not verify', async () => {
-    expect(await firstUnverified(verifier(['sig of a', 'sig of c']), [raw('a', true), raw('b', false), raw('c', true)])).toBe('b');
+    const v = verifier(['sig of a', 'sig of c']);
+    expect(await firstUnverified(v, [raw('a', true), raw('b', false), raw('c', true)])).toBe('b');
+    // Nothing after the first unsigned commit needs identity.
+    expect(v.calls.map((call) => call.map((c) => c.signature))).toEqual([['sig of a']]);
     expect(await firstUnverified(verifier(['sig of a']), [raw('a', true), raw('b', true)])).toBe('b');
     expect(await firstUnverified(verifier(['sig of a', 'sig of b']), [raw('a', true), raw('b', true)])).toBeUndefined();
   });

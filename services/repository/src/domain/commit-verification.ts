@@ -55,11 +55,12 @@ export async function verifyCommits(verifier: SignatureVerifier, commits: readon
 
 /** The first commit (in the order given) that is unsigned or whose signature does not verify. */
 export async function firstUnverified(verifier: SignatureVerifier, commits: readonly RawCommit[]): Promise<string | undefined> {
-  const unsigned = commits.find((c) => !c.signature);
-  const signed = commits.filter((c) => c.signature);
+  // Only the signed commits before the first unsigned one can be refused earlier than it.
+  const cut = commits.findIndex((c) => !c.signature);
+  const signed = cut < 0 ? commits : commits.slice(0, cut);
   const checks = signed.length ? await checkSigned(verifier, signed.map((c) => ({
     committerEmail: c.committer.email, signature: c.signature!.signature, payload: c.signature!.payload,
   }))) : [];
-  const failed = new Set(signed.filter((_, i) => !checks[i]?.verified).map((c) => c.sha));
-  return commits.find((c) => c === unsigned || failed.has(c.sha))?.sha;
+  const failed = signed.findIndex((_, i) => !checks[i]?.verified);
+  return failed >= 0 ? signed[failed].sha : commits[cut]?.sha;
 }
