@@ -149,7 +149,7 @@ export class PreReceiveHooks {
     const branchUpdates = updates.map((line) => line.split(' ')).filter(([, , ref]) => ref?.startsWith('refs/heads/'));
     if (branchUpdates.length === 0) return undefined;
     const rules = await this.deps.protections.list(session.repositoryId);
-    const facts = pushGitFacts(session.gitDir, this.deps.signatures, env);
+    const facts = pushGitFacts(session.gitDir, env, this.deps.signatures);
     const pusher = { ...session.pusher, teams: await pusherTeamNames(this.deps.store, found.owner, session.pusher.id) };
     for (const [oldSha, newSha, ref] of branchUpdates) {
       const decision = await checkProtectedPush({

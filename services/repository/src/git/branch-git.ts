@@ -7,11 +7,16 @@ import { changedFiles, isAncestor, listBranchHeads, renameRef, resolveCommit, up
 import { commitsBetween } from './refs.js';
 import { RepositoryStorage, setHead } from './storage.js';
 
+/** Without identity's verifier no signature can be trusted: require_signed_commits then refuses every new commit. */
+const TRUST_NO_SIGNATURE: SignatureVerifier = {
+  verify: async (commits) => commits.map(() => ({ verified: false, reason: 'gpg.error.no_gpg_keys_found' })),
+};
+
 /**
  * Facts about a push's commits; `env` points git at a push's quarantined objects and
  * `signatures` checks commit signatures against the committers' keys (identity).
  */
-export function pushGitFacts(gitDir: string, signatures: SignatureVerifier, env: ObjectEnv = {}): PushGitFacts {
+export function pushGitFacts(gitDir: string, env: ObjectEnv = {}, signatures: SignatureVerifier = TRUST_NO_SIGNATURE): PushGitFacts {
   return {
     isAncestor: (a, b) => isAncestor(gitDir, a, b, env),
     changedFiles: (a, b) => changedFiles(gitDir, a, b, env),
@@ -25,7 +30,7 @@ export function branchGit(storage: RepositoryStorage, signatures: SignatureVerif
     resolve: (owner, name, revision) => resolveCommit(storage.pathOf(owner, name), revision),
     updateRef: (owner, name, ref, newSha, oldSha) => updateRef(storage.pathOf(owner, name), ref, newSha, oldSha),
     renameRef: (owner, name, from, to, sha) => renameRef(storage.pathOf(owner, name), from, to, sha),
-    facts: (owner, name) => pushGitFacts(storage.pathOf(owner, name), signatures),
+    facts: (owner, name) => pushGitFacts(storage.pathOf(owner, name), {}, signatures),
     setDefaultBranch: (owner, name, branch) => setHead(storage.pathOf(owner, name), branch),
     commitsBetween: (owner, name, after, exclude) => commitsBetween(storage.pathOf(owner, name), after, exclude, 100),
   };
