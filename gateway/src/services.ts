@@ -18,6 +18,7 @@ export interface ServiceClients {
   unadopted: ServiceClient<repository.UnadoptedServiceClient>;
   commitStatuses: ServiceClient<repository.CommitStatusServiceClient>;
   gitObjects: ServiceClient<repository.GitObjectServiceClient>;
+  commits: ServiceClient<repository.CommitServiceClient>;
   close(): void;
 }
 
@@ -38,6 +39,7 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     unadopted: createServiceClient<repository.UnadoptedServiceClient>(anvil.repository.v1.UnadoptedService, repositoryAddress, secret),
     commitStatuses: createServiceClient<repository.CommitStatusServiceClient>(anvil.repository.v1.CommitStatusService, repositoryAddress, secret),
     gitObjects: createServiceClient<repository.GitObjectServiceClient>(anvil.repository.v1.GitObjectService, repositoryAddress, secret),
+    commits: createServiceClient<repository.CommitServiceClient>(anvil.repository.v1.CommitService, repositoryAddress, secret),
   };
   return {
     ...clients,

@@ -24,6 +24,7 @@ import type { ProtoGrpcType as RepositoryTemplatesGrpc } from './generated/templ
 import type { ProtoGrpcType as RepositoryUnadoptedGrpc } from './generated/unadopted.js';
 import type { ProtoGrpcType as RepositoryCommitStatusesGrpc } from './generated/commit_statuses.js';
 import type { ProtoGrpcType as RepositoryGitObjectsGrpc } from './generated/git_objects.js';
+import type { ProtoGrpcType as RepositoryCommitsGrpc } from './generated/commits.js';
 
 // One service per line, so that adding one touches one line.
 export type AnvilGrpc = IdentityGrpc
@@ -40,7 +41,8 @@ export type AnvilGrpc = IdentityGrpc
   & RepositoryTemplatesGrpc
   & RepositoryUnadoptedGrpc
   & RepositoryCommitStatusesGrpc
-  & RepositoryGitObjectsGrpc;
+  & RepositoryGitObjectsGrpc
+  & RepositoryCommitsGrpc;
 
 /** Folder holding `anvil/<ctx>/v1/*.proto`; the include root for every import. */
 export const PROTO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

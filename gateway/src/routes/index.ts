@@ -18,6 +18,7 @@ import { repoTagRoutes } from './repo-tags.js';
 import { repoStatusRoutes } from './repo-statuses.js';
 import { repoGitRoutes } from './repo-git.js';
 import { repoRawRoutes } from './repo-raw.js';
+import { repoCommitRoutes } from './repo-commits.js';
 import { teamsRoutes } from './teams.js';
 import { userRoutes } from './user.js';
 import { usersRoutes } from './users.js';
@@ -30,4 +31,5 @@ export const apiRoutes: readonly Route[] = [
   ...templateRoutes, ...adminUnadoptedRoutes,
   ...repoStatusRoutes,
   ...repoGitRoutes, ...repoRawRoutes,
+  ...repoCommitRoutes,
 ];

@@ -26,6 +26,9 @@ import type { LanguageDeps } from './domain/language-stats.js';
 import { createDb, type RepositoryDb, type RepositoryTx } from './store/db.js';
 import { gitObjectGrpcService } from './grpc/git-object-service.js';
 import { gitObjectsGit } from './git/objects-git.js';
+import { commitGit } from './git/commits-git.js';
+import { commitGrpcService } from './grpc/commit-service.js';
+import { identityCommitClients, type IdentityCommitClients } from './grpc/identity-commits.js';
 import { repositoryStore } from './store/repositories.js';
 import { templateCatalog } from './git/init-files.js';
 import { templateGrpcService } from './grpc/template-service.js';
@@ -53,6 +56,8 @@ let db: RepositoryDb | undefined;
 let storage: RepositoryStorage | undefined;
 let protections: BranchProtectionStore | undefined;
 let commitStatuses: CommitStatusStore | undefined;
+// Commit authors and signatures are identity's to answer (one call per page or push).
+let identityCommits: IdentityCommitClients | undefined;
 
 function languageDeps(): LanguageDeps {
   return { store: deps!.store, stats: languageStatsStore(db!), git: languageGit(storage!), table: linguistTable() };
@@ -68,7 +73,8 @@ await runService<RepositoryDb, RepositoryTx>({
     db = service.db;
     protections = branchProtectionStore(service.db);
     commitStatuses = commitStatusStore(service.db, { onPublished: () => service.relay.kick() });
-    const preReceive = new PreReceiveHooks(resolve(service.config.dataDir, 'repository-hooks'), { store: deps.store, protections, log: service.log });
+    identityCommits = identityCommitClients(service.config.addresses.identity, service.secret);
+    const preReceive = new PreReceiveHooks(resolve(service.config.dataDir, 'repository-hooks'), { store: deps.store, protections, signatures: identityCommits.signatures, log: service.log });
     await preReceive.install();
     // Packs travel over this HTTP side channel, never inside gRPC (DESIGN.md §3).
     await startGitHttpServer({ address: service.config.repositoryHttpAddress, secret: service.secret, log: service.log, deps, storage, preReceive });
@@ -78,11 +84,12 @@ await runService<RepositoryDb, RepositoryTx>({
     teamAccessGrpcService(deps!),
     tagGrpcService({ store: deps!.store, tags: tagGit(storage!) }),
     languageGrpcService(languageDeps()),
-    branchGrpcService({ store: deps!.store, protections: protections!, git: branchGit(storage!) }),
     templateGrpcService(deps!.templates!),
     unadoptedGrpcService({ store: deps!.store, rows: unadoptedRows(db!), git: unadoptedGit(storage!), settings: deps!.settings }),
     commitStatusGrpcService({ store: deps!.store, statuses: commitStatuses!, git: commitStatusGit(storage!) }),
     gitObjectGrpcService({ store: deps!.store, git: gitObjectsGit((owner, name) => storage!.pathOf(owner, name)) }),
+    branchGrpcService({ store: deps!.store, protections: protections!, git: branchGit(storage!, identityCommits!.signatures) }),
+    commitGrpcService({ store: deps!.store, git: commitGit(storage!), people: identityCommits!.people, signatures: identityCommits!.signatures }),
   ],
   consumers: ({ log }) => [
     identityUserConsumer(log, storage),

@@ -67,7 +67,9 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'anvil-protection-int-'));
   storage = new RepositoryStorage(join(dir, 'repositories'));
   deps = { store: repositoryStore(db), git: gitStorage(storage), settings: { forcePrivate: false, maxCreationLimit: -1, defaultBranch: 'main' } };
-  hooks = new PreReceiveHooks(join(dir, 'hooks'), { store: deps.store, protections: branchProtectionStore(db), log });
+  // No signed commits reach identity here: an unsigned commit is refused without asking.
+  const signatures = { verify: async (commits: readonly unknown[]) => commits.map(() => ({ verified: false, reason: 'gpg.error.no_gpg_keys_found' })) };
+  hooks = new PreReceiveHooks(join(dir, 'hooks'), { store: deps.store, protections: branchProtectionStore(db), signatures, log });
   await hooks.install();
   server = createServer((req, res) => void hooks.handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

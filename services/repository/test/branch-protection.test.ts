@@ -23,7 +23,7 @@ function facts(over: Partial<{ ancestor: boolean; files: string[]; unsigned: str
   return {
     isAncestor: async () => over.ancestor ?? true,
     changedFiles: async () => over.files ?? ['README.md'],
-    firstUnsignedCommit: async () => over.unsigned,
+    firstUnverifiedCommit: async () => over.unsigned,
   };
 }
 

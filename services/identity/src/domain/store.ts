@@ -47,6 +47,8 @@ export interface IdentityReader {
   userByEmail(email: string): Promise<User | undefined>;
   /** Every user whose id or login (case-insensitive) is listed, in one query. */
   usersByIdsOrLogins(ids: number[], logins: string[]): Promise<User[]>;
+  /** The owners of these addresses (lower-cased), verified addresses only, in one query. */
+  usersByEmails(lowerEmails: string[]): Promise<{ email: string; user: User }[]>;
   searchUsers(search: UserSearch): Promise<Paged<User>>;
   /** The token with this hash and its user, in one query (Authenticate's hot read). */
   credentialByTokenHash(tokenHash: string): Promise<{ token: AccessToken; user: User } | undefined>;

@@ -28,6 +28,22 @@ export async function getUsers(identity: Identity, ids: readonly number[], login
   return identity.store.usersByIdsOrLogins(wantedIds, wantedLogins);
 }
 
+/**
+ * The users owning these e-mail addresses (Gitea's GetUserByEmail, batched for a page of
+ * commits): verified addresses of users (never organizations); unknown addresses are left out.
+ */
+export async function getUsersByEmails(identity: Identity, emails: readonly string[]): Promise<{ email: string; user: User }[]> {
+  const wanted = [...new Set(emails.filter((e) => e.includes('@')).map((e) => e.toLowerCase()))];
+  if (wanted.length === 0) return [];
+  if (wanted.length > MAX_BATCH) throw invalid(`at most ${MAX_BATCH} e-mails per batch`, 'batch_too_large');
+  const owners = await identity.store.usersByEmails(wanted);
+  const byEmail = new Map(owners.filter((o) => o.user.type === 'user').map((o) => [o.email, o.user]));
+  return [...new Set(emails)].flatMap((email) => {
+    const user = byEmail.get(email.toLowerCase());
+    return user ? [{ email, user }] : [];
+  });
+}
+
 export interface SearchUsersInput {
   q: string;
   uid: number;

@@ -2,7 +2,7 @@
 import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type identity } from '@anvil/proto';
 import { addGpgKey, deleteGpgKey, getGpgKey, gpgKeyToken, listGpgKeys, verifyGpgKey, type GpgKeys } from '../domain/gpg-keys.js';
-import { verifyCommitSignature } from '../domain/gpg-keys-signature.js';
+import { verifyCommitSignature, verifyCommitSignatures, type CommitSignatureVerification } from '../domain/gpg-keys-signature.js';
 import type { GpgKey, GpgKeyMaterial, GpgSubkey } from '../domain/gpg-keys-store.js';
 import { timestamp, userMessage } from './messages.js';
 
@@ -43,6 +43,16 @@ export function gpgKeyMessage(key: GpgKey): identity.GpgKeyInput {
   };
 }
 
+function verificationMessage(result: CommitSignatureVerification): identity.CommitSignatureVerificationInput {
+  return {
+    verified: result.verified,
+    key_id: result.key_id,
+    signer: result.signer ? userMessage(result.signer) : null,
+    signer_email: result.signer_email,
+    reason: result.reason,
+  };
+}
+
 export function gpgKeyService(ctx: GpgKeys): GpgKeyServiceImplementation {
   return {
     async ListGpgKeys(request) {
@@ -67,14 +77,13 @@ export function gpgKeyService(ctx: GpgKeys): GpgKeyServiceImplementation {
       return gpgKeyMessage(await verifyGpgKey(ctx, caller, Number(request.user_id), request.key_id, request.armored_signature));
     },
     async VerifyCommitSignature(request) {
-      const result = await verifyCommitSignature(ctx, request.committer_email, request.armored_signature, new Uint8Array(request.payload));
-      return {
-        verified: result.verified,
-        key_id: result.key_id,
-        signer: result.signer ? userMessage(result.signer) : null,
-        signer_email: result.signer_email,
-        reason: result.reason,
-      };
+      return verificationMessage(await verifyCommitSignature(ctx, request.committer_email, request.armored_signature, new Uint8Array(request.payload)));
+    },
+    async VerifyCommitSignatures(request) {
+      const results = await verifyCommitSignatures(ctx, request.signatures.map((s) => ({
+        committerEmail: s.committer_email, armoredSignature: s.armored_signature, payload: new Uint8Array(s.payload),
+      })));
+      return { verifications: results.map(verificationMessage) };
     },
   };
 }

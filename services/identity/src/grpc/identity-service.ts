@@ -6,7 +6,7 @@ import { createUser, deleteUser, editUser, renameUser } from '../domain/accounts
 import { authenticate, type Credential } from '../domain/authenticate.js';
 import type { Identity } from '../domain/context.js';
 import { addEmails, deleteEmails, listEmails } from '../domain/emails.js';
-import { getUser, getUsers, searchUsers, type UserKey } from '../domain/users.js';
+import { getUser, getUsers, getUsersByEmails, searchUsers, type UserKey } from '../domain/users.js';
 import { accessTokenMessage, dateOf, emailMessage, userMessage, visibilityOf } from './messages.js';
 
 export const IDENTITY_SERVICE_NAME = 'anvil.identity.v1.IdentityService';
@@ -50,6 +50,11 @@ export function identityService(ctx: Identity, options: IdentityServiceOptions =
     async GetUsers(request) {
       const users = await getUsers(ctx, request.ids.map(Number), request.logins);
       return { users: users.map(userMessage) };
+    },
+
+    async GetUsersByEmails(request) {
+      const owners = await getUsersByEmails(ctx, request.emails);
+      return { users: owners.map(({ email, user }) => ({ email, user: userMessage(user) })) };
     },
 
     async SearchUsers(request, { caller }) {

@@ -36,6 +36,12 @@ function reader(db: Client): IdentityReader {
       });
       return rows.map(toUser);
     },
+    async usersByEmails(lowerEmails) {
+      const rows = await db.emailAddress.findMany({
+        where: { lower_email: { in: lowerEmails }, verified: true }, include: { user: true }, relationLoadStrategy: 'join',
+      });
+      return rows.map((row) => ({ email: row.lower_email, user: toUser(row.user) }));
+    },
     async searchUsers(search) {
       const where = userSearchWhere(search);
       const [rows, total] = await Promise.all([

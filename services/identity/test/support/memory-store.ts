@@ -64,6 +64,10 @@ function readerOf(state: () => State): IdentityReader {
       const lower = logins.map((l) => l.toLowerCase());
       return users().filter((u) => ids.includes(u.id) || lower.includes(u.login.toLowerCase())).sort((a, b) => a.id - b.id);
     },
+    async usersByEmails(lowerEmails) {
+      return [...state().emails.values()].filter((e) => e.verified && lowerEmails.includes(e.email.toLowerCase()))
+        .flatMap((e) => { const user = state().users.get(e.user_id); return user ? [{ email: e.email.toLowerCase(), user }] : []; });
+    },
     async searchUsers(search) { return page(sortUsers(users().filter((u) => matchesSearch(u, search)), search.sort), search.page); },
     async credentialByTokenHash(hash) {
       const token = [...state().tokens.values()].find((t) => t.token_hash === hash);
@@ -93,6 +97,7 @@ export class MemoryStore implements IdentityStore {
   userByLogin = this.read.userByLogin;
   userByEmail = this.read.userByEmail;
   usersByIdsOrLogins = this.read.usersByIdsOrLogins;
+  usersByEmails = this.read.usersByEmails;
   searchUsers = this.read.searchUsers;
   credentialByTokenHash = this.read.credentialByTokenHash;
   emailsOf = this.read.emailsOf;

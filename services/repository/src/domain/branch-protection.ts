@@ -116,8 +116,12 @@ export interface PushGitFacts {
   isAncestor(oldSha: string, newSha: string): Promise<boolean>;
   /** Paths changed between the two commits. */
   changedFiles(oldSha: string, newSha: string): Promise<string[]>;
-  /** The first commit reachable from newSha but not from the repository's refs (or oldSha) that carries no signature. */
-  firstUnsignedCommit(oldSha: string, newSha: string): Promise<string | undefined>;
+  /**
+   * The first commit reachable from newSha but not from oldSha (or from any of the
+   * repository's refs) that is unsigned or whose signature does not verify against the
+   * committer's GPG keys held by identity.
+   */
+  firstUnverifiedCommit(oldSha: string, newSha: string): Promise<string | undefined>;
 }
 
 export interface ProtectedPushInput {
@@ -142,9 +146,8 @@ const isZero = (sha: string) => /^0+$/.test(sha);
  * - the default branch cannot be deleted;
  * - a protected branch cannot be deleted;
  * - a non-fast-forward update is refused unless the rule allows force pushes for the pusher;
- * - require_signed_commits refuses new commits without a signature. Only the presence of a
- *   gpgsig header is checked here; verifying it against the committer's keys belongs to
- *   identity's GpgKeyService.VerifyCommitSignature and plugs in behind `firstUnsignedCommit`;
+ * - require_signed_commits refuses new commits that are unsigned or whose signature does not
+ *   verify against the committer's keys (identity's GpgKeyService, behind `firstUnverifiedCommit`);
  * - a change to a protected file is refused for everyone, whitelisted or not;
  * - otherwise the pusher must be allowed to push (enable_push, whitelist), except when
  *   every changed file matches unprotected_file_patterns.
@@ -164,8 +167,8 @@ export async function checkProtectedPush(input: ProtectedPushInput, git: PushGit
     return refuse(`branch ${branch} is protected from force push`, 'protected_force_push');
   }
   if (rule.requireSignedCommits) {
-    const unsigned = await git.firstUnsignedCommit(oldSha, newSha);
-    if (unsigned) return refuse(`branch ${branch} is protected from unverified commit ${unsigned}`, 'protected_unsigned_commit');
+    const unverified = await git.firstUnverifiedCommit(oldSha, newSha);
+    if (unverified) return refuse(`branch ${branch} is protected from unverified commit ${unverified}`, 'protected_unsigned_commit');
   }
   let changed = input.changedFiles;
   const changedFiles = async () => (changed ??= isNew ? [] : await git.changedFiles(oldSha, newSha));

@@ -12,6 +12,7 @@ import type { Logger } from '@anvil/kit';
 import { checkProtectedPush, type Pusher } from '../domain/branch-protection.js';
 import { pusherTeamNames } from '../domain/org-access.js';
 import type { BranchProtectionStore } from '../domain/branch-protection-store.js';
+import type { SignatureVerifier } from '../domain/commit-verification.js';
 import type { RepositoryStore } from '../domain/store.js';
 import { pushGitFacts } from '../git/branch-git.js';
 import type { ObjectEnv } from '../git/branches.js';
@@ -65,7 +66,7 @@ export class PreReceiveHooks {
 
   constructor(
     readonly hooksDir: string,
-    private readonly deps: { store: RepositoryStore; protections: BranchProtectionStore; log: Logger },
+    private readonly deps: { store: RepositoryStore; protections: BranchProtectionStore; signatures: SignatureVerifier; log: Logger },
   ) {}
 
   /** Writes the hook scripts (each start: the node path may change between releases). */
@@ -113,7 +114,14 @@ export class PreReceiveHooks {
     }
     const session = this.sessions.get(body.push ?? '');
     if (!session) return answer(403, 'unknown push');
-    const refusal = await this.check(session, body.updates ?? [], this.objectEnv(session.gitDir, body));
+    let refusal: string | undefined;
+    try {
+      refusal = await this.check(session, body.updates ?? [], this.objectEnv(session.gitDir, body));
+    } catch (err) {
+      // Fail closed with a message git shows: e.g. identity, which verifies signatures, is down.
+      this.deps.log.error({ err, repository: session.repositoryId }, 'pre-receive check failed');
+      return answer(503, 'the push could not be checked against branch protection now; try again later');
+    }
     if (refusal) {
       this.deps.log.info({ repository: session.repositoryId, pusher: session.pusher.login, refusal }, 'push refused by branch protection');
       return answer(403, refusal);
@@ -141,7 +149,7 @@ export class PreReceiveHooks {
     const branchUpdates = updates.map((line) => line.split(' ')).filter(([, , ref]) => ref?.startsWith('refs/heads/'));
     if (branchUpdates.length === 0) return undefined;
     const rules = await this.deps.protections.list(session.repositoryId);
-    const facts = pushGitFacts(session.gitDir, env);
+    const facts = pushGitFacts(session.gitDir, env, this.deps.signatures);
     const pusher = { ...session.pusher, teams: await pusherTeamNames(this.deps.store, found.owner, session.pusher.id) };
     for (const [oldSha, newSha, ref] of branchUpdates) {
       const decision = await checkProtectedPush({

@@ -1,26 +1,36 @@
 // The domain's BranchGit port over the bare repositories and the branch plumbing.
 import type { PushGitFacts } from '../domain/branch-protection.js';
 import type { BranchGit } from '../domain/branches.js';
-import { changedFiles, firstUnsignedCommit, isAncestor, listBranchHeads, renameRef, resolveCommit, updateRef, type ObjectEnv } from './branches.js';
+import type { SignatureVerifier } from '../domain/commit-verification.js';
+import { firstUnverifiedCommit } from './commits.js';
+import { changedFiles, isAncestor, listBranchHeads, renameRef, resolveCommit, updateRef, type ObjectEnv } from './branches.js';
 import { commitsBetween } from './refs.js';
 import { RepositoryStorage, setHead } from './storage.js';
 
-/** Facts about a push's commits; `env` points git at a push's quarantined objects. */
-export function pushGitFacts(gitDir: string, env: ObjectEnv = {}): PushGitFacts {
+/** Without identity's verifier no signature can be trusted: require_signed_commits then refuses every new commit. */
+const TRUST_NO_SIGNATURE: SignatureVerifier = {
+  verify: async (commits) => commits.map(() => ({ verified: false, reason: 'gpg.error.no_gpg_keys_found' })),
+};
+
+/**
+ * Facts about a push's commits; `env` points git at a push's quarantined objects and
+ * `signatures` checks commit signatures against the committers' keys (identity).
+ */
+export function pushGitFacts(gitDir: string, env: ObjectEnv = {}, signatures: SignatureVerifier = TRUST_NO_SIGNATURE): PushGitFacts {
   return {
     isAncestor: (a, b) => isAncestor(gitDir, a, b, env),
     changedFiles: (a, b) => changedFiles(gitDir, a, b, env),
-    firstUnsignedCommit: (a, b) => firstUnsignedCommit(gitDir, a, b, env),
+    firstUnverifiedCommit: (a, b) => firstUnverifiedCommit(gitDir, a, b, signatures, env),
   };
 }
 
-export function branchGit(storage: RepositoryStorage): BranchGit {
+export function branchGit(storage: RepositoryStorage, signatures: SignatureVerifier): BranchGit {
   return {
     heads: (owner, name, only) => listBranchHeads(storage.pathOf(owner, name), only),
     resolve: (owner, name, revision) => resolveCommit(storage.pathOf(owner, name), revision),
     updateRef: (owner, name, ref, newSha, oldSha) => updateRef(storage.pathOf(owner, name), ref, newSha, oldSha),
     renameRef: (owner, name, from, to, sha) => renameRef(storage.pathOf(owner, name), from, to, sha),
-    facts: (owner, name) => pushGitFacts(storage.pathOf(owner, name)),
+    facts: (owner, name) => pushGitFacts(storage.pathOf(owner, name), {}, signatures),
     setDefaultBranch: (owner, name, branch) => setHead(storage.pathOf(owner, name), branch),
     commitsBetween: (owner, name, after, exclude) => commitsBetween(storage.pathOf(owner, name), after, exclude, 100),
   };

@@ -111,21 +111,3 @@ export async function changedFiles(gitDir: string, from: string, to: string, env
   const out = await runGit(withObjects(git('diff', { gitDir }).flag('--name-only', '-z', '--no-renames').oid(from).oid(to), env).build());
   return out.split('\0').filter(Boolean);
 }
-
-/**
- * The first commit new in `to` (not reachable from `from`, or from any existing ref when
- * `from` is all zeros) whose header has no signature (`gpgsig`/`gpgsig-sha256`).
- */
-export async function firstUnsignedCommit(gitDir: string, from: string, to: string, env: ObjectEnv = {}): Promise<string | undefined> {
-  const cmd = git('rev-list', { gitDir }).flag('--header').oid(to);
-  if (/^0+$/.test(from)) cmd.flag('--not', '--all');
-  else if (isObjectId(from)) cmd.arg(`^${from}`); // `^<oid>` of a validated id is never an option
-  else throw new GitError([], null, 'not an object id');
-  const out = await runGit(withObjects(cmd, env).build());
-  for (const record of out.split('\0').filter((r) => r.trim())) {
-    const [sha, ...rest] = record.split('\n');
-    const headers = rest.slice(0, rest.indexOf(''));
-    if (!headers.some((h) => h.startsWith('gpgsig ') || h.startsWith('gpgsig-sha256 '))) return sha.trim();
-  }
-  return undefined;
-}

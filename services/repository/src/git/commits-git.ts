@@ -1,0 +1,13 @@
+// The commit domain's CommitGit port over RepositoryStorage and src/git/commits.ts.
+import type { CommitGit } from '../domain/commits.js';
+import { commitIds, countCommits, filesOf, rawDiff, readCommits, resolveRevision, statsOf } from './commits.js';
+import type { RepositoryStorage } from './storage.js';
+
+export function commitGit(storage: RepositoryStorage): CommitGit {
+  return {
+    gitDirOf: (owner, name) => storage.pathOf(owner, name),
+    resolveRevision, countCommits, filesOf, statsOf, rawDiff,
+    commitIds: (gitDir, range, skip, limit) => commitIds(gitDir, range, skip, limit),
+    readCommits: (gitDir, ids) => readCommits(gitDir, ids),
+  };
+}
