@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import * as openpgp from 'openpgp';
+import { accounts, type Accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
 import { cloneUrl, gitIn } from '../support/git-cli.js';
 import { bootSystem, type RunningSystem } from '../support/system.js';
@@ -17,6 +18,7 @@ jest.setTimeout(120_000);
 let system: RunningSystem;
 let anonymous: ApiClient;
 let admin: ApiClient;
+let users: Accounts;
 let home: string;
 const git = (args: string[], cwd = home) => gitIn(home, args, cwd);
 
@@ -24,6 +26,7 @@ beforeAll(async () => {
   system = await bootSystem();
   anonymous = new ApiClient(system.baseUrl);
   admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
+  users = accounts(admin, 'sg-user');
   home = await mkdtemp(join(tmpdir(), 'anvil-signed-e2e-'));
 }, 180_000);
 
@@ -32,26 +35,10 @@ afterAll(async () => {
   if (home) await rm(home, { recursive: true, force: true });
 });
 
-async function ownerKnown(username: string): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    if ((await anonymous.get(`/users/${username}/repos`)).status === 200) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`repository never learned about ${username}`);
-}
-
-let serial = 0;
+/** A fresh user known to the repository service, with a token that may write repositories. */
 async function newUser() {
-  serial += 1;
-  const username = `sg-user${serial}-${Date.now() % 100000}`;
-  const password = `pass-${username}-word`;
-  const email = `${username}@example.com`;
-  expect((await admin.post('/admin/users', { username, email, password, must_change_password: false })).status).toBe(201);
-  await ownerKnown(username);
-  const client = anonymous.as({ basic: [username, password] });
-  const token = await client.post(`/users/${username}/tokens`, { name: `sg-${serial}`, scopes: ['write:repository'] });
-  expect(token.status).toBe(201);
-  return { username, email, client, token: token.body.sha1 as string };
+  const user = await users.newUser();
+  return { ...user, token: await users.newToken(user, ['write:repository']) };
 }
 
 type User = Awaited<ReturnType<typeof newUser>>;
