@@ -202,6 +202,22 @@ describe('one commit', () => {
     expect(bad.body.message).toBe('no valid ref or sha: bad~ref');
   });
 
+  test('GET /commits/{ref} answers the same commit for a branch, a tag or a sha, and validates the ref', async () => {
+    const asSingle = (ref: string) => anonymous.request('GET', `${history.base}/commits/${ref}`, { validateAs: `${history.base}/git/commits/${ref}` });
+    const byBranch = await asSingle('feature');
+    expect(byBranch.status).toBe(200);
+    expect(byBranch.body.sha).toBe(history.feature);
+    expect((await asSingle('v1.0')).body.sha).toBe(history.first);
+    const bySha = await asSingle(history.second);
+    expect(bySha.body.commit.message).toBe('second commit\n\nMore words.\n');
+    expect((await asSingle('0'.repeat(40))).status).toBe(404);
+    const bad = await asSingle('bad~ref');
+    expect(bad.status).toBe(422);
+    expect(bad.body.message).toBe('no valid ref or sha: bad~ref');
+    // The status routes under /commits/{ref} keep their meaning.
+    expect((await anonymous.get(`${history.base}/commits/feature/status`)).body.sha).toBe(history.feature);
+  });
+
   test('its diff and patch are git\'s own text, as text/plain, also with a token', async () => {
     const withToken = anonymous.as({ token: ada.token });
     const diff = await withToken.get(`${history.base}/git/commits/${history.second}.diff`);

@@ -31,7 +31,11 @@ export class ApiClient {
     return new ApiClient(this.baseUrl, auth);
   }
 
-  async request<T = any>(method: string, path: string, options: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}): Promise<ApiResponse<T>> {
+  /**
+   * `validateAs` names the contract path a response is checked against when the route is one
+   * Anvil's spec adds under another path (GET /commits/{ref} answers as /git/commits/{sha}).
+   */
+  async request<T = any>(method: string, path: string, options: { body?: unknown; rawBody?: string; headers?: Record<string, string>; validateAs?: string } = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     if (this.auth && 'token' in this.auth) headers.authorization = `token ${this.auth.token}`;
     if (this.auth && 'basic' in this.auth) headers.authorization = `Basic ${Buffer.from(this.auth.basic.join(':')).toString('base64')}`;
@@ -44,7 +48,7 @@ export class ApiClient {
     const text = await res.text();
     const isJson = (res.headers.get('content-type') ?? '').includes('application/json');
     const parsed = isJson && text ? JSON.parse(text) : text;
-    const pathOnly = path.split('?')[0];
+    const pathOnly = (options.validateAs ?? path).split('?')[0];
     const problems = validateResponse(method, pathOnly, res.status, isJson ? parsed : undefined, {
       // Gitea's token-scope middleware answers 403 on every route though few declare it.
       // 413 is the body limit, which stands before every route as a proxy's would.

@@ -80,6 +80,13 @@ export const repoCommitRoutes: Route[] = [
     handle: (ctx) => singleCommit(ctx, ctx.params.sha),
   },
   {
+    // Anvil's spec lists `GET /commits/{ref}` (a single commit, the ref validated) though
+    // Gitea's document has no such operation: it answers what /git/commits/{sha} answers.
+    // Registered after `/commits/{ref}/status(es)`, which would otherwise be read as refs.
+    method: 'GET', path: '/repos/:owner/:repo/commits/*ref', operationId: 'repoGetSingleCommit', access: 'public', scopes: ['repository'],
+    handle: (ctx) => singleCommit(ctx, wildcard(ctx, 'ref')),
+  },
+  {
     method: 'GET', path: '/repos/:owner/:repo/compare/*basehead', operationId: 'repoCompareDiff', access: 'public', scopes: ['repository'],
     async handle(ctx) {
       // Gitea's CompareDiff: `base...head`, else `base..head`, else the default branch against `head`.
