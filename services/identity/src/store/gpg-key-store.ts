@@ -1,4 +1,5 @@
 // GpgKeyStore over PostgreSQL: primary keys and their subkeys in one table (gpg_key).
+import { TRANSACTION_OPTIONS } from '@anvil/kit';
 import type { Page, Paged } from '../domain/user.js';
 import { GpgKeyIdTaken, type GpgKey, type GpgKeyMaterial, type GpgKeyStore, type GpgSubkey } from '../domain/gpg-keys-store.js';
 import { isUniqueViolation, type IdentityDb } from './db.js';
@@ -82,7 +83,7 @@ export function gpgKeyStore(db: IdentityDb): GpgKeyStore {
             added.push(toGpgKey(row));
           }
           return added;
-        });
+        }, TRANSACTION_OPTIONS);
       } catch (err) {
         if (isUniqueViolation(err)) throw new GpgKeyIdTaken();
         throw err;

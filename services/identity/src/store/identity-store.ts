@@ -1,5 +1,6 @@
 // IdentityStore over PostgreSQL. Reads run on the client or inside a transaction; writes
 // only inside one, with the outbox rows of their events, and the relay is woken after commit.
+import { TRANSACTION_OPTIONS } from '@anvil/kit';
 import {
   UniqueViolation, type IdentityEvent, type IdentityReader, type IdentityStore, type IdentityWriter,
 } from '../domain/store.js';
@@ -166,7 +167,7 @@ export function identityStore(db: IdentityDb, options: IdentityStoreOptions = {}
     ...reader(db),
     async transaction(work) {
       const published: IdentityEvent[] = [];
-      const result = await db.$transaction((tx) => work(writer(tx, published)), { timeout: 15_000 });
+      const result = await db.$transaction((tx) => work(writer(tx, published)), TRANSACTION_OPTIONS);
       if (published.length > 0) options.onPublished?.();
       return result;
     },

@@ -1,5 +1,6 @@
 // OAuth2Store over PostgreSQL: applications, grants, codes and tokens. Writes run inside a
 // transaction with the outbox rows of their events; the relay is woken after commit.
+import { TRANSACTION_OPTIONS } from '@anvil/kit';
 import type {
   OAuth2Application, OAuth2AuthorizationCode, OAuth2Grant, OAuth2Reader, OAuth2Store, OAuth2Token, OAuth2Writer,
 } from '../domain/oauth2.js';
@@ -157,7 +158,7 @@ export function oauth2Store(db: IdentityDb, options: OAuth2StoreOptions = {}): O
     ...reader(db),
     async transaction(work) {
       const published: IdentityEvent[] = [];
-      const result = await db.$transaction((tx) => work(writer(tx, published)), { timeout: 15_000 });
+      const result = await db.$transaction((tx) => work(writer(tx, published)), TRANSACTION_OPTIONS);
       if (published.length > 0) options.onPublished?.();
       return result;
     },

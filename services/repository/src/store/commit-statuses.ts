@@ -3,6 +3,7 @@
 // the transaction that inserts it: concurrent writers for one commit queue on that row
 // lock, so each gets its own index and none is lost (Gitea's postgresGetCommitStatusIndex).
 import { createHash } from 'node:crypto';
+import { TRANSACTION_OPTIONS } from '@anvil/kit';
 import type { CommitStatus, CommitStatusQuery, CommitStatusState, CommitStatusStore, CommitStatusView } from '../domain/commit-statuses.js';
 import { outboxRowOfCommitStatus } from '../events/commit-status-events.js';
 import type { CommitStatus as CommitStatusRow, Prisma } from './generated/client.js';
@@ -57,7 +58,7 @@ export function commitStatusStore(db: RepositoryDb, options: { onPublished?: () 
         const created = toCommitStatus(row);
         await tx.outboxEvent.create({ data: outboxRowOfCommitStatus(eventOf(created)) });
         return created;
-      }, { timeout: 15_000 });
+      }, TRANSACTION_OPTIONS);
       options.onPublished?.();
       return stored;
     },
