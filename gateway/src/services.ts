@@ -14,6 +14,7 @@ export interface ServiceClients {
   tags: ServiceClient<repository.TagServiceClient>;
   languages: ServiceClient<repository.LanguageServiceClient>;
   branches: ServiceClient<repository.BranchServiceClient>;
+  contents: ServiceClient<repository.ContentServiceClient>;
   close(): void;
 }
 
@@ -30,6 +31,7 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     tags: createServiceClient<repository.TagServiceClient>(anvil.repository.v1.TagService, repositoryAddress, secret),
     languages: createServiceClient<repository.LanguageServiceClient>(anvil.repository.v1.LanguageService, repositoryAddress, secret),
     branches: createServiceClient<repository.BranchServiceClient>(anvil.repository.v1.BranchService, repositoryAddress, secret),
+    contents: createServiceClient<repository.ContentServiceClient>(anvil.repository.v1.ContentService, repositoryAddress, secret),
   };
   return {
     ...clients,

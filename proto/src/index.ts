@@ -20,9 +20,11 @@ import type { ProtoGrpcType as RepositoryTeamAccessGrpc } from './generated/team
 import type { ProtoGrpcType as RepositoryTagsGrpc } from './generated/tags.js';
 import type { ProtoGrpcType as RepositoryLanguagesGrpc } from './generated/languages.js';
 import type { ProtoGrpcType as RepositoryBranchesGrpc } from './generated/branches.js';
+import type { ProtoGrpcType as RepositoryContentsGrpc } from './generated/contents.js';
 
 export type AnvilGrpc = IdentityGrpc & IdentityOrgsGrpc & GpgKeysGrpc & OAuth2Grpc & CollaborationGrpc & HooksGrpc
-  & RepositoryGrpc & RepositoryTeamAccessGrpc & RepositoryTagsGrpc & RepositoryLanguagesGrpc & RepositoryBranchesGrpc;
+  & RepositoryGrpc & RepositoryTeamAccessGrpc & RepositoryTagsGrpc & RepositoryLanguagesGrpc & RepositoryBranchesGrpc
+  & RepositoryContentsGrpc;
 
 /** Folder holding `anvil/<ctx>/v1/*.proto`; the include root for every import. */
 export const PROTO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

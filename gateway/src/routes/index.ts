@@ -4,6 +4,7 @@ import { adminRoutes } from './admin.js';
 import { collaboratorRoutes } from './collaborators.js';
 import { repoBranchProtectionRoutes } from './repo-branch-protections.js';
 import { repoBranchRoutes } from './repo-branches.js';
+import { repoContentRoutes } from './repo-contents.js';
 import { gpgKeyRoutes } from './gpg-keys.js';
 import { miscRoutes } from './misc.js';
 import { oauth2AppRoutes } from './oauth2-apps.js';
@@ -22,4 +23,5 @@ export const apiRoutes: readonly Route[] = [
   ...repoRoutes, ...orgRepoRoutes, ...collaboratorRoutes,
   ...repoTagRoutes, ...repoArchiveRoutes, ...repoLanguageRoutes,
   ...repoBranchRoutes, ...repoBranchProtectionRoutes,
+  ...repoContentRoutes,
 ];

@@ -24,6 +24,8 @@ import { languageStatsStore } from './store/languages.js';
 import { languageStatsConsumer } from './events/language-stats-consumer.js';
 import type { LanguageDeps } from './domain/language-stats.js';
 import { createDb, type RepositoryDb, type RepositoryTx } from './store/db.js';
+import { contentGrpcService } from './grpc/content-service.js';
+import { contentFiles } from './git/content-git.js';
 import { repositoryStore } from './store/repositories.js';
 
 function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: RepositoryStorage): RepositoryDeps {
@@ -39,6 +41,7 @@ let deps: RepositoryDeps | undefined;
 let db: RepositoryDb | undefined;
 let storage: RepositoryStorage | undefined;
 let protections: BranchProtectionStore | undefined;
+let maxBlobSize: number | undefined;
 
 function languageDeps(): LanguageDeps {
   return { store: deps!.store, stats: languageStatsStore(db!), git: languageGit(storage!), table: linguistTable() };
@@ -53,6 +56,7 @@ await runService<RepositoryDb, RepositoryTx>({
     deps = domainDeps(service, storage);
     db = service.db;
     protections = branchProtectionStore(service.db);
+    maxBlobSize = service.config.settings.api.DEFAULT_MAX_BLOB_SIZE;
     const preReceive = new PreReceiveHooks(resolve(service.config.dataDir, 'repository-hooks'), { store: deps.store, protections, log: service.log });
     await preReceive.install();
     // Packs travel over this HTTP side channel, never inside gRPC (DESIGN.md §3).
@@ -64,6 +68,7 @@ await runService<RepositoryDb, RepositoryTx>({
     tagGrpcService({ store: deps!.store, tags: tagGit(storage!) }),
     languageGrpcService(languageDeps()),
     branchGrpcService({ store: deps!.store, protections: protections!, git: branchGit(storage!) }),
+    contentGrpcService({ store: deps!.store, protections: protections!, files: contentFiles(storage!), maxBlobSize: maxBlobSize! }),
   ],
   consumers: ({ log }) => [
     identityUserConsumer(log, storage),
