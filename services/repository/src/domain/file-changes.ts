@@ -196,7 +196,10 @@ const seconds = (date: Date | undefined, now: number) => (date ? Math.floor(date
 export async function changeFiles(deps: ContentDeps, owner: string, name: string, input: ChangeFilesInput, caller: Caller): Promise<ChangeFilesResult> {
   const access = await requireWriter(deps, owner, name, caller);
   const repo = access.repository;
-  for (const file of input.files) file.fromPath ||= file.path;
+  // Only an update or a rename moves a file; for the others the source is the path itself.
+  for (const file of input.files) {
+    if (!file.fromPath || file.operation === 'create' || file.operation === 'delete') file.fromPath = file.path;
+  }
   validate(input);
   const branch = input.branch || repo.defaultBranch;
   const target = input.newBranch || branch;
@@ -249,7 +252,7 @@ export async function changeFiles(deps: ContentDeps, owner: string, name: string
   }
   const commit: ChangedCommit = { sha: written.commitSha, treeSha: written.treeSha, parents: parent ? [parent] : [], message, author, committer };
   await publishWrite(deps, access, caller, files, { branch: target, before: expectedOld, commit, plan, zero });
-  return { branch: target, commit, files: await describeWritten(plan, written.blobs, files, commit) };
+  return { branch: target, commit, files: await describeWritten(plan, written.blobs, files, commit, deps.maxBlobSize) };
 }
 
 interface ProtectionInput {
@@ -329,15 +332,16 @@ async function publishWrite(deps: ContentDeps, access: RepositoryAccess, caller:
 }
 
 /** The response's entries, from what was just written (a carried-over blob is read back). */
-function describeWritten(plan: PlannedFile[], blobs: Map<string, { sha: string; size: number }>, files: RepoFiles, commit: ChangedCommit): Promise<Array<ContentItem | undefined>> {
+function describeWritten(plan: PlannedFile[], blobs: Map<string, { sha: string; size: number }>, files: RepoFiles, commit: ChangedCommit, maxBlobSize: number): Promise<Array<ContentItem | undefined>> {
   const lastCommit = { sha: commit.sha, authorTime: commit.author.time, committerTime: commit.committer.time, message: commit.message };
   return Promise.all(plan.map(async ({ op, mode, from }) => {
     if (op.operation === 'delete') return undefined;
     const blob = blobs.get(op.path) ?? { sha: from!.sha, size: from!.size };
-    const content = op.content ?? (await files.readBlob(blob.sha));
     const type = contentTypeOf({ mode: blobs.has(op.path) ? mode : from!.mode, type: 'blob' });
+    // Like a read: a file over [api] DEFAULT_MAX_BLOB_SIZE is described without its bytes.
+    const content = blob.size > maxBlobSize && type === 'file' ? undefined : op.content ?? (await files.readBlob(blob.sha));
     const item: ContentItem = { name: op.path.slice(op.path.lastIndexOf('/') + 1), path: op.path, sha: blob.sha, type, size: blob.size, content, lastCommit };
-    if (type === 'symlink') item.target = content.subarray(0, 1024).toString('utf8');
+    if (type === 'symlink') item.target = content?.subarray(0, 1024).toString('utf8');
     return item;
   }));
 }
