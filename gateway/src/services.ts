@@ -19,6 +19,7 @@ export interface ServiceClients {
   commitStatuses: ServiceClient<repository.CommitStatusServiceClient>;
   gitObjects: ServiceClient<repository.GitObjectServiceClient>;
   commits: ServiceClient<repository.CommitServiceClient>;
+  contents: ServiceClient<repository.ContentServiceClient>;
   close(): void;
 }
 
@@ -40,6 +41,7 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     commitStatuses: createServiceClient<repository.CommitStatusServiceClient>(anvil.repository.v1.CommitStatusService, repositoryAddress, secret),
     gitObjects: createServiceClient<repository.GitObjectServiceClient>(anvil.repository.v1.GitObjectService, repositoryAddress, secret),
     commits: createServiceClient<repository.CommitServiceClient>(anvil.repository.v1.CommitService, repositoryAddress, secret),
+    contents: createServiceClient<repository.ContentServiceClient>(anvil.repository.v1.ContentService, repositoryAddress, secret),
   };
   return {
     ...clients,

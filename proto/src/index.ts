@@ -25,6 +25,7 @@ import type { ProtoGrpcType as RepositoryUnadoptedGrpc } from './generated/unado
 import type { ProtoGrpcType as RepositoryCommitStatusesGrpc } from './generated/commit_statuses.js';
 import type { ProtoGrpcType as RepositoryGitObjectsGrpc } from './generated/git_objects.js';
 import type { ProtoGrpcType as RepositoryCommitsGrpc } from './generated/commits.js';
+import type { ProtoGrpcType as RepositoryContentsGrpc } from './generated/contents.js';
 
 // One service per line, so that adding one touches one line.
 export type AnvilGrpc = IdentityGrpc
@@ -42,7 +43,8 @@ export type AnvilGrpc = IdentityGrpc
   & RepositoryUnadoptedGrpc
   & RepositoryCommitStatusesGrpc
   & RepositoryGitObjectsGrpc
-  & RepositoryCommitsGrpc;
+  & RepositoryCommitsGrpc
+  & RepositoryContentsGrpc;
 
 /** Folder holding `anvil/<ctx>/v1/*.proto`; the include root for every import. */
 export const PROTO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

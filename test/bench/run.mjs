@@ -22,6 +22,7 @@ import pg from 'pg';
 import { freePorts, waitUntil } from '../../cli/dist/net.js';
 import { signPayload } from '../../services/kit/dist/index.js';
 import { benchClone, buildCloneRepository } from './git-clone.mjs';
+import { benchContents } from './contents.mjs';
 import { benchRepoSearch } from './repo-search.mjs';
 import { benchUserSearch } from './user-search.mjs';
 
@@ -29,8 +30,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const WARMUP = 3;
-// BENCH_PARTS=user,repo,clone,search (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search').split(','));
+// BENCH_PARTS=user,repo,clone,search,contents (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search,contents').split(','));
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
 const here = (file) => new URL(file, import.meta.url).pathname;
@@ -271,6 +272,22 @@ async function benchSearches({ baseUrl, token, log }) {
   printSearch('GET /api/v1/repos/search?q=…&limit=30, anonymous', ['100 repositories', '10,000 repositories'], repos);
 }
 
+/** Contents create vs the raw plumbing it runs, and 64 concurrent creates on one branch (contents.mjs). */
+async function benchContentWrites({ baseUrl, token, dataDir, log }) {
+  const r = await benchContents({ baseUrl, token, owner: admin.username, gitRoot: join(dataDir, 'repositories'), log });
+  const ratio = r.apiP50 / r.rawP50;
+  console.log(`\nPOST /api/v1/repos/{owner}/{repo}/contents/{path} (one new file, one connection) vs the same git plumbing run directly, ${r.samples} creates each (A/B)`);
+  console.log(`${machine()}\n`);
+  console.log('| variant | p50 ms |');
+  console.log('|---|---:|');
+  console.log(`| API create | ${fmt(r.apiP50, 1)} |`);
+  console.log(`| raw plumbing (child_process) | ${fmt(r.rawP50, 1)} |`);
+  console.log(`\ntarget: API ≤ 2× raw plumbing: ${fmt(ratio, 2)}× ${ratio <= 2 ? 'met' : 'MISSED'}`);
+  const lost = r.landed - r.commitsAdded;
+  console.log(`\n${r.concurrent} concurrent creates of different files on one branch: ${r.landed} landed (201), ${r.conflicts} clean 409, ${r.other} other; ` +
+    `commits added ${r.commitsAdded}, lost ${lost}: ${r.other === 0 && lost === 0 ? 'met' : 'MISSED'}`);
+}
+
 async function main() {
   const dataDir = await mkdtemp(join(tmpdir(), 'anvil-bench-'));
   try {
@@ -283,6 +300,7 @@ async function main() {
     if (PARTS.has('repo')) await benchRepoGet({ baseUrl, token, viewerId, log });
     if (PARTS.has('clone')) await benchGitClone({ baseUrl, token, dataDir, repositoryHttpAddress, viewerId, log });
     await benchSearches({ baseUrl, token, log });
+    if (PARTS.has('contents')) await benchContentWrites({ baseUrl, token, dataDir, log });
   } finally {
     await cleanUp(dataDir);
   }

@@ -6,6 +6,7 @@ import { templateRoutes } from './templates.js';
 import { collaboratorRoutes } from './collaborators.js';
 import { repoBranchProtectionRoutes } from './repo-branch-protections.js';
 import { repoBranchRoutes } from './repo-branches.js';
+import { repoContentRoutes } from './repo-contents.js';
 import { gpgKeyRoutes } from './gpg-keys.js';
 import { miscRoutes } from './misc.js';
 import { oauth2AppRoutes } from './oauth2-apps.js';
@@ -32,4 +33,5 @@ export const apiRoutes: readonly Route[] = [
   ...repoStatusRoutes,
   ...repoGitRoutes, ...repoRawRoutes,
   ...repoCommitRoutes,
+  ...repoContentRoutes,
 ];

@@ -29,6 +29,8 @@ import { gitObjectsGit } from './git/objects-git.js';
 import { commitGit } from './git/commits-git.js';
 import { commitGrpcService } from './grpc/commit-service.js';
 import { identityCommitClients, type IdentityCommitClients } from './grpc/identity-commits.js';
+import { contentGrpcService } from './grpc/content-service.js';
+import { contentFiles } from './git/content-git.js';
 import { repositoryStore } from './store/repositories.js';
 import { templateCatalog } from './git/init-files.js';
 import { templateGrpcService } from './grpc/template-service.js';
@@ -58,6 +60,7 @@ let protections: BranchProtectionStore | undefined;
 let commitStatuses: CommitStatusStore | undefined;
 // Commit authors and signatures are identity's to answer (one call per page or push).
 let identityCommits: IdentityCommitClients | undefined;
+let maxBlobSize: number | undefined;
 
 function languageDeps(): LanguageDeps {
   return { store: deps!.store, stats: languageStatsStore(db!), git: languageGit(storage!), table: linguistTable() };
@@ -75,6 +78,7 @@ await runService<RepositoryDb, RepositoryTx>({
     commitStatuses = commitStatusStore(service.db, { onPublished: () => service.relay.kick() });
     identityCommits = identityCommitClients(service.config.addresses.identity, service.secret);
     const preReceive = new PreReceiveHooks(resolve(service.config.dataDir, 'repository-hooks'), { store: deps.store, protections, signatures: identityCommits.signatures, log: service.log });
+    maxBlobSize = service.config.settings.api.DEFAULT_MAX_BLOB_SIZE;
     await preReceive.install();
     // Packs travel over this HTTP side channel, never inside gRPC (DESIGN.md §3).
     await startGitHttpServer({ address: service.config.repositoryHttpAddress, secret: service.secret, log: service.log, deps, storage, preReceive });
@@ -90,6 +94,7 @@ await runService<RepositoryDb, RepositoryTx>({
     gitObjectGrpcService({ store: deps!.store, git: gitObjectsGit((owner, name) => storage!.pathOf(owner, name)) }),
     branchGrpcService({ store: deps!.store, protections: protections!, git: branchGit(storage!, identityCommits!.signatures) }),
     commitGrpcService({ store: deps!.store, git: commitGit(storage!), people: identityCommits!.people, signatures: identityCommits!.signatures }),
+    contentGrpcService({ store: deps!.store, protections: protections!, files: contentFiles(storage!), maxBlobSize: maxBlobSize! }),
   ],
   consumers: ({ log }) => [
     identityUserConsumer(log, storage),

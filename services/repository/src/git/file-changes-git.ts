@@ -1,0 +1,79 @@
+// Writing one commit from file changes without a work tree (DESIGN.md §3): a TEMPORARY index
+// (GIT_INDEX_FILE in a fresh temp directory) filled by `read-tree <parent>`, new blobs from
+// `hash-object -w --stdin`, all additions and removals in one `update-index -z --index-info`
+// (paths on stdin, never options), then `write-tree` and `commit-tree`. The branch moves
+// separately with `update-ref <ref> <new> <old>` (git/branches.ts), so two writers can
+// never lose a commit: the one whose expected old value is stale fails.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { git, runGit } from './command.js';
+
+export type IndexChange =
+  | { path: string; mode: string; content: Buffer }
+  | { path: string; mode: string; blobSha: string }
+  | { path: string; remove: true };
+
+export interface Signature {
+  name: string;
+  email: string;
+  /** Unix seconds. */
+  time: number;
+}
+
+export interface NewCommit {
+  /** Undefined for the first commit of an empty repository. */
+  parent?: string;
+  changes: IndexChange[];
+  message: string;
+  author: Signature;
+  committer: Signature;
+  objectFormat: 'sha1' | 'sha256';
+}
+
+export interface WrittenCommit {
+  commitSha: string;
+  treeSha: string;
+  /** Blob id and size of each path written, by path. */
+  blobs: Map<string, { sha: string; size: number }>;
+}
+
+const dateOf = (time: number) => `@${time} +0000`;
+
+/** Writes the blobs, tree and commit; moves no ref. */
+export async function writeCommit(gitDir: string, input: NewCommit): Promise<WrittenCommit> {
+  const dir = await mkdtemp(join(tmpdir(), 'anvil-index-'));
+  const index = join(dir, 'index');
+  try {
+    const withIndex = (cmd: ReturnType<typeof git>) => cmd.env('GIT_INDEX_FILE', index);
+    if (input.parent) await runGit(withIndex(git('read-tree', { gitDir }).oid(input.parent)).build());
+    const blobs = new Map<string, { sha: string; size: number }>();
+    await Promise.all(input.changes.map(async (change) => {
+      if ('content' in change) {
+        const sha = (await runGit(git('hash-object', { gitDir }).flag('-w', '--stdin').build(), { stdin: change.content })).trim();
+        blobs.set(change.path, { sha, size: change.content.length });
+      }
+    }));
+    const zero = '0'.repeat(input.objectFormat === 'sha256' ? 64 : 40);
+    const records = input.changes.map((change) => {
+      if ('remove' in change) return `0 ${zero}\t${change.path}\0`;
+      const sha = 'blobSha' in change ? change.blobSha : blobs.get(change.path)!.sha;
+      return `${change.mode} ${sha}\t${change.path}\0`;
+    });
+    // Removals first: a rename's old path goes before a new path is added beside it.
+    records.sort((a, b) => Number(!a.startsWith('0 ')) - Number(!b.startsWith('0 ')));
+    if (records.length) await runGit(withIndex(git('update-index', { gitDir }).flag('-z', '--index-info')).build(), { stdin: records.join('') });
+    const treeSha = (await runGit(withIndex(git('write-tree', { gitDir })).build())).trim();
+    const commit = git('commit-tree', { gitDir })
+      .env('GIT_AUTHOR_NAME', input.author.name).env('GIT_AUTHOR_EMAIL', input.author.email).env('GIT_AUTHOR_DATE', dateOf(input.author.time))
+      .env('GIT_COMMITTER_NAME', input.committer.name).env('GIT_COMMITTER_EMAIL', input.committer.email)
+      .env('GIT_COMMITTER_DATE', dateOf(input.committer.time))
+      .flag('-F', '-');
+    if (input.parent) commit.flag('-p').oid(input.parent);
+    commit.oid(treeSha);
+    const commitSha = (await runGit(commit.build(), { stdin: input.message })).trim();
+    return { commitSha, treeSha, blobs };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

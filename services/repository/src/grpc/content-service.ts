@@ -1,0 +1,84 @@
+// anvil.repository.v1.ContentService: decode the request, call the contents domain, encode the reply.
+import type { ServiceImplementation } from '@anvil/kit';
+import { loadAnvilGrpc, type repository } from '@anvil/proto';
+import { getContents, getFileContents, type ContentDeps, type ContentItem, type ContentsView } from '../domain/contents.js';
+import { changeFiles, type FileOperationKind } from '../domain/file-changes.js';
+import type { Signature } from '../git/file-changes-git.js';
+import { timestamp } from './messages.js';
+
+export const CONTENT_SERVICE_NAME = 'anvil.repository.v1.ContentService';
+
+const at = (unixSeconds: number) => timestamp(new Date(unixSeconds * 1000));
+
+function entryMessage(item: ContentItem): repository.ContentEntryInput {
+  return {
+    name: item.name, path: item.path, sha: item.sha, type: item.type, size: item.size,
+    has_content: item.content !== undefined, content: item.content ?? Buffer.alloc(0),
+    target: item.target ?? '', submodule_url: item.submoduleUrl ?? '',
+    last_commit_sha: item.lastCommit?.sha ?? '',
+    last_author_date: item.lastCommit ? at(item.lastCommit.authorTime) : undefined,
+    last_committer_date: item.lastCommit ? at(item.lastCommit.committerTime) : undefined,
+    last_commit_message: item.lastCommit?.message ?? '',
+  };
+}
+
+function refMessage(ref: ContentsView['at']): repository.ResolvedRefInput {
+  return { input: ref.input, kind: ref.kind, name: ref.name, commit_sha: ref.commitSha };
+}
+
+const signature = (s: Signature) => ({ name: s.name, email: s.email, when: at(s.time) });
+const dateOf = (ts: { seconds: number } | null | undefined) => (ts && ts.seconds ? new Date(ts.seconds * 1000) : undefined);
+const identity = (i: repository.Identity | null | undefined) => (i ? { name: i.name, email: i.email } : undefined);
+const refOf = (request: { ref?: repository.RepositoryRef | null }) => request.ref ?? { owner: '', name: '' };
+
+export function contentService(deps: ContentDeps): ServiceImplementation<repository.ContentServiceHandlers> {
+  return {
+    async GetContents(request, { caller }) {
+      const { owner, name } = refOf(request);
+      const view = await getContents(deps, owner, name, {
+        path: request.path, revision: request.revision, includeContent: request.include_content,
+        includeCommit: request.include_commit || request.include_commit_message,
+      }, caller);
+      return {
+        at: refMessage(view.at), is_dir: !view.file,
+        file: view.file ? entryMessage(view.file) : undefined,
+        entries: (view.entries ?? []).map(entryMessage),
+      };
+    },
+    async GetFileContents(request, { caller }) {
+      const { owner, name } = refOf(request);
+      const { at: ref, items } = await getFileContents(deps, owner, name, request.revision, request.paths, caller);
+      return { at: refMessage(ref), entries: items.map(entryMessage) };
+    },
+    async ChangeFiles(request, { caller }) {
+      const { owner, name } = refOf(request);
+      const result = await changeFiles(deps, owner, name, {
+        branch: request.branch, newBranch: request.new_branch, message: request.message,
+        author: identity(request.author), committer: identity(request.committer),
+        authorDate: dateOf(request.author_date), committerDate: dateOf(request.committer_date),
+        signoff: request.signoff, forcePush: request.force_push,
+        files: request.files.map((f) => ({
+          operation: f.operation as FileOperationKind, path: f.path, fromPath: f.from_path, sha: f.sha,
+          content: f.has_content ? Buffer.from(f.content) : undefined,
+        })),
+      }, caller);
+      const { commit } = result;
+      return {
+        at: { input: result.branch, kind: 'branch', name: result.branch, commit_sha: commit.sha },
+        commit: {
+          sha: commit.sha, tree_sha: commit.treeSha, parents: commit.parents, message: commit.message,
+          author: signature(commit.author), committer: signature(commit.committer),
+        },
+        files: result.files.map((item) => (item ? { present: true, entry: entryMessage(item) } : { present: false })),
+      };
+    },
+  };
+}
+
+export function contentGrpcService(deps: ContentDeps) {
+  return {
+    name: CONTENT_SERVICE_NAME,
+    definition: loadAnvilGrpc().anvil.repository.v1.ContentService.service,
+    implementation: contentService(deps),
+  };
+}
