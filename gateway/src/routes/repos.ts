@@ -25,13 +25,17 @@ const SORT_KEYS: Record<string, string> = {
   alpha: 'alpha', created: 'created', updated: 'updated', size: 'size', git_size: 'size', lfs_size: 'size', id: 'id', stars: 'id', forks: 'id',
 };
 
+// Gitea's repoSearch: `order` is read only when `sort` is given; its messages, its 422.
 function sortOf(q: Record<string, unknown>): { sort: string; order: string } {
-  const sort = typeof q.sort === 'string' && q.sort ? q.sort.toLowerCase() : 'id';
-  const order = typeof q.order === 'string' && q.order ? q.order.toLowerCase() : 'asc';
-  if (!(sort in SORT_KEYS)) throw invalid(`Invalid sort: ${sort}`);
-  if (order !== 'asc' && order !== 'desc') throw invalid(`Invalid sort order: ${order}`);
+  const sort = typeof q.sort === 'string' ? q.sort : '';
+  if (!sort) return { sort: 'id', order: 'asc' };
+  const order = typeof q.order === 'string' && q.order ? q.order : 'asc';
+  if (order !== 'asc' && order !== 'desc') throw invalid(`Invalid sort order: "${order}"`);
+  if (!Object.hasOwn(SORT_KEYS, sort)) throw invalid(`Invalid sort mode: "${sort}"`);
   return { sort: SORT_KEYS[sort], order };
 }
+
+const SEARCH_MODES = new Set(['', 'source', 'fork', 'mirror', 'collaborative']);
 
 export function createOption(ctx: RouteContext, ownerId: number): repository.CreateRepositoryRequest {
   const body = ctx.body as CreateRepoOption;
@@ -52,6 +56,11 @@ function boolParam(value: unknown): boolean | undefined {
 export async function search(ctx: RouteContext, request: Partial<repository.SearchRepositoriesRequest>) {
   const { page, limit } = ctx.page();
   return ctx.deps.services.repository.SearchRepositories({ q: '', sort: '', order: '', visibility: '', archived: '', mode: '', owner_login: '', ...request, page: { page, limit } }, { caller: ctx.caller });
+}
+
+async function listUserRepos(ctx: RouteContext) {
+  const reply = await search(ctx, { owner_login: ctx.params.username, exclusive: true });
+  return ok(presentRepositories(ctx, reply.repositories), reply.total);
 }
 
 export const repoRoutes: Route[] = [
@@ -81,8 +90,9 @@ export const repoRoutes: Route[] = [
       const includePrivate = boolParam(q.private) ?? true;
       const archived = boolParam(q.archived);
       const template = boolParam(q.template);
+      const mode = typeof q.mode === 'string' ? q.mode : '';
+      if (!SEARCH_MODES.has(mode)) throw invalid(`Invalid search mode: "${mode}"`);
       const { sort, order } = sortOf(q);
-      const mode = typeof q.mode === 'string' ? q.mode.toLowerCase() : '';
       // There are no forks or mirrors yet: asking only for them finds nothing.
       if (mode === 'fork' || mode === 'mirror') return ok({ ok: true, data: [] }, 0);
       const reply = await search(ctx, {
@@ -109,13 +119,17 @@ export const repoRoutes: Route[] = [
   },
   {
     method: 'GET', path: '/users/:username/repos', operationId: 'userListRepos', access: 'public', scopes: ['user', 'repository'],
-    async handle(ctx) {
-      const reply = await search(ctx, { owner_login: ctx.params.username, exclusive: true });
-      return ok(presentRepositories(ctx, reply.repositories), reply.total);
-    },
+    handle: listUserRepos,
+  },
+  // The specification names this list `/user/{username}/repos`; Gitea and its document
+  // spell it `/users/...`. Both answer the same.
+  {
+    method: 'GET', path: '/user/:username/repos', operationId: 'userListRepos', access: 'public', scopes: ['user', 'repository'],
+    handle: listUserRepos,
   },
   {
-    method: 'GET', path: '/repositories/:id', operationId: 'repoGetByID', access: 'public', scopes: ['repository'],
+    // Gitea routes this one with reqToken(): anonymous callers get 401.
+    method: 'GET', path: '/repositories/:id', operationId: 'repoGetByID', access: 'signed', scopes: ['repository'],
     async handle(ctx) {
       const id = Number(ctx.params.id);
       if (!Number.isSafeInteger(id) || id <= 0) throw notFound('The target couldn\'t be found.');

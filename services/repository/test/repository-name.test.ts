@@ -2,15 +2,17 @@ import { describe, expect, it } from '@jest/globals';
 import { defaultReadme, validateDescription, validateRepositoryName, validateWebsite } from '../src/domain/repository.js';
 
 describe('repository names', () => {
-  it.each(['hello', 'Hello-World', 'a.b_c', 'x', '1.0', '.hidden-ok', 'a'.repeat(100)])('accepts %s', (name) => {
+  it.each(['hello', 'Hello-World', 'a.b_c', 'x', '1.0', '.hidden-ok', 'a'.repeat(100), '.profile', 'api', 'assets'])('accepts %s', (name) => {
     expect(() => validateRepositoryName(name)).not.toThrow();
   });
 
   it.each([
     ['', 'invalid_repo_name'],
     ['.', 'repo_name_reserved'],
-    ['..', 'repo_name_reserved'],
+    ['..', 'repo_name_chars_not_allowed'],
+    ['a..b', 'repo_name_chars_not_allowed'],
     ['-', 'repo_name_reserved'],
+    ['-rf', 'repo_name_chars_not_allowed'],
     ['project.git', 'repo_name_pattern_not_allowed'],
     ['Project.GIT', 'repo_name_pattern_not_allowed'],
     ['feed.rss', 'repo_name_pattern_not_allowed'],

@@ -5,7 +5,7 @@ import { canCreateOrgRepository, orgFactsOf, type MemberTeam } from './org-acces
 import type { Owner } from './owner.js';
 import { atLeast, permissionOf, type AccessMode } from './permission.js';
 import { checkTemplateNames, initialFiles, type TemplateCatalog } from './repo-templates.js';
-import { UNIT_FLAGS, validateDescription, validateRepositoryName, validateWebsite, type Repository, type UnitFlag } from './repository.js';
+import { UNIT_FLAGS, validateDescription, validateNewRepositoryName, validateRepositoryName, validateWebsite, type Repository, type UnitFlag } from './repository.js';
 import type { RepositoryPatch, RepositoryStore, RepositoryWithOwner, SearchFilter } from './store.js';
 
 /** The git side of repository lifecycle (src/git/storage.ts behind an adapter). */
@@ -197,9 +197,9 @@ export async function editRepository(deps: RepositoryDeps, ownerLogin: string, n
   const repo = access.repository;
   const patch: RepositoryPatch = {};
   if (input.name !== undefined && input.name !== repo.name) {
-    validateRepositoryName(input.name);
+    validateNewRepositoryName(input.name);
     const clash = await store.findByName(access.owner.login, input.name);
-    if (clash && clash.repository.id !== repo.id) throw alreadyExists('The repository with the same name already exists.', 'repo_exists');
+    if (clash && clash.repository.id !== repo.id) throw alreadyExists(`repo name is already taken [name: ${input.name}]`, 'repo_exists');
     patch.name = input.name;
   }
   if (input.description !== undefined) {
@@ -210,7 +210,11 @@ export async function editRepository(deps: RepositoryDeps, ownerLogin: string, n
     validateWebsite(input.website);
     patch.website = input.website;
   }
-  if (input.isPrivate !== undefined) patch.isPrivate = input.isPrivate || settings.forcePrivate;
+  if (input.isPrivate !== undefined && input.isPrivate !== repo.isPrivate) {
+    // Gitea: with FORCE_PRIVATE anyone may hide a repository, only site admins may publish one.
+    if (settings.forcePrivate && !input.isPrivate && !caller.isAdmin) throw invalid('cannot change private repository to public', 'force_private');
+    patch.isPrivate = input.isPrivate;
+  }
   if (input.isTemplate !== undefined) patch.isTemplate = input.isTemplate;
   if (input.isArchived !== undefined && input.isArchived !== repo.isArchived) {
     patch.isArchived = input.isArchived;

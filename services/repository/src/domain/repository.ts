@@ -41,16 +41,40 @@ const RESERVED_SUFFIXES = ['.git', '.rss', '.atom', '.wiki'];
 const MAX_NAME_LENGTH = 100;
 // Gitea's binding `AlphaDashDot`: letters, digits, `-`, `_` and `.`.
 const ALPHA_DASH_DOT = /^[-.\w]+$/;
+// Gitea's invalidRepoNamePattern: two dots in a row are refused whatever surrounds them.
+const CONSECUTIVE_DOTS = /\.{2,}/;
 
 /** Throws Gitea's 422 errors for a name that cannot be a repository name. */
 export function validateRepositoryName(name: string): void {
   if (!name) throw invalid('[Name]: Required', 'invalid_repo_name');
   if (name.length > MAX_NAME_LENGTH) throw invalid('[Name]: MaxSize', 'invalid_repo_name');
   if (!ALPHA_DASH_DOT.test(name)) throw invalid('[Name]: AlphaDashDot', 'invalid_repo_name');
+  // Checked before the reserved names, as Gitea does: `..` is "invalid", not "reserved".
+  if (CONSECUTIVE_DOTS.test(name)) {
+    throw invalid(`name is invalid [${name}]: must be valid alpha or numeric or dash(-_) or dot characters`, 'repo_name_chars_not_allowed');
+  }
   const lower = name.toLowerCase();
-  if (RESERVED_NAMES.has(lower)) throw invalid(`name is reserved [name: ${name}]`, 'repo_name_reserved');
-  for (const suffix of RESERVED_SUFFIXES) {
-    if (lower.endsWith(suffix)) throw invalid(`name pattern is not allowed [pattern: *${suffix}]`, 'repo_name_pattern_not_allowed');
+  // Gitea accepts `-x`; Anvil refuses a leading dash so no name can ever read as an option.
+  if (name.startsWith('-') && !RESERVED_NAMES.has(lower)) {
+    throw invalid(`name is invalid [${name}]: must not start with a dash`, 'repo_name_chars_not_allowed');
+  }
+  if (RESERVED_NAMES.has(lower)) throw invalid(`name is reserved [name: ${lower}]`, 'repo_name_reserved');
+  const suffix = RESERVED_SUFFIXES.find((s) => lower.endsWith(s));
+  if (suffix) throw invalid(`name pattern is not allowed [pattern: *${suffix}]`, 'repo_name_pattern_not_allowed');
+}
+
+/** The same rules for a rename, with the messages Gitea's repository edit answers. */
+export function validateNewRepositoryName(name: string): void {
+  try {
+    validateRepositoryName(name);
+  } catch (err) {
+    const reason = (err as { reason?: string }).reason;
+    if (reason === 'repo_name_reserved') throw invalid(`repo name is reserved [name: ${name}]`, reason);
+    if (reason === 'repo_name_pattern_not_allowed') {
+      const suffix = RESERVED_SUFFIXES.find((s) => name.toLowerCase().endsWith(s));
+      throw invalid(`repo name's pattern is not allowed [name: ${name}, pattern: *${suffix}]`, reason);
+    }
+    throw err;
   }
 }
 

@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git, runGit, spawnGit } from './command.js';
-import { isSafeSegment } from './storage.js';
+import { isSafeName } from './storage.js';
 
 export type ArchiveFormat = 'zip' | 'tar.gz' | 'bundle';
 
@@ -45,7 +45,7 @@ export interface Archiver {
 
 /** `git archive --format=zip|tar.gz --prefix=<repo>/ <commit>` streaming to stdout. */
 export function spawnArchive(gitDir: string, repoName: string, commit: string, format: 'zip' | 'tar.gz'): Archiver {
-  if (!isSafeSegment(repoName)) throw new Error(`unsafe prefix ${JSON.stringify(repoName)}`);
+  if (!isSafeName(repoName)) throw new Error(`unsafe prefix ${JSON.stringify(repoName)}`);
   const command = git('archive', { gitDir }).flag(`--format=${format}`, `--prefix=${repoName}/`).oid(commit).build();
   return { child: spawnGit(command), cleanup: async () => undefined };
 }

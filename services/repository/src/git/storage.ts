@@ -15,6 +15,15 @@ export function isSafeSegment(value: string): boolean {
   return SEGMENT.test(value) && value.length <= 255 && !value.includes('..');
 }
 
+// Repository names may also start with `.` (Gitea's `.profile`, `.dotfiles`): the directory
+// is `<name>.git`, so no name can be `.` or `..` on disk. Never a leading `-`, nor `x.git`.
+const NAME = /^[A-Za-z0-9_.][A-Za-z0-9_.-]*$/;
+
+/** A repository name safe as the directory `<name>.git`. */
+export function isSafeName(value: string): boolean {
+  return NAME.test(value) && value.length <= 255 && !value.includes('..') && value !== '.' && !value.toLowerCase().endsWith('.git');
+}
+
 export class RepositoryStorage {
   readonly root: string;
 
@@ -25,7 +34,7 @@ export class RepositoryStorage {
 
   /** The bare repository directory for owner/name; throws UnsafePath for anything odd. */
   pathOf(owner: string, name: string): string {
-    if (!isSafeSegment(owner) || !isSafeSegment(name)) {
+    if (!isSafeSegment(owner) || !isSafeName(name)) {
       throw new UnsafePath(`unsafe repository path ${JSON.stringify(owner)}/${JSON.stringify(name)}`);
     }
     const path = resolve(this.root, owner.toLowerCase(), `${name.toLowerCase()}.git`);

@@ -6,7 +6,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { UnadoptedGit } from '../domain/unadopted.js';
 import { git, isValidBranchName, runGit } from './command.js';
-import { isSafeSegment, RepositoryStorage, setHead } from './storage.js';
+import { isSafeName, isSafeSegment, RepositoryStorage, setHead } from './storage.js';
 
 async function isRealDirectory(path: string): Promise<boolean> {
   try {
@@ -39,7 +39,7 @@ const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export function unadoptedGit(storage: RepositoryStorage): UnadoptedGit {
   /** The repository directory, or undefined when the names are unsafe or a symlink is on the way. */
   async function directoryOf(owner: string, name: string): Promise<string | undefined> {
-    if (!isSafeSegment(owner) || !isSafeSegment(name)) return undefined;
+    if (!isSafeSegment(owner) || !isSafeName(name)) return undefined;
     const path = storage.pathOf(owner, name);
     if (!(await isRealDirectory(join(path, '..'))) || !(await isRealDirectory(path))) return undefined;
     return path;
@@ -54,7 +54,7 @@ export function unadoptedGit(storage: RepositoryStorage): UnadoptedGit {
           if (!entry.endsWith('.git')) continue;
           const name = entry.slice(0, -'.git'.length);
           // Storage writes lower-case names; anything else was not made for a repository.
-          if (name !== name.toLowerCase() || !isSafeSegment(name)) continue;
+          if (name !== name.toLowerCase() || !isSafeName(name)) continue;
           found.push({ owner, name });
         }
       }

@@ -1,0 +1,107 @@
+// Integration test for the gaps the issue #4 audit closed (docs/issue-4-checklist.md), over
+// real PostgreSQL and git: names Gitea accepts that the storage once refused (`.profile`),
+// names Gitea refuses (`a..b`), rename errors with Gitea's messages, and FORCE_PRIVATE on edit.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { applyMigrations, createLogger, dropDatabase, type Caller } from '@anvil/kit';
+import { createRepository, editRepository, type RepositoryDeps } from '../src/domain/repositories.js';
+import { gitStorage } from '../src/git/git-storage.js';
+import { listRefs } from '../src/git/refs.js';
+import { RepositoryStorage } from '../src/git/storage.js';
+import { createDb, type RepositoryDb } from '../src/store/db.js';
+import { repositoryStore } from '../src/store/repositories.js';
+import { withDatabase } from '../../../test/support/isolation.js';
+
+process.env.ANVIL_LOG_LEVEL ??= 'silent';
+const log = createLogger('repository-test');
+const PG_URL = process.env.ANVIL_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const RUN_ID = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+const databaseUrl = withDatabase(PG_URL, `anvil_repository_audit_test_${RUN_ID}`);
+
+let db: RepositoryDb;
+let dir: string;
+let storage: RepositoryStorage;
+let deps: RepositoryDeps;
+let forced: RepositoryDeps;
+
+const caller = (userId: number, login: string, isAdmin = false): Caller => ({ userId, login, isAdmin, restricted: false, scopes: ['all'] });
+const siteAdmin = caller(1000, 'root', true);
+
+async function owner(id: number, login: string): Promise<Caller> {
+  await db.owner.create({ data: { id: BigInt(id), lower_name: login.toLowerCase(), name: login, type: 'user', email: `${login}@example.com`, max_repo_creation: -1 } });
+  return caller(id, login);
+}
+
+const input = (ownerId: number, name: string, extra: Partial<Parameters<typeof createRepository>[1]> = {}) => ({
+  ownerId, name, description: '', isPrivate: false, defaultBranch: '', autoInit: false, readme: '', isTemplate: false, objectFormatName: '', ...extra,
+});
+
+beforeAll(async () => {
+  await applyMigrations({ databaseUrl, migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)), log });
+  db = createDb(databaseUrl);
+  dir = await mkdtemp(join(tmpdir(), 'anvil-audit-int-'));
+  storage = new RepositoryStorage(join(dir, 'repositories'));
+  deps = { store: repositoryStore(db), git: gitStorage(storage), settings: { forcePrivate: false, maxCreationLimit: -1, defaultBranch: 'main' } };
+  forced = { ...deps, settings: { ...deps.settings, forcePrivate: true } };
+}, 30_000);
+
+afterAll(async () => {
+  await db?.$disconnect();
+  await dropDatabase(databaseUrl);
+  await rm(dir, { recursive: true, force: true });
+}, 30_000);
+
+describe('repository names over PostgreSQL and git', () => {
+  it('creates and renames repositories whose name starts with a dot, as Gitea allows (`.profile`)', async () => {
+    const ann = await owner(1, 'ann');
+    const access = await createRepository(deps, input(1, '.profile', { autoInit: true }), ann);
+    expect(access.repository).toMatchObject({ name: '.profile', isEmpty: false });
+    expect([...(await listRefs(storage.pathOf('ann', '.profile'))).keys()]).toEqual(['refs/heads/main']);
+    await editRepository(deps, 'ann', '.profile', { name: '.github' }, ann);
+    expect(await readdir(join(dir, 'repositories', 'ann'))).toEqual(['.github.git']);
+  });
+
+  it('refuses runs of dots and a leading dash with 422 and leaves neither a row nor a directory', async () => {
+    const ben = await owner(2, 'ben');
+    await expect(createRepository(deps, input(2, 'a..b'), ben)).rejects.toMatchObject({
+      kind: 'invalid', message: 'name is invalid [a..b]: must be valid alpha or numeric or dash(-_) or dot characters',
+    });
+    await expect(createRepository(deps, input(2, '-rf'), ben)).rejects.toMatchObject({ kind: 'invalid', reason: 'repo_name_chars_not_allowed' });
+    expect(await db.repository.count({ where: { owner_id: 2n } })).toBe(0);
+    await expect(stat(join(dir, 'repositories', 'ben'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('answers a rename with Gitea\'s messages: taken, reserved, refused pattern', async () => {
+    const cat = await owner(3, 'cat');
+    await createRepository(deps, input(3, 'first'), cat);
+    await createRepository(deps, input(3, 'second'), cat);
+    await expect(editRepository(deps, 'cat', 'first', { name: 'SECOND' }, cat)).rejects.toMatchObject({
+      kind: 'already_exists', reason: 'repo_exists', message: 'repo name is already taken [name: SECOND]',
+    });
+    await expect(editRepository(deps, 'cat', 'first', { name: '-' }, cat)).rejects.toMatchObject({ kind: 'invalid', message: 'repo name is reserved [name: -]' });
+    await expect(editRepository(deps, 'cat', 'first', { name: 'first.wiki' }, cat)).rejects.toMatchObject({
+      kind: 'invalid', message: 'repo name\'s pattern is not allowed [name: first.wiki, pattern: *.wiki]',
+    });
+    expect((await stat(storage.pathOf('cat', 'first'))).isDirectory()).toBe(true);
+  });
+});
+
+describe('FORCE_PRIVATE on edit', () => {
+  it('refuses to publish for owners, lets site admins publish, and never hides a public repository on its own', async () => {
+    const dan = await owner(4, 'dan');
+    const made = await createRepository(forced, input(4, 'hidden'), dan);
+    expect(made.repository.isPrivate).toBe(true);
+    await expect(editRepository(forced, 'dan', 'hidden', { isPrivate: false }, dan)).rejects.toMatchObject({
+      kind: 'invalid', message: 'cannot change private repository to public',
+    });
+    expect((await editRepository(forced, 'dan', 'hidden', { isPrivate: true, description: 'x' }, dan)).repository).toMatchObject({ isPrivate: true, description: 'x' });
+    expect((await editRepository(forced, 'dan', 'hidden', { isPrivate: false }, siteAdmin)).repository.isPrivate).toBe(false);
+    // Made public by an admin (or before the switch), an edit that repeats `private: false` keeps it public.
+    expect((await editRepository(forced, 'dan', 'hidden', { isPrivate: false, description: 'y' }, dan)).repository.isPrivate).toBe(false);
+    expect((await editRepository(forced, 'dan', 'hidden', { isPrivate: true }, dan)).repository.isPrivate).toBe(true);
+  });
+});
