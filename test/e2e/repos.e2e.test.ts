@@ -69,6 +69,8 @@ describe('creating repositories', () => {
     const res = await client.post('/user/repos', { name: 'one-too-many' });
     expect(res.status).toBe(422);
     expect(res.body.message).toContain('limit of repositories');
+    // The limit is part of the site's repository settings.
+    expect((await anonymous.get('/settings/repository')).body.max_creation_limit).toBe(5);
   });
 
   test('a site admin creates a repository for a user', async () => {

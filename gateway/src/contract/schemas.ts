@@ -105,11 +105,14 @@ function convertProperty(property: SwaggerSchema, variant: Variant): JsonSchema 
   return variant !== 'request' && admitsNull(property) ? withNull(converted) : converted;
 }
 
-// Fields real Gitea 1.27 sends that its document does not list, so strict mode must not
-// refuse them: modules/structs/user.go `User.MarshalJSON` adds `username` (= `login`) "for
-// backward compatibility", and clients read it.
+// Fields sent that the document does not list, so strict mode must not refuse them:
+// - real Gitea 1.27's modules/structs/user.go `User.MarshalJSON` adds `username` (= `login`)
+//   "for backward compatibility", and clients read it;
+// - Anvil's spec asks the general repository settings to carry the maximum repository
+//   creation limit (its JSON name is not given; `max_creation_limit` follows the setting).
 const SENT_BUT_UNDOCUMENTED: Record<string, Record<string, SwaggerSchema>> = {
   User: { username: { type: 'string' } },
+  GeneralRepoSettings: { max_creation_limit: { type: 'integer', format: 'int64' } },
 };
 
 // Fields the document marks `required: true` whose Go struct has no `binding:"Required"`,

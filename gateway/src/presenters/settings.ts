@@ -24,6 +24,9 @@ export const presentRepoSettings = (s: Settings) => ({
   stars_disabled: s.repository.DISABLE_STARS,
   time_tracking_disabled: false,
   lfs_disabled: true,
+  // Anvil's spec: the general repository settings carry the maximum repository creation
+  // limit (-1 = unlimited); Gitea 1.27's object has no such field (contract/schemas.ts).
+  max_creation_limit: s.repository.MAX_CREATION_LIMIT,
 });
 
 export const presentAttachmentSettings = (s: Settings) => ({
