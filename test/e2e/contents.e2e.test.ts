@@ -6,6 +6,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { accounts, type Accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
 import { recordEvents, type EventRecorder } from '../support/event-recorder.js';
 import { cloneUrl, gitIn } from '../support/git-cli.js';
@@ -16,6 +17,7 @@ jest.setTimeout(120_000);
 let system: RunningSystem;
 let anonymous: ApiClient;
 let admin: ApiClient;
+let users: Accounts;
 let home: string;
 let recorder: EventRecorder;
 const git = (args: string[], cwd = home) => gitIn(home, args, cwd);
@@ -26,6 +28,7 @@ beforeAll(async () => {
   system = await bootSystem();
   anonymous = new ApiClient(system.baseUrl);
   admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
+  users = accounts(admin, 'ct-user');
   home = await mkdtemp(join(tmpdir(), 'anvil-contents-e2e-'));
   recorder = await recordEvents(system, 'repository');
 }, 180_000);
@@ -36,25 +39,10 @@ afterAll(async () => {
   if (home) await rm(home, { recursive: true, force: true });
 });
 
-async function ownerKnown(username: string): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    if ((await anonymous.get(`/users/${username}/repos`)).status === 200) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`repository never learned about ${username}`);
-}
-
-let serial = 0;
+/** A fresh user with a full name (commits are authored with it), and a token that may write repositories. */
 async function newUser() {
-  serial += 1;
-  const username = `ct-user${serial}-${Date.now() % 100000}`;
-  const password = `pass-${username}-word`;
-  expect((await admin.post('/admin/users', { username, email: `${username}@example.com`, password, must_change_password: false, full_name: `Full ${serial}` })).status).toBe(201);
-  await ownerKnown(username);
-  const client = anonymous.as({ basic: [username, password] });
-  const token = await client.post(`/users/${username}/tokens`, { name: `ct-${serial}`, scopes: ['write:repository'] });
-  expect(token.status).toBe(201);
-  return { username, password, client, token: token.body.sha1 as string };
+  const user = await users.newUser({ full_name: `Full ${users.unique('name')}` });
+  return { ...user, token: await users.newToken(user, ['write:repository']) };
 }
 
 type User = Awaited<ReturnType<typeof newUser>>;
@@ -162,7 +150,7 @@ describe('writing files', () => {
     expect(text(created.body.content.content)).toBe('one\n');
     expect(created.body.commit).toMatchObject({
       message: 'Add notes/todo.txt\n',
-      author: { name: 'Full ' + owner.username.match(/ct-user(\d+)/)![1], email: `${owner.username}@example.com` },
+      author: { name: owner.user.full_name, email: `${owner.username}@example.com` },
       parents: [{ sha: before }],
     });
     expect(created.body.verification).toMatchObject({ verified: false, reason: 'gpg.error.not_signed_commit' });
@@ -323,20 +311,44 @@ describe('who may write', () => {
 });
 
 describe('concurrent writers', () => {
-  test('many creates on one branch at once: each lands or gets a clean 409, and no commit is lost', async () => {
+  test('many creates of different files on one branch at once all land, one commit each, none lost', async () => {
     const owner = await newUser();
     const base = await newRepo(owner, 'race');
     const client = anonymous.as({ token: owner.token });
     const results = await Promise.all(Array.from({ length: 12 }, (_, i) =>
-      client.undeclared('POST', `${base}/contents/race/${i}.txt`, { content: b64(`${i}\n`) })));
-    const statuses = results.map((r) => r.status);
-    expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
-    const landed = statuses.filter((s) => s === 201).length;
-    expect(landed).toBeGreaterThan(0);
-    for (const r of results.filter((x) => x.status === 409)) expect(r.message).toContain('PushOutOfDate');
+      client.post(`${base}/contents/race/${i}.txt`, { content: b64(`${i}\n`) })));
+    // Writers of one repository take turns in the repository service; a 409 would only come
+    // from another replica winning the update-ref race.
+    expect(results.map((r) => r.status)).toEqual(Array(12).fill(201));
 
     const work = await cloneOf(owner, 'race');
-    expect(Number((await git(['rev-list', '--count', 'HEAD'], work)).stdout.trim())).toBe(landed + 1);
-    expect((await git(['ls-files', 'race'], work)).stdout.trim().split('\n').filter(Boolean)).toHaveLength(landed);
+    expect(Number((await git(['rev-list', '--count', 'HEAD'], work)).stdout.trim())).toBe(12 + 1);
+    expect((await git(['ls-files', 'race'], work)).stdout.trim().split('\n').filter(Boolean)).toHaveLength(12);
+  });
+
+  test('a git push while the API commits to another branch announces only the pushed commits', async () => {
+    const owner = await newUser();
+    const base = await newRepo(owner, 'mixed');
+    const repoId = (await owner.client.get(base)).body.id as number;
+    const work = await cloneOf(owner, 'mixed');
+    await git(['checkout', '-q', '-b', 'side'], work);
+    await git(['-c', 'user.name=Pusher', '-c', 'user.email=pusher@example.com', 'commit', '-q', '--allow-empty', '-m', 'pushed'], work);
+    const client = anonymous.as({ token: owner.token });
+    const [pushed, ...written] = await Promise.all([
+      git(['push', '-q', 'origin', 'side'], work),
+      ...Array.from({ length: 4 }, (_, i) => client.post(`${base}/contents/api/${i}.txt`, { content: b64(`${i}\n`) })),
+    ]);
+    expect(pushed.code).toBe(0);
+    expect(written.map((r) => r.status)).toEqual(Array(4).fill(201));
+
+    await recorder.eventMatching((e) => e.subject === 'repository.push' && e.payload.repository?.id === repoId && e.payload.ref === 'refs/heads/side');
+    const apiCommits = new Set(written.map((r) => r.body.commit.sha as string));
+    for (const sha of apiCommits) {
+      await recorder.eventMatching((e) => e.subject === 'repository.push' && e.payload.repository?.id === repoId && e.payload.after === sha);
+    }
+    // Each API commit was announced once, by its own write; the push announced its branch only.
+    const pushes = recorder.events.filter((e) => e.subject === 'repository.push' && e.payload.repository?.id === repoId);
+    expect(pushes.filter((e) => e.payload.ref === 'refs/heads/main')).toHaveLength(4);
+    expect(pushes.filter((e) => e.payload.ref === 'refs/heads/side').map((e) => e.payload.commits.map((c: { message: string }) => c.message.trim()))).toEqual([['pushed']]);
   });
 });

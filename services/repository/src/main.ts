@@ -10,6 +10,7 @@ import { RepositoryStorage } from './git/storage.js';
 import { branchGit } from './git/branch-git.js';
 import { PreReceiveHooks } from './git-http/pre-receive.js';
 import { startGitHttpServer } from './git-http/server.js';
+import { RepositoryWriteLock } from './domain/write-lock.js';
 import { branchGrpcService } from './grpc/branch-service.js';
 import { branchProtectionStore } from './store/branch-protections.js';
 import type { BranchProtectionStore } from './domain/branch-protection-store.js';
@@ -57,6 +58,8 @@ let deps: RepositoryDeps | undefined;
 let db: RepositoryDb | undefined;
 let storage: RepositoryStorage | undefined;
 let protections: BranchProtectionStore | undefined;
+// One turn per repository for pushes and the API's ref writers (domain/write-lock.ts).
+const writeLock = new RepositoryWriteLock();
 let commitStatuses: CommitStatusStore | undefined;
 // Commit authors and signatures are identity's to answer (one call per page or push).
 let identityCommits: IdentityCommitClients | undefined;
@@ -81,20 +84,20 @@ await runService<RepositoryDb, RepositoryTx>({
     maxBlobSize = service.config.settings.api.DEFAULT_MAX_BLOB_SIZE;
     await preReceive.install();
     // Packs travel over this HTTP side channel, never inside gRPC (DESIGN.md §3).
-    await startGitHttpServer({ address: service.config.repositoryHttpAddress, secret: service.secret, log: service.log, deps, storage, preReceive });
+    await startGitHttpServer({ address: service.config.repositoryHttpAddress, secret: service.secret, log: service.log, deps, storage, preReceive, writeLock });
   },
   grpcServices: () => [
     repositoryGrpcService(deps!),
     teamAccessGrpcService(deps!),
-    tagGrpcService({ store: deps!.store, tags: tagGit(storage!) }),
+    tagGrpcService({ store: deps!.store, tags: tagGit(storage!), writeLock }),
     languageGrpcService(languageDeps()),
     templateGrpcService(deps!.templates!),
     unadoptedGrpcService({ store: deps!.store, rows: unadoptedRows(db!), git: unadoptedGit(storage!), settings: deps!.settings }),
     commitStatusGrpcService({ store: deps!.store, statuses: commitStatuses!, git: commitStatusGit(storage!) }),
     gitObjectGrpcService({ store: deps!.store, git: gitObjectsGit((owner, name) => storage!.pathOf(owner, name)) }),
-    branchGrpcService({ store: deps!.store, protections: protections!, git: branchGit(storage!, identityCommits!.signatures) }),
+    branchGrpcService({ store: deps!.store, protections: protections!, git: branchGit(storage!, identityCommits!.signatures), writeLock }),
     commitGrpcService({ store: deps!.store, git: commitGit(storage!), people: identityCommits!.people, signatures: identityCommits!.signatures }),
-    contentGrpcService({ store: deps!.store, protections: protections!, files: contentFiles(storage!), maxBlobSize: maxBlobSize! }),
+    contentGrpcService({ store: deps!.store, protections: protections!, files: contentFiles(storage!), maxBlobSize: maxBlobSize!, writeLock }),
   ],
   consumers: ({ log }) => [
     identityUserConsumer(log, storage),

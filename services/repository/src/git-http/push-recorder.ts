@@ -4,7 +4,7 @@
 // receive-pack runs inside this process's request, so the service already knows the
 // pusher and the repository, and a hook would need its own way back into the service
 // (a binary, a socket, credentials in the environment). Pushes to one repository are
-// serialized in this process (see PushLock), so the two snapshots bracket exactly one
+// serialized in this process (see domain/write-lock.ts), so the two snapshots bracket exactly one
 // push. The repository service is one StatefulSet replica per git volume, so no other
 // process writes the same repository. Branch protection runs before the refs move, in the
 // pre-receive hook that calls back into this service (src/git-http/pre-receive.ts).

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createGunzip } from 'node:zlib';
 import type { Logger } from '@anvil/kit';
 import type { RepositoryDeps } from '../domain/repositories.js';
+import type { RepositoryWriteLock } from '../domain/write-lock.js';
 import { git, spawnGit, type GitCommandBuilder } from '../git/command.js';
 import { listRefs } from '../git/refs.js';
 import type { RepositoryStorage } from '../git/storage.js';
@@ -24,29 +25,12 @@ export interface GitHttpOptions {
   storage: RepositoryStorage;
   /** Branch protection on push: receive-pack runs its pre-receive hook, which asks this server. */
   preReceive?: PreReceiveHooks;
+  /** Shared with the API's writers, so the ref snapshots around a push bracket that push only. */
+  writeLock: RepositoryWriteLock;
 }
 
 type GitService = 'git-upload-pack' | 'git-receive-pack';
 const SERVICES = new Set<string>(['git-upload-pack', 'git-receive-pack']);
-
-/** Per-repository lock so the ref snapshots around a receive-pack bracket one push only. */
-class PushLock {
-  private readonly tails = new Map<number, Promise<void>>();
-  async run<T>(key: number, work: () => Promise<T>): Promise<T> {
-    const previous = this.tails.get(key) ?? Promise.resolve();
-    let release!: () => void;
-    const mine = new Promise<void>((r) => (release = r));
-    const tail = previous.then(() => mine);
-    this.tails.set(key, tail);
-    await previous;
-    try {
-      return await work();
-    } finally {
-      release();
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-    }
-  }
-}
 
 function pktLine(text: string): string {
   return (text.length + 4).toString(16).padStart(4, '0') + text;
@@ -63,7 +47,6 @@ function serviceCommand(service: GitService, gitDir: string, advertise: boolean,
 
 export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
   const { log, storage, deps, secret } = options;
-  const pushLock = new PushLock();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://repository');
@@ -93,7 +76,7 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
       return;
     }
     if (service === 'git-receive-pack') {
-      await pushLock.run(grant.repositoryId, async () => {
+      await options.writeLock.run(grant.owner, grant.name, async () => {
         const before = await listRefs(gitDir);
         const hook = options.preReceive?.begin({
           repositoryId: grant.repositoryId, gitDir,

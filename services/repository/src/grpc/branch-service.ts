@@ -5,6 +5,7 @@ import {
   createBranchProtection, deleteBranchProtection, editBranchProtection, getBranchProtection, listBranchProtections,
   DEFAULT_PROTECTION, updateBranchProtectionPriorities, type BranchProtectionInput, type BranchProtectionView, type ProtectionDeps,
 } from '../domain/branch-protections.js';
+import type { RepositoryWriteLock } from '../domain/write-lock.js';
 import { createBranch, deleteBranch, getBranch, listBranches, renameBranch, updateBranch, type BranchDeps, type BranchView } from '../domain/branches.js';
 import { timestamp } from './messages.js';
 
@@ -83,8 +84,12 @@ function pageOf(page: { page?: number; limit?: number } | null | undefined): { o
   return { offset: (Math.max(page?.page || 1, 1) - 1) * limit, limit };
 }
 
-export function branchService(deps: BranchDeps & ProtectionDeps): ServiceImplementation<repository.BranchServiceHandlers> {
+/** Branch writes take the repository's turn with pushes and contents writes (domain/write-lock.ts). */
+type LockedDeps = BranchDeps & ProtectionDeps & { writeLock: RepositoryWriteLock };
+
+export function branchService(deps: LockedDeps): ServiceImplementation<repository.BranchServiceHandlers> {
   const refOf = (r: { ref?: repository.RepositoryRef | null }) => r.ref ?? { owner: '', name: '' };
+  const locked = <T>(owner: string, name: string, work: () => Promise<T>) => deps.writeLock.run(owner, name, work);
   return {
     async ListBranches(request, { caller }) {
       const { owner, name } = refOf(request);
@@ -98,23 +103,24 @@ export function branchService(deps: BranchDeps & ProtectionDeps): ServiceImpleme
     },
     async CreateBranch(request, { caller }) {
       const { owner, name } = refOf(request);
-      return branchMessage(await createBranch(deps, owner, name, {
+      return branchMessage(await locked(owner, name, () => createBranch(deps, owner, name, {
         newBranchName: request.new_branch_name, oldBranchName: request.old_branch_name, oldRefName: request.old_ref_name,
-      }, caller));
+      }, caller)));
     },
     async DeleteBranch(request, { caller }) {
       const { owner, name } = refOf(request);
-      await deleteBranch(deps, owner, name, request.branch, caller);
+      await locked(owner, name, () => deleteBranch(deps, owner, name, request.branch, caller));
       return {};
     },
     async RenameBranch(request, { caller }) {
       const { owner, name } = refOf(request);
-      await renameBranch(deps, owner, name, request.branch, request.name, caller);
+      await locked(owner, name, () => renameBranch(deps, owner, name, request.branch, request.name, caller));
       return {};
     },
     async UpdateBranch(request, { caller }) {
       const { owner, name } = refOf(request);
-      await updateBranch(deps, owner, name, request.branch, { newCommitId: request.new_commit_id, oldCommitId: request.old_commit_id, force: request.force }, caller);
+      const input = { newCommitId: request.new_commit_id, oldCommitId: request.old_commit_id, force: request.force };
+      await locked(owner, name, () => updateBranch(deps, owner, name, request.branch, input, caller));
       return {};
     },
     async UpdateBranchProtectionPriorities(request, { caller }) {
@@ -146,7 +152,7 @@ export function branchService(deps: BranchDeps & ProtectionDeps): ServiceImpleme
   };
 }
 
-export function branchGrpcService(deps: BranchDeps & ProtectionDeps) {
+export function branchGrpcService(deps: LockedDeps) {
   return {
     name: BRANCH_SERVICE_NAME,
     definition: loadAnvilGrpc().anvil.repository.v1.BranchService.service,

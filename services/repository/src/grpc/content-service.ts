@@ -3,6 +3,7 @@ import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import { getContents, getFileContents, type ContentDeps, type ContentItem, type ContentsView } from '../domain/contents.js';
 import { changeFiles, type FileOperationKind } from '../domain/file-changes.js';
+import type { RepositoryWriteLock } from '../domain/write-lock.js';
 import type { Signature } from '../git/file-changes-git.js';
 import { timestamp } from './messages.js';
 
@@ -31,7 +32,13 @@ const dateOf = (ts: { seconds: number } | null | undefined) => (ts && ts.seconds
 const identity = (i: repository.Identity | null | undefined) => (i ? { name: i.name, email: i.email } : undefined);
 const refOf = (request: { ref?: repository.RepositoryRef | null }) => request.ref ?? { owner: '', name: '' };
 
-export function contentService(deps: ContentDeps): ServiceImplementation<repository.ContentServiceHandlers> {
+/**
+ * Writes take the repository's turn with pushes and other ref writers (domain/write-lock.ts):
+ * concurrent commits to different files all land, one after another.
+ */
+type LockedDeps = ContentDeps & { writeLock: RepositoryWriteLock };
+
+export function contentService(deps: LockedDeps): ServiceImplementation<repository.ContentServiceHandlers> {
   return {
     async GetContents(request, { caller }) {
       const { owner, name } = refOf(request);
@@ -52,7 +59,7 @@ export function contentService(deps: ContentDeps): ServiceImplementation<reposit
     },
     async ChangeFiles(request, { caller }) {
       const { owner, name } = refOf(request);
-      const result = await changeFiles(deps, owner, name, {
+      const result = await deps.writeLock.run(owner, name, () => changeFiles(deps, owner, name, {
         branch: request.branch, newBranch: request.new_branch, message: request.message,
         author: identity(request.author), committer: identity(request.committer),
         authorDate: dateOf(request.author_date), committerDate: dateOf(request.committer_date),
@@ -61,7 +68,7 @@ export function contentService(deps: ContentDeps): ServiceImplementation<reposit
           operation: f.operation as FileOperationKind, path: f.path, fromPath: f.from_path, sha: f.sha,
           content: f.has_content ? Buffer.from(f.content) : undefined,
         })),
-      }, caller);
+      }, caller));
       const { commit } = result;
       return {
         at: { input: result.branch, kind: 'branch', name: result.branch, commit_sha: commit.sha },
@@ -75,7 +82,7 @@ export function contentService(deps: ContentDeps): ServiceImplementation<reposit
   };
 }
 
-export function contentGrpcService(deps: ContentDeps) {
+export function contentGrpcService(deps: LockedDeps) {
   return {
     name: CONTENT_SERVICE_NAME,
     definition: loadAnvilGrpc().anvil.repository.v1.ContentService.service,

@@ -1,6 +1,7 @@
 // anvil.repository.v1.TagService: decode the request, call the tag domain, encode the reply.
 import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
+import type { RepositoryWriteLock } from '../domain/write-lock.js';
 import { createTag, deleteTag, getAnnotatedTag, getTag, listTags, type RepositoryName, type TagDeps } from '../domain/tags.js';
 import type { GitTag } from '../git/tags.js';
 import { timestamp } from './messages.js';
@@ -19,7 +20,10 @@ function tagMessage(tag: GitTag, repo?: RepositoryName): repository.TagInput {
 
 const refOf = (request: { ref?: repository.RepositoryRef | null }) => request.ref ?? { owner: '', name: '' };
 
-export function tagService(deps: TagDeps): ServiceImplementation<repository.TagServiceHandlers> {
+/** Tag writes take the repository's turn with pushes and other ref writers (domain/write-lock.ts). */
+type LockedDeps = TagDeps & { writeLock: RepositoryWriteLock };
+
+export function tagService(deps: LockedDeps): ServiceImplementation<repository.TagServiceHandlers> {
   return {
     async ListTags(request, { caller }) {
       const ref = refOf(request);
@@ -35,12 +39,13 @@ export function tagService(deps: TagDeps): ServiceImplementation<repository.TagS
     },
     async CreateTag(request, { caller }) {
       const ref = refOf(request);
-      const { tag, repository: repo } = await createTag(deps, ref.owner, ref.name, { tagName: request.tag_name, target: request.target, message: request.message }, caller);
+      const input = { tagName: request.tag_name, target: request.target, message: request.message };
+      const { tag, repository: repo } = await deps.writeLock.run(ref.owner, ref.name, () => createTag(deps, ref.owner, ref.name, input, caller));
       return tagMessage(tag, repo);
     },
     async DeleteTag(request, { caller }) {
       const ref = refOf(request);
-      await deleteTag(deps, ref.owner, ref.name, request.name, caller);
+      await deps.writeLock.run(ref.owner, ref.name, () => deleteTag(deps, ref.owner, ref.name, request.name, caller));
       return {};
     },
     async GetAnnotatedTag(request, { caller }) {
@@ -55,7 +60,7 @@ export function tagService(deps: TagDeps): ServiceImplementation<repository.TagS
   };
 }
 
-export function tagGrpcService(deps: TagDeps) {
+export function tagGrpcService(deps: LockedDeps) {
   return {
     name: TAG_SERVICE_NAME,
     definition: loadAnvilGrpc().anvil.repository.v1.TagService.service,

@@ -1,0 +1,27 @@
+// One queue per repository for everything that moves its refs in this process: a `git push`
+// (whose before/after ref snapshots must bracket that push alone, or another writer's commit
+// would be published again under the pusher's name), contents API commits and branch API
+// updates. Writers of one repository take turns, so concurrent API writes to different files
+// all land instead of all but one losing the `update-ref` race. Across replicas the
+// `update-ref <ref> <new> <old>` compare-and-swap still guards every write: a loser there is
+// refused with a conflict and nothing is lost. Keyed by owner/name as the request names them
+// (case-insensitively), so the gRPC adapters can take the turn before the domain resolves.
+export class RepositoryWriteLock {
+  private readonly tails = new Map<string, Promise<void>>();
+
+  async run<T>(owner: string, name: string, work: () => Promise<T>): Promise<T> {
+    const key = `${owner}/${name}`.toLowerCase();
+    const previous = this.tails.get(key) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((r) => (release = r));
+    const tail = previous.then(() => mine);
+    this.tails.set(key, tail);
+    await previous;
+    try {
+      return await work();
+    } finally {
+      release();
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    }
+  }
+}
