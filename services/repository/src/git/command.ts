@@ -150,8 +150,11 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
-/** Runs git to completion, collecting stdout; a non-zero exit throws GitError with stderr. */
-export function runGit(command: GitCommand, options: RunOptions = {}): Promise<string> {
+/**
+ * Runs git to completion, collecting stdout as bytes (blobs and raw objects are not always
+ * UTF-8, and object sizes count bytes); a non-zero exit throws GitError with stderr.
+ */
+export function runGitBytes(command: GitCommand, options: RunOptions = {}): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const child = spawnGit(command);
     const out: Buffer[] = [];
@@ -165,12 +168,17 @@ export function runGit(command: GitCommand, options: RunOptions = {}): Promise<s
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
+      if (code === 0) resolve(Buffer.concat(out));
       else reject(new GitError(command.args, code, Buffer.concat(err).toString('utf8')));
     });
     child.stdin!.on('error', () => {}); // git may exit before reading all of stdin
     child.stdin!.end(options.stdin ?? '');
   });
+}
+
+/** runGitBytes for text output. */
+export async function runGit(command: GitCommand, options: RunOptions = {}): Promise<string> {
+  return (await runGitBytes(command, options)).toString('utf8');
 }
 
 /** Starts git with piped stdio for streaming (smart HTTP); the caller owns the process. */

@@ -3,34 +3,11 @@
 // line stats for a whole page in one process, `git diff`/`format-patch` the text of one commit.
 // Every value from a caller reached here as a validated object id.
 import type { CommitFile, CommitRange, CommitStats, RawCommit, RawSignature } from '../domain/commits.js';
-import { git, GitError, isObjectId, runGit, spawnGit, type GitCommand } from './command.js';
+import { git, GitError, isObjectId, runGit, runGitBytes, spawnGit, type GitCommand } from './command.js';
 import type { ObjectEnv } from './branches.js';
 import { firstUnverified, type SignatureVerifier } from '../domain/commit-verification.js';
 
 export type { CommitFile, CommitRange, CommitStats, RawCommit, RawSignature };
-
-/** Runs git to completion and keeps stdout as bytes (object sizes count bytes). */
-function runGitBytes(command: GitCommand, stdin: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = spawnGit(command);
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.stdout!.on('data', (b: Buffer) => out.push(b));
-    child.stderr!.on('data', (b: Buffer) => err.push(b));
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(Buffer.concat(out));
-      else reject(new GitError(command.args, code, Buffer.concat(err).toString('utf8')));
-    });
-    child.stdin!.on('error', () => {});
-    child.stdin!.end(stdin);
-  });
-}
 
 function withObjects(cmd: ReturnType<typeof git>, env: ObjectEnv): ReturnType<typeof git> {
   if (env.GIT_OBJECT_DIRECTORY) cmd.env('GIT_OBJECT_DIRECTORY', env.GIT_OBJECT_DIRECTORY);
@@ -116,7 +93,7 @@ export function parseCommit(sha: string, raw: Buffer): RawCommit {
 export async function readCommits(gitDir: string, ids: readonly string[], env: ObjectEnv = {}): Promise<RawCommit[]> {
   const wanted = ids.filter(isObjectId);
   if (wanted.length === 0) return [];
-  const out = await runGitBytes(withObjects(git('cat-file', { gitDir }).flag('--batch'), env).build(), `${wanted.join('\n')}\n`);
+  const out = await runGitBytes(withObjects(git('cat-file', { gitDir }).flag('--batch'), env).build(), { stdin: `${wanted.join('\n')}\n` });
   const commits: RawCommit[] = [];
   let at = 0;
   while (at < out.length) {

@@ -2,30 +2,7 @@
 // `ls-tree` for entries, `cat-file` for bytes and `log` for the last commit of a path. All
 // through the one command builder; user paths only ever follow `--` (with literal pathspecs,
 // so `*` or `:(glob)` in a name is just a character) or travel on stdin.
-import { git, GitError, isObjectId, spawnGit, type GitCommand } from './command.js';
-
-/** Runs git and collects stdout as bytes (file contents are not always UTF-8). */
-export function runGitBytes(command: GitCommand, stdin?: string | Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = spawnGit(command);
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.stdout!.on('data', (b: Buffer) => out.push(b));
-    child.stderr!.on('data', (b: Buffer) => err.push(b));
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(Buffer.concat(out));
-      else reject(new GitError(command.args, code, Buffer.concat(err).toString('utf8')));
-    });
-    child.stdin!.on('error', () => {});
-    child.stdin!.end(stdin ?? '');
-  });
-}
+import { git, GitError, isObjectId, runGit, runGitBytes, spawnGit } from './command.js';
 
 export type RefKind = 'branch' | 'tag' | 'commit';
 
@@ -49,7 +26,7 @@ export async function resolveRevision(gitDir: string, revision: string): Promise
   ];
   if (/^[0-9a-f]{7,64}$/.test(revision)) candidates.push({ kind: 'commit', spec: `${revision}^{commit}` });
   const out = await runGitBytes(git('cat-file', { gitDir }).flag('--batch-check=%(objectname) %(objecttype)').build(),
-    candidates.map((c) => c.spec).join('\n') + '\n');
+    { stdin: candidates.map((c) => c.spec).join('\n') + '\n' });
   const lines = out.toString('utf8').split('\n');
   for (let i = 0; i < candidates.length; i += 1) {
     const [sha, type] = (lines[i] ?? '').split(' ');
@@ -87,13 +64,13 @@ function parseLsTree(out: string): TreeEntry[] {
 export async function entriesAt(gitDir: string, treeish: string, paths: string[]): Promise<Map<string, TreeEntry>> {
   if (paths.length === 0) return new Map();
   const cmd = git('ls-tree', { gitDir }).flag('-t', '-l', '-z', '--full-tree').oid(treeish).env('GIT_LITERAL_PATHSPECS', '1').paths(...paths);
-  const text = (await runGitBytes(cmd.build())).toString('utf8');
+  const text = await runGit(cmd.build());
   return new Map(parseLsTree(text).map((e) => [e.path, e]));
 }
 
 /** A tree's direct entries (`treeSha` from entriesAt or a commit id for the root); paths get `prefix/`. */
 export async function listTree(gitDir: string, treeish: string, prefix: string): Promise<TreeEntry[]> {
-  const text = (await runGitBytes(git('ls-tree', { gitDir }).flag('-l', '-z').oid(treeish).build())).toString('utf8');
+  const text = await runGit(git('ls-tree', { gitDir }).flag('-l', '-z').oid(treeish).build());
   return parseLsTree(text).map((e) => ({ ...e, path: prefix ? `${prefix}/${e.path}` : e.path }));
 }
 
@@ -115,7 +92,7 @@ const RECORD = '\x1e';
 export async function lastCommitOf(gitDir: string, commit: string, path: string): Promise<LastCommit | undefined> {
   const cmd = git('log', { gitDir }).flag('-1', `--format=%H${FIELD}%at${FIELD}%ct${FIELD}%B`).oid(commit).env('GIT_LITERAL_PATHSPECS', '1');
   if (path) cmd.paths(path);
-  const out = (await runGitBytes(cmd.build())).toString('utf8');
+  const out = await runGit(cmd.build());
   if (!out) return undefined;
   const [sha, at, ct, ...message] = out.split(FIELD);
   // log ends its one record with a newline of its own after the raw message.

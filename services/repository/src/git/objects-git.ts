@@ -4,28 +4,8 @@
 // option), or as a literal path after `--` (GIT_LITERAL_PATHSPECS: no pathspec magic).
 import type { ChildProcess } from 'node:child_process';
 import type { GitObjectsGit, RawEntry, RefEntry, TreeEntry } from '../domain/git-objects.js';
-import { git, isObjectId, spawnGit, runGit, GitError, type GitCommand } from './command.js';
-
-/** Runs git to completion and keeps stdout as bytes (blobs are not text). */
-function runGitBytes(command: GitCommand, stdin = ''): Promise<{ code: number | null; stdout: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const child = spawnGit(command);
-    const out: Buffer[] = [];
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.stdout!.on('data', (b: Buffer) => out.push(b));
-    child.stderr!.resume();
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout: Buffer.concat(out) });
-    });
-    child.stdin!.on('error', () => {});
-    child.stdin!.end(stdin);
-  });
-}
+import { git, isObjectId, spawnGit, runGit, runGitBytes } from './command.js';
+import { readBlob } from './contents-git.js';
 
 /**
  * Looks up many revision names in one `cat-file --batch-check` process: name → object id,
@@ -36,7 +16,7 @@ export async function lookupObjects(gitDir: string, names: readonly string[]): P
   const result = new Map<string, { sha: string; type: string; size: number } | undefined>();
   const asked = names.filter((name) => name && !/[\n\r\0]/.test(name));
   if (!asked.length) return result;
-  const { stdout } = await runGitBytes(git('cat-file', { gitDir }).flag('--batch-check=%(objectname) %(objecttype) %(objectsize)').build(), `${asked.join('\n')}\n`);
+  const stdout = await runGitBytes(git('cat-file', { gitDir }).flag('--batch-check=%(objectname) %(objecttype) %(objectsize)').build(), { stdin: `${asked.join('\n')}\n` });
   const lines = stdout.toString('utf8').split('\n');
   asked.forEach((name, i) => {
     const [sha, type, size] = (lines[i] ?? '').split(' ');
@@ -87,14 +67,6 @@ export async function listAllRefs(gitDir: string): Promise<RefEntry[]> {
     if (isObjectId(sha ?? '') && name.length) refs.push({ ref: name.join(' '), sha, type });
   }
   return refs;
-}
-
-/** The blob's bytes, read whole: only for blobs already known to be small. */
-export async function readBlob(gitDir: string, sha: string): Promise<Buffer> {
-  const command = git('cat-file', { gitDir }).arg('blob').oid(sha).build();
-  const { code, stdout } = await runGitBytes(command);
-  if (code !== 0) throw new GitError(command.args, code, 'cat-file blob failed');
-  return stdout;
 }
 
 /** `git cat-file blob <sha>` streaming to stdout; the caller owns the process. */
