@@ -7,7 +7,8 @@ import type { PushGitFacts } from './branch-protection.js';
 import type { BranchProtectionStore } from './branch-protection-store.js';
 import { requirePermission } from './repositories.js';
 import type { RepositoryStore } from './store.js';
-import type { LastCommit, ResolvedRevision, TreeEntry } from '../git/contents-git.js';
+import type { LastCommit, ResolvedRevision } from '../git/contents-git.js';
+import type { TreeEntry } from './git-objects.js';
 import type { NewCommit, WrittenCommit } from '../git/file-changes-git.js';
 
 /** One repository's git data, as contents reads and writes need it. */

@@ -15,7 +15,7 @@ export interface TreeEntry {
   /** Six octal digits: 100644, 100755, 120000, 040000, 160000. */
   mode: string;
   /** blob, tree or commit (a submodule). */
-  type: string;
+  type: 'blob' | 'tree' | 'commit';
   sha: string;
   /** Bytes of a blob; 0 otherwise. */
   size: number;

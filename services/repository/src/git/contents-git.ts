@@ -2,6 +2,7 @@
 // `ls-tree` for entries, `cat-file` for bytes and `log` for the last commit of a path. All
 // through the one command builder; user paths only ever follow `--` (with literal pathspecs,
 // so `*` or `:(glob)` in a name is just a character) or travel on stdin.
+import type { TreeEntry } from '../domain/git-objects.js';
 import { git, GitError, isObjectId, runGit, runGitBytes, spawnGit } from './command.js';
 
 export type RefKind = 'branch' | 'tag' | 'commit';
@@ -38,18 +39,8 @@ export async function resolveRevision(gitDir: string, revision: string): Promise
   return undefined;
 }
 
-export interface TreeEntry {
-  /** Octal mode as git writes it: 100644, 100755, 120000, 040000, 160000. */
-  mode: string;
-  type: 'blob' | 'tree' | 'commit';
-  sha: string;
-  /** Blob size in bytes; 0 for trees and submodules. */
-  size: number;
-  /** Full path from the root. */
-  path: string;
-}
-
-function parseLsTree(out: string): TreeEntry[] {
+/** `<mode> SP <type> SP <sha> SP+ <size|-> TAB <path>` records, NUL-terminated (`ls-tree -l -z`). */
+export function parseLsTree(out: string): TreeEntry[] {
   return out.split('\0').filter(Boolean).map((record) => {
     const tab = record.indexOf('\t');
     const [mode, type, sha, size] = record.slice(0, tab).split(/ +/);

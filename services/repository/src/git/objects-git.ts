@@ -5,7 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { GitObjectsGit, RawEntry, RefEntry, TreeEntry } from '../domain/git-objects.js';
 import { git, isObjectId, spawnGit, runGit, runGitBytes } from './command.js';
-import { readBlob } from './contents-git.js';
+import { parseLsTree, readBlob } from './contents-git.js';
 
 /**
  * Looks up many revision names in one `cat-file --batch-check` process: name → object id,
@@ -31,18 +31,6 @@ export async function listTreeEntries(gitDir: string, treeSha: string, recursive
   if (recursive) command.flag('-r', '-t');
   const out = await runGit(command.oid(treeSha).build());
   return parseLsTree(out);
-}
-
-/** `<mode> SP <type> SP <sha> SP+ <size|-> TAB <path>` records, NUL-terminated. */
-export function parseLsTree(out: string): TreeEntry[] {
-  const entries: TreeEntry[] = [];
-  for (const record of out.split('\0')) {
-    const tab = record.indexOf('\t');
-    if (tab < 0) continue;
-    const [mode, type, sha, size] = record.slice(0, tab).split(/ +/);
-    entries.push({ path: record.slice(tab + 1), mode: mode.padStart(6, '0'), type, sha, size: Number(size) || 0 });
-  }
-  return entries;
 }
 
 /** The entry at `path` in `commit`'s tree; undefined when there is none. */
