@@ -310,6 +310,20 @@ describe('who may write', () => {
   });
 });
 
+describe('the repository after a write', () => {
+  test('its size (KiB, as Gitea reports it) grows by what the write stored', async () => {
+    const owner = await newUser();
+    const base = await newRepo(owner, 'sized');
+    const before = (await owner.client.get(base)).body.size as number;
+    // 256 KiB that zlib cannot shrink, so the stored object is at least that large.
+    const noise = Buffer.from(Array.from({ length: 256 * 1024 }, () => Math.floor(Math.random() * 256)));
+    expect((await owner.client.post(`${base}/contents/noise.bin`, { content: noise.toString('base64') })).status).toBe(201);
+    const after = (await owner.client.get(base)).body.size as number;
+    expect(after - before).toBeGreaterThanOrEqual(256);
+    expect(after - before).toBeLessThan(1024);
+  });
+});
+
 describe('concurrent writers', () => {
   test('many creates of different files on one branch at once all land, one commit each, none lost', async () => {
     const owner = await newUser();

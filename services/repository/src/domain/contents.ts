@@ -26,6 +26,8 @@ export interface RepoFiles {
   updateRef(ref: string, newSha: string, oldSha: string): Promise<void>;
   facts(): PushGitFacts;
   setDefaultBranch(branch: string): Promise<void>;
+  /** The repository's git data size, for `size` after a write (as a push updates it). */
+  size(): Promise<number>;
 }
 
 export interface ContentDeps {

@@ -5,7 +5,7 @@ import { pushGitFacts } from './branch-git.js';
 import { updateRef } from './branches.js';
 import { entriesAt, lastCommitOf, lastCommitsOfEntries, listTree, readBlob, resolveRevision, submoduleUrl } from './contents-git.js';
 import { writeCommit } from './file-changes-git.js';
-import { setHead, type RepositoryStorage } from './storage.js';
+import { directorySize, setHead, type RepositoryStorage } from './storage.js';
 
 export function repoFiles(gitDir: string): RepoFiles {
   return {
@@ -20,6 +20,7 @@ export function repoFiles(gitDir: string): RepoFiles {
     updateRef: (ref, newSha, oldSha) => updateRef(gitDir, ref, newSha, oldSha),
     facts: () => pushGitFacts(gitDir),
     setDefaultBranch: (branch) => setHead(gitDir, branch),
+    size: () => directorySize(gitDir),
   };
 }
 

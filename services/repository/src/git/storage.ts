@@ -118,7 +118,8 @@ export async function setHead(gitDir: string, branch: string): Promise<void> {
   await runGit(git('symbolic-ref', { gitDir }).arg('HEAD').ref(`refs/heads/${branch}`).build());
 }
 
-async function directorySize(dir: string): Promise<number> {
+/** Bytes under `dir` (the repository's `size`, as Gitea counts the git directory). */
+export async function directorySize(dir: string): Promise<number> {
   let total = 0;
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
