@@ -21,6 +21,7 @@ import { connect } from 'nats';
 import pg from 'pg';
 import { freePorts, waitUntil } from '../../cli/dist/net.js';
 import { signPayload } from '../../services/kit/dist/index.js';
+import { startCpuMeter, processTree } from './cpu-time.mjs';
 import { benchClone, buildCloneRepository } from './git-clone.mjs';
 import { benchContents } from './contents.mjs';
 import { benchRepoSearch } from './repo-search.mjs';
@@ -70,6 +71,7 @@ async function bootGateway(dataDir) {
     // e.g. BENCH_NODE_OPTIONS="--require $PWD/test/bench/cpu-profile.cjs" to profile every process
     // (Node 20 refuses --cpu-prof in NODE_OPTIONS).
     ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+    ...(process.env.BENCH_PROFILE_DIR ? { BENCH_PROFILE_DIR: process.env.BENCH_PROFILE_DIR } : {}),
   };
   const supervisor = spawn(process.execPath, [here('../../cli/dist/main.js'), 'start'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(supervisor);
@@ -108,7 +110,7 @@ function load(url, token, duration) {
       if (err) return reject(err);
       const failed = result.non2xx + result.errors + result.timeouts;
       if (failed) return reject(new Error(`${url}: ${failed} of ${result.requests.total} requests failed`));
-      resolve({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 });
+      resolve({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total });
     });
   });
 }
@@ -136,7 +138,8 @@ const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits
 const machine = () => `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 
 /** Gateway, baseline and bare hop in ROUNDS rounds (A/B), printed as one markdown table. */
-async function compareThreeWays(title, targets, token) {
+// `cpu` (optional): name → { node: () => pids, pg: () => pids } for the CPU-per-request columns.
+async function compareThreeWays(title, targets, token, cpu = {}) {
   const results = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
   // A first warm-up of every target before any round: a route's first seconds (JIT, pools,
   // prepared statements, the credential cache) should not land in round 1 of one variant only.
@@ -144,21 +147,26 @@ async function compareThreeWays(title, targets, token) {
   for (let round = 1; round <= ROUNDS; round++) {
     for (const [name, url] of Object.entries(targets)) {
       await load(url, token, WARMUP);
+      const stopMeter = await startCpuMeter(cpu[name] ?? {});
       const r = await load(url, token, DURATION);
+      r.cpu = await stopMeter(r.requests);
       results[name].push(r);
-      console.error(`round ${round} ${name.padEnd(9)} ${fmt(r.rps)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms`);
+      const cpuText = Object.entries(r.cpu).map(([k, us]) => `${k} ${fmt(us)} µs`).join(', ');
+      console.error(`round ${round} ${name.padEnd(9)} ${fmt(r.rps)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms${cpuText ? `  CPU/req: ${cpuText}` : ''}`);
     }
   }
   const summary = Object.fromEntries(Object.entries(results).map(([name, rs]) => [name, {
     rps: mean(rs.map((r) => r.rps)), p50: mean(rs.map((r) => r.p50)), p99: Math.max(...rs.map((r) => r.p99)),
+    node: mean(rs.map((r) => r.cpu.node ?? NaN)), pg: mean(rs.map((r) => r.cpu.pg ?? NaN)),
   }]));
   const g = summary.gateway;
   console.log(`\n${title} with a token, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s each`);
   console.log(`${machine()}\n`);
-  console.log('| variant | req/s | p50 ms | p99 ms | gateway ÷ variant |');
-  console.log('|---|---:|---:|---:|---:|');
+  console.log('| variant | req/s | p50 ms | p99 ms | gateway ÷ variant | CPU µs/req: node | PostgreSQL |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  const us = (n) => (Number.isNaN(n) ? '–' : fmt(n));
   for (const [name, s] of Object.entries(summary)) {
-    console.log(`| ${name} | ${fmt(s.rps)} | ${fmt(s.p50, 1)} | ${fmt(s.p99, 1)} | ${name === 'gateway' ? '—' : fmt(g.rps / s.rps, 2)} |`);
+    console.log(`| ${name} | ${fmt(s.rps)} | ${fmt(s.p50, 1)} | ${fmt(s.p99, 1)} | ${name === 'gateway' ? '—' : fmt(g.rps / s.rps, 2)} | ${us(s.node)} | ${us(s.pg)} |`);
   }
   const vsBaseline = g.rps / summary.baseline.rps;
   const vsHop = g.rps / summary['bare hop'].rps;
@@ -181,8 +189,29 @@ function printSearch(title, sizes, rows) {
   }
 }
 
+/** PostgreSQL backends serving the run's databases (only the variant under load is busy). */
+async function runBackends() {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query(`SELECT pid FROM pg_stat_activity WHERE datname LIKE $1`, [`${prefix}\\_%`]);
+    return rows.map((r) => r.pid);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The CPU groups of the three variants: the whole system (every service), or a forked reference with its children. */
+function cpuGroups(supervisor, [baseline, hop]) {
+  return {
+    gateway: { node: () => processTree(supervisor.pid), pg: runBackends },
+    baseline: { node: () => processTree(baseline.pid), pg: runBackends },
+    'bare hop': { node: () => processTree(hop.pid) },
+  };
+}
+
 /** GET /user: gateway vs identity's one-file baseline vs the bare hop. */
-async function benchUserGet({ baseUrl, token, userJson }) {
+async function benchUserGet({ baseUrl, token, userJson, supervisor }) {
   const [baselinePort, hopPort, hopGrpcPort] = await freePorts(3);
   const forked = [
     await startForked('baseline.mjs', { BENCH_PORT: String(baselinePort), BENCH_DATABASE_URL: databaseUrl(`${prefix}_identity`), BENCH_ROOT_URL: baseUrl }, 'baseline'),
@@ -192,12 +221,12 @@ async function benchUserGet({ baseUrl, token, userJson }) {
     gateway: `${baseUrl}api/v1/user`,
     baseline: `http://127.0.0.1:${baselinePort}/api/v1/user`,
     'bare hop': `http://127.0.0.1:${hopPort}/api/v1/user`,
-  }, token);
+  }, token, cpuGroups(supervisor, forked));
   for (const child of forked) await stopForked(child);
 }
 
 /** GET /repos/{owner}/{repo}: gateway vs repository's one-file baseline vs the bare hop. */
-async function benchRepoGet({ baseUrl, token, viewerId, log }) {
+async function benchRepoGet({ baseUrl, token, viewerId, log, supervisor }) {
   const created = await fetch(`${baseUrl}api/v1/user/repos`, {
     method: 'POST', headers: { authorization: `token ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'bench-get', description: 'a repository to read', private: false }),
@@ -219,7 +248,7 @@ async function benchRepoGet({ baseUrl, token, viewerId, log }) {
     gateway: `${baseUrl}${repoPath}`,
     baseline: `http://127.0.0.1:${repoBaselinePort}/${repoPath}`,
     'bare hop': `http://127.0.0.1:${repoHopPort}/${repoPath}`,
-  }, token);
+  }, token, cpuGroups(supervisor, forked));
   for (const child of forked) await stopForked(child);
 }
 
@@ -291,13 +320,13 @@ async function benchContentWrites({ baseUrl, token, dataDir, log }) {
 async function main() {
   const dataDir = await mkdtemp(join(tmpdir(), 'anvil-bench-'));
   try {
-    const { baseUrl, repositoryHttpAddress } = await bootGateway(dataDir);
+    const { baseUrl, repositoryHttpAddress, supervisor } = await bootGateway(dataDir);
     const token = await createToken(baseUrl);
     const log = (line) => console.error(line);
     const userJson = await getJson(`${baseUrl}api/v1/user`, token);
     const viewerId = String(JSON.parse(userJson).id);
-    if (PARTS.has('user')) await benchUserGet({ baseUrl, token, userJson });
-    if (PARTS.has('repo')) await benchRepoGet({ baseUrl, token, viewerId, log });
+    if (PARTS.has('user')) await benchUserGet({ baseUrl, token, userJson, supervisor });
+    if (PARTS.has('repo')) await benchRepoGet({ baseUrl, token, viewerId, log, supervisor });
     if (PARTS.has('clone')) await benchGitClone({ baseUrl, token, dataDir, repositoryHttpAddress, viewerId, log });
     await benchSearches({ baseUrl, token, log });
     if (PARTS.has('contents')) await benchContentWrites({ baseUrl, token, dataDir, log });

@@ -11,6 +11,7 @@ import { grantsScopes, levelOfMethod, requiredScopes, type ScopeCategory } from 
 import type { ServiceClients } from '../services.js';
 import { ApiError, publicMessage, sendError, statusOf, type StatusOverrides } from './errors.js';
 import { readPage, setPagingHeaders, type Page } from './pagination.js';
+import { routeIndex } from './route-index.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -81,18 +82,30 @@ export function sendJson(res: Response, status: number, body: unknown): void {
   res.end(payload);
 }
 
-function checkAccess(route: Route, auth: AuthState, caller: Caller, method: string): ApiError | undefined {
-  if (route.access !== 'public' && caller.userId === ANONYMOUS.userId) {
-    return new ApiError(401, route.access === 'basic' ? 'auth required' : 'token is required');
+/** What a route asks of its caller, worked out once when the route is registered. */
+interface AccessRule {
+  access: Access;
+  /** `<level>:<category>` per scope category, for GET/HEAD (read) and other methods (write). */
+  readScopes: string[];
+  writeScopes: string[];
+}
+
+function accessRuleOf(route: Route): AccessRule {
+  return { access: route.access, readScopes: requiredScopes('read', route.scopes), writeScopes: requiredScopes('write', route.scopes) };
+}
+
+function checkAccess(rule: AccessRule, auth: AuthState, caller: Caller, method: string): ApiError | undefined {
+  if (rule.access !== 'public' && caller.userId === ANONYMOUS.userId) {
+    return new ApiError(401, rule.access === 'basic' ? 'auth required' : 'token is required');
   }
-  if (route.access === 'basic' && auth.method !== 'password') return new ApiError(401, 'auth required');
-  if ((auth.method === 'token' || auth.method === 'oauth2') && route.scopes.length) {
-    const required = requiredScopes(levelOfMethod(method), route.scopes);
+  if (rule.access === 'basic' && auth.method !== 'password') return new ApiError(401, 'auth required');
+  if ((auth.method === 'token' || auth.method === 'oauth2') && rule.readScopes.length) {
+    const required = levelOfMethod(method) === 'read' ? rule.readScopes : rule.writeScopes;
     if (!grantsScopes(caller.scopes, required)) {
       return new ApiError(403, `token does not have at least one of required scope(s), required=[${required.join(' ')}], token scope=${caller.scopes.join(',')}`);
     }
   }
-  if (route.access === 'admin' && !caller.isAdmin) return new ApiError(403, 'user should be the site admin');
+  if (rule.access === 'admin' && !caller.isAdmin) return new ApiError(403, 'user should be the site admin');
   return undefined;
 }
 
@@ -100,15 +113,17 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
   const rootUrl = deps.config.rootUrl;
   const parseJson = express.json({ limit: bodyLimit, type: () => true, strict: false });
   const pagingSettings = deps.config.settings.api;
+  const index = routeIndex(router);
 
   for (const route of routes) {
+    const rule = accessRuleOf(route);
     const handlers: RequestHandler[] = [];
     const hasBody = operationHasBody(route.operationId);
     if (hasBody) handlers.push(parseJson);
     handlers.push(async (req, res) => {
       const auth = res.locals.auth as AuthState;
       const caller = auth.caller;
-      const denied = checkAccess(route, auth, caller, req.method);
+      const denied = checkAccess(rule, auth, caller, req.method);
       if (denied) return sendError(res, denied.status, denied.message, rootUrl);
 
       let body: unknown = req.body;
@@ -146,6 +161,6 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
         sendError(res, status, publicMessage(status, err), rootUrl);
       }
     });
-    router[route.method.toLowerCase() as 'get'](route.path, ...handlers);
+    index.add(route.method, route.path, handlers);
   }
 }

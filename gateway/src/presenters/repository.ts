@@ -4,7 +4,7 @@
 import type { Caller } from '@anvil/kit';
 import type { identity, repository } from '@anvil/proto';
 import { formatTime } from './time.js';
-import { presentUser } from './user.js';
+import { hostOf, presentUser } from './user.js';
 
 const MODES = ['none', 'read', 'write', 'admin', 'owner'];
 const atLeast = (mode: string, wanted: string) => MODES.indexOf(mode) >= MODES.indexOf(wanted);
@@ -16,7 +16,7 @@ export function presentPermission(mode: string) {
 export function presentRepository(access: repository.RepositoryAccess, owner: identity.User, caller: Caller, rootUrl: string) {
   const repo = access.repository!;
   const fullName = `${owner.login}/${repo.name}`;
-  const host = new URL(rootUrl).hostname;
+  const host = hostOf(rootUrl);
   return {
     id: repo.id,
     owner: presentUser(owner, caller, rootUrl),

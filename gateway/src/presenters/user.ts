@@ -19,15 +19,38 @@ export function isUserVisibleTo(user: identity.User, caller: Caller): boolean {
   return visibility === 'limited' || caller.isAdmin || caller.userId === user.id;
 }
 
+// Every repository and user in every reply carries an avatar URL: remember the md5 of the
+// few thousand addresses seen lately instead of hashing on each request.
+const AVATAR_HASHES_KEPT = 10_000;
+const avatarHashes = new Map<string, string>();
+
+function avatarHash(address: string): string {
+  let hash = avatarHashes.get(address);
+  if (hash === undefined) {
+    hash = createHash('md5').update(address).digest('hex');
+    if (avatarHashes.size >= AVATAR_HASHES_KEPT) avatarHashes.clear();
+    avatarHashes.set(address, hash);
+  }
+  return hash;
+}
+
 export function avatarUrl(user: identity.User, rootUrl: string): string {
-  const hash = createHash('md5').update((user.email || user.login).trim().toLowerCase()).digest('hex');
-  return `${rootUrl}avatars/${hash}`;
+  return `${rootUrl}avatars/${avatarHash((user.email || user.login).trim().toLowerCase())}`;
+}
+
+const hostnames = new Map<string, string>();
+
+/** The host part of ROOT_URL (no-reply addresses, ssh URLs), parsed once per root URL. */
+export function hostOf(rootUrl: string): string {
+  let host = hostnames.get(rootUrl);
+  if (host === undefined) hostnames.set(rootUrl, (host = new URL(rootUrl).hostname));
+  return host;
 }
 
 export function presentUser(user: identity.User, caller: Caller, rootUrl: string) {
   const signed = caller.userId > 0;
   const authed = signed && (caller.isAdmin || caller.userId === user.id);
-  const noReplyHost = new URL(rootUrl).hostname;
+  const noReplyHost = hostOf(rootUrl);
   const showEmail = signed && (!user.keep_email_private || authed);
   return {
     id: user.id,

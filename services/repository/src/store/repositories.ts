@@ -90,15 +90,17 @@ function ownerRowFromJson(json: OwnerJson): OwnerRow {
 
 // The repository, its owner, the viewer's collaboration and the viewer's teams in the
 // owning org (with whether each was given this repository): one statement per request.
+// Only a signed-in viewer of an organization's repository can have teams there; the CASE
+// spares every other lookup the subquery (a third of this statement's time in PostgreSQL).
 const RESOLVE_REPOSITORY_SQL = `
   SELECT to_jsonb(r) AS repo, to_jsonb(o) AS owner, c.mode,
-         (SELECT coalesce(jsonb_agg(jsonb_build_object(
+         CASE WHEN o.type = 'organization' AND $3::bigint > 0 THEN (SELECT coalesce(jsonb_agg(jsonb_build_object(
                    'team_id', t.id, 'org_id', t.org_id, 'name', t.name, 'permission', t.permission, 'units_map', t.units_map,
                    'includes_all_repositories', t.includes_all_repositories, 'can_create_org_repo', t.can_create_org_repo,
                    'repository_ids', ARRAY(SELECT tr.repository_id FROM team_repository tr WHERE tr.team_id = t.id AND tr.repository_id = r.id))),
                  '[]'::jsonb)
             FROM org_team t JOIN org_team_member m ON m.team_id = t.id
-           WHERE t.org_id = r.owner_id AND m.user_id = $3::bigint) AS teams
+           WHERE t.org_id = r.owner_id AND m.user_id = $3::bigint) END AS teams
     FROM repository r
     JOIN owner o ON o.id = r.owner_id
     LEFT JOIN collaboration c ON c.repository_id = r.id AND c.user_id = $3::bigint

@@ -1,0 +1,58 @@
+// CPU time per request of the processes behind each variant of `pnpm bench`, read from
+// /proc (Linux; elsewhere it reports nothing). Requests per second swing with whatever else
+// runs on the machine; the CPU each request costs each process hardly does, so this is the
+// figure to compare when the machine is shared (and it says where the time goes: the
+// system's node processes vs PostgreSQL).
+import { readFileSync } from 'node:fs';
+
+const TICKS_PER_SECOND = 100; // USER_HZ, 100 on every Linux the bench runs on
+
+function ticksOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]); // utime + stime
+  } catch {
+    return 0; // gone, or no /proc
+  }
+}
+
+function childrenOf(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** `pid` and all its descendants (a supervisor's services, the bare hop's callee). */
+export function processTree(pid) {
+  const all = [pid];
+  for (let i = 0; i < all.length; i++) all.push(...childrenOf(all[i]));
+  return all;
+}
+
+/**
+ * Starts measuring: `groups` maps a name to a function listing its pids (async allowed, and
+ * asked again at the end so processes started meanwhile, e.g. new pool connections, count).
+ * Returns `stop(requests)` → µs of CPU per request per group, or undefined without /proc.
+ */
+export async function startCpuMeter(groups) {
+  const pidsAtStart = {};
+  const before = new Map();
+  for (const [name, list] of Object.entries(groups)) {
+    pidsAtStart[name] = await list();
+    for (const pid of pidsAtStart[name]) before.set(pid, ticksOf(pid));
+  }
+  return async (requests) => {
+    const perRequest = {};
+    for (const [name, list] of Object.entries(groups)) {
+      const pids = new Set([...pidsAtStart[name], ...(await list())]);
+      let ticks = 0;
+      // A process that exited meanwhile (an idle pool connection closing) reads 0: count it as 0, not negative.
+      for (const pid of pids) ticks += Math.max(0, ticksOf(pid) - (before.get(pid) ?? 0));
+      perRequest[name] = requests > 0 ? (ticks / TICKS_PER_SECOND) * 1e6 / requests : 0;
+    }
+    return perRequest;
+  };
+}
