@@ -31,9 +31,20 @@ export async function resolveCredential(deps: Deps, credential: Credential): Pro
       { caller: ANONYMOUS },
     ),
   );
-  const user = reply.user!;
-  return { caller: callerOf(user, reply.scopes), method: reply.method, user };
+  let state = states.get(reply);
+  if (!state) {
+    const user = reply.user!;
+    state = { caller: callerOf(user, reply.scopes), method: reply.method, user };
+    states.set(reply, state);
+  }
+  return state;
 }
+
+/**
+ * One AuthState (and so one Caller object) per cached Authenticate reply: kit signs a
+ * caller once per object, so requests with the same credential reuse the signature.
+ */
+const states = new WeakMap<object, AuthState>();
 
 export function authenticate(deps: Deps) {
   const rootUrl = deps.config.rootUrl;

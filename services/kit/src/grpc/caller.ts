@@ -48,13 +48,32 @@ export function verifyPayload<T>(token: string, secret: string): T | undefined {
   }
 }
 
+// Signing and verifying the caller is an HMAC over ~300 bytes on every gRPC call, on both
+// sides. A signature depends only on the caller and the secret, so each side remembers it:
+// the gateway reuses one Caller object per cached credential (callers are never mutated),
+// and a service keeps the callers it has verified, bounded.
+const signedCallers = new WeakMap<Caller, { secret: string; value: string }>();
+const verifiedCallers = new Map<string, { secret: string; caller: Caller }>();
+const VERIFIED_CALLERS_MAX = 10_000;
+
 export function writeCaller(metadata: Metadata, caller: Caller, secret: string): void {
-  metadata.set(CALLER_KEY, signPayload(caller, secret));
+  let signed = signedCallers.get(caller);
+  if (signed?.secret !== secret) {
+    signed = { secret, value: signPayload(caller, secret) };
+    signedCallers.set(caller, signed);
+  }
+  metadata.set(CALLER_KEY, signed.value);
 }
 
 /** The caller from metadata, or undefined when it is missing or its signature is wrong. */
 export function readCaller(metadata: Metadata, secret: string): Caller | undefined {
   const [value] = metadata.get(CALLER_KEY);
   if (typeof value !== 'string') return undefined;
-  return verifyPayload<Caller>(value, secret);
+  const known = verifiedCallers.get(value);
+  if (known?.secret === secret) return known.caller;
+  const caller = verifyPayload<Caller>(value, secret);
+  if (!caller) return undefined;
+  if (verifiedCallers.size >= VERIFIED_CALLERS_MAX) verifiedCallers.clear();
+  verifiedCallers.set(value, { secret, caller: Object.freeze(caller) });
+  return caller;
 }
