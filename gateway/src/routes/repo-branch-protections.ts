@@ -5,8 +5,9 @@ import { created, noContent, ok, type Route, type RouteContext } from '../http/r
 import { presentBranchProtection } from '../presenters/branch.js';
 import { repoRef } from './repo-context.js';
 
-// Gitea: a rule of that name exists → 403 "Branch protection already exist".
-const OVERRIDES = { branch_protection_exists: 403, user_not_found: 422 };
+// Gitea: a rule of that name exists → 403 "Branch protection already exist"; changing the
+// rules of an archived repository is 423 Locked (mustNotBeArchived).
+const OVERRIDES = { branch_protection_exists: 403, user_not_found: 422, repo_archived: 423 };
 
 function nameParam(ctx: RouteContext): string {
   const value = (ctx.req.params as Record<string, string | string[]>).name;
@@ -39,6 +40,7 @@ export const repoBranchProtectionRoutes: Route[] = [
   {
     // Before /*name, which would otherwise take "priority" for a rule name.
     method: 'POST', path: '/repos/:owner/:repo/branch_protections/priority', operationId: 'repoUpdateBranchProtectionPriories', access: 'signed', scopes: ['repository'],
+    statusOverrides: OVERRIDES,
     async handle(ctx) {
       const ids = ((ctx.body as { ids?: number[] }).ids ?? []).map(Number);
       await ctx.deps.services.branches.UpdateBranchProtectionPriorities({ ref: repoRef(ctx), ids }, { caller: ctx.caller });
@@ -65,6 +67,7 @@ export const repoBranchProtectionRoutes: Route[] = [
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/branch_protections/*name', operationId: 'repoDeleteBranchProtection', access: 'signed', scopes: ['repository'],
+    statusOverrides: OVERRIDES,
     async handle(ctx) {
       await ctx.deps.services.branches.DeleteBranchProtection({ ref: repoRef(ctx), name: nameParam(ctx) }, { caller: ctx.caller });
       return noContent();

@@ -9,6 +9,9 @@ function branchParam(ctx: RouteContext): string {
   return Array.isArray(value) ? value.join('/') : value ?? '';
 }
 
+// Gitea's mustNotBeArchived: every branch write in an archived repository is 423 Locked.
+const ARCHIVED_423 = { repo_archived: 423 };
+
 function repoUrl(ctx: RouteContext): string {
   return `${ctx.deps.config.rootUrl}${ctx.params.owner}/${ctx.params.repo}`;
 }
@@ -24,7 +27,7 @@ export const repoBranchRoutes: Route[] = [
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/branches', operationId: 'repoCreateBranch', access: 'signed', scopes: ['repository'],
-    statusOverrides: { branch_write_denied: 403 },
+    statusOverrides: { branch_write_denied: 403, ...ARCHIVED_423 },
     async handle(ctx) {
       const body = ctx.body as { new_branch_name?: string; old_branch_name?: string; old_ref_name?: string };
       const branch = await ctx.deps.services.branches.CreateBranch({
@@ -42,6 +45,7 @@ export const repoBranchRoutes: Route[] = [
   },
   {
     method: 'PUT', path: '/repos/:owner/:repo/branches/*branch', operationId: 'repoUpdateBranch', access: 'signed', scopes: ['repository'],
+    statusOverrides: ARCHIVED_423,
     async handle(ctx) {
       const body = ctx.body as { new_commit_id?: string; old_commit_id?: string; force?: boolean };
       await ctx.deps.services.branches.UpdateBranch({
@@ -52,6 +56,7 @@ export const repoBranchRoutes: Route[] = [
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/branches/*branch', operationId: 'repoDeleteBranch', access: 'signed', scopes: ['repository'],
+    statusOverrides: ARCHIVED_423,
     async handle(ctx) {
       await ctx.deps.services.branches.DeleteBranch({ ref: repoRef(ctx), branch: branchParam(ctx) }, { caller: ctx.caller });
       return noContent();
@@ -59,6 +64,7 @@ export const repoBranchRoutes: Route[] = [
   },
   {
     method: 'PATCH', path: '/repos/:owner/:repo/branches/*branch', operationId: 'repoRenameBranch', access: 'signed', scopes: ['repository'],
+    statusOverrides: ARCHIVED_423,
     async handle(ctx) {
       const name = (ctx.body as { name?: string }).name ?? '';
       await ctx.deps.services.branches.RenameBranch({ ref: repoRef(ctx), branch: branchParam(ctx), name }, { caller: ctx.caller });

@@ -14,6 +14,6 @@ export interface BranchProtectionStore {
   /** Users by id and by login (whitelists are addressed by login, stored by id). */
   loginsOf(ids: number[]): Promise<Map<number, string>>;
   idsOf(logins: string[]): Promise<Map<string, number>>;
-  /** The lower-cased names of an organization's teams (repository's read model of identity's). */
-  teamNamesOf(orgId: number): Promise<Set<string>>;
+  /** An organization's team names by their lower-cased form (repository's read model of identity's). */
+  teamNamesOf(orgId: number): Promise<Map<string, string>>;
 }

@@ -85,25 +85,35 @@ export interface Pusher {
   teams?: readonly string[];
 }
 
+/**
+ * Whether one of the pusher's teams is on a whitelist. Team names are unique ignoring case
+ * (Gitea resolves whitelisted names to team ids through their lower-cased name).
+ */
+function inTeams(whitelist: readonly string[], pusher: Pusher): boolean {
+  if (whitelist.length === 0 || !pusher.teams?.length) return false;
+  const listed = new Set(whitelist.map((t) => t.toLowerCase()));
+  return pusher.teams.some((t) => listed.has(t.toLowerCase()));
+}
+
 /** Gitea's CanUserPush: push enabled, and either no whitelist (write access suffices) or on it. */
 export function canUserPush(rule: BranchProtection, pusher: Pusher): boolean {
   if (!rule.enablePush || !atLeast(pusher.permission, 'write')) return false;
   if (!rule.enablePushWhitelist) return true;
-  return rule.pushWhitelistUserIds.includes(pusher.id) || (pusher.teams ?? []).some((t) => rule.pushWhitelistTeams.includes(t));
+  return rule.pushWhitelistUserIds.includes(pusher.id) || inTeams(rule.pushWhitelistTeams, pusher);
 }
 
 /** Gitea's CanUserForcePush: force pushes enabled, and either no allowlist or on it. */
 export function canUserForcePush(rule: BranchProtection, pusher: Pusher): boolean {
   if (!rule.enableForcePush) return false;
   if (!rule.enableForcePushAllowlist) return true;
-  return rule.forcePushAllowlistUserIds.includes(pusher.id) || (pusher.teams ?? []).some((t) => rule.forcePushAllowlistTeams.includes(t));
+  return rule.forcePushAllowlistUserIds.includes(pusher.id) || inTeams(rule.forcePushAllowlistTeams, pusher);
 }
 
 /** Gitea's merge whitelist check (for user_can_merge). */
 export function canUserMerge(rule: BranchProtection | undefined, pusher: Pusher): boolean {
   if (!atLeast(pusher.permission, 'write')) return false;
   if (!rule || !rule.enableMergeWhitelist) return true;
-  return rule.mergeWhitelistUserIds.includes(pusher.id) || (pusher.teams ?? []).some((t) => rule.mergeWhitelistTeams.includes(t));
+  return rule.mergeWhitelistUserIds.includes(pusher.id) || inTeams(rule.mergeWhitelistTeams, pusher);
 }
 
 /**

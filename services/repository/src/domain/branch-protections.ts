@@ -1,10 +1,10 @@
 // Managing branch protection rules (GET/POST /branch_protections, GET/PATCH/DELETE
 // /branch_protections/{name}): admin permission on the repository; whitelists arrive as
 // user logins (unknown ones are 422, as Gitea's GetUserIDsByNames) and are stored as ids.
-import { invalid, notFound, type Caller } from '@anvil/kit';
+import { forbidden, invalid, notFound, type Caller } from '@anvil/kit';
 import type { BranchProtection } from './branch-protection.js';
 import type { BranchProtectionFields, BranchProtectionStore } from './branch-protection-store.js';
-import { requirePermission } from './repositories.js';
+import { requirePermission, type RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 
 export interface ProtectionDeps {
@@ -35,6 +35,13 @@ const USER_LISTS = [
   ['mergeWhitelistUsernames', 'mergeWhitelistUserIds'],
   ['approvalsWhitelistUsernames', 'approvalsWhitelistUserIds'],
 ] as const;
+
+/** Admin permission, and (for a change) a repository that is not archived (Gitea's mustNotBeArchived). */
+async function requireRuleAdmin(deps: ProtectionDeps, owner: string, name: string, caller: Caller): Promise<RepositoryAccess> {
+  const access = await requirePermission(deps.store, owner, name, caller, 'admin');
+  if (access.repository.isArchived) throw forbidden('repo is archived', 'repo_archived');
+  return access;
+}
 
 const ruleNotFound = () => notFound('The target couldn\'t be found.', 'branch_protection_not_found');
 
@@ -70,7 +77,12 @@ async function resolveTeams<T extends Partial<Record<(typeof TEAM_LISTS)[number]
   const teams = await protections.teamNamesOf(owner.id);
   const unknown = named.find((team) => !teams.has(team.toLowerCase()));
   if (unknown !== undefined) throw invalid(`team does not exist [org_id: ${owner.id}, name: ${unknown}]`, 'team_not_found');
-  return input;
+  // Kept as the org spells them (Gitea stores the teams' ids and shows their names).
+  const out = { ...input };
+  for (const key of TEAM_LISTS) {
+    if (out[key] !== undefined) out[key] = [...new Set(out[key]!.map((team) => teams.get(team.toLowerCase())!))] as never;
+  }
+  return out;
 }
 
 /** Turns login lists into id lists; an unknown login is Gitea's 422. */
@@ -119,7 +131,7 @@ function validate(input: Partial<BranchProtectionInput>): void {
 
 /** POST /branch_protections; a rule without a priority goes after the existing ones. */
 export async function createBranchProtection(deps: ProtectionDeps, owner: string, name: string, input: BranchProtectionInput, caller: Caller): Promise<BranchProtectionView> {
-  const access = await requirePermission(deps.store, owner, name, caller, 'admin');
+  const access = await requireRuleAdmin(deps, owner, name, caller);
   validate(input);
   const fields = await resolveUsers(deps.protections, await resolveTeams(deps.protections, access.owner, input));
   if (!input.priority) {
@@ -132,7 +144,7 @@ export async function createBranchProtection(deps: ProtectionDeps, owner: string
 
 /** PATCH /branch_protections/{name}: only the given fields change; the rule name does not. */
 export async function editBranchProtection(deps: ProtectionDeps, owner: string, name: string, ruleName: string, input: Partial<BranchProtectionInput>, caller: Caller): Promise<BranchProtectionView> {
-  const access = await requirePermission(deps.store, owner, name, caller, 'admin');
+  const access = await requireRuleAdmin(deps, owner, name, caller);
   const rule = await deps.protections.find(access.repository.id, ruleName);
   if (!rule) throw ruleNotFound();
   const { ruleName: _ignored, ...patch } = input;
@@ -142,7 +154,7 @@ export async function editBranchProtection(deps: ProtectionDeps, owner: string, 
 }
 
 export async function deleteBranchProtection(deps: ProtectionDeps, owner: string, name: string, ruleName: string, caller: Caller): Promise<void> {
-  const access = await requirePermission(deps.store, owner, name, caller, 'admin');
+  const access = await requireRuleAdmin(deps, owner, name, caller);
   const rule = await deps.protections.find(access.repository.id, ruleName);
   if (!rule) throw ruleNotFound();
   await deps.protections.remove(rule.id);
@@ -150,7 +162,7 @@ export async function deleteBranchProtection(deps: ProtectionDeps, owner: string
 
 /** POST /branch_protections/priority: the given rule ids get priorities 1, 2, ... in that order. */
 export async function updateBranchProtectionPriorities(deps: ProtectionDeps, owner: string, name: string, ids: number[], caller: Caller): Promise<void> {
-  const access = await requirePermission(deps.store, owner, name, caller, 'admin');
+  const access = await requireRuleAdmin(deps, owner, name, caller);
   const rules = new Map((await deps.protections.list(access.repository.id)).map((r) => [r.id, r]));
   if (new Set(ids).size !== ids.length || ids.some((id) => !rules.has(id))) throw invalid('[IDs]: unknown or repeated branch protection ids', 'invalid_ids');
   for (const [index, id] of ids.entries()) {

@@ -124,7 +124,7 @@ export function branchProtectionStore(db: RepositoryDb): BranchProtectionStore {
     },
     async teamNamesOf(orgId) {
       const rows = await db.orgTeam.findMany({ where: { org_id: BigInt(orgId) }, select: { name: true } });
-      return new Set(rows.map((r) => r.name.toLowerCase()));
+      return new Map(rows.map((r) => [r.name.toLowerCase(), r.name]));
     },
   };
 }
