@@ -11,6 +11,7 @@ import { branchGit } from './git/branch-git.js';
 import { PreReceiveHooks } from './git-http/pre-receive.js';
 import { startGitHttpServer } from './git-http/server.js';
 import { RepositoryWriteLock } from './domain/write-lock.js';
+import { RepositorySizes } from './domain/repository-size.js';
 import { branchGrpcService } from './grpc/branch-service.js';
 import { branchProtectionStore } from './store/branch-protections.js';
 import type { BranchProtectionStore } from './domain/branch-protection-store.js';
@@ -64,6 +65,7 @@ let commitStatuses: CommitStatusStore | undefined;
 // Commit authors and signatures are identity's to answer (one call per page or push).
 let identityCommits: IdentityCommitClients | undefined;
 let maxBlobSize: number | undefined;
+let sizes: RepositorySizes | undefined;
 
 function languageDeps(): LanguageDeps {
   return { store: deps!.store, stats: languageStatsStore(db!), git: languageGit(storage!), table: linguistTable() };
@@ -82,6 +84,7 @@ await runService<RepositoryDb, RepositoryTx>({
     identityCommits = identityCommitClients(service.config.addresses.identity, service.secret);
     const preReceive = new PreReceiveHooks(resolve(service.config.dataDir, 'repository-hooks'), { store: deps.store, protections, signatures: identityCommits.signatures, log: service.log });
     maxBlobSize = service.config.settings.api.DEFAULT_MAX_BLOB_SIZE;
+    sizes = new RepositorySizes(deps.store, (err, repository) => service.log.warn({ err, repository }, 'measuring a repository\'s size failed'));
     await preReceive.install();
     // Packs travel over this HTTP side channel, never inside gRPC (DESIGN.md §3).
     await startGitHttpServer({ address: service.config.repositoryHttpAddress, secret: service.secret, log: service.log, deps, storage, preReceive, writeLock });
@@ -97,7 +100,7 @@ await runService<RepositoryDb, RepositoryTx>({
     gitObjectGrpcService({ store: deps!.store, git: gitObjectsGit((owner, name) => storage!.pathOf(owner, name)) }),
     branchGrpcService({ store: deps!.store, protections: protections!, git: branchGit(storage!, identityCommits!.signatures), writeLock }),
     commitGrpcService({ store: deps!.store, git: commitGit(storage!), people: identityCommits!.people, signatures: identityCommits!.signatures }),
-    contentGrpcService({ store: deps!.store, protections: protections!, files: contentFiles(storage!), maxBlobSize: maxBlobSize!, writeLock }),
+    contentGrpcService({ store: deps!.store, protections: protections!, files: contentFiles(storage!), maxBlobSize: maxBlobSize!, writeLock, sizes: sizes! }),
   ],
   consumers: ({ log }) => [
     identityUserConsumer(log, storage),

@@ -9,6 +9,7 @@ import { requirePermission } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 import type { LastCommit, ResolvedRevision } from '../git/contents-git.js';
 import type { TreeEntry } from './git-objects.js';
+import type { RepositorySizes } from './repository-size.js';
 import type { NewCommit, WrittenCommit } from '../git/file-changes-git.js';
 
 /** One repository's git data, as contents reads and writes need it. */
@@ -36,6 +37,8 @@ export interface ContentDeps {
   files(owner: string, name: string): RepoFiles;
   /** [api] DEFAULT_MAX_BLOB_SIZE: larger files are described without their bytes. */
   maxBlobSize: number;
+  /** Re-measures `size` after a write, in the background. */
+  sizes: Pick<RepositorySizes, 'refresh'>;
 }
 
 export type ContentType = 'file' | 'dir' | 'symlink' | 'submodule';

@@ -322,15 +322,14 @@ async function publishWrite(deps: ContentDeps, access: RepositoryAccess, caller:
   };
   const pusher = { id: caller.userId, login: caller.login };
   const becomesDefault = repo.isEmpty && write.branch !== repo.defaultBranch;
-  const size = await files.size();
   await deps.store.transaction(async (tx) => {
     // The first commit makes the repository non-empty, on the branch it landed on (as a first push does).
-    const first = repo.isEmpty ? { isEmpty: false, defaultBranch: write.branch } : {};
-    const repository = await tx.update(repo.id, { ...first, size });
+    const repository = repo.isEmpty ? await tx.update(repo.id, { isEmpty: false, defaultBranch: write.branch }) : repo;
     if (write.before === write.zero) await tx.publish({ kind: 'branch.created', repository, name: write.branch, ref, sha: commit.sha, pusher });
     await tx.publish({ kind: 'push', repository, push: { ref, before: write.before, after: commit.sha, commits: [info], totalCommits: 1 }, pusher });
   });
   if (becomesDefault) await files.setDefaultBranch(write.branch);
+  deps.sizes.refresh(repo.id, () => files.size());
 }
 
 /** The response's entries, from what was just written (a carried-over blob is read back). */
