@@ -1,26 +1,38 @@
 // The identity service's integration testbed: a migrated database of the run's own, and
-// on request the outbox relay publishing into a NATS namespace of the run's own (events())
-// and a gRPC server (serve()). The file builds its contexts over `db` (passing
+// on request the outbox relay publishing into a NATS namespace of the run's own, with
+// every identity event published there recorded (events()), and a gRPC server (serve()). The file builds its contexts over `db` (passing
 // `onPublished` from events() so the relay wakes on each commit) and hands the gRPC
 // services to serve(). Call identityTestbed() in beforeAll and close() in afterAll;
 // close() undoes everything the testbed opened.
 import { fileURLToPath } from 'node:url';
 import {
-  createLogger, startOutboxRelay,
+  createLogger, EVENT_TYPE_HEADER, startOutboxRelay,
   type EventBus, type GrpcServerOptions, type Logger, type OutboxRelay,
 } from '@anvil/kit';
+import { decodeEvent } from '@anvil/proto';
 import { createDb, type IdentityDb } from '../../src/store/db.js';
 import { newRunId, Teardown, testDatabase, testEventBus, testGrpcServer, type TestGrpcServer } from '../../../../test/support/int-testbed.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
 
+/** One event as it reached NATS; `subject` without the namespace: `identity.user.created`. */
+export interface SeenEvent {
+  subject: string;
+  type: string;
+  /** The Nats-Msg-Id header: the outbox row's id. */
+  id: string;
+  payload: Record<string, any>;
+}
+
 export interface IdentityTestEvents {
   bus: EventBus;
   relay: OutboxRelay;
-  /** The namespace subjects are published under: `<namespace>.identity.user.created`. */
-  namespace: string;
   /** For the stores: wakes the relay as soon as a change with events commits. */
   onPublished(): void;
+  /** Every `identity.>` event published since events() was called, in arrival order. */
+  seen: SeenEvent[];
+  /** The first event on `subject` whose payload matches, waiting up to 5 s for it to arrive. */
+  eventOf(subject: string, match: (payload: Record<string, any>) => boolean): Promise<SeenEvent>;
 }
 
 export interface IdentityTestbed {
@@ -54,10 +66,30 @@ export async function identityTestbed(name: string): Promise<IdentityTestbed> {
         const namespace = `anvil_test_${name}_${runId}`;
         const { bus, close } = await testEventBus(`identity-${name}-test`, namespace, log);
         teardown.add(close);
+        // Listening starts before the relay does, so no event is missed.
+        const seen: SeenEvent[] = [];
+        const sub = bus.nc.subscribe(bus.subject('identity.>'));
+        teardown.add(() => sub.unsubscribe());
+        void (async () => {
+          for await (const m of sub) {
+            const type = m.headers?.get(EVENT_TYPE_HEADER) ?? '';
+            seen.push({ subject: m.subject.slice(namespace.length + 1), type, id: m.headers?.get('Nats-Msg-Id') ?? '', payload: decodeEvent(type, m.data) });
+          }
+        })();
         // Polls every 100 ms besides the kicks (the service waits a second), so a test never waits long.
         const relay = startOutboxRelay(db, bus, log, 100);
         teardown.add(() => relay.stop());
-        return { bus, relay, namespace, onPublished: () => relay.kick() };
+
+        async function eventOf(subject: string, match: (payload: Record<string, any>) => boolean): Promise<SeenEvent> {
+          const deadline = Date.now() + 5_000;
+          for (;;) {
+            const found = seen.find((e) => e.subject === subject && match(e.payload));
+            if (found) return found;
+            if (Date.now() > deadline) throw new Error(`timed out waiting for ${subject}; saw ${JSON.stringify(seen.map((e) => e.subject))}`);
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+        }
+        return { bus, relay, onPublished: () => relay.kick(), seen, eventOf };
       },
 
       async serve(services) {
