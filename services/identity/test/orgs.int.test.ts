@@ -2,7 +2,7 @@
 // Each change and its events commit together through the outbox; refused changes leave
 // nothing behind. Own database and events namespace per run, removed afterwards.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { SYSTEM, type Caller, type ServiceClient } from '@anvil/kit';
+import { SYSTEM, type Caller, type DomainError, type ServiceClient } from '@anvil/kit';
 import { loadAnvilGrpc, type identity } from '@anvil/proto';
 import type { Identity } from '../src/domain/context.js';
 import type { Orgs } from '../src/domain/orgs.js';
