@@ -2,55 +2,33 @@
 // view: a commit signed with a key its committer added is verified through the RPC.
 // Each run gets a database of its own, dropped afterwards.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import * as openpgp from 'openpgp';
-import {
-  DomainError, SYSTEM, applyMigrations, createLogger, createServiceClient, dropDatabase, startGrpcServer,
-  type Caller, type RunningGrpcServer, type ServiceClient,
-} from '@anvil/kit';
+import { DomainError, SYSTEM, type Caller, type ServiceClient } from '@anvil/kit';
 import { loadAnvilGrpc, type identity } from '@anvil/proto';
 import { createUser, deleteUser } from '../src/domain/accounts.js';
 import type { Identity } from '../src/domain/context.js';
 import { gpgKeyGrpcService } from '../src/grpc/gpg-key-service.js';
-import { createDb, type IdentityDb } from '../src/store/db.js';
+import type { IdentityDb } from '../src/store/db.js';
 import { gpgKeyStore } from '../src/store/gpg-key-store.js';
 import { identityStore } from '../src/store/identity-store.js';
 import { FakeHasher, TEST_SETTINGS } from './support/memory-store.js';
 import { userInput } from './support/fixtures.js';
-import { withDatabase } from '../../../test/support/isolation.js';
+import { identityTestbed, type IdentityTestbed } from './support/testbed.js';
 
-process.env.ANVIL_LOG_LEVEL ??= 'silent';
-const log = createLogger('identity-gpg-test');
-
-const PG_URL = process.env.ANVIL_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const RUN_ID = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-const SECRET = randomBytes(32).toString('hex');
-const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
-const databaseUrl = withDatabase(PG_URL, `anvil_identity_gpg_test_${RUN_ID}`);
-
+let tb: IdentityTestbed;
 let db: IdentityDb;
 let identityCtx: Identity;
-let server: RunningGrpcServer;
 let client: ServiceClient<identity.GpgKeyServiceClient>;
 
 beforeAll(async () => {
-  await applyMigrations({ databaseUrl, migrationsDir: MIGRATIONS_DIR, log });
-  db = createDb(databaseUrl);
+  tb = await identityTestbed('gpg');
+  db = tb.db;
   identityCtx = { store: identityStore(db), hasher: new FakeHasher(), settings: TEST_SETTINGS };
-  server = await startGrpcServer({
-    listen: '127.0.0.1:0', secret: SECRET, log,
-    services: [gpgKeyGrpcService({ identity: identityCtx, keys: gpgKeyStore(db) })],
-  });
-  client = createServiceClient<identity.GpgKeyServiceClient>(loadAnvilGrpc().anvil.identity.v1.GpgKeyService, `127.0.0.1:${server.port}`, SECRET);
+  const grpc = await tb.serve([gpgKeyGrpcService({ identity: identityCtx, keys: gpgKeyStore(db) })]);
+  client = grpc.client<identity.GpgKeyServiceClient>(loadAnvilGrpc().anvil.identity.v1.GpgKeyService);
 }, 30_000);
 
-afterAll(async () => {
-  client?.close();
-  await server?.shutdown(1_000);
-  await db?.$disconnect();
-  await dropDatabase(databaseUrl);
-});
+afterAll(() => tb?.close());
 
 let serial = 0;
 async function newUser(): Promise<{ id: number; login: string; email: string; caller: Caller }> {

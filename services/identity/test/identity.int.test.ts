@@ -3,127 +3,56 @@
 // default nats://127.0.0.1:4222). Each run gets a database and an events namespace of its
 // own, removed afterwards.
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
-import { createHash, randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
 import {
-  ANONYMOUS, DomainError, EVENT_TYPE_HEADER, SYSTEM, applyMigrations, connectEventBus, createLogger, createServiceClient,
-  dropDatabase, prismaAdapter, startGrpcServer, startOutboxRelay,
-  type Caller, type EventBus, type OutboxRelay, type RunningGrpcServer, type ServiceClient,
+  ANONYMOUS, SYSTEM, prismaAdapter,
+  type Caller, type DomainError, type Logger, type OutboxRelay, type ServiceClient,
 } from '@anvil/kit';
-import { decodeEvent, loadAnvilGrpc, type identity } from '@anvil/proto';
+import { loadAnvilGrpc, type identity } from '@anvil/proto';
 import { bootstrapAdmin } from '../src/domain/accounts.js';
 import type { Identity } from '../src/domain/context.js';
 import { argon2Hasher } from '../src/domain/password.js';
 import { identityGrpcService } from '../src/grpc/identity-service.js';
-import { createDb, type IdentityDb } from '../src/store/db.js';
+import type { IdentityDb } from '../src/store/db.js';
 import { PrismaClient } from '../src/store/generated/client.js';
 import { identityStore } from '../src/store/identity-store.js';
+import { failureOf as failure } from './support/fixtures.js';
 import { TEST_SETTINGS } from './support/memory-store.js';
-import { withDatabase } from '../../../test/support/isolation.js';
+import { identityTestbed, type IdentityTestbed, type IdentityTestEvents } from './support/testbed.js';
 
-process.env.ANVIL_LOG_LEVEL ??= 'silent';
-const log = createLogger('identity-test');
-
-const PG_URL = process.env.ANVIL_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const NATS_URL = process.env.ANVIL_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
-const RUN_ID = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-const NAMESPACE = `anvil_test_identity_${RUN_ID}`;
-const SECRET = randomBytes(32).toString('hex');
-const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
-
-const databaseUrl = withDatabase(PG_URL, `anvil_identity_test_${RUN_ID}`);
-
+let tb: IdentityTestbed;
+let log: Logger;
+let databaseUrl: string;
 let db: IdentityDb;
-let bus: EventBus;
 let relay: OutboxRelay;
+let eventOf: IdentityTestEvents['eventOf'];
 let ctx: Identity;
-let server: RunningGrpcServer;
 let client: ServiceClient<identity.IdentityServiceClient>;
-
-// ---- events ----------------------------------------------------------------------------
-
-interface SeenEvent {
-  subject: string;
-  type: string;
-  id: string;
-  payload: Record<string, unknown>;
-}
-
-const seen: SeenEvent[] = [];
-let stopListening: (() => void) | undefined;
-
-function listen(): void {
-  const sub = bus.nc.subscribe(bus.subject('identity.>'));
-  stopListening = () => sub.unsubscribe();
-  (async () => {
-    for await (const m of sub) {
-      const type = m.headers?.get(EVENT_TYPE_HEADER) ?? '';
-      seen.push({ subject: m.subject.slice(NAMESPACE.length + 1), type, id: m.headers?.get('Nats-Msg-Id') ?? '', payload: decodeEvent(type, m.data) });
-    }
-  })();
-}
-
-async function eventually<T>(find: () => T | undefined, what: string, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = find();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; saw ${JSON.stringify(seen.map((e) => e.subject))}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-const eventOf = (subject: string, match: (payload: Record<string, unknown>) => boolean) =>
-  eventually(() => seen.find((e) => e.subject === subject && match(e.payload)), subject);
 
 // ---- helpers ---------------------------------------------------------------------------
 
 const asCaller = (user: identity.User): Caller =>
   ({ userId: user.id, login: user.login, isAdmin: user.is_admin, restricted: user.restricted, scopes: ['all'] });
 
-async function failure(promise: Promise<unknown>): Promise<{ kind: string; reason: string; message: string }> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(DomainError);
-    const e = err as DomainError;
-    return { kind: e.kind, reason: e.reason, message: e.message };
-  }
-  throw new Error('expected the call to fail');
-}
-
 let counter = 0;
 async function newUser(extra: Partial<identity.CreateUserRequestInput> = {}): Promise<identity.User> {
-  const login = `user${++counter}_${RUN_ID.slice(-4)}`;
+  const login = `user${++counter}_${tb.runId.slice(-4)}`;
   return client.CreateUser({ login, email: `${login}@example.com`, password: `pw-${login}-secret`, ...extra }, { caller: SYSTEM });
 }
 
 // ---- setup -----------------------------------------------------------------------------
 
 beforeAll(async () => {
-  await applyMigrations({ databaseUrl, migrationsDir: MIGRATIONS_DIR, log });
-  db = createDb(databaseUrl);
-  bus = await connectEventBus(NATS_URL, 'identity-test', NAMESPACE, log);
-  listen();
-  relay = startOutboxRelay(db, bus, log, 100);
-  ctx = { store: identityStore(db, { onPublished: () => relay.kick() }), hasher: argon2Hasher(), settings: TEST_SETTINGS };
-  server = await startGrpcServer({ listen: '127.0.0.1:0', secret: SECRET, log, services: [identityGrpcService(ctx)] });
-  client = createServiceClient<identity.IdentityServiceClient>(
-    loadAnvilGrpc().anvil.identity.v1.IdentityService, `127.0.0.1:${server.port}`, SECRET);
+  tb = await identityTestbed('users');
+  ({ log, databaseUrl, db } = tb);
+  const events = await tb.events();
+  ({ relay, eventOf } = events);
+  ctx = { store: identityStore(db, { onPublished: events.onPublished }), hasher: argon2Hasher(), settings: TEST_SETTINGS };
+  const grpc = await tb.serve([identityGrpcService(ctx)]);
+  client = grpc.client<identity.IdentityServiceClient>(loadAnvilGrpc().anvil.identity.v1.IdentityService);
 }, 30_000);
 
-afterAll(async () => {
-  client?.close();
-  await server?.shutdown(1_000);
-  await relay?.stop();
-  stopListening?.();
-  if (bus) {
-    await bus.jsm.streams.delete(bus.stream).catch(() => undefined);
-    await bus.nc.close();
-  }
-  await db?.$disconnect();
-  await dropDatabase(databaseUrl);
-}, 30_000);
+afterAll(() => tb?.close(), 30_000);
 
 // ---- behaviour -------------------------------------------------------------------------
 
@@ -179,7 +108,7 @@ describe('identity service', () => {
   });
 
   it('refuses two concurrent creations of one login, taking exactly one', async () => {
-    const login = `race_${RUN_ID.slice(-4)}`;
+    const login = `race_${tb.runId.slice(-4)}`;
     const attempts = await Promise.allSettled([0, 1, 2].map((i) =>
       client.CreateUser({ login, email: `${login}${i}@example.com`, password: 'long-enough-pw' }, { caller: SYSTEM })));
 
@@ -199,7 +128,7 @@ describe('identity service', () => {
   });
 
   it('shows anonymous searchers public users only, signed-in searchers limited users too', async () => {
-    const tag = `vis${RUN_ID.slice(-4)}`;
+    const tag = `vis${tb.runId.slice(-4)}`;
     const pub = await newUser({ full_name: `${tag} public` });
     const lim = await newUser({ full_name: `${tag} limited`, visibility: 'VISIBILITY_LIMITED' });
     const priv = await newUser({ full_name: `${tag} private`, visibility: 'VISIBILITY_PRIVATE' });
@@ -267,7 +196,7 @@ describe('identity service', () => {
   });
 
   it('lets replicas bootstrap the same administrator together', async () => {
-    const admin = { username: `admin_${RUN_ID.slice(-4)}`, password: 'admin-password', email: `admin_${RUN_ID.slice(-4)}@example.com` };
+    const admin = { username: `admin_${tb.runId.slice(-4)}`, password: 'admin-password', email: `admin_${tb.runId.slice(-4)}@example.com` };
     const replicas = [0, 1, 2].map(() => ({ ...ctx, store: identityStore(db, { onPublished: () => relay.kick() }) }));
 
     const outcomes = await Promise.all(replicas.map((replica) => bootstrapAdmin(replica, admin, log)));

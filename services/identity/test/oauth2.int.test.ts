@@ -4,47 +4,35 @@
 // lookup, a code taken once under concurrency, cascades and outbox rows on delete.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { applyMigrations, createLogger, dropDatabase } from '@anvil/kit';
 import { authenticate } from '../src/domain/authenticate.js';
 import type { Identity } from '../src/domain/context.js';
 import { DEFAULT_OAUTH2_SETTINGS, type OAuth2Context } from '../src/domain/oauth2.js';
 import { createOAuth2Application, deleteOAuth2Application, listOAuth2Applications } from '../src/domain/oauth2-applications.js';
 import { authorize, exchangeToken } from '../src/domain/oauth2-flow.js';
 import { s256Challenge } from '../src/domain/oauth2-pkce.js';
-import { createDb, type IdentityDb } from '../src/store/db.js';
+import type { IdentityDb } from '../src/store/db.js';
 import { identityStore } from '../src/store/identity-store.js';
 import { oauth2Store } from '../src/store/oauth2-store.js';
 import { callerOf, givenUser } from './support/fixtures.js';
 import { FakeHasher, TEST_SETTINGS } from './support/memory-store.js';
-import { withDatabase } from '../../../test/support/isolation.js';
-
-process.env.ANVIL_LOG_LEVEL ??= 'silent';
-const log = createLogger('identity-oauth2-test');
-
-const PG_URL = process.env.ANVIL_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const RUN_ID = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
-const databaseUrl = withDatabase(PG_URL, `anvil_identity_oauth2_test_${RUN_ID}`);
+import { identityTestbed, type IdentityTestbed } from './support/testbed.js';
 
 const CALLBACK = 'https://client.example/cb';
 const VERIFIER = randomBytes(32).toString('base64url');
 
+let tb: IdentityTestbed;
 let db: IdentityDb;
 let ctx: OAuth2Context;
 
 beforeAll(async () => {
-  await applyMigrations({ databaseUrl, migrationsDir: MIGRATIONS_DIR, log });
-  db = createDb(databaseUrl);
+  tb = await identityTestbed('oauth2');
+  db = tb.db;
   const store = oauth2Store(db);
   const identity: Identity = { store: identityStore(db), hasher: new FakeHasher(), settings: TEST_SETTINGS, oauth2: store };
   ctx = { identity, store, settings: DEFAULT_OAUTH2_SETTINGS };
 }, 60_000);
 
-afterAll(async () => {
-  await db?.$disconnect();
-  await dropDatabase(databaseUrl);
-});
+afterAll(() => tb?.close());
 
 let serial = 0;
 async function given() {

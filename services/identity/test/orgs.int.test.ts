@@ -2,113 +2,51 @@
 // Each change and its events commit together through the outbox; refused changes leave
 // nothing behind. Own database and events namespace per run, removed afterwards.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import {
-  DomainError, EVENT_TYPE_HEADER, SYSTEM, applyMigrations, connectEventBus, createLogger, createServiceClient,
-  dropDatabase, startGrpcServer, startOutboxRelay,
-  type Caller, type EventBus, type OutboxRelay, type RunningGrpcServer, type ServiceClient,
-} from '@anvil/kit';
-import { decodeEvent, loadAnvilGrpc, type identity } from '@anvil/proto';
+import { SYSTEM, type Caller, type DomainError, type ServiceClient } from '@anvil/kit';
+import { loadAnvilGrpc, type identity } from '@anvil/proto';
 import type { Identity } from '../src/domain/context.js';
 import type { Orgs } from '../src/domain/orgs.js';
 import { argon2Hasher } from '../src/domain/password.js';
 import { identityGrpcService } from '../src/grpc/identity-service.js';
 import { orgGrpcService } from '../src/grpc/org-service.js';
-import { createDb, type IdentityDb } from '../src/store/db.js';
+import type { IdentityDb } from '../src/store/db.js';
 import { identityStore } from '../src/store/identity-store.js';
 import { orgStore } from '../src/store/org-store.js';
+import { failureOf as failure } from './support/fixtures.js';
 import { TEST_SETTINGS } from './support/memory-store.js';
-import { withDatabase } from '../../../test/support/isolation.js';
+import { identityTestbed, type IdentityTestbed, type IdentityTestEvents } from './support/testbed.js';
 
-process.env.ANVIL_LOG_LEVEL ??= 'silent';
-const log = createLogger('identity-orgs-test');
-
-const PG_URL = process.env.ANVIL_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const NATS_URL = process.env.ANVIL_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
-const RUN_ID = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-const NAMESPACE = `anvil_test_orgs_${RUN_ID}`;
-const SECRET = randomBytes(32).toString('hex');
-const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
-const databaseUrl = withDatabase(PG_URL, `anvil_identity_orgs_test_${RUN_ID}`);
-
+let tb: IdentityTestbed;
 let db: IdentityDb;
-let bus: EventBus;
-let relay: OutboxRelay;
-let server: RunningGrpcServer;
+let eventOf: IdentityTestEvents['eventOf'];
 let users: ServiceClient<identity.IdentityServiceClient>;
 let orgs: ServiceClient<identity.OrgServiceClient>;
-
-interface SeenEvent { subject: string; type: string; payload: Record<string, any> }
-const seen: SeenEvent[] = [];
-let stopListening: (() => void) | undefined;
-
-async function eventOf(subject: string, match: (payload: Record<string, any>) => boolean): Promise<SeenEvent> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const found = seen.find((e) => e.subject === subject && match(e.payload));
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${subject}; saw ${JSON.stringify(seen.map((e) => e.subject))}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const asCaller = (user: identity.User): Caller =>
   ({ userId: user.id, login: user.login, isAdmin: user.is_admin, restricted: user.restricted, scopes: ['all'] });
 
-async function failure(promise: Promise<unknown>): Promise<{ kind: string; reason: string; message: string }> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(DomainError);
-    const e = err as DomainError;
-    return { kind: e.kind, reason: e.reason, message: e.message };
-  }
-  throw new Error('expected the call to fail');
-}
-
 let counter = 0;
-const name = (prefix: string) => `${prefix}${++counter}_${RUN_ID.slice(-4)}`;
+const name = (prefix: string) => `${prefix}${++counter}_${tb.runId.slice(-4)}`;
 async function newUser(): Promise<identity.User> {
   const login = name('user');
   return users.CreateUser({ login, email: `${login}@example.com`, password: `pw-${login}-secret` }, { caller: SYSTEM });
 }
 
 beforeAll(async () => {
-  await applyMigrations({ databaseUrl, migrationsDir: MIGRATIONS_DIR, log });
-  db = createDb(databaseUrl);
-  bus = await connectEventBus(NATS_URL, 'identity-orgs-test', NAMESPACE, log);
-  const sub = bus.nc.subscribe(bus.subject('identity.>'));
-  stopListening = () => sub.unsubscribe();
-  (async () => {
-    for await (const m of sub) {
-      const type = m.headers?.get(EVENT_TYPE_HEADER) ?? '';
-      seen.push({ subject: m.subject.slice(NAMESPACE.length + 1), type, payload: decodeEvent(type, m.data) });
-    }
-  })();
-  relay = startOutboxRelay(db, bus, log, 100);
-  const onPublished = () => relay.kick();
+  tb = await identityTestbed('orgs');
+  db = tb.db;
+  const events = await tb.events();
+  eventOf = events.eventOf;
+  const { onPublished } = events;
   const identityCtx: Identity = { store: identityStore(db, { onPublished }), hasher: argon2Hasher(), settings: TEST_SETTINGS };
   const orgsCtx: Orgs = { store: orgStore(db, { onPublished }), settings: TEST_SETTINGS };
-  server = await startGrpcServer({ listen: '127.0.0.1:0', secret: SECRET, log, services: [identityGrpcService(identityCtx), orgGrpcService(orgsCtx)] });
+  const grpc = await tb.serve([identityGrpcService(identityCtx), orgGrpcService(orgsCtx)]);
   const { anvil } = loadAnvilGrpc();
-  users = createServiceClient<identity.IdentityServiceClient>(anvil.identity.v1.IdentityService, `127.0.0.1:${server.port}`, SECRET);
-  orgs = createServiceClient<identity.OrgServiceClient>(anvil.identity.v1.OrgService, `127.0.0.1:${server.port}`, SECRET);
+  users = grpc.client<identity.IdentityServiceClient>(anvil.identity.v1.IdentityService);
+  orgs = grpc.client<identity.OrgServiceClient>(anvil.identity.v1.OrgService);
 }, 30_000);
 
-afterAll(async () => {
-  users?.close();
-  orgs?.close();
-  await server?.shutdown(1_000);
-  await relay?.stop();
-  stopListening?.();
-  if (bus) {
-    await bus.jsm.streams.delete(bus.stream).catch(() => undefined);
-    await bus.nc.close();
-  }
-  await db?.$disconnect();
-  await dropDatabase(databaseUrl);
-}, 30_000);
+afterAll(() => tb?.close(), 30_000);
 
 describe('organizations in PostgreSQL', () => {
   it('creates the org, its Owners team and the first membership in one transaction, announcing each', async () => {

@@ -2,46 +2,30 @@
 // bare repository whose receive-pack runs the service's pre-receive hook, which asks the
 // PreReceiveHooks endpoint over HTTP; refused pushes leave the branch where it was.
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { applyMigrations, createLogger, dropDatabase, type Caller } from '@anvil/kit';
 import { createBranchProtection, DEFAULT_PROTECTION } from '../src/domain/branch-protections.js';
 import { createRepository, editRepository, type RepositoryDeps } from '../src/domain/repositories.js';
 import { RefUpdateConflict, updateRef } from '../src/git/branches.js';
-import { gitStorage } from '../src/git/git-storage.js';
 import { listRefs } from '../src/git/refs.js';
-import { RepositoryStorage } from '../src/git/storage.js';
+import type { RepositoryStorage } from '../src/git/storage.js';
 import { PreReceiveHooks } from '../src/git-http/pre-receive.js';
 import { branchProtectionStore } from '../src/store/branch-protections.js';
-import { createDb, type RepositoryDb } from '../src/store/db.js';
-import { repositoryStore } from '../src/store/repositories.js';
-import { withDatabase } from '../../../test/support/isolation.js';
+import type { RepositoryDb } from '../src/store/db.js';
+import { repositoryTestbed, type RepositoryTestbed } from './support/testbed.js';
 
 jest.setTimeout(60_000);
-process.env.ANVIL_LOG_LEVEL ??= 'silent';
-const log = createLogger('repository-test');
-const PG_URL = process.env.ANVIL_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const RUN_ID = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-const databaseUrl = withDatabase(PG_URL, `anvil_repository_protection_test_${RUN_ID}`);
 
+let tb: RepositoryTestbed;
 let db: RepositoryDb;
 let dir: string;
 let storage: RepositoryStorage;
 let deps: RepositoryDeps;
 let hooks: PreReceiveHooks;
 let server: Server;
-
-const caller = (userId: number, login: string): Caller => ({ userId, login, isAdmin: false, restricted: false, scopes: ['all'] });
-
-async function owner(id: number, login: string): Promise<Caller> {
-  await db.owner.create({ data: { id: BigInt(id), lower_name: login.toLowerCase(), name: login, type: 'user', email: `${login}@example.com` } });
-  return caller(id, login);
-}
+let owner: RepositoryTestbed['owner'];
 
 function run(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number; stderr: string; stdout: string }> {
   return new Promise((resolve) => {
@@ -62,14 +46,11 @@ async function pushAs(work: string, gitDir: string, repositoryId: number, pusher
 }
 
 beforeAll(async () => {
-  await applyMigrations({ databaseUrl, migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)), log });
-  db = createDb(databaseUrl);
-  dir = await mkdtemp(join(tmpdir(), 'anvil-protection-int-'));
-  storage = new RepositoryStorage(join(dir, 'repositories'));
-  deps = { store: repositoryStore(db), git: gitStorage(storage), settings: { forcePrivate: false, maxCreationLimit: -1, defaultBranch: 'main' } };
+  tb = await repositoryTestbed('protection');
+  ({ db, dir, storage, deps, owner } = tb);
   // No signed commits reach identity here: an unsigned commit is refused without asking.
   const signatures = { verify: async (commits: readonly unknown[]) => commits.map(() => ({ verified: false, reason: 'gpg.error.no_gpg_keys_found' })) };
-  hooks = new PreReceiveHooks(join(dir, 'hooks'), { store: deps.store, protections: branchProtectionStore(db), signatures, log });
+  hooks = new PreReceiveHooks(join(dir, 'hooks'), { store: deps.store, protections: branchProtectionStore(db), signatures, log: tb.log });
   await hooks.install();
   server = createServer((req, res) => void hooks.handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -79,9 +60,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
-  await db?.$disconnect();
-  await dropDatabase(databaseUrl);
-  await rm(dir, { recursive: true, force: true });
+  await tb?.close();
 }, 30_000);
 
 describe('the pre-receive hook with real git', () => {

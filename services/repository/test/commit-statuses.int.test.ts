@@ -1,61 +1,40 @@
 // Commit statuses over real PostgreSQL and real git: indexes stay distinct under concurrent
 // writers, each write carries its `status` event, "latest per context" and the sort orders
 // read as Gitea's, and a deleted repository's statuses go with it.
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { applyMigrations, createLogger, dropDatabase, type Caller } from '@anvil/kit';
 import { decodeEvent } from '@anvil/proto';
 import { createCommitStatus, listCommitStatuses, requiredStatusesMet, type CommitStatusDeps } from '../src/domain/commit-statuses.js';
 import { createRepository, type RepositoryDeps } from '../src/domain/repositories.js';
 import { commitStatusCleanupConsumer } from '../src/events/commit-status-cleanup.js';
 import { commitStatusGit } from '../src/git/commit-status-git.js';
-import { gitStorage } from '../src/git/git-storage.js';
 import { commitInitialFiles } from '../src/git/refs.js';
-import { RepositoryStorage } from '../src/git/storage.js';
+import type { RepositoryStorage } from '../src/git/storage.js';
 import { commitStatusStore } from '../src/store/commit-statuses.js';
-import { createDb, type RepositoryDb } from '../src/store/db.js';
-import { repositoryStore } from '../src/store/repositories.js';
-import { withDatabase } from '../../../test/support/isolation.js';
+import type { RepositoryDb } from '../src/store/db.js';
+import { caller, repositoryTestbed, type RepositoryTestbed } from './support/testbed.js';
 
-process.env.ANVIL_LOG_LEVEL ??= 'silent';
-const log = createLogger('repository-test');
-const PG_URL = process.env.ANVIL_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const RUN_ID = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-const databaseUrl = withDatabase(PG_URL, `anvil_repository_status_test_${RUN_ID}`);
-
+let tb: RepositoryTestbed;
 let db: RepositoryDb;
-let dir: string;
 let storage: RepositoryStorage;
 let repos: RepositoryDeps;
 let deps: CommitStatusDeps;
 let repositoryId: number;
 let sha: string;
-const ada: Caller = { userId: 1, login: 'ada', isAdmin: false, restricted: false, scopes: ['all'] };
+const ada = caller(1, 'ada');
 const page = { sort: '', state: '', offset: 0, limit: 100 };
 
 beforeAll(async () => {
-  await applyMigrations({ databaseUrl, migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)), log });
-  db = createDb(databaseUrl);
-  dir = await mkdtemp(join(tmpdir(), 'anvil-status-int-'));
-  storage = new RepositoryStorage(join(dir, 'repositories'));
-  repos = { store: repositoryStore(db), git: gitStorage(storage), settings: { forcePrivate: false, maxCreationLimit: -1, defaultBranch: 'main' } };
+  tb = await repositoryTestbed('status');
+  ({ db, storage, deps: repos } = tb);
   deps = { store: repos.store, statuses: commitStatusStore(db), git: commitStatusGit(storage) };
-  await db.owner.create({ data: { id: 1n, lower_name: 'ada', name: 'ada', type: 'user', email: 'ada@example.com' } });
+  await tb.owner(1, 'ada');
   const created = await createRepository(repos, { ownerId: 1, name: 'ci', description: '', isPrivate: false, defaultBranch: '', autoInit: false, readme: '', isTemplate: false, objectFormatName: '' }, ada);
   repositoryId = created.repository.id;
   sha = await commitInitialFiles(storage.pathOf('ada', 'ci'), 'main', { 'README.md': '# ci\n' }, 'Initial commit\n', { name: 'Ada', email: 'ada@example.com' });
   await db.repository.update({ where: { id: BigInt(repositoryId) }, data: { is_empty: false } });
 }, 30_000);
 
-afterAll(async () => {
-  await db?.$disconnect();
-  await dropDatabase(databaseUrl);
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => tb?.close());
 
 const set = (state: string, context: string, revision = sha) =>
   createCommitStatus(deps, 'ada', 'ci', { sha: revision, state, context, targetUrl: '', description: '' }, ada);

@@ -3,46 +3,24 @@
 // computed from it. Needs PostgreSQL (ANVIL_TEST_PG_URL, default the local trust-auth server)
 // and NATS with JetStream (ANVIL_TEST_NATS_URL). Each run gets its own database and stream.
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { connect, headers, nanos, RetentionPolicy, StorageType } from 'nats';
-import {
-  applyMigrations, connectEventBus, createLogger, dropDatabase, startConsumer, streamName, EVENT_TYPE_HEADER,
-  type Caller, type EventBus, type RunningConsumer,
-} from '@anvil/kit';
-import { encodeEvent, type identity } from '@anvil/proto';
+import { randomUUID } from 'node:crypto';
+import { startConsumer, type Caller, type EventBus, type RunningConsumer } from '@anvil/kit';
+import type { identity } from '@anvil/proto';
 import { identityOrgConsumer, IDENTITY_ORG_CONSUMER } from '../src/events/identity-org-consumer.js';
 import { identityUserConsumer, IDENTITY_USER_CONSUMER } from '../src/events/identity-user-consumer.js';
 import { resolveRepository, searchRepositories } from '../src/domain/repositories.js';
 import type { SearchFilter } from '../src/domain/store.js';
 import { repositoryStore } from '../src/store/repositories.js';
-import { createDb, type RepositoryDb } from '../src/store/db.js';
-import { withDatabase } from '../../../test/support/isolation.js';
+import type { RepositoryDb } from '../src/store/db.js';
+import { repositoryTestbed, type RepositoryTestbed, type RepositoryTestEvents } from './support/testbed.js';
 
-process.env.ANVIL_LOG_LEVEL ??= 'silent';
-const log = createLogger('repository-test');
-
-const PG_URL = process.env.ANVIL_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const NATS_URL = process.env.ANVIL_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
-const RUN_ID = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-const NAMESPACE = `anvil_test_repository_org_${RUN_ID}`;
 const DUPLICATE_WINDOW_MS = 200;
-const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 
-const databaseUrl = withDatabase(PG_URL, `anvil_repository_org_test_${RUN_ID}`);
-
+let tb: RepositoryTestbed;
 let db: RepositoryDb;
 let bus: EventBus;
+let publish: RepositoryTestEvents['publish'];
 const consumers: RunningConsumer[] = [];
-
-async function publish(subject: string, type: string, payload: object, id: string = randomUUID()): Promise<string> {
-  const h = headers();
-  h.set('Nats-Msg-Id', id);
-  h.set(EVENT_TYPE_HEADER, type);
-  const ack = await bus.nc.jetstream().publish(bus.subject(subject), encodeEvent(type, payload), { headers: h });
-  if (ack.duplicate) throw new Error(`the stream dropped event ${id} as a duplicate`);
-  return id;
-}
 
 /** Waits until both consumers have acknowledged every message their filters match. */
 async function settled(timeoutMs = 10_000): Promise<void> {
@@ -100,15 +78,10 @@ function filter(viewerId: number, over: Partial<SearchFilter> = {}): SearchFilte
 }
 
 beforeAll(async () => {
-  await applyMigrations({ databaseUrl, migrationsDir: MIGRATIONS_DIR, log });
-  db = createDb(databaseUrl);
-  const nc = await connect({ servers: NATS_URL });
-  await (await nc.jetstreamManager()).streams.add({
-    name: streamName(NAMESPACE), subjects: [`${NAMESPACE}.>`], retention: RetentionPolicy.Limits, storage: StorageType.File,
-    duplicate_window: nanos(DUPLICATE_WINDOW_MS),
-  });
-  await nc.close();
-  bus = await connectEventBus(NATS_URL, 'repository-test', NAMESPACE, log);
+  tb = await repositoryTestbed('org');
+  const { log } = tb;
+  db = tb.db;
+  ({ bus, publish } = await tb.events({ duplicateWindowMs: DUPLICATE_WINDOW_MS }));
   consumers.push(await startConsumer({ ...identityUserConsumer(log), db, bus, log }));
   consumers.push(await startConsumer({ ...identityOrgConsumer(log), db, bus, log }));
   for (const [id, login] of [[1, 'owner'], [2, 'reader'], [3, 'writer'], [4, 'stranger'], [5, 'allrepos']] as const) await userCreated(id, login);
@@ -116,12 +89,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const c of consumers) await c.stop();
-  if (bus) {
-    await bus.jsm.streams.delete(bus.stream).catch(() => undefined);
-    await bus.nc.close();
-  }
-  await db?.$disconnect();
-  await dropDatabase(databaseUrl);
+  await tb?.close();
 }, 30_000);
 
 describe('organization and team read model fed by identity events', () => {

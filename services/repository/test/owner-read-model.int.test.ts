@@ -4,62 +4,30 @@
 // JetStream (ANVIL_TEST_NATS_URL, default nats://127.0.0.1:4222). Each run gets a database and an
 // events namespace of its own, removed afterwards.
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { connect, headers, nanos, RetentionPolicy, StorageType } from 'nats';
-import {
-  applyMigrations, connectEventBus, createLogger, createServiceClient, dropDatabase, startConsumer, startGrpcServer,
-  streamName, DomainError, EVENT_TYPE_HEADER, SYSTEM,
-  type EventBus, type RunningConsumer, type RunningGrpcServer, type ServiceClient,
-} from '@anvil/kit';
-import { encodeEvent, loadAnvilGrpc, type identity, type repository } from '@anvil/proto';
+import { stat } from 'node:fs/promises';
+import { DomainError, startConsumer, SYSTEM, type EventBus, type Logger, type RunningConsumer, type ServiceClient } from '@anvil/kit';
+import { loadAnvilGrpc, type identity, type repository } from '@anvil/proto';
 import { identityUserConsumer, IDENTITY_USER_CONSUMER } from '../src/events/identity-user-consumer.js';
 import { repositoryGrpcService } from '../src/grpc/repository-service.js';
-import { gitStorage } from '../src/git/git-storage.js';
-import { RepositoryStorage } from '../src/git/storage.js';
-import { repositoryStore } from '../src/store/repositories.js';
-import { tmpdir } from 'node:os';
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { createDb, type RepositoryDb } from '../src/store/db.js';
-import { withDatabase } from '../../../test/support/isolation.js';
+import type { RepositoryStorage } from '../src/git/storage.js';
+import type { RepositoryDb } from '../src/store/db.js';
+import { repositoryTestbed, type RepositoryTestbed, type RepositoryTestEvents } from './support/testbed.js';
 
-process.env.ANVIL_LOG_LEVEL ??= 'silent';
-const log = createLogger('repository-test');
-
-const PG_URL = process.env.ANVIL_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const NATS_URL = process.env.ANVIL_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
-const RUN_ID = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-const NAMESPACE = `anvil_test_repository_${RUN_ID}`;
-const SECRET = randomBytes(32).toString('hex');
 const DUPLICATE_WINDOW_MS = 200;
-const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 
-const databaseUrl = withDatabase(PG_URL, `anvil_repository_test_${RUN_ID}`);
-
+let tb: RepositoryTestbed;
+let log: Logger;
 let db: RepositoryDb;
+let storage: RepositoryStorage;
 let bus: EventBus;
+let publish: RepositoryTestEvents['publish'];
 let consumer: RunningConsumer | undefined;
-let server: RunningGrpcServer;
 let client: ServiceClient<repository.RepositoryServiceClient>;
 
 // ---- helpers ---------------------------------------------------------------------------
 
-const storage = new RepositoryStorage(join(tmpdir(), `anvil-owner-test-${RUN_ID}`));
-
 function startOwnerConsumer(): Promise<RunningConsumer> {
   return startConsumer({ ...identityUserConsumer(log, storage), db, bus, log });
-}
-
-/** Publishes an event straight to the stream, as identity's outbox relay does. */
-async function publish(subject: string, type: string, payload: object, id: string = randomUUID()): Promise<string> {
-  const h = headers();
-  h.set('Nats-Msg-Id', id);
-  h.set(EVENT_TYPE_HEADER, type);
-  const ack = await bus.nc.jetstream().publish(bus.subject(subject), encodeEvent(type, payload), { headers: h });
-  // Every event here is meant to reach the consumer, a repeated id included.
-  if (ack.duplicate) throw new Error(`the stream dropped event ${id} as a duplicate`);
-  return id;
 }
 
 function user(id: number, login: string, extra: Partial<identity.UserInput> = {}): identity.UserInput {
@@ -91,42 +59,19 @@ const getOwner = (request: repository.GetOwnerRequestInput) => client.GetOwner(r
 // ---- setup -----------------------------------------------------------------------------
 
 beforeAll(async () => {
-  await applyMigrations({ databaseUrl, migrationsDir: MIGRATIONS_DIR, log });
-  db = createDb(databaseUrl);
-
-  // The stream is made here rather than by connectEventBus so its duplicate window is short:
-  // a republish of an event id after the window reaches the consumer, which is how a
-  // redelivery (handled, but the ack lost) is staged below.
-  const nc = await connect({ servers: NATS_URL });
-  await (await nc.jetstreamManager()).streams.add({
-    name: streamName(NAMESPACE),
-    subjects: [`${NAMESPACE}.>`],
-    retention: RetentionPolicy.Limits,
-    storage: StorageType.File,
-    duplicate_window: nanos(DUPLICATE_WINDOW_MS),
-  });
-  await nc.close();
-  bus = await connectEventBus(NATS_URL, 'repository-test', NAMESPACE, log);
+  tb = await repositoryTestbed('owner');
+  ({ log, db, storage } = tb);
+  // A short duplicate window: a republish of an event id after the window reaches the
+  // consumer, which is how a redelivery (handled, but the ack lost) is staged below.
+  ({ bus, publish } = await tb.events({ duplicateWindowMs: DUPLICATE_WINDOW_MS }));
   consumer = await startOwnerConsumer();
-
-  server = await startGrpcServer({ listen: '127.0.0.1:0', secret: SECRET, log, services: [repositoryGrpcService({
-    store: repositoryStore(db), git: gitStorage(storage),
-    settings: { forcePrivate: false, maxCreationLimit: -1, defaultBranch: 'main' },
-  })] });
-  client = createServiceClient<repository.RepositoryServiceClient>(
-    loadAnvilGrpc().anvil.repository.v1.RepositoryService, `127.0.0.1:${server.port}`, SECRET);
+  const grpc = await tb.serve([repositoryGrpcService(tb.deps)]);
+  client = grpc.client<repository.RepositoryServiceClient>(loadAnvilGrpc().anvil.repository.v1.RepositoryService);
 }, 30_000);
 
 afterAll(async () => {
   await consumer?.stop();
-  client?.close();
-  await server?.shutdown(1_000);
-  if (bus) {
-    await bus.jsm.streams.delete(bus.stream).catch(() => undefined);
-    await bus.nc.close();
-  }
-  await db?.$disconnect();
-  await dropDatabase(databaseUrl);
+  await tb?.close();
 }, 30_000);
 
 // ---- behaviour -------------------------------------------------------------------------

@@ -1,59 +1,36 @@
 // Integration test for the gaps the issue #4 audit closed (docs/issue-4-checklist.md), over
 // real PostgreSQL and git: names Gitea accepts that the storage once refused (`.profile`),
 // names Gitea refuses (`a..b`), rename errors with Gitea's messages, and FORCE_PRIVATE on edit.
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { applyMigrations, createLogger, dropDatabase, type Caller } from '@anvil/kit';
 import { createRepository, editRepository, type RepositoryDeps } from '../src/domain/repositories.js';
-import { gitStorage } from '../src/git/git-storage.js';
 import { listRefs } from '../src/git/refs.js';
-import { RepositoryStorage } from '../src/git/storage.js';
-import { createDb, type RepositoryDb } from '../src/store/db.js';
-import { repositoryStore } from '../src/store/repositories.js';
-import { withDatabase } from '../../../test/support/isolation.js';
+import type { RepositoryStorage } from '../src/git/storage.js';
+import type { RepositoryDb } from '../src/store/db.js';
+import { caller, repositoryTestbed, type RepositoryTestbed } from './support/testbed.js';
 
-process.env.ANVIL_LOG_LEVEL ??= 'silent';
-const log = createLogger('repository-test');
-const PG_URL = process.env.ANVIL_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const RUN_ID = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-const databaseUrl = withDatabase(PG_URL, `anvil_repository_audit_test_${RUN_ID}`);
-
+let tb: RepositoryTestbed;
 let db: RepositoryDb;
 let dir: string;
 let storage: RepositoryStorage;
 let deps: RepositoryDeps;
 let forced: RepositoryDeps;
+let owner: RepositoryTestbed['owner'];
 
-const caller = (userId: number, login: string, isAdmin = false): Caller => ({ userId, login, isAdmin, restricted: false, scopes: ['all'] });
 const siteAdmin = caller(1000, 'root', true);
-
-async function owner(id: number, login: string): Promise<Caller> {
-  await db.owner.create({ data: { id: BigInt(id), lower_name: login.toLowerCase(), name: login, type: 'user', email: `${login}@example.com`, max_repo_creation: -1 } });
-  return caller(id, login);
-}
 
 const input = (ownerId: number, name: string, extra: Partial<Parameters<typeof createRepository>[1]> = {}) => ({
   ownerId, name, description: '', isPrivate: false, defaultBranch: '', autoInit: false, readme: '', isTemplate: false, objectFormatName: '', ...extra,
 });
 
 beforeAll(async () => {
-  await applyMigrations({ databaseUrl, migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)), log });
-  db = createDb(databaseUrl);
-  dir = await mkdtemp(join(tmpdir(), 'anvil-audit-int-'));
-  storage = new RepositoryStorage(join(dir, 'repositories'));
-  deps = { store: repositoryStore(db), git: gitStorage(storage), settings: { forcePrivate: false, maxCreationLimit: -1, defaultBranch: 'main' } };
+  tb = await repositoryTestbed('audit');
+  ({ db, dir, storage, deps, owner } = tb);
   forced = { ...deps, settings: { ...deps.settings, forcePrivate: true } };
 }, 30_000);
 
-afterAll(async () => {
-  await db?.$disconnect();
-  await dropDatabase(databaseUrl);
-  await rm(dir, { recursive: true, force: true });
-}, 30_000);
+afterAll(() => tb?.close(), 30_000);
 
 describe('repository names over PostgreSQL and git', () => {
   it('creates and renames repositories whose name starts with a dot, as Gitea allows (`.profile`)', async () => {

@@ -1,39 +1,21 @@
 // Integration test: repository rules over real PostgreSQL and real git — creation with the
 // outbox event in the same transaction, limits, concurrent creates, push recording, delete.
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { stat } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { applyMigrations, createLogger, dropDatabase, type Caller } from '@anvil/kit';
 import { decodeEvent, type repository } from '@anvil/proto';
 import { createRepository, deleteRepository, editRepository, type RepositoryDeps } from '../src/domain/repositories.js';
-import { gitStorage } from '../src/git/git-storage.js';
 import { commitInitialFiles, listRefs } from '../src/git/refs.js';
-import { RepositoryStorage } from '../src/git/storage.js';
+import type { RepositoryStorage } from '../src/git/storage.js';
 import { recordPush } from '../src/git-http/push-recorder.js';
-import { createDb, type RepositoryDb } from '../src/store/db.js';
-import { repositoryStore } from '../src/store/repositories.js';
-import { withDatabase } from '../../../test/support/isolation.js';
+import type { RepositoryDb } from '../src/store/db.js';
+import { caller, repositoryTestbed, type RepositoryTestbed } from './support/testbed.js';
 
-process.env.ANVIL_LOG_LEVEL ??= 'silent';
-const log = createLogger('repository-test');
-const PG_URL = process.env.ANVIL_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const RUN_ID = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-const databaseUrl = withDatabase(PG_URL, `anvil_repository_repos_test_${RUN_ID}`);
-
+let tb: RepositoryTestbed;
 let db: RepositoryDb;
-let dir: string;
 let storage: RepositoryStorage;
 let deps: RepositoryDeps;
-
-const caller = (userId: number, login: string, isAdmin = false): Caller => ({ userId, login, isAdmin, restricted: false, scopes: ['all'] });
-
-async function owner(id: number, login: string, maxRepoCreation = -1): Promise<Caller> {
-  await db.owner.create({ data: { id: BigInt(id), lower_name: login.toLowerCase(), name: login, type: 'user', email: `${login}@example.com`, max_repo_creation: maxRepoCreation } });
-  return caller(id, login);
-}
+let owner: RepositoryTestbed['owner'];
+let log: RepositoryTestbed['log'];
 
 const input = (ownerId: number, name: string, extra: Partial<Parameters<typeof createRepository>[1]> = {}) => ({
   ownerId, name, description: '', isPrivate: false, defaultBranch: '', autoInit: false, readme: '', isTemplate: false, objectFormatName: '', ...extra,
@@ -45,18 +27,11 @@ async function events(subject: string) {
 }
 
 beforeAll(async () => {
-  await applyMigrations({ databaseUrl, migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)), log });
-  db = createDb(databaseUrl);
-  dir = await mkdtemp(join(tmpdir(), 'anvil-repos-int-'));
-  storage = new RepositoryStorage(join(dir, 'repositories'));
-  deps = { store: repositoryStore(db), git: gitStorage(storage), settings: { forcePrivate: false, maxCreationLimit: -1, defaultBranch: 'main' } };
+  tb = await repositoryTestbed('repos');
+  ({ db, storage, deps, owner, log } = tb);
 }, 30_000);
 
-afterAll(async () => {
-  await db?.$disconnect();
-  await dropDatabase(databaseUrl);
-  await rm(dir, { recursive: true, force: true });
-}, 30_000);
+afterAll(() => tb?.close(), 30_000);
 
 describe('repositories over PostgreSQL and git', () => {
   it('creates the git directory, the row and repository.repo.created together', async () => {

@@ -2,47 +2,32 @@
 // writes them into the first commit (and unknown names create nothing), and local
 // adoption lists, adopts and deletes bare repositories in the storage root, never
 // following a symlink out of it.
-import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, stat, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { applyMigrations, createLogger, dropDatabase, type Caller } from '@anvil/kit';
+import type { Caller } from '@anvil/kit';
 import { decodeEvent } from '@anvil/proto';
 import { createRepository, type RepositoryDeps } from '../src/domain/repositories.js';
 import { adoptRepository, deleteUnadopted, listUnadopted, type UnadoptedDeps } from '../src/domain/unadopted.js';
 import { git, runGit } from '../src/git/command.js';
-import { gitStorage } from '../src/git/git-storage.js';
 import { templateCatalog } from '../src/git/init-files.js';
 import { commitInitialFiles } from '../src/git/refs.js';
-import { RepositoryStorage } from '../src/git/storage.js';
+import type { RepositoryStorage } from '../src/git/storage.js';
 import { unadoptedGit } from '../src/git/unadopted.js';
-import { createDb, type RepositoryDb } from '../src/store/db.js';
-import { repositoryStore } from '../src/store/repositories.js';
+import type { RepositoryDb } from '../src/store/db.js';
 import { unadoptedRows } from '../src/store/unadopted.js';
-import { withDatabase } from '../../../test/support/isolation.js';
+import { caller, repositoryTestbed, type RepositoryTestbed } from './support/testbed.js';
 
-process.env.ANVIL_LOG_LEVEL ??= 'silent';
-const log = createLogger('repository-test');
-const PG_URL = process.env.ANVIL_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const RUN_ID = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-const databaseUrl = withDatabase(PG_URL, `anvil_repository_templates_test_${RUN_ID}`);
-
+let tb: RepositoryTestbed;
 let db: RepositoryDb;
-let dir: string;
 let storage: RepositoryStorage;
 let deps: RepositoryDeps;
 let adoption: UnadoptedDeps;
+let owner: RepositoryTestbed['owner'];
 
 const admin: Caller = { userId: 99, login: 'root', isAdmin: true, restricted: false, scopes: ['all'] };
-const caller = (userId: number, login: string): Caller => ({ userId, login, isAdmin: false, restricted: false, scopes: ['all'] });
 const who = { name: 'Importer', email: 'importer@example.com' };
-
-async function owner(id: number, login: string): Promise<Caller> {
-  await db.owner.create({ data: { id: BigInt(id), lower_name: login.toLowerCase(), name: login, type: 'user', email: `${login}@example.com` } });
-  return caller(id, login);
-}
 
 const input = (ownerId: number, name: string, extra: Partial<Parameters<typeof createRepository>[1]> = {}) => ({
   ownerId, name, description: '', isPrivate: false, defaultBranch: '', autoInit: true, readme: '', isTemplate: false, objectFormatName: '', ...extra,
@@ -64,20 +49,13 @@ async function bareRepository(owner: string, name: string, branch?: string): Pro
 }
 
 beforeAll(async () => {
-  await applyMigrations({ databaseUrl, migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)), log });
-  db = createDb(databaseUrl);
-  dir = await mkdtemp(join(tmpdir(), 'anvil-templates-int-'));
-  storage = new RepositoryStorage(join(dir, 'repositories'));
-  const settings = { forcePrivate: false, maxCreationLimit: -1, defaultBranch: 'main' };
-  deps = { store: repositoryStore(db), git: gitStorage(storage), templates: templateCatalog(), settings };
-  adoption = { store: deps.store, rows: unadoptedRows(db), git: unadoptedGit(storage), settings };
+  tb = await repositoryTestbed('templates');
+  ({ db, storage, owner } = tb);
+  deps = { ...tb.deps, templates: templateCatalog() };
+  adoption = { store: deps.store, rows: unadoptedRows(db), git: unadoptedGit(storage), settings: deps.settings };
 }, 30_000);
 
-afterAll(async () => {
-  await db?.$disconnect();
-  await dropDatabase(databaseUrl);
-  await rm(dir, { recursive: true, force: true });
-}, 30_000);
+afterAll(() => tb?.close(), 30_000);
 
 describe('creating a repository from templates', () => {
   it('commits README.md, the joined .gitignore and a filled-in LICENSE', async () => {
