@@ -1,6 +1,6 @@
 // IdentityStore over PostgreSQL. Reads run on the client or inside a transaction; writes
 // only inside one, with the outbox rows of their events, and the relay is woken after commit.
-import { TRANSACTION_OPTIONS } from '@anvil/kit';
+import { outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
 import {
   UniqueViolation, type IdentityEvent, type IdentityReader, type IdentityStore, type IdentityWriter,
 } from '../domain/store.js';
@@ -157,20 +157,12 @@ export function writer(tx: IdentityTx, published: unknown[]): IdentityWriter {
   };
 }
 
-export interface IdentityStoreOptions {
-  /** Called after a transaction that published events commits (wakes the outbox relay). */
-  onPublished?(): void;
-}
+export type IdentityStoreOptions = OutboxStoreOptions;
 
 export function identityStore(db: IdentityDb, options: IdentityStoreOptions = {}): IdentityStore {
   return {
     ...reader(db),
-    async transaction(work) {
-      const published: IdentityEvent[] = [];
-      const result = await db.$transaction((tx) => work(writer(tx, published)), TRANSACTION_OPTIONS);
-      if (published.length > 0) options.onPublished?.();
-      return result;
-    },
+    transaction: (work) => outboxTransaction(db, writer, work, options),
     async touchAccessToken(id, at) {
       await db.accessToken.updateMany({ where: { id: BigInt(id) }, data: { updated: at } });
     },

@@ -1,6 +1,6 @@
 // OAuth2Store over PostgreSQL: applications, grants, codes and tokens. Writes run inside a
 // transaction with the outbox rows of their events; the relay is woken after commit.
-import { TRANSACTION_OPTIONS } from '@anvil/kit';
+import { outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
 import type {
   OAuth2Application, OAuth2AuthorizationCode, OAuth2Grant, OAuth2Reader, OAuth2Store, OAuth2Token, OAuth2Writer,
 } from '../domain/oauth2.js';
@@ -148,19 +148,11 @@ function writer(tx: IdentityTx, published: IdentityEvent[]): OAuth2Writer {
   };
 }
 
-export interface OAuth2StoreOptions {
-  /** Called after a transaction that published events commits (wakes the outbox relay). */
-  onPublished?(): void;
-}
+export type OAuth2StoreOptions = OutboxStoreOptions;
 
 export function oauth2Store(db: IdentityDb, options: OAuth2StoreOptions = {}): OAuth2Store {
   return {
     ...reader(db),
-    async transaction(work) {
-      const published: IdentityEvent[] = [];
-      const result = await db.$transaction((tx) => work(writer(tx, published)), TRANSACTION_OPTIONS);
-      if (published.length > 0) options.onPublished?.();
-      return result;
-    },
+    transaction: (work) => outboxTransaction(db, writer, work, options),
   };
 }

@@ -1,7 +1,7 @@
 // OrgStore over PostgreSQL: organizations (type-1 user rows plus org_settings), their
 // memberships (org_user) and teams (team, team_unit, team_user). Writes run inside the
 // account store's transaction writer, so users, orgs and the outbox commit together.
-import { TRANSACTION_OPTIONS } from '@anvil/kit';
+import { outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
 import type { Org, OrgEvent, OrgReader, OrgStore, OrgWriter, Team, TeamFields } from '../domain/orgs-store.js';
 import { UniqueViolation, type IdentityEvent } from '../domain/store.js';
 import { accessModeNumber, accessModeOf, type UnitsMap } from '../domain/teams-units.js';
@@ -263,11 +263,6 @@ export function orgStore(db: IdentityDb, options: IdentityStoreOptions = {}): Or
   return {
     ...accounts,
     ...orgReader(db),
-    async transaction(work) {
-      const published: unknown[] = [];
-      const result = await db.$transaction((tx) => work(orgWriter(tx, published)), TRANSACTION_OPTIONS);
-      if (published.length > 0) options.onPublished?.();
-      return result;
-    },
+    transaction: (work) => outboxTransaction(db, orgWriter, work, options),
   };
 }

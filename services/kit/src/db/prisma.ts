@@ -12,3 +12,28 @@ export function prismaAdapter(databaseUrl: string, maxConnections = 10): PrismaP
  * transaction that holds its connection.
  */
 export const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 15_000 } as const;
+
+/** What a store over the outbox is told: a transaction that published events committed. */
+export interface OutboxStoreOptions {
+  /** Called after such a commit, to wake the outbox relay at once. */
+  onPublished?(): void;
+}
+
+/** The interactive transaction a Prisma client offers (a structural view, so kit needs no client). */
+interface InteractiveTransactions<Tx> {
+  $transaction<R>(fn: (tx: Tx) => Promise<R>, options?: { maxWait?: number; timeout?: number }): Promise<R>;
+}
+
+/**
+ * One transaction for a change and the events it publishes (the outbox): `writerOf` builds
+ * the store's writer over the transaction and pushes each event it writes to `published`;
+ * once the transaction has committed, a change that published something wakes the relay.
+ */
+export async function outboxTransaction<Tx, W, E, R>(
+  db: InteractiveTransactions<Tx>, writerOf: (tx: Tx, published: E[]) => W, work: (writer: W) => Promise<R>, options: OutboxStoreOptions,
+): Promise<R> {
+  const published: E[] = [];
+  const result = await db.$transaction((tx) => work(writerOf(tx, published)), TRANSACTION_OPTIONS);
+  if (published.length > 0) options.onPublished?.();
+  return result;
+}

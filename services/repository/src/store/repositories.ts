@@ -1,6 +1,6 @@
 // Repositories and collaborations in PostgreSQL (tables `repository`, `collaboration`),
 // with the outbox rows of their events written in the same transaction.
-import { alreadyExists, TRANSACTION_OPTIONS } from '@anvil/kit';
+import { alreadyExists, outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
 import type { Owner } from '../domain/owner.js';
 import type { CollaboratorMode } from '../domain/permission.js';
 import type { Repository } from '../domain/repository.js';
@@ -302,15 +302,10 @@ function writer(tx: RepositoryTx, published: RepositoryEvent[]): RepositoryWrite
   };
 }
 
-export function repositoryStore(db: RepositoryDb, options: { onPublished?: () => void } = {}): RepositoryStore {
+export function repositoryStore(db: RepositoryDb, options: OutboxStoreOptions = {}): RepositoryStore {
   return {
     ...reader(db),
-    async transaction(work) {
-      const published: RepositoryEvent[] = [];
-      const result = await db.$transaction((tx) => work(writer(tx, published)), TRANSACTION_OPTIONS);
-      if (published.length > 0) options.onPublished?.();
-      return result;
-    },
+    transaction: (work) => outboxTransaction(db, writer, work, options),
   };
 }
 
