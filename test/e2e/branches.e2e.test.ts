@@ -1,17 +1,18 @@
 // Branches and branch protection through the API, and protection enforced on `git push`
 // with the real git CLI: the refusal is seen in git's own output.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { accounts, type Accounts } from '../support/accounts.js';
+import type { Accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
-import { recordEvents, type EventRecorder } from '../support/event-recorder.js';
+import { bootE2e, type E2e } from '../support/e2e.js';
+import type { EventRecorder } from '../support/event-recorder.js';
 import { cloneUrl, gitIn } from '../support/git-cli.js';
-import { bootSystem, type RunningSystem } from '../support/system.js';
+import type { RunningSystem } from '../support/system.js';
 
 jest.setTimeout(120_000);
 
+let e2e: E2e;
 let system: RunningSystem;
 let anonymous: ApiClient;
 let admin: ApiClient;
@@ -23,25 +24,14 @@ const git = (args: string[], cwd = home) => gitIn(home, args, cwd);
 const urlFor = (path: string, user?: string, secret?: string) => cloneUrl(system.baseUrl, path, user, secret);
 
 beforeAll(async () => {
-  system = await bootSystem();
-  anonymous = new ApiClient(system.baseUrl);
-  admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
-  users = accounts(admin, 'br-user');
-  home = await mkdtemp(join(tmpdir(), 'anvil-branches-e2e-'));
-  recorder = await recordEvents(system, 'repository');
+  e2e = await bootE2e({ prefix: 'br-user', gitHome: true, events: 'repository' });
+  ({ system, anonymous, admin, users, home, recorder } = e2e);
 }, 180_000);
 
-afterAll(async () => {
-  await recorder?.close();
-  await system?.shutdown();
-  if (home) await rm(home, { recursive: true, force: true });
-});
+afterAll(() => e2e?.close());
 
 /** A fresh user known to the repository service, with a token that may write repositories. */
-async function newUser() {
-  const user = await users.newUser();
-  return { ...user, token: await users.newToken(user, ['write:repository']) };
-}
+const newUser = () => e2e.newWriter();
 
 /** A repository with one commit on main, cloned into a work tree. */
 async function repoWithClone(owner: Awaited<ReturnType<typeof newUser>>, name: string) {

@@ -1,22 +1,20 @@
 // Commit statuses through the gateway, on repositories filled by `git push`: set by sha and
 // read by branch, tag or sha, the combined state of the latest status per context, who may
 // set and see them, and the `status` event a webhook will be built from.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { accounts, type Accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
-import { recordEvents, type EventRecorder } from '../support/event-recorder.js';
+import { bootE2e, type E2e } from '../support/e2e.js';
+import type { EventRecorder } from '../support/event-recorder.js';
 import { cloneUrl, gitIn } from '../support/git-cli.js';
-import { bootSystem, type RunningSystem } from '../support/system.js';
+import type { RunningSystem } from '../support/system.js';
 
 jest.setTimeout(120_000);
 
+let e2e: E2e;
 let system: RunningSystem;
 let anonymous: ApiClient;
-let admin: ApiClient;
-let users: Accounts;
 let home: string;
 let recorder: EventRecorder;
 const git = (args: string[], cwd = home) => gitIn(home, args, cwd);
@@ -24,25 +22,14 @@ const git = (args: string[], cwd = home) => gitIn(home, args, cwd);
 const apiRoot = () => `${system.baseUrl.replace(/\/+$/, '')}/api/v1`;
 
 beforeAll(async () => {
-  system = await bootSystem();
-  anonymous = new ApiClient(system.baseUrl);
-  admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
-  users = accounts(admin, 'st-user');
-  home = await mkdtemp(join(tmpdir(), 'anvil-statuses-e2e-'));
-  recorder = await recordEvents(system, 'repository');
+  e2e = await bootE2e({ prefix: 'st-user', gitHome: true, events: 'repository' });
+  ({ system, anonymous, home, recorder } = e2e);
 }, 180_000);
 
-afterAll(async () => {
-  await recorder?.close();
-  await system?.shutdown();
-  if (home) await rm(home, { recursive: true, force: true });
-});
+afterAll(() => e2e?.close());
 
 /** A fresh user known to the repository service, with a token that may write repositories. */
-async function newUser() {
-  const user = await users.newUser();
-  return { ...user, token: await users.newToken(user, ['write:repository']) };
-}
+const newUser = () => e2e.newWriter();
 
 /** An empty repository filled by `git push`: two commits on main, the first tagged v1. Returns both shas. */
 async function pushedRepository(owner: Awaited<ReturnType<typeof newUser>>, name: string, options: { private?: boolean } = {}) {

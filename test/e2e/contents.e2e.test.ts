@@ -2,21 +2,21 @@
 // directories at a ref, creating, updating, renaming and deleting files in commits, branch
 // protection and permissions on every write, concurrent writers, and the result read back
 // with `git clone`.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { accounts, type Accounts } from '../support/accounts.js';
+import type { Accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
-import { recordEvents, type EventRecorder } from '../support/event-recorder.js';
+import { bootE2e, type E2e } from '../support/e2e.js';
+import type { EventRecorder } from '../support/event-recorder.js';
 import { cloneUrl, gitIn } from '../support/git-cli.js';
-import { bootSystem, type RunningSystem } from '../support/system.js';
+import type { RunningSystem } from '../support/system.js';
 
 jest.setTimeout(120_000);
 
+let e2e: E2e;
 let system: RunningSystem;
 let anonymous: ApiClient;
-let admin: ApiClient;
 let users: Accounts;
 let home: string;
 let recorder: EventRecorder;
@@ -25,25 +25,14 @@ const b64 = (text: string) => Buffer.from(text).toString('base64');
 const text = (base64: string) => Buffer.from(base64, 'base64').toString('utf8');
 
 beforeAll(async () => {
-  system = await bootSystem();
-  anonymous = new ApiClient(system.baseUrl);
-  admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
-  users = accounts(admin, 'ct-user');
-  home = await mkdtemp(join(tmpdir(), 'anvil-contents-e2e-'));
-  recorder = await recordEvents(system, 'repository');
+  e2e = await bootE2e({ prefix: 'ct-user', gitHome: true, events: 'repository' });
+  ({ system, anonymous, users, home, recorder } = e2e);
 }, 180_000);
 
-afterAll(async () => {
-  await recorder?.close();
-  await system?.shutdown();
-  if (home) await rm(home, { recursive: true, force: true });
-});
+afterAll(() => e2e?.close());
 
 /** A fresh user with a full name (commits are authored with it), and a token that may write repositories. */
-async function newUser() {
-  const user = await users.newUser({ full_name: `Full ${users.unique('name')}` });
-  return { ...user, token: await users.newToken(user, ['write:repository']) };
-}
+const newUser = () => e2e.newWriter({ fields: { full_name: `Full ${users.unique('name')}` } });
 
 type User = Awaited<ReturnType<typeof newUser>>;
 

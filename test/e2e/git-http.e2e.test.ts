@@ -2,22 +2,20 @@
 // token, clone again and see the commit; anonymous clones of public repositories; private
 // repositories invisible; pushes without write permission refused. git never prompts
 // (GIT_TERMINAL_PROMPT=0, a temporary HOME).
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { accounts, type Accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
-import { recordEvents, type EventRecorder } from '../support/event-recorder.js';
+import { bootE2e, type E2e } from '../support/e2e.js';
+import type { EventRecorder } from '../support/event-recorder.js';
 import { cloneUrl, gitIn } from '../support/git-cli.js';
-import { bootSystem, type RunningSystem } from '../support/system.js';
+import type { RunningSystem } from '../support/system.js';
 
 jest.setTimeout(90_000);
 
+let e2e: E2e;
 let system: RunningSystem;
 let anonymous: ApiClient;
-let admin: ApiClient;
-let users: Accounts;
 let home: string;
 let recorder: EventRecorder;
 const eventMatching: EventRecorder['eventMatching'] = (match) => recorder.eventMatching(match);
@@ -25,25 +23,14 @@ const git = (args: string[], cwd = home) => gitIn(home, args, cwd);
 const urlFor = (path: string, user?: string, secret?: string) => cloneUrl(system.baseUrl, path, user, secret);
 
 beforeAll(async () => {
-  system = await bootSystem();
-  anonymous = new ApiClient(system.baseUrl);
-  admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
-  users = accounts(admin, 'git-user');
-  home = await mkdtemp(join(tmpdir(), 'anvil-git-e2e-'));
-  recorder = await recordEvents(system, 'repository');
+  e2e = await bootE2e({ prefix: 'git-user', gitHome: true, events: 'repository' });
+  ({ system, anonymous, home, recorder } = e2e);
 }, 180_000);
 
-afterAll(async () => {
-  await recorder?.close();
-  await system?.shutdown();
-  if (home) await rm(home, { recursive: true, force: true });
-});
+afterAll(() => e2e?.close());
 
 /** A fresh user known to the repository service, with a token that may write repositories. */
-async function newUser() {
-  const user = await users.newUser();
-  return { ...user, token: await users.newToken(user, ['write:repository']) };
-}
+const newUser = () => e2e.newWriter();
 
 let workdirs = 0;
 async function workdir(): Promise<string> {

@@ -3,17 +3,17 @@
 // paging, blobs, and refs. The repository is filled with the real `git` CLI, and every byte
 // served is compared with what was pushed.
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
+import { bootE2e, type E2e } from '../support/e2e.js';
 import { cloneUrl, gitIn } from '../support/git-cli.js';
-import { bootSystem, type RunningSystem } from '../support/system.js';
+import type { RunningSystem } from '../support/system.js';
 
 jest.setTimeout(90_000);
 
+let e2e: E2e;
 let system: RunningSystem;
 let anonymous: ApiClient;
 let home: string;
@@ -38,23 +38,16 @@ const FIRST: Record<string, string | Buffer> = {
 let files: { first: string; second: string; feature: string; blobOf: (path: string) => Promise<string> };
 
 beforeAll(async () => {
-  system = await bootSystem();
-  anonymous = new ApiClient(system.baseUrl);
-  const admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
-  home = await mkdtemp(join(tmpdir(), 'anvil-objects-e2e-'));
-  const users = accounts(admin, 'objects');
-  const user = await users.newUser();
-  const token = await users.newToken(user, ['write:repository']);
-  owner = { username: user.username, password: user.password, token, client: anonymous.as({ token }), basic: user.client };
+  e2e = await bootE2e({ prefix: 'objects', gitHome: true });
+  ({ system, anonymous, home } = e2e);
+  const user = await e2e.newWriter();
+  owner = { username: user.username, password: user.password, token: user.token, client: anonymous.as({ token: user.token }), basic: user.client };
   files = await pushFiles('files');
   await pushFiles('hidden', { private: true });
   expect((await owner.basic.post('/user/repos', { name: 'empty' })).status).toBe(201);
 }, 180_000);
 
-afterAll(async () => {
-  await system?.shutdown();
-  if (home) await rm(home, { recursive: true, force: true });
-});
+afterAll(() => e2e?.close());
 
 /** main: two commits (README changes), tag v1.0 (annotated) at the first, feature/x from it. */
 async function pushFiles(name: string, options: { private?: boolean } = {}) {

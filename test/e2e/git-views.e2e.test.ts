@@ -2,22 +2,20 @@
 // branch, tag or commit; tags listed, read, created (lightweight and annotated) and
 // deleted, with their events; languages of the default branch. Content is pushed with the
 // real `git` CLI and downloads are checked with unzip, tar and `git bundle verify`.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { accounts, type Accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
-import { recordEvents, type EventRecorder } from '../support/event-recorder.js';
+import { bootE2e, type E2e } from '../support/e2e.js';
+import type { EventRecorder } from '../support/event-recorder.js';
 import { gitIn, runIn } from '../support/git-cli.js';
-import { bootSystem, type RunningSystem } from '../support/system.js';
+import type { RunningSystem } from '../support/system.js';
 
 jest.setTimeout(90_000);
 
+let e2e: E2e;
 let system: RunningSystem;
 let anonymous: ApiClient;
-let admin: ApiClient;
-let users: Accounts;
 let home: string;
 let recorder: EventRecorder;
 const eventMatching: EventRecorder['eventMatching'] = (match) => recorder.eventMatching(match);
@@ -25,25 +23,14 @@ const run = (command: string, args: string[], cwd = home) => runIn(home, command
 const git = (args: string[], cwd = home) => gitIn(home, args, cwd);
 
 beforeAll(async () => {
-  system = await bootSystem();
-  anonymous = new ApiClient(system.baseUrl);
-  admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
-  users = accounts(admin, 'views');
-  home = await mkdtemp(join(tmpdir(), 'anvil-views-e2e-'));
-  recorder = await recordEvents(system, 'repository');
+  e2e = await bootE2e({ prefix: 'views', gitHome: true, events: 'repository' });
+  ({ system, anonymous, home, recorder } = e2e);
 }, 180_000);
 
-afterAll(async () => {
-  await recorder?.close();
-  await system?.shutdown();
-  if (home) await rm(home, { recursive: true, force: true });
-});
+afterAll(() => e2e?.close());
 
 /** A fresh user known to the repository service, with a token that may write repositories. */
-async function newUser() {
-  const user = await users.newUser();
-  return { ...user, token: await users.newToken(user, ['write:repository']) };
-}
+const newUser = () => e2e.newWriter();
 
 /** Pushes `files` as one commit to a new repository `name` of the user; returns the commit. */
 async function repositoryWith(user: { username: string; client: ApiClient; token: string }, name: string, files: Record<string, string>, options: { private?: boolean } = {}) {

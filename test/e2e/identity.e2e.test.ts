@@ -2,12 +2,14 @@
 // people sign in with passwords or tokens, tokens carry scopes, and profiles and e-mail
 // addresses show only what the caller may see. One booted system for the whole file.
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { accounts, type Accounts } from '../support/accounts.js';
+import type { Accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
-import { bootSystem, type RunningSystem } from '../support/system.js';
+import { bootE2e, type E2e } from '../support/e2e.js';
+import type { RunningSystem } from '../support/system.js';
 
 jest.setTimeout(60_000);
 
+let e2e: E2e;
 let system: RunningSystem;
 let anonymous: ApiClient;
 let admin: ApiClient;
@@ -15,15 +17,11 @@ let users: Accounts;
 
 beforeAll(async () => {
   // Two settings away from their defaults, to see /settings answer from configuration.
-  system = await bootSystem({ env: { ANVIL__mirror__ENABLED: 'false', ANVIL__ui__REACTIONS: '+1,heart,rocket' } });
-  anonymous = new ApiClient(system.baseUrl);
-  admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
-  users = accounts(admin, 'user');
+  e2e = await bootE2e({ prefix: 'user', env: { ANVIL__mirror__ENABLED: 'false', ANVIL__ui__REACTIONS: '+1,heart,rocket' } });
+  ({ system, anonymous, admin, users } = e2e);
 }, 180_000);
 
-afterAll(async () => {
-  await system?.shutdown();
-});
+afterAll(() => e2e?.close());
 
 const newUser = (fields: Record<string, unknown> = {}) => users.newUser(fields, { repositoryKnows: false });
 

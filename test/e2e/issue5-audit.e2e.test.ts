@@ -2,18 +2,19 @@
 // branch fields as each caller sees them, POST /branches errors, renames under protection,
 // team whitelists, unprotected file patterns, rule priority, signed commits on contents
 // writes, token scopes, private repositories on every route, and `push` for every write.
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { accounts, type Accounts, type TestUser } from '../support/accounts.js';
+import type { Accounts, TestUser } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
-import { recordEvents, type EventRecorder } from '../support/event-recorder.js';
+import { bootE2e, type E2e } from '../support/e2e.js';
+import type { EventRecorder } from '../support/event-recorder.js';
 import { cloneUrl, gitIn } from '../support/git-cli.js';
-import { bootSystem, type RunningSystem } from '../support/system.js';
+import type { RunningSystem } from '../support/system.js';
 
 jest.setTimeout(180_000);
 
+let e2e: E2e;
 let system: RunningSystem;
 let anonymous: ApiClient;
 let admin: ApiClient;
@@ -24,26 +25,15 @@ const git = (args: string[], cwd = home) => gitIn(home, args, cwd);
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 beforeAll(async () => {
-  system = await bootSystem();
-  anonymous = new ApiClient(system.baseUrl);
-  admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
-  users = accounts(admin, 'i5-user');
-  home = await mkdtemp(join(tmpdir(), 'anvil-issue5-e2e-'));
-  recorder = await recordEvents(system, 'repository');
+  e2e = await bootE2e({ prefix: 'i5-user', gitHome: true, events: 'repository' });
+  ({ system, anonymous, admin, users, home, recorder } = e2e);
 }, 180_000);
 
-afterAll(async () => {
-  await recorder?.close();
-  await system?.shutdown();
-  if (home) await rm(home, { recursive: true, force: true });
-});
+afterAll(() => e2e?.close());
 
 type User = TestUser & { token: string };
 
-async function newUser(): Promise<User> {
-  const user = await users.newUser();
-  return { ...user, token: await users.newToken(user, ['write:repository', 'write:organization']) };
-}
+const newUser = () => e2e.newWriter({ scopes: ['write:repository', 'write:organization'] });
 
 async function grant(owner: User, base: string, who: User, permission: 'read' | 'write' | 'admin'): Promise<void> {
   expect((await owner.client.put(`${base}/collaborators/${who.username}`, { permission })).status).toBe(204);

@@ -4,27 +4,24 @@
 // is deleted. One booted system for the whole file.
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { accounts, type Accounts } from '../support/accounts.js';
+import type { Accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
-import { bootSystem, type RunningSystem } from '../support/system.js';
+import { bootE2e, type E2e } from '../support/e2e.js';
+import type { RunningSystem } from '../support/system.js';
 
 jest.setTimeout(60_000);
 
+let e2e: E2e;
 let system: RunningSystem;
 let anonymous: ApiClient;
-let admin: ApiClient;
 let users: Accounts;
 
 beforeAll(async () => {
-  system = await bootSystem();
-  anonymous = new ApiClient(system.baseUrl);
-  admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
-  users = accounts(admin, 'oauth');
+  e2e = await bootE2e({ prefix: 'oauth' });
+  ({ system, anonymous, users } = e2e);
 }, 180_000);
 
-afterAll(async () => {
-  await system?.shutdown();
-});
+afterAll(() => e2e?.close());
 
 const newUser = (fields: Record<string, unknown> = {}) => users.newUser({ full_name: 'Person of OAuth', ...fields }, { repositoryKnows: false });
 

@@ -7,22 +7,23 @@ import { createServiceClient, DomainError, SYSTEM, type ServiceClient } from '@a
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import { waitUntil } from '../../cli/src/net.js';
 import { ApiClient } from '../support/api-client.js';
-import { bootSystem, type RunningSystem } from '../support/system.js';
+import { bootE2e, type E2e } from '../support/e2e.js';
+import type { RunningSystem } from '../support/system.js';
 
 jest.setTimeout(90_000);
 
 const run = promisify(execFile);
 const CLI = new URL('../../cli/dist/main.js', import.meta.url).pathname;
 
+let e2e: E2e;
 let system: RunningSystem;
 let anonymous: ApiClient;
 let admin: ApiClient;
 let owners: ServiceClient<repository.RepositoryServiceClient>;
 
 beforeAll(async () => {
-  system = await bootSystem();
-  anonymous = new ApiClient(system.baseUrl);
-  admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
+  e2e = await bootE2e();
+  ({ system, anonymous, admin } = e2e);
   owners = createServiceClient<repository.RepositoryServiceClient>(
     loadAnvilGrpc().anvil.repository.v1.RepositoryService,
     system.env.ANVIL_REPOSITORY_ADDR!,
@@ -33,7 +34,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   owners?.close();
-  await system?.shutdown();
+  await e2e?.close();
 });
 
 function cli(...args: string[]) {

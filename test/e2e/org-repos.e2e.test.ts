@@ -3,27 +3,25 @@
 // the team's permission, outsiders do not see a private org's repositories, and owners of
 // repositories cannot be deleted until they let go of them. One booted system for the file.
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { accounts, type Accounts, type TestUser } from '../support/accounts.js';
+import type { Accounts, TestUser } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
-import { bootSystem, type RunningSystem } from '../support/system.js';
+import { bootE2e, type E2e } from '../support/e2e.js';
+import type { RunningSystem } from '../support/system.js';
 
 jest.setTimeout(90_000);
 
+let e2e: E2e;
 let system: RunningSystem;
 let anonymous: ApiClient;
 let admin: ApiClient;
 let users: Accounts;
 
 beforeAll(async () => {
-  system = await bootSystem();
-  anonymous = new ApiClient(system.baseUrl);
-  admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
-  users = accounts(admin, 'orguser');
+  e2e = await bootE2e({ prefix: 'orguser' });
+  ({ system, anonymous, admin, users } = e2e);
 }, 180_000);
 
-afterAll(async () => {
-  await system?.shutdown();
-});
+afterAll(() => e2e?.close());
 
 // Repository learns about users, orgs, teams and memberships from identity's events, a
 // moment after identity answered: `users.eventually` retries until the wanted status.

@@ -1,35 +1,29 @@
 // Creating a repository from templates, as a Gitea client does it: list the gitignore and
 // license templates, create with auto_init + gitignores + license + readme, then clone
 // with the real git and read the files. Unknown names are refused and create nothing.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { accounts, type Accounts } from '../support/accounts.js';
+import type { Accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
+import { bootE2e, type E2e } from '../support/e2e.js';
 import { cloneUrl, gitIn } from '../support/git-cli.js';
-import { bootSystem, type RunningSystem } from '../support/system.js';
+import type { RunningSystem } from '../support/system.js';
 
 jest.setTimeout(60_000);
 
+let e2e: E2e;
 let system: RunningSystem;
 let anonymous: ApiClient;
-let admin: ApiClient;
 let users: Accounts;
 let home: string;
 
 beforeAll(async () => {
-  system = await bootSystem();
-  anonymous = new ApiClient(system.baseUrl);
-  admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
-  users = accounts(admin, 'tpl-user');
-  home = await mkdtemp(join(tmpdir(), 'anvil-templates-e2e-'));
+  e2e = await bootE2e({ prefix: 'tpl-user', gitHome: true });
+  ({ system, anonymous, users, home } = e2e);
 }, 180_000);
 
-afterAll(async () => {
-  await system?.shutdown();
-  if (home) await rm(home, { recursive: true, force: true });
-});
+afterAll(() => e2e?.close());
 
 describe('template listings', () => {
   test('lists the gitignore templates and shows one, anonymously', async () => {

@@ -2,17 +2,18 @@
 // `[repository] FORCE_PRIVATE` makes every new repository private and lets only site admins
 // publish one; `[repository] DISABLE_HTTP_GIT` turns git over HTTP off, and
 // /settings/repository says so.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { accounts, type Accounts } from '../support/accounts.js';
+import type { Accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
+import { bootE2e, type E2e } from '../support/e2e.js';
 import { cloneUrl, gitIn } from '../support/git-cli.js';
-import { bootSystem, type RunningSystem } from '../support/system.js';
+import type { RunningSystem } from '../support/system.js';
 
 jest.setTimeout(60_000);
 
+let e2e: E2e;
 let system: RunningSystem;
 let anonymous: ApiClient;
 let admin: ApiClient;
@@ -20,17 +21,11 @@ let users: Accounts;
 let home: string;
 
 beforeAll(async () => {
-  system = await bootSystem({ env: { ANVIL__repository__FORCE_PRIVATE: 'true', ANVIL__repository__DISABLE_HTTP_GIT: 'true' } });
-  anonymous = new ApiClient(system.baseUrl);
-  admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
-  users = accounts(admin, 'forced-user');
-  home = await mkdtemp(join(tmpdir(), 'anvil-settings-e2e-'));
+  e2e = await bootE2e({ prefix: 'forced-user', env: { ANVIL__repository__FORCE_PRIVATE: 'true', ANVIL__repository__DISABLE_HTTP_GIT: 'true' }, gitHome: true });
+  ({ system, anonymous, admin, users, home } = e2e);
 }, 180_000);
 
-afterAll(async () => {
-  await system?.shutdown();
-  if (home) await rm(home, { recursive: true, force: true });
-});
+afterAll(() => e2e?.close());
 
 describe('[repository] FORCE_PRIVATE', () => {
   test('every new repository is private, whatever the request says, in user and org accounts', async () => {

@@ -5,17 +5,18 @@
 // refs shaped like options, and a repository whose git data is broken. One booted system
 // with `[repository] MAX_CREATION_LIMIT = 3`.
 import { access, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { accounts, type Accounts, type TestUser } from '../support/accounts.js';
+import type { Accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
-import { recordEvents, type EventRecorder } from '../support/event-recorder.js';
+import { bootE2e, type E2e } from '../support/e2e.js';
+import type { EventRecorder } from '../support/event-recorder.js';
 import { cloneUrl, gitIn } from '../support/git-cli.js';
-import { bootSystem, type RunningSystem } from '../support/system.js';
+import type { RunningSystem } from '../support/system.js';
 
 jest.setTimeout(90_000);
 
+let e2e: E2e;
 let system: RunningSystem;
 let anonymous: ApiClient;
 let admin: ApiClient;
@@ -30,24 +31,13 @@ const gitDirOf = (owner: string, name: string) => join(system.env.ANVIL_DATA_DIR
 const exists = (path: string) => access(path).then(() => true, () => false);
 
 beforeAll(async () => {
-  system = await bootSystem({ env: { ANVIL__repository__MAX_CREATION_LIMIT: '3' } });
-  anonymous = new ApiClient(system.baseUrl);
-  admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
-  users = accounts(admin, 'audit-user');
-  home = await mkdtemp(join(tmpdir(), 'anvil-audit-e2e-'));
-  recorder = await recordEvents(system, 'repository');
+  e2e = await bootE2e({ prefix: 'audit-user', env: { ANVIL__repository__MAX_CREATION_LIMIT: '3' }, gitHome: true, events: 'repository' });
+  ({ system, anonymous, admin, users, home, recorder } = e2e);
 }, 180_000);
 
-afterAll(async () => {
-  await recorder?.close();
-  await system?.shutdown();
-  if (home) await rm(home, { recursive: true, force: true });
-});
+afterAll(() => e2e?.close());
 
-async function newGitUser(): Promise<TestUser & { token: string }> {
-  const user = await users.newUser();
-  return { ...user, token: await users.newToken(user, ['write:repository', 'write:user']) };
-}
+const newGitUser = () => e2e.newWriter({ scopes: ['write:repository', 'write:user'] });
 
 let workdirs = 0;
 async function workdir(): Promise<string> {

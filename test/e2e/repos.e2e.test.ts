@@ -2,27 +2,25 @@
 // edit and rename, delete, private repositories hidden from others, and collaborators.
 // One booted system for the whole file.
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { accounts, type Accounts } from '../support/accounts.js';
+import type { Accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
-import { bootSystem, type RunningSystem } from '../support/system.js';
+import { bootE2e, type E2e } from '../support/e2e.js';
+import type { RunningSystem } from '../support/system.js';
 
 jest.setTimeout(60_000);
 
+let e2e: E2e;
 let system: RunningSystem;
 let anonymous: ApiClient;
 let admin: ApiClient;
 let users: Accounts;
 
 beforeAll(async () => {
-  system = await bootSystem({ env: { ANVIL__repository__MAX_CREATION_LIMIT: '5' } });
-  anonymous = new ApiClient(system.baseUrl);
-  admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
-  users = accounts(admin, 'repo-user');
+  e2e = await bootE2e({ prefix: 'repo-user', env: { ANVIL__repository__MAX_CREATION_LIMIT: '5' } });
+  ({ system, anonymous, admin, users } = e2e);
 }, 180_000);
 
-afterAll(async () => {
-  await system?.shutdown();
-});
+afterAll(() => e2e?.close());
 
 
 describe('creating repositories', () => {

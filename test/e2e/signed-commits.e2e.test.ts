@@ -3,43 +3,32 @@
 // whose new commits are unsigned or signed by a key that is not the committer's, with the
 // message seen in git's own output. Keys and signatures are made by openpgp; commits are
 // written with git plumbing so the signature is exactly over the commit as git stores it.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import * as openpgp from 'openpgp';
-import { accounts, type Accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
+import { bootE2e, type E2e } from '../support/e2e.js';
 import { cloneUrl, gitIn } from '../support/git-cli.js';
-import { bootSystem, type RunningSystem } from '../support/system.js';
+import type { RunningSystem } from '../support/system.js';
 
 jest.setTimeout(120_000);
 
+let e2e: E2e;
 let system: RunningSystem;
 let anonymous: ApiClient;
-let admin: ApiClient;
-let users: Accounts;
 let home: string;
 const git = (args: string[], cwd = home) => gitIn(home, args, cwd);
 
 beforeAll(async () => {
-  system = await bootSystem();
-  anonymous = new ApiClient(system.baseUrl);
-  admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
-  users = accounts(admin, 'sg-user');
-  home = await mkdtemp(join(tmpdir(), 'anvil-signed-e2e-'));
+  e2e = await bootE2e({ prefix: 'sg-user', gitHome: true });
+  ({ system, anonymous, home } = e2e);
 }, 180_000);
 
-afterAll(async () => {
-  await system?.shutdown();
-  if (home) await rm(home, { recursive: true, force: true });
-});
+afterAll(() => e2e?.close());
 
 /** A fresh user known to the repository service, with a token that may write repositories. */
-async function newUser() {
-  const user = await users.newUser();
-  return { ...user, token: await users.newToken(user, ['write:repository']) };
-}
+const newUser = () => e2e.newWriter();
 
 type User = Awaited<ReturnType<typeof newUser>>;
 

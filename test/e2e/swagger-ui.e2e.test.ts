@@ -3,7 +3,8 @@
 // /swagger.v1.json is the contract cut down to them.
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { chromium, type Browser } from 'playwright-core';
-import { bootSystem, type RunningSystem } from '../support/system.js';
+import { bootE2e, type E2e } from '../support/e2e.js';
+import type { RunningSystem } from '../support/system.js';
 
 jest.setTimeout(90_000);
 
@@ -11,19 +12,21 @@ jest.setTimeout(90_000);
 // keeps dialling Google's hosts, which this closed network refuses.
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
+let e2e: E2e;
 let system: RunningSystem;
 let browser: Browser;
 
 beforeAll(async () => {
-  [system, browser] = await Promise.all([
-    bootSystem(),
+  [e2e, browser] = await Promise.all([
+    bootE2e(),
     chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS }),
   ]);
+  system = e2e.system;
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
-  await system?.shutdown();
+  await e2e?.close();
 });
 
 describe('the API documentation', () => {

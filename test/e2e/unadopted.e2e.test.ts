@@ -2,18 +2,19 @@
 // storage root without the API shows up as unadopted, an admin adopts it and it clones
 // through the gateway like any repository, or deletes it. Others get 403; names that
 // could leave the storage root are refused.
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { accounts, type Accounts } from '../support/accounts.js';
+import type { Accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
-import { recordEvents, type EventRecorder } from '../support/event-recorder.js';
+import { bootE2e, type E2e } from '../support/e2e.js';
+import type { EventRecorder } from '../support/event-recorder.js';
 import { cloneUrl, gitIn } from '../support/git-cli.js';
-import { bootSystem, type RunningSystem } from '../support/system.js';
+import type { RunningSystem } from '../support/system.js';
 
 jest.setTimeout(60_000);
 
+let e2e: E2e;
 let system: RunningSystem;
 let anonymous: ApiClient;
 let admin: ApiClient;
@@ -23,20 +24,12 @@ let home: string;
 let storageRoot: string;
 
 beforeAll(async () => {
-  system = await bootSystem();
-  anonymous = new ApiClient(system.baseUrl);
-  admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
-  users = accounts(admin, 'adopt-user');
-  events = await recordEvents(system, 'repository');
-  home = await mkdtemp(join(tmpdir(), 'anvil-unadopted-e2e-'));
+  e2e = await bootE2e({ prefix: 'adopt-user', gitHome: true, events: 'repository' });
+  ({ system, anonymous, admin, users, recorder: events, home } = e2e);
   storageRoot = join(system.env.ANVIL_DATA_DIR!, 'repositories');
 }, 180_000);
 
-afterAll(async () => {
-  await events?.close();
-  await system?.shutdown();
-  if (home) await rm(home, { recursive: true, force: true });
-});
+afterAll(() => e2e?.close());
 
 /** What an administrator does by hand: `git init --bare` in the data dir, then push to it. */
 async function pushBareRepository(owner: string, name: string, file: string): Promise<string> {
