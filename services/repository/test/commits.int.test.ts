@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { commitIds, countCommits, filesOf, rawDiff, readCommits, resolveRevision, statsOf } from '../src/git/commits.js';
+import { commitIds, countCommits, filesOf, rawDiff, readCommits, statsOf } from '../src/git/commits.js';
+import { resolveCommit as resolveRevision } from '../src/git/refs.js';
 
 const run = promisify(execFile);
 const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com' };

@@ -7,7 +7,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawnArchive, spawnBundle, type Archiver } from '../src/git/archive.js';
 import { linguistAttributes, listTreeFiles } from '../src/git/languages.js';
-import { createTag, deleteTag, findTag, listTags, readTagObject, resolveCommit, TagExists } from '../src/git/tags.js';
+import { resolveCommit } from '../src/git/refs.js';
+import { createTag, deleteTag, findTag, listTags, readTagObject, TagExists } from '../src/git/tags.js';
 
 const run = promisify(execFile);
 let dir: string;

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@anvil/kit';
 import { archiveFileName, parseArchiveName, spawnArchive, spawnBundle, ARCHIVE_CONTENT_TYPES, type Archiver } from '../git/archive.js';
 import type { RepositoryStorage } from '../git/storage.js';
-import { resolveCommit } from '../git/tags.js';
+import { resolveCommit } from '../git/refs.js';
 import { authorize } from './grant.js';
 import { fail } from './reply.js';
 

@@ -3,7 +3,8 @@ import type { PushGitFacts } from '../domain/branch-protection.js';
 import type { BranchGit } from '../domain/branches.js';
 import type { SignatureVerifier } from '../domain/commit-verification.js';
 import { firstUnverifiedCommit } from './commits.js';
-import { changedFiles, isAncestor, listBranchHeads, renameRef, resolveCommit, updateRef, type ObjectEnv } from './branches.js';
+import { changedFiles, isAncestor, listBranchHeads, renameRef, updateRef, type ObjectEnv } from './branches.js';
+import { resolveCommit } from './refs.js';
 import { commitsBetween } from './refs.js';
 import { RepositoryStorage, setHead } from './storage.js';
 

@@ -38,17 +38,6 @@ export async function listBranchHeads(gitDir: string, only?: string): Promise<Br
   }).filter((b) => !only || `refs/heads/${b.name}` === only);
 }
 
-/** The commit a revision (branch, tag, sha) names, or undefined. */
-export async function resolveCommit(gitDir: string, revision: string): Promise<string | undefined> {
-  try {
-    const out = await runGit(git('rev-parse', { gitDir }).flag('--verify', '--quiet').afterEndOfOptions(`${revision}^{commit}`).build());
-    return out.trim() || undefined;
-  } catch (err) {
-    if (err instanceof GitError) return undefined;
-    throw err;
-  }
-}
-
 export class RefUpdateConflict extends Error {}
 
 /**

@@ -4,7 +4,7 @@ import type { CommitStatusGit } from '../domain/commit-statuses.js';
 import { git, GitError, runGit } from './command.js';
 import type { CommitInfo } from './refs.js';
 import type { RepositoryStorage } from './storage.js';
-import { resolveCommit } from './tags.js';
+import { resolveCommit } from './refs.js';
 
 const FIELD = '\x1f';
 

@@ -1,6 +1,7 @@
 // The commit domain's CommitGit port over RepositoryStorage and src/git/commits.ts.
 import type { CommitGit } from '../domain/commits.js';
-import { commitIds, countCommits, filesOf, rawDiff, readCommits, resolveRevision, statsOf } from './commits.js';
+import { commitIds, countCommits, filesOf, rawDiff, readCommits, statsOf } from './commits.js';
+import { resolveCommit as resolveRevision } from './refs.js';
 import type { RepositoryStorage } from './storage.js';
 
 export function commitGit(storage: RepositoryStorage): CommitGit {

@@ -109,18 +109,6 @@ export async function readCommits(gitDir: string, ids: readonly string[], env: O
   return commits;
 }
 
-/** The commit a validated revision names (branch, tag, sha or short sha), or undefined. */
-export async function resolveRevision(gitDir: string, revision: string): Promise<string | undefined> {
-  try {
-    const out = await runGit(git('rev-parse', { gitDir }).flag('--verify', '--quiet').afterEndOfOptions(`${revision}^{commit}`).build());
-    const sha = out.trim();
-    return isObjectId(sha) ? sha : undefined;
-  } catch (err) {
-    if (err instanceof GitError) return undefined;
-    throw err;
-  }
-}
-
 /** `git show` over a page of commits: merges against their first parent, root commits against nothing. */
 function showPage(gitDir: string, ids: readonly string[], format: string) {
   const cmd = git('show', { gitDir }).flag('-z', '--format=%x1e%H', format, '--no-renames', '--diff-merges=first-parent', '--root', '--no-color', '--no-ext-diff');

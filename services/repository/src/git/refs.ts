@@ -1,7 +1,23 @@
 // Reading and writing refs and commits with plumbing, all through the one command builder.
-import { git, isObjectId, runGit, UnsafeArgument } from './command.js';
+import { git, GitError, isObjectId, isSafeRef, runGit, UnsafeArgument } from './command.js';
 
 export type RefMap = Map<string, string>;
+
+/**
+ * The commit a caller's revision (branch, tag, full or short sha) names; undefined when it
+ * is not a plain ref name or names no commit. The one resolver for every read and write.
+ */
+export async function resolveCommit(gitDir: string, revision: string): Promise<string | undefined> {
+  if (!isSafeRef(revision)) return undefined;
+  try {
+    const out = await runGit(git('rev-parse', { gitDir }).flag('--verify', '--quiet').afterEndOfOptions(`${revision}^{commit}`).build());
+    const sha = out.trim();
+    return isObjectId(sha) ? sha : undefined;
+  } catch (err) {
+    if (err instanceof GitError) return undefined;
+    throw err;
+  }
+}
 
 /** Every branch and tag: full ref name → object id. */
 export async function listRefs(gitDir: string): Promise<RefMap> {

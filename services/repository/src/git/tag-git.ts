@@ -1,7 +1,8 @@
 // The tag domain's TagGit port over RepositoryStorage and src/git/tags.ts.
 import type { TagGit } from '../domain/tags.js';
 import type { RepositoryStorage } from './storage.js';
-import { createTag, deleteTag, findTag, isValidTagName, listTags, readTagObject, resolveCommit, TagExists } from './tags.js';
+import { resolveCommit } from './refs.js';
+import { createTag, deleteTag, findTag, isValidTagName, listTags, readTagObject, TagExists } from './tags.js';
 
 export function tagGit(storage: RepositoryStorage): TagGit {
   return {

@@ -49,20 +49,6 @@ export async function findTag(gitDir: string, name: string): Promise<GitTag | un
   return parseTags(out).find((t) => t.name === name);
 }
 
-/** The commit a branch, tag or sha names; undefined when there is none. */
-export async function resolveCommit(gitDir: string, revision: string): Promise<string | undefined> {
-  if (!isSafeRef(revision)) return undefined;
-  try {
-    // `^{commit}` after a validated ref cannot be read as an option.
-    const out = await runGit(git('rev-parse', { gitDir }).flag('--verify', '--quiet').arg(`${revision}^{commit}`).build());
-    const sha = out.trim();
-    return isObjectId(sha) ? sha : undefined;
-  } catch (err) {
-    if (err instanceof GitError) return undefined;
-    throw err;
-  }
-}
-
 export class TagExists extends Error {}
 
 /** One line of a signature: no newlines or angle brackets, which would corrupt the object. */
