@@ -49,8 +49,8 @@ export interface BranchView {
   userCanMerge: boolean;
 }
 
-/** The caller as branch protection sees them, with their team names in an owning org. */
-async function pusherOf(store: RepositoryStore, access: RepositoryAccess, caller: Caller): Promise<Pusher> {
+/** The caller as branch protection sees them, with their team names in an owning org (every API write path). */
+export async function pusherOf(store: RepositoryStore, access: RepositoryAccess, caller: Caller): Promise<Pusher> {
   const teams = await pusherTeamNames(store, access.owner, caller.userId);
   return { id: caller.userId, login: caller.login, permission: access.permission, teams };
 }

@@ -6,10 +6,9 @@
 // gets a clean conflict (push out of date) and nothing is lost. Each write publishes `push`
 // (and `branch.created` for a new branch) through the outbox, as a `git push` would.
 import { DomainError, forbidden, invalid, notFound, type Caller } from '@anvil/kit';
-import { checkProtectedPush, filePatterns, matchingPath, ruleFor, type Pusher } from './branch-protection.js';
-import { isBranchName } from './branches.js';
+import { checkProtectedPush, filePatterns, matchingPath, ruleFor } from './branch-protection.js';
+import { isBranchName, pusherOf } from './branches.js';
 import { contentTypeOf, type ContentDeps, type ContentItem, type RepoFiles } from './contents.js';
-import { pusherTeamNames } from './org-access.js';
 import { atLeast } from './permission.js';
 import { requirePermission, type RepositoryAccess } from './repositories.js';
 import type { TreeEntry } from './git-objects.js';
@@ -271,8 +270,7 @@ interface ProtectionInput {
 async function checkProtection(deps: ContentDeps, access: RepositoryAccess, caller: Caller, files: RepoFiles, input: ProtectionInput): Promise<void> {
   const rules = await deps.protections.list(access.repository.id);
   if (!ruleFor(rules, input.branch)) return;
-  const teams = await pusherTeamNames(deps.store, access.owner, caller.userId);
-  const pusher: Pusher = { id: caller.userId, login: caller.login, permission: access.permission, teams };
+  const pusher = await pusherOf(deps.store, access, caller);
   const facts = files.facts();
   const decision = await checkProtectedPush({
     rules, defaultBranch: access.repository.defaultBranch, branch: input.branch, pusher,
