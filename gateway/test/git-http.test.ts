@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import express from 'express';
 import { createLogger, DomainError, loadConfig, verifyPayload } from '@anvil/kit';
 import { CredentialCache } from '../src/auth/credential-cache.js';
-import { gitHttp, GIT_GRANT_HEADER } from '../src/git-http/proxy.js';
+import { GIT_GRANT_HEADER } from '../src/git-http/grant.js';
+import { gitHttp } from '../src/git-http/proxy.js';
 import type { Deps } from '../src/http/route.js';
 
 process.env.ANVIL_LOG_LEVEL ??= 'silent';

@@ -6,15 +6,12 @@
 // http-proxy-middleware, adding a signed grant. No pack is buffered here.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
-import { ANONYMOUS, DomainError, signPayload, type Caller } from '@anvil/kit';
+import { ANONYMOUS, DomainError, type Caller } from '@anvil/kit';
 import { ANONYMOUS_AUTH, resolveCredential, type AuthState } from '../auth/authenticate.js';
 import { MalformedCredential, readCredential } from '../auth/credentials.js';
 import { grantsScopes, requiredScopes } from '../auth/scopes.js';
 import type { Deps } from '../http/route.js';
-
-export const GIT_GRANT_HEADER = 'x-anvil-git-grant';
-/** A grant is good for this long: long enough to start the stream, short enough to be useless if leaked. */
-const GRANT_TTL_MS = 60_000;
+import { GIT_GRANT_HEADER, signGrant } from './grant.js';
 
 const GIT_PATH = /^\/([A-Za-z0-9_][A-Za-z0-9_.-]*)\/([A-Za-z0-9_.-]+?)(\.git)?\/(info\/refs|git-upload-pack|git-receive-pack)$/;
 const MODES = ['none', 'read', 'write', 'admin', 'owner'];
@@ -98,7 +95,7 @@ export function gitHttp(deps: Deps): RequestHandler {
     if (push && MODES.indexOf(permission) < MODES.indexOf('write')) return text(res, 403, 'User permission denied for writing.');
     if (push && repo.archived) return text(res, 403, 'This repo is archived. You can view files and clone it, but cannot push or open issues or pull requests.');
 
-    const grant = signPayload({ caller, repositoryId: repo.id, owner: repo.owner_login, name: repo.name, permission, expires: Date.now() + GRANT_TTL_MS }, secret);
+    const grant = signGrant(secret, caller, resolved);
     const query = action === 'info/refs' ? `?service=${service}` : '';
     req.url = `/${encodeURIComponent(repo.owner_login)}/${encodeURIComponent(repo.name)}/${action}${query}`;
     req.headers[GIT_GRANT_HEADER] = grant;

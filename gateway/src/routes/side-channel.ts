@@ -3,20 +3,13 @@
 // 404 for a repository the caller cannot see), then asks the side channel with a short-lived
 // grant signed with the internal token, and streams the answer to the caller.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { signPayload } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
-import { GIT_GRANT_HEADER } from '../git-http/proxy.js';
+import { GIT_GRANT_HEADER, signGrant } from '../git-http/grant.js';
 import type { RouteContext } from '../http/route.js';
-
-const GRANT_TTL_MS = 60_000;
 
 /** The side channel's grant for what `access` allows the caller (the service checks it again). */
 export function repositoryGrant(ctx: RouteContext, access: repository.RepositoryAccess): string {
-  const repo = access.repository!;
-  const secret = ctx.deps.config.settings.security.INTERNAL_TOKEN ?? '';
-  return signPayload({
-    caller: ctx.caller, repositoryId: repo.id, owner: repo.owner_login, name: repo.name, permission: access.permission, expires: Date.now() + GRANT_TTL_MS,
-  }, secret);
+  return signGrant(ctx.deps.config.settings.security.INTERNAL_TOKEN ?? '', ctx.caller, access);
 }
 
 /** `/{owner}/{name}/{rest}` on the side channel, each part encoded. */
