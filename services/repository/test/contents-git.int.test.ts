@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { RefUpdateConflict, updateRef } from '../src/git/branches.js';
-import { entriesAt, lastCommitOf, lastCommitsOfEntries, listTree, readBlob, resolveRevision } from '../src/git/contents-git.js';
+import { entriesAt, lastCommitOf, lastCommitsOfEntries, listTree, resolveRevision } from '../src/git/contents-git.js';
+import { readBlob } from '../src/git/objects-git.js';
 import { writeCommit, type IndexChange } from '../src/git/file-changes-git.js';
 
 jest.setTimeout(60_000);

@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { resolveLocation } from '../src/domain/git-objects.js';
-import { readBlob } from '../src/git/contents-git.js';
-import { findEntry, lastChanged, listAllRefs, listTreeEntries, lookupObjects } from '../src/git/objects-git.js';
+import { findEntry, lastChanged, listAllRefs, listTreeEntries, lookupObjects, readBlob } from '../src/git/objects-git.js';
 
 const run = promisify(execFile);
 let dir: string;

@@ -3,7 +3,8 @@
 import type { RepoFiles } from '../domain/contents.js';
 import { pushGitFacts } from './branch-git.js';
 import { updateRef } from './branches.js';
-import { entriesAt, lastCommitOf, lastCommitsOfEntries, listTree, readBlob, resolveRevision, submoduleUrl } from './contents-git.js';
+import { entriesAt, lastCommitOf, lastCommitsOfEntries, listTree, resolveRevision, submoduleUrl } from './contents-git.js';
+import { readBlob } from './objects-git.js';
 import { writeCommit } from './file-changes-git.js';
 import { directorySize, setHead, type RepositoryStorage } from './storage.js';
 

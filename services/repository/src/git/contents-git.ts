@@ -3,7 +3,8 @@
 // through the one command builder; user paths only ever follow `--` (with literal pathspecs,
 // so `*` or `:(glob)` in a name is just a character) or travel on stdin.
 import type { TreeEntry } from '../domain/git-objects.js';
-import { git, GitError, isObjectId, runGit, runGitBytes, spawnGit } from './command.js';
+import { git, runGit, spawnGit } from './command.js';
+import { lookupObjects, parseLsTree, readBlob } from './objects-git.js';
 
 export type RefKind = 'branch' | 'tag' | 'commit';
 
@@ -16,8 +17,8 @@ export interface ResolvedRevision {
 
 /**
  * Gitea's ResolveRefCommit: a branch of that name, else a tag, else a commit id (7 to 64 hex
- * digits). One `cat-file --batch-check` answers all three: the candidates travel on stdin,
- * where git never reads an option.
+ * digits). One `cat-file --batch-check` answers all three (lookupObjects): the candidates
+ * travel on stdin, where git never reads an option.
  */
 export async function resolveRevision(gitDir: string, revision: string): Promise<ResolvedRevision | undefined> {
   if (!revision || /[\x00-\x1f\x7f]/.test(revision)) return undefined;
@@ -26,26 +27,12 @@ export async function resolveRevision(gitDir: string, revision: string): Promise
     { kind: 'tag', spec: `refs/tags/${revision}^{commit}` },
   ];
   if (/^[0-9a-f]{7,64}$/.test(revision)) candidates.push({ kind: 'commit', spec: `${revision}^{commit}` });
-  const out = await runGitBytes(git('cat-file', { gitDir }).flag('--batch-check=%(objectname) %(objecttype)').build(),
-    { stdin: candidates.map((c) => c.spec).join('\n') + '\n' });
-  const lines = out.toString('utf8').split('\n');
-  for (let i = 0; i < candidates.length; i += 1) {
-    const [sha, type] = (lines[i] ?? '').split(' ');
-    if (type === 'commit' && isObjectId(sha)) {
-      const { kind } = candidates[i];
-      return { kind, name: kind === 'commit' ? sha : revision, commitSha: sha };
-    }
+  const found = await lookupObjects(gitDir, candidates.map((c) => c.spec));
+  for (const { kind, spec } of candidates) {
+    const object = found.get(spec);
+    if (object?.type === 'commit') return { kind, name: kind === 'commit' ? object.sha : revision, commitSha: object.sha };
   }
   return undefined;
-}
-
-/** `<mode> SP <type> SP <sha> SP+ <size|-> TAB <path>` records, NUL-terminated (`ls-tree -l -z`). */
-export function parseLsTree(out: string): TreeEntry[] {
-  return out.split('\0').filter(Boolean).map((record) => {
-    const tab = record.indexOf('\t');
-    const [mode, type, sha, size] = record.slice(0, tab).split(/ +/);
-    return { mode, type: type as TreeEntry['type'], sha, size: size === '-' ? 0 : Number(size), path: record.slice(tab + 1) };
-  });
 }
 
 /**
@@ -63,10 +50,6 @@ export async function entriesAt(gitDir: string, treeish: string, paths: string[]
 export async function listTree(gitDir: string, treeish: string, prefix: string): Promise<TreeEntry[]> {
   const text = await runGit(git('ls-tree', { gitDir }).flag('-l', '-z').oid(treeish).build());
   return parseLsTree(text).map((e) => ({ ...e, path: prefix ? `${prefix}/${e.path}` : e.path }));
-}
-
-export async function readBlob(gitDir: string, sha: string): Promise<Buffer> {
-  return runGitBytes(git('cat-file', { gitDir }).arg('blob').oid(sha).build());
 }
 
 export interface LastCommit {

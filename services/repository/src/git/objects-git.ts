@@ -5,7 +5,6 @@
 import type { ChildProcess } from 'node:child_process';
 import type { GitObjectsGit, RawEntry, RefEntry, TreeEntry } from '../domain/git-objects.js';
 import { git, isObjectId, spawnGit, runGit, runGitBytes } from './command.js';
-import { parseLsTree, readBlob } from './contents-git.js';
 
 /**
  * Looks up many revision names in one `cat-file --batch-check` process: name → object id,
@@ -31,6 +30,20 @@ export async function listTreeEntries(gitDir: string, treeSha: string, recursive
   if (recursive) command.flag('-r', '-t');
   const out = await runGit(command.oid(treeSha).build());
   return parseLsTree(out);
+}
+
+/** `<mode> SP <type> SP <sha> SP+ <size|-> TAB <path>` records, NUL-terminated (`ls-tree -l -z`). */
+export function parseLsTree(out: string): TreeEntry[] {
+  return out.split('\0').filter(Boolean).map((record) => {
+    const tab = record.indexOf('\t');
+    const [mode, type, sha, size] = record.slice(0, tab).split(/ +/);
+    return { mode, type: type as TreeEntry['type'], sha, size: size === '-' ? 0 : Number(size), path: record.slice(tab + 1) };
+  });
+}
+
+/** A blob's bytes, read whole: only for blobs known to be small enough. */
+export async function readBlob(gitDir: string, sha: string): Promise<Buffer> {
+  return runGitBytes(git('cat-file', { gitDir }).arg('blob').oid(sha).build());
 }
 
 /** The entry at `path` in `commit`'s tree; undefined when there is none. */
