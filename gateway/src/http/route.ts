@@ -41,6 +41,8 @@ export interface RouteContext<Body = any> {
   deps: Deps;
   /** The request's page and limit, clamped by the API settings. */
   page(): Page;
+  /** A `*name` path parameter as one string: express 5 hands its segments over as an array. */
+  splat(name: string): string;
 }
 
 /** A reply: status and JSON body; `total` adds Link and X-Total-Count for the page. */
@@ -52,6 +54,11 @@ export interface Reply {
   contentType?: string;
   /** The handler streamed the response itself (archives): nothing more is sent. */
   streamed?: boolean;
+}
+
+function splatParam(params: Record<string, unknown>, name: string): string {
+  const value = params[name];
+  return Array.isArray(value) ? value.join('/') : String(value ?? '');
 }
 
 export interface Route {
@@ -144,6 +151,7 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
         body,
         deps,
         page: () => (page ??= readPage(req, pagingSettings)),
+        splat: (name) => splatParam(req.params, name),
       };
       try {
         const reply = await route.handle(ctx);

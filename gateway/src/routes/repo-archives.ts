@@ -3,21 +3,15 @@
 // repository the caller cannot see) the gateway streams them from the repository
 // service's HTTP side channel with a signed grant, never through gRPC (DESIGN.md §3).
 import { notFound } from '@anvil/kit';
-import type { Route, RouteContext } from '../http/route.js';
+import type { Route } from '../http/route.js';
 import { repoRef } from './repo-context.js';
 import { repositoryGrant, sideChannelPath, streamFromRepository } from './side-channel.js';
 
 const PASSED_HEADERS = ['content-type', 'content-disposition'];
 
-function archiveParam(ctx: RouteContext): string {
-  // Express 5 gives a splat as its segments.
-  const value = ctx.params.archive as unknown;
-  return Array.isArray(value) ? value.join('/') : String(value ?? '');
-}
-
 const getArchive: Route['handle'] = async (ctx) => {
   const access = await ctx.deps.services.repository.ResolveRepository(repoRef(ctx), { caller: ctx.caller });
-  return streamFromRepository(ctx, sideChannelPath(access, `archive/${encodeURIComponent(archiveParam(ctx))}`), {
+  return streamFromRepository(ctx, sideChannelPath(access, `archive/${encodeURIComponent(ctx.splat('archive'))}`), {
     grant: repositoryGrant(ctx, access),
     passStatuses: [200],
     passHeaders: PASSED_HEADERS,

@@ -1,18 +1,13 @@
 // Branch protection rules (routers/api/v1/repo/branch.go, *BranchProtection): admin
 // permission on the repository; the JSON field names are the proto's.
 import type { repository } from '@anvil/proto';
-import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
+import { created, noContent, ok, type Route } from '../http/route.js';
 import { presentBranchProtection } from '../presenters/branch.js';
 import { repoRef } from './repo-context.js';
 
 // Gitea: a rule of that name exists → 403 "Branch protection already exist"; changing the
 // rules of an archived repository is 423 Locked (mustNotBeArchived).
 const OVERRIDES = { branch_protection_exists: 403, user_not_found: 422, repo_archived: 423 };
-
-function nameParam(ctx: RouteContext): string {
-  const value = (ctx.req.params as Record<string, string | string[]>).name;
-  return Array.isArray(value) ? value.join('/') : value ?? '';
-}
 
 function protectionOf(body: Record<string, unknown>): repository.BranchProtection {
   return body as unknown as repository.BranchProtection;
@@ -50,7 +45,7 @@ export const repoBranchProtectionRoutes: Route[] = [
   {
     method: 'GET', path: '/repos/:owner/:repo/branch_protections/*name', operationId: 'repoGetBranchProtection', access: 'signed', scopes: ['repository'],
     async handle(ctx) {
-      const reply = await ctx.deps.services.branches.GetBranchProtection({ ref: repoRef(ctx), name: nameParam(ctx) }, { caller: ctx.caller });
+      const reply = await ctx.deps.services.branches.GetBranchProtection({ ref: repoRef(ctx), name: ctx.splat('name') }, { caller: ctx.caller });
       return ok(presentBranchProtection(reply));
     },
   },
@@ -61,7 +56,7 @@ export const repoBranchProtectionRoutes: Route[] = [
       const body = ctx.body as Record<string, unknown>;
       // PATCH changes only what the body names (Gitea's pointer fields); null means absent.
       const present = Object.keys(body).filter((k) => body[k] !== null && body[k] !== undefined);
-      const reply = await ctx.deps.services.branches.EditBranchProtection({ ref: repoRef(ctx), name: nameParam(ctx), protection: protectionOf(body), present }, { caller: ctx.caller });
+      const reply = await ctx.deps.services.branches.EditBranchProtection({ ref: repoRef(ctx), name: ctx.splat('name'), protection: protectionOf(body), present }, { caller: ctx.caller });
       return ok(presentBranchProtection(reply));
     },
   },
@@ -69,7 +64,7 @@ export const repoBranchProtectionRoutes: Route[] = [
     method: 'DELETE', path: '/repos/:owner/:repo/branch_protections/*name', operationId: 'repoDeleteBranchProtection', access: 'signed', scopes: ['repository'],
     statusOverrides: OVERRIDES,
     async handle(ctx) {
-      await ctx.deps.services.branches.DeleteBranchProtection({ ref: repoRef(ctx), name: nameParam(ctx) }, { caller: ctx.caller });
+      await ctx.deps.services.branches.DeleteBranchProtection({ ref: repoRef(ctx), name: ctx.splat('name') }, { caller: ctx.caller });
       return noContent();
     },
   },

@@ -4,11 +4,6 @@ import { noContent, ok, created, type Route, type RouteContext } from '../http/r
 import { presentBranch } from '../presenters/branch.js';
 import { repoRef } from './repo-context.js';
 
-function branchParam(ctx: RouteContext): string {
-  const value = (ctx.req.params as Record<string, string | string[]>).branch;
-  return Array.isArray(value) ? value.join('/') : value ?? '';
-}
-
 // Gitea's mustNotBeArchived: every branch write in an archived repository is 423 Locked.
 const ARCHIVED_423 = { repo_archived: 423 };
 
@@ -39,7 +34,7 @@ export const repoBranchRoutes: Route[] = [
   {
     method: 'GET', path: '/repos/:owner/:repo/branches/*branch', operationId: 'repoGetBranch', access: 'public', scopes: ['repository'],
     async handle(ctx) {
-      const branch = await ctx.deps.services.branches.GetBranch({ ref: repoRef(ctx), branch: branchParam(ctx) }, { caller: ctx.caller });
+      const branch = await ctx.deps.services.branches.GetBranch({ ref: repoRef(ctx), branch: ctx.splat('branch') }, { caller: ctx.caller });
       return ok(presentBranch(branch, repoUrl(ctx)));
     },
   },
@@ -49,7 +44,7 @@ export const repoBranchRoutes: Route[] = [
     async handle(ctx) {
       const body = ctx.body as { new_commit_id?: string; old_commit_id?: string; force?: boolean };
       await ctx.deps.services.branches.UpdateBranch({
-        ref: repoRef(ctx), branch: branchParam(ctx), new_commit_id: body.new_commit_id ?? '', old_commit_id: body.old_commit_id ?? '', force: body.force ?? false,
+        ref: repoRef(ctx), branch: ctx.splat('branch'), new_commit_id: body.new_commit_id ?? '', old_commit_id: body.old_commit_id ?? '', force: body.force ?? false,
       }, { caller: ctx.caller });
       return noContent();
     },
@@ -58,7 +53,7 @@ export const repoBranchRoutes: Route[] = [
     method: 'DELETE', path: '/repos/:owner/:repo/branches/*branch', operationId: 'repoDeleteBranch', access: 'signed', scopes: ['repository'],
     statusOverrides: ARCHIVED_423,
     async handle(ctx) {
-      await ctx.deps.services.branches.DeleteBranch({ ref: repoRef(ctx), branch: branchParam(ctx) }, { caller: ctx.caller });
+      await ctx.deps.services.branches.DeleteBranch({ ref: repoRef(ctx), branch: ctx.splat('branch') }, { caller: ctx.caller });
       return noContent();
     },
   },
@@ -67,7 +62,7 @@ export const repoBranchRoutes: Route[] = [
     statusOverrides: ARCHIVED_423,
     async handle(ctx) {
       const name = (ctx.body as { name?: string }).name ?? '';
-      await ctx.deps.services.branches.RenameBranch({ ref: repoRef(ctx), branch: branchParam(ctx), name }, { caller: ctx.caller });
+      await ctx.deps.services.branches.RenameBranch({ ref: repoRef(ctx), branch: ctx.splat('branch'), name }, { caller: ctx.caller });
       return noContent();
     },
   },

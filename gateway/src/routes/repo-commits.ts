@@ -28,12 +28,6 @@ const detailsOf = (ctx: RouteContext): repository.CommitDetailsInput => ({
   stat: onUnlessFalse(ctx, 'stat'), verification: onUnlessFalse(ctx, 'verification'), files: onUnlessFalse(ctx, 'files'),
 });
 
-/** Express 5 hands `*name` segments over as an array. */
-function wildcard(ctx: RouteContext, name: string): string {
-  const value = ctx.params[name] as unknown;
-  return Array.isArray(value) ? value.join('/') : String(value ?? '');
-}
-
 async function singleCommit(ctx: RouteContext, sha: string): Promise<Reply> {
   const commit = await ctx.deps.services.commits.GetCommit({ ref: repoRef(ctx), sha, details: detailsOf(ctx) }, { caller: ctx.caller });
   return ok(presentCommit(commit, urlsOf(ctx, commit.repository), ctx.caller, ctx.deps.config.rootUrl));
@@ -84,13 +78,13 @@ export const repoCommitRoutes: Route[] = [
     // Gitea's document has no such operation: it answers what /git/commits/{sha} answers.
     // Registered after `/commits/{ref}/status(es)`, which would otherwise be read as refs.
     method: 'GET', path: '/repos/:owner/:repo/commits/*ref', operationId: 'repoGetSingleCommit', access: 'public', scopes: ['repository'],
-    handle: (ctx) => singleCommit(ctx, wildcard(ctx, 'ref')),
+    handle: (ctx) => singleCommit(ctx, ctx.splat('ref')),
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/compare/*basehead', operationId: 'repoCompareDiff', access: 'public', scopes: ['repository'],
     async handle(ctx) {
       // Gitea's CompareDiff: `base...head`, else `base..head`, else the default branch against `head`.
-      const basehead = wildcard(ctx, 'basehead');
+      const basehead = ctx.splat('basehead');
       let [base, head] = ['', ''];
       const three = basehead.indexOf('...');
       const two = basehead.indexOf('..');

@@ -11,11 +11,6 @@ import { repoRef } from './repo-context.js';
 /** Where a write fails as Gitea answers: an archived repository is 423 Locked. */
 const WRITE_STATUSES = { repo_archived: 423 };
 
-function filePath(ctx: RouteContext): string {
-  const value = (ctx.req.params as Record<string, string | string[]>).filepath;
-  return Array.isArray(value) ? value.join('/') : value ?? '';
-}
-
 const refQuery = (ctx: RouteContext) => (typeof ctx.query.ref === 'string' ? ctx.query.ref.trim() : '');
 const urlsOf = (ctx: RouteContext) => repoUrls(ctx.deps.config.rootUrl, ctx.params.owner, ctx.params.repo);
 
@@ -99,11 +94,11 @@ export const repoContentRoutes: Route[] = [
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/contents/*filepath', operationId: 'repoGetContents', access: 'public', scopes: ['repository'],
-    handle: (ctx) => getContents(ctx, filePath(ctx)),
+    handle: (ctx) => getContents(ctx, ctx.splat('filepath')),
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/contents-ext/*filepath', operationId: 'repoGetContentsExt', access: 'public', scopes: ['repository'],
-    handle: (ctx) => getContentsExt(ctx, filePath(ctx)),
+    handle: (ctx) => getContentsExt(ctx, ctx.splat('filepath')),
   },
   {
     // `contents-ext/.` (the root, as Gitea's document suggests) arrives as `contents-ext/`
@@ -146,7 +141,7 @@ export const repoContentRoutes: Route[] = [
     statusOverrides: WRITE_STATUSES,
     async handle(ctx) {
       const body = ctx.body as FileOptions & { content: string };
-      const file = { operation: 'create', path: filePath(ctx), from_path: '', sha: '', has_content: true, content: decodeBase64(body.content ?? '') };
+      const file = { operation: 'create', path: ctx.splat('filepath'), from_path: '', sha: '', has_content: true, content: decodeBase64(body.content ?? '') };
       const reply = await ctx.deps.services.contents.ChangeFiles(changeRequest(ctx, body, [file]), { caller: ctx.caller });
       return created(presentFileResponse(reply, urlsOf(ctx)));
     },
@@ -156,7 +151,7 @@ export const repoContentRoutes: Route[] = [
     statusOverrides: WRITE_STATUSES,
     async handle(ctx) {
       const body = ctx.body as FileOptions & { content: string; sha?: string; from_path?: string };
-      const file = { operation: 'update', path: filePath(ctx), from_path: body.from_path ?? '', sha: body.sha ?? '', has_content: true, content: decodeBase64(body.content ?? '') };
+      const file = { operation: 'update', path: ctx.splat('filepath'), from_path: body.from_path ?? '', sha: body.sha ?? '', has_content: true, content: decodeBase64(body.content ?? '') };
       const reply = await ctx.deps.services.contents.ChangeFiles(changeRequest(ctx, body, [file]), { caller: ctx.caller });
       return ok(presentFileResponse(reply, urlsOf(ctx)));
     },
@@ -166,7 +161,7 @@ export const repoContentRoutes: Route[] = [
     statusOverrides: WRITE_STATUSES,
     async handle(ctx) {
       const body = ctx.body as FileOptions & { sha: string };
-      const file = { operation: 'delete', path: filePath(ctx), from_path: '', sha: body.sha ?? '', has_content: false, content: Buffer.alloc(0) };
+      const file = { operation: 'delete', path: ctx.splat('filepath'), from_path: '', sha: body.sha ?? '', has_content: false, content: Buffer.alloc(0) };
       const reply = await ctx.deps.services.contents.ChangeFiles(changeRequest(ctx, body, [file]), { caller: ctx.caller });
       return ok(presentFileResponse(reply, urlsOf(ctx)));
     },

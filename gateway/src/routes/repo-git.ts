@@ -22,12 +22,6 @@ function formInt(value: unknown): number {
   return Number.isSafeInteger(n) ? Math.max(Math.min(n, 2 ** 31 - 1), -(2 ** 31)) : 0;
 }
 
-/** A splat parameter (express 5 gives its segments). */
-function splat(ctx: RouteContext, name: string): string {
-  const value = ctx.params[name] as unknown;
-  return Array.isArray(value) ? value.join('/') : String(value ?? '');
-}
-
 export const repoGitRoutes: Route[] = [
   {
     method: 'GET', path: '/repos/:owner/:repo/git/blobs/:sha', operationId: 'GetBlob', access: 'public', scopes: ['repository'],
@@ -61,7 +55,7 @@ export const repoGitRoutes: Route[] = [
     // `/git/refs/heads` lists every branch: the path is a prefix of the full ref name.
     method: 'GET', path: '/repos/:owner/:repo/git/refs/*ref', operationId: 'repoListGitRefs', access: 'public', scopes: ['repository'],
     async handle(ctx) {
-      const list = await ctx.deps.services.gitObjects.ListRefs({ ref: repoRef(ctx), prefix: `refs/${splat(ctx, 'ref')}` }, { caller: ctx.caller });
+      const list = await ctx.deps.services.gitObjects.ListRefs({ ref: repoRef(ctx), prefix: `refs/${ctx.splat('ref')}` }, { caller: ctx.caller });
       const urls = urlsOf(ctx, list.repository);
       return ok(list.refs.map((r) => presentRef(r, urls)));
     },

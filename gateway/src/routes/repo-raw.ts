@@ -18,11 +18,6 @@ const FORWARDED_HEADERS = ['if-none-match', 'if-modified-since'];
 
 type RawKind = 'api' | 'branch' | 'tag' | 'commit';
 
-function splat(ctx: RouteContext, name: string): string[] {
-  const value = ctx.params[name] as unknown;
-  return Array.isArray(value) ? value.map(String) : String(value ?? '').split('/');
-}
-
 const fileNotFound = () => notFound('The target couldn\'t be found.', 'file_not_found');
 
 async function serveRaw(ctx: RouteContext, kind: RawKind, path: string, ref: string) {
@@ -41,14 +36,14 @@ async function serveRaw(ctx: RouteContext, kind: RawKind, path: string, ref: str
 /** `raw/{ref}/{path}` or `raw/{path}` with an optional `ref` query (media serves the same: no LFS). */
 const getRawFile: Route['handle'] = async (ctx) => {
   const ref = typeof ctx.query.ref === 'string' ? ctx.query.ref.trim() : '';
-  return serveRaw(ctx, 'api', splat(ctx, 'filepath').join('/'), ref);
+  return serveRaw(ctx, 'api', ctx.splat('filepath'), ref);
 };
 
 const WEB_KINDS = new Set<RawKind>(['branch', 'tag', 'commit']);
 
 /** `raw/branch/{branch}/{path}`, `raw/tag/{tag}/{path}`, `raw/commit/{sha}/{path}`; else the API's guess. */
 const getWebRawFile: Route['handle'] = async (ctx) => {
-  const [first, ...rest] = splat(ctx, 'rest');
+  const [first, ...rest] = ctx.splat('rest').split('/');
   if (WEB_KINDS.has(first as RawKind)) return serveRaw(ctx, first as RawKind, rest.join('/'), '');
   return serveRaw(ctx, 'api', [first, ...rest].join('/'), '');
 };

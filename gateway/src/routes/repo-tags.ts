@@ -5,12 +5,6 @@ import { noContent, ok, type Route, type RouteContext } from '../http/route.js';
 import { presentAnnotatedTag, presentTag, repoUrls } from '../presenters/tag.js';
 import { repoRef } from './repo-context.js';
 
-/** Tag names may hold slashes (`release/1.0`): Gitea routes `/tags/*`; express 5 gives the segments. */
-function tagParam(ctx: RouteContext): string {
-  const value = ctx.params.tag as unknown;
-  return Array.isArray(value) ? value.join('/') : String(value ?? '');
-}
-
 const ARCHIVED_423 = { repo_archived: 423 };
 
 /** URLs from the repository's stored owner and name (as Gitea's), else the request's. */
@@ -30,7 +24,7 @@ export const repoTagRoutes: Route[] = [
   {
     method: 'GET', path: '/repos/:owner/:repo/tags/*tag', operationId: 'repoGetTag', access: 'public', scopes: ['repository'],
     async handle(ctx) {
-      const tag = await ctx.deps.services.tags.GetTag({ ref: repoRef(ctx), name: tagParam(ctx) }, { caller: ctx.caller });
+      const tag = await ctx.deps.services.tags.GetTag({ ref: repoRef(ctx), name: ctx.splat('tag') }, { caller: ctx.caller });
       return ok(presentTag(tag, urlsOf(ctx, tag.repository)));
     },
   },
@@ -51,7 +45,7 @@ export const repoTagRoutes: Route[] = [
     method: 'DELETE', path: '/repos/:owner/:repo/tags/*tag', operationId: 'repoDeleteTag', access: 'signed', scopes: ['repository'],
     statusOverrides: ARCHIVED_423,
     async handle(ctx) {
-      await ctx.deps.services.tags.DeleteTag({ ref: repoRef(ctx), name: tagParam(ctx) }, { caller: ctx.caller });
+      await ctx.deps.services.tags.DeleteTag({ ref: repoRef(ctx), name: ctx.splat('tag') }, { caller: ctx.caller });
       return noContent();
     },
   },
