@@ -8,6 +8,7 @@ import {
 import type { RepositoryWriteLock } from '../domain/write-lock.js';
 import { createBranch, deleteBranch, getBranch, listBranches, renameBranch, updateBranch, type BranchDeps, type BranchView } from '../domain/branches.js';
 import { timestamp } from './messages.js';
+import { pageOf, refOf } from './requests.js';
 
 export const BRANCH_SERVICE_NAME = 'anvil.repository.v1.BranchService';
 
@@ -79,16 +80,10 @@ function protectionMessage(view: BranchProtectionView): repository.BranchProtect
   };
 }
 
-function pageOf(page: { page?: number; limit?: number } | null | undefined): { offset: number; limit: number } {
-  const limit = Math.min(Math.max(page?.limit || 30, 1), 1000);
-  return { offset: (Math.max(page?.page || 1, 1) - 1) * limit, limit };
-}
-
 /** Branch writes take the repository's turn with pushes and contents writes (domain/write-lock.ts). */
 type LockedDeps = BranchDeps & ProtectionDeps & { writeLock: RepositoryWriteLock };
 
 export function branchService(deps: LockedDeps): ServiceImplementation<repository.BranchServiceHandlers> {
-  const refOf = (r: { ref?: repository.RepositoryRef | null }) => r.ref ?? { owner: '', name: '' };
   const locked = <T>(owner: string, name: string, work: () => Promise<T>) => deps.writeLock.run(owner, name, work);
   return {
     async ListBranches(request, { caller }) {

@@ -4,10 +4,9 @@ import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import {
   commitDiff, compareCommits, getCommit, listCommits, type CommitDeps, type CommitDetails, type DetailedCommit, type RepositoryName,
 } from '../domain/commits.js';
+import { refOf } from './requests.js';
 
 export const COMMIT_SERVICE_NAME = 'anvil.repository.v1.CommitService';
-
-const refOf = (request: { ref?: repository.RepositoryRef | null }) => request.ref ?? { owner: '', name: '' };
 
 const detailsOf = (d?: repository.CommitDetails | null): CommitDetails => ({ stat: !!d?.stat, verification: !!d?.verification, files: !!d?.files });
 

@@ -4,6 +4,7 @@ import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import { combinedStatus, createCommitStatus, listCommitStatuses, type CommitStatusDeps, type CommitStatusView, type RepositoryName } from '../domain/commit-statuses.js';
 import { ownerUserMessage, repositoryMessage, timestamp } from './messages.js';
+import { pageOf, refOf } from './requests.js';
 
 export const COMMIT_STATUS_SERVICE_NAME = 'anvil.repository.v1.CommitStatusService';
 
@@ -13,13 +14,6 @@ function statusMessage(status: CommitStatusView, repo: RepositoryName): reposito
     context: status.context, creator: status.creator ? ownerUserMessage(status.creator) : undefined,
     created: timestamp(status.createdAt), updated: timestamp(status.updatedAt), repository: repo,
   };
-}
-
-const refOf = (request: { ref?: repository.RepositoryRef | null }) => request.ref ?? { owner: '', name: '' };
-
-function pageOf(page: { page?: number; limit?: number } | null | undefined): { offset: number; limit: number } {
-  const limit = Math.min(Math.max(page?.limit || 30, 1), 1000);
-  return { offset: (Math.max(page?.page || 1, 1) - 1) * limit, limit };
 }
 
 export function commitStatusService(deps: CommitStatusDeps): ServiceImplementation<repository.CommitStatusServiceHandlers> {

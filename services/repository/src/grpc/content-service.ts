@@ -6,6 +6,7 @@ import { changeFiles, type FileOperationKind } from '../domain/file-changes.js';
 import type { RepositoryWriteLock } from '../domain/write-lock.js';
 import type { Signature } from '../git/file-changes-git.js';
 import { timestamp } from './messages.js';
+import { refOf } from './requests.js';
 
 export const CONTENT_SERVICE_NAME = 'anvil.repository.v1.ContentService';
 
@@ -30,7 +31,6 @@ function refMessage(ref: ContentsView['at']): repository.ResolvedRefInput {
 const signature = (s: Signature) => ({ name: s.name, email: s.email, when: at(s.time) });
 const dateOf = (ts: { seconds: number } | null | undefined) => (ts && ts.seconds ? new Date(ts.seconds * 1000) : undefined);
 const identity = (i: repository.Identity | null | undefined) => (i ? { name: i.name, email: i.email } : undefined);
-const refOf = (request: { ref?: repository.RepositoryRef | null }) => request.ref ?? { owner: '', name: '' };
 
 /**
  * Writes take the repository's turn with pushes and other ref writers (domain/write-lock.ts):

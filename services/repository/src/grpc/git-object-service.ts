@@ -3,10 +3,9 @@
 import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import { getBlob, getTree, listRefs, type GitObjectDeps } from '../domain/git-objects.js';
+import { refOf } from './requests.js';
 
 export const GIT_OBJECT_SERVICE_NAME = 'anvil.repository.v1.GitObjectService';
-
-const refOf = (request: { ref?: repository.RepositoryRef | null }) => request.ref ?? { owner: '', name: '' };
 
 export function gitObjectService(deps: GitObjectDeps): ServiceImplementation<repository.GitObjectServiceHandlers> {
   return {

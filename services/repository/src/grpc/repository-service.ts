@@ -9,6 +9,7 @@ import {
 } from '../domain/repositories.js';
 import type { SearchFilter } from '../domain/store.js';
 import { ownerUserMessage, repositoryMessage } from './messages.js';
+import { pageOf } from './requests.js';
 
 export const REPOSITORY_SERVICE_NAME = 'anvil.repository.v1.RepositoryService';
 
@@ -24,12 +25,6 @@ function ownerReply(owner: Owner): repository.OwnerInput {
 
 function accessReply(access: RepositoryAccess): repository.RepositoryAccessInput {
   return { repository: repositoryMessage(access.repository), permission: access.permission, owner: ownerUserMessage(access.owner) };
-}
-
-function pageOf(page: { page?: number; limit?: number } | null | undefined): { offset: number; limit: number } {
-  const limit = Math.min(Math.max(page?.limit || 30, 1), 1000);
-  const n = Math.max(page?.page || 1, 1);
-  return { offset: (n - 1) * limit, limit };
 }
 
 const SORTS = new Set<SearchFilter['sort']>(['id', 'alpha', 'created', 'updated', 'size']);

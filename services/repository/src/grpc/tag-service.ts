@@ -5,6 +5,7 @@ import type { RepositoryWriteLock } from '../domain/write-lock.js';
 import { createTag, deleteTag, getAnnotatedTag, getTag, listTags, type RepositoryName, type TagDeps } from '../domain/tags.js';
 import type { GitTag } from '../git/tags.js';
 import { timestamp } from './messages.js';
+import { pageOf, refOf } from './requests.js';
 
 export const TAG_SERVICE_NAME = 'anvil.repository.v1.TagService';
 
@@ -18,8 +19,6 @@ function tagMessage(tag: GitTag, repo?: RepositoryName): repository.TagInput {
   };
 }
 
-const refOf = (request: { ref?: repository.RepositoryRef | null }) => request.ref ?? { owner: '', name: '' };
-
 /** Tag writes take the repository's turn with pushes and other ref writers (domain/write-lock.ts). */
 type LockedDeps = TagDeps & { writeLock: RepositoryWriteLock };
 
@@ -27,8 +26,7 @@ export function tagService(deps: LockedDeps): ServiceImplementation<repository.T
   return {
     async ListTags(request, { caller }) {
       const ref = refOf(request);
-      const limit = Math.min(Math.max(request.page?.limit || 30, 1), 1000);
-      const offset = (Math.max(request.page?.page || 1, 1) - 1) * limit;
+      const { offset, limit } = pageOf(request.page);
       const { items, total, repository: repo } = await listTags(deps, ref.owner, ref.name, caller, offset, limit);
       return { tags: items.map((t) => tagMessage(t)), total, repository: repo };
     },

@@ -5,6 +5,7 @@ import type { RepositoryAccess, RepositoryDeps } from '../domain/repositories.js
 import type { TeamScope } from '../domain/store.js';
 import { addTeamRepository, getTeamRepository, listTeamRepositories, removeTeamRepository } from '../domain/team-repositories.js';
 import { ownerUserMessage, repositoryMessage } from './messages.js';
+import { pageOf } from './requests.js';
 
 export const TEAM_ACCESS_SERVICE_NAME = 'anvil.repository.v1.TeamAccessService';
 
@@ -20,8 +21,7 @@ export function teamAccessService(deps: RepositoryDeps): ServiceImplementation<r
   const { store } = deps;
   return {
     async ListTeamRepositories(request, { caller }) {
-      const limit = Math.min(Math.max(request.page?.limit || 30, 1), 1000);
-      const offset = (Math.max(request.page?.page || 1, 1) - 1) * limit;
+      const { offset, limit } = pageOf(request.page);
       const { items, total } = await listTeamRepositories(store, scopeOf(request.team), caller, offset, limit);
       return { repositories: items.map(accessReply), total };
     },

@@ -3,14 +3,14 @@ import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import { adoptRepository, deleteUnadopted, listUnadopted, type UnadoptedDeps } from '../domain/unadopted.js';
 import { ownerUserMessage, repositoryMessage } from './messages.js';
+import { pageOf } from './requests.js';
 
 export const UNADOPTED_SERVICE_NAME = 'anvil.repository.v1.UnadoptedService';
 
 export function unadoptedService(deps: UnadoptedDeps): ServiceImplementation<repository.UnadoptedServiceHandlers> {
   return {
     async ListUnadopted(request, { caller }) {
-      const limit = Math.min(Math.max(request.page?.limit || 30, 1), 1000);
-      const offset = (Math.max(request.page?.page || 1, 1) - 1) * limit;
+      const { offset, limit } = pageOf(request.page);
       return listUnadopted(deps, request.pattern, offset, limit, caller);
     },
     async AdoptRepository(request, { caller }) {
