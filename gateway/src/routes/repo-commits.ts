@@ -4,14 +4,10 @@
 import type { repository } from '@anvil/proto';
 import { ok, plainText, type Reply, type Route, type RouteContext } from '../http/route.js';
 import { presentCommit } from '../presenters/commits.js';
-import { repoUrls } from '../presenters/tag.js';
-import { repoRef } from './repo-context.js';
+import { repoRef, repoUrlsOf } from './repo-context.js';
 
 /** Gitea's [git] COMMITS_RANGE_SIZE default: a page of commits holds at most this many. */
 const COMMITS_RANGE_SIZE = 50;
-
-const urlsOf = (ctx: RouteContext, stored?: { owner: string; name: string } | null) =>
-  repoUrls(ctx.deps.config.rootUrl, stored?.owner || ctx.params.owner, stored?.name || ctx.params.repo);
 
 const queryString = (ctx: RouteContext, name: string): string => {
   const value = ctx.query[name];
@@ -30,7 +26,7 @@ const detailsOf = (ctx: RouteContext): repository.CommitDetailsInput => ({
 
 async function singleCommit(ctx: RouteContext, sha: string): Promise<Reply> {
   const commit = await ctx.deps.services.commits.GetCommit({ ref: repoRef(ctx), sha, details: detailsOf(ctx) }, { caller: ctx.caller });
-  return ok(presentCommit(commit, urlsOf(ctx, commit.repository), ctx.caller, ctx.deps.config.rootUrl));
+  return ok(presentCommit(commit, repoUrlsOf(ctx, commit.repository), ctx.caller, ctx.deps.config.rootUrl));
 }
 
 export const repoCommitRoutes: Route[] = [
@@ -53,7 +49,7 @@ export const repoCommitRoutes: Route[] = [
       ctx.res.setHeader('X-PageCount', String(pageCount));
       ctx.res.setHeader('X-HasMore', String(page.page < pageCount));
       ctx.res.setHeader('Access-Control-Expose-Headers', 'Link, X-Total-Count, X-Page, X-PerPage, X-Total, X-PageCount, X-HasMore');
-      const urls = urlsOf(ctx, reply.repository);
+      const urls = repoUrlsOf(ctx, reply.repository);
       return ok(reply.commits.map((c) => presentCommit(c, urls, ctx.caller, ctx.deps.config.rootUrl)), total);
     },
   },
@@ -94,7 +90,7 @@ export const repoCommitRoutes: Route[] = [
       const reply = await ctx.deps.services.commits.CompareCommits({
         ref: repoRef(ctx), base, head, details: { stat: true, verification: onUnlessFalse(ctx, 'verification'), files: onUnlessFalse(ctx, 'files') },
       }, { caller: ctx.caller });
-      const urls = urlsOf(ctx, reply.repository);
+      const urls = repoUrlsOf(ctx, reply.repository);
       return ok({ total_commits: reply.commits.length, commits: reply.commits.map((c) => presentCommit(c, urls, ctx.caller, ctx.deps.config.rootUrl)) });
     },
   },

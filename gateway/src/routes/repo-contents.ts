@@ -5,15 +5,12 @@ import { DomainError, invalid } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
 import { created, ok, type Route, type RouteContext } from '../http/route.js';
 import { presentContent, presentContentExt, presentFileResponse, presentFilesResponse } from '../presenters/contents.js';
-import { repoUrls } from '../presenters/tag.js';
-import { repoRef } from './repo-context.js';
+import { repoRef, repoUrlsOf } from './repo-context.js';
 
 /** Where a write fails as Gitea answers: an archived repository is 423 Locked. */
 const WRITE_STATUSES = { repo_archived: 423 };
 
 const refQuery = (ctx: RouteContext) => (typeof ctx.query.ref === 'string' ? ctx.query.ref.trim() : '');
-const urlsOf = (ctx: RouteContext) => repoUrls(ctx.deps.config.rootUrl, ctx.params.owner, ctx.params.repo);
-
 /**
  * Go's base64.StdEncoding.DecodeString, which Gitea uses: padding required, line breaks
  * ignored, anything else outside the alphabet is a 422 naming the byte.
@@ -61,7 +58,7 @@ async function readContents(ctx: RouteContext, path: string, ext?: { content: bo
 
 async function getContents(ctx: RouteContext, path: string) {
   const reply = await readContents(ctx, path);
-  const urls = urlsOf(ctx);
+  const urls = repoUrlsOf(ctx);
   return ok(reply.is_dir ? reply.entries.map((e) => presentContent(e, reply.at!, urls)) : presentContent(reply.file!, reply.at!, urls));
 }
 
@@ -76,7 +73,7 @@ async function getContentsExt(ctx: RouteContext, rawPath: string) {
   const message = includes.includes('commit_message');
   const withMeta = includes.includes('commit_metadata');
   const reply = await readContents(ctx, path, { content: includes.includes('file_content'), commit: withMeta || message, message });
-  const urls = urlsOf(ctx);
+  const urls = repoUrlsOf(ctx);
   const present = (e: repository.ContentEntry) => {
     const shown = presentContentExt(e, reply.at!, urls, message);
     if (withMeta) return shown;
@@ -133,7 +130,7 @@ export const repoContentRoutes: Route[] = [
         has_content: f.content !== undefined && f.operation !== 'delete', content: f.content && f.operation !== 'delete' ? decodeBase64(f.content) : Buffer.alloc(0),
       }));
       const reply = await ctx.deps.services.contents.ChangeFiles(changeRequest(ctx, body, files), { caller: ctx.caller });
-      return created(presentFilesResponse(reply, urlsOf(ctx)));
+      return created(presentFilesResponse(reply, repoUrlsOf(ctx)));
     },
   },
   {
@@ -143,7 +140,7 @@ export const repoContentRoutes: Route[] = [
       const body = ctx.body as FileOptions & { content: string };
       const file = { operation: 'create', path: ctx.splat('filepath'), from_path: '', sha: '', has_content: true, content: decodeBase64(body.content ?? '') };
       const reply = await ctx.deps.services.contents.ChangeFiles(changeRequest(ctx, body, [file]), { caller: ctx.caller });
-      return created(presentFileResponse(reply, urlsOf(ctx)));
+      return created(presentFileResponse(reply, repoUrlsOf(ctx)));
     },
   },
   {
@@ -153,7 +150,7 @@ export const repoContentRoutes: Route[] = [
       const body = ctx.body as FileOptions & { content: string; sha?: string; from_path?: string };
       const file = { operation: 'update', path: ctx.splat('filepath'), from_path: body.from_path ?? '', sha: body.sha ?? '', has_content: true, content: decodeBase64(body.content ?? '') };
       const reply = await ctx.deps.services.contents.ChangeFiles(changeRequest(ctx, body, [file]), { caller: ctx.caller });
-      return ok(presentFileResponse(reply, urlsOf(ctx)));
+      return ok(presentFileResponse(reply, repoUrlsOf(ctx)));
     },
   },
   {
@@ -163,13 +160,13 @@ export const repoContentRoutes: Route[] = [
       const body = ctx.body as FileOptions & { sha: string };
       const file = { operation: 'delete', path: ctx.splat('filepath'), from_path: '', sha: body.sha ?? '', has_content: false, content: Buffer.alloc(0) };
       const reply = await ctx.deps.services.contents.ChangeFiles(changeRequest(ctx, body, [file]), { caller: ctx.caller });
-      return ok(presentFileResponse(reply, urlsOf(ctx)));
+      return ok(presentFileResponse(reply, repoUrlsOf(ctx)));
     },
   },
 ];
 
 async function fileContents(ctx: RouteContext, paths: string[]) {
   const reply = await ctx.deps.services.contents.GetFileContents({ ref: repoRef(ctx), revision: refQuery(ctx), paths }, { caller: ctx.caller });
-  const urls = urlsOf(ctx);
+  const urls = repoUrlsOf(ctx);
   return ok(reply.entries.map((e) => presentContent(e, reply.at!, urls)));
 }

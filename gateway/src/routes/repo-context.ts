@@ -4,9 +4,15 @@ import { notFound } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
 import type { RouteContext } from '../http/route.js';
 import { presentRepository } from '../presenters/repository.js';
+import { repoUrls, type RepoUrls } from '../presenters/tag.js';
 
 export function repoRef(ctx: RouteContext): { owner: string; name: string } {
   return { owner: ctx.params.owner, name: ctx.params.repo };
+}
+
+/** The repository's html and API URLs: from its stored owner and name when the reply has them (as Gitea's), else the request's. */
+export function repoUrlsOf(ctx: RouteContext, stored?: { owner: string; name: string } | null): RepoUrls {
+  return repoUrls(ctx.deps.config.rootUrl, stored?.owner || ctx.params.owner, stored?.name || ctx.params.repo);
 }
 
 export async function resolveRepo(ctx: RouteContext): Promise<repository.RepositoryAccess> {

@@ -2,14 +2,9 @@
 // id, trees by id or ref name, refs by prefix. The git object service resolves the
 // repository and the caller's permission itself, so each request is one gRPC call.
 // (Annotated tags, /git/tags/{sha}, live with the tag routes.)
-import { ok, type Route, type RouteContext } from '../http/route.js';
+import { ok, type Route } from '../http/route.js';
 import { presentBlob, presentRef, presentTree } from '../presenters/git-objects.js';
-import { repoUrls } from '../presenters/tag.js';
-import { repoRef } from './repo-context.js';
-
-/** URLs from the repository's stored owner and name (as Gitea's), else the request's. */
-const urlsOf = (ctx: RouteContext, stored?: { owner: string; name: string } | null) =>
-  repoUrls(ctx.deps.config.rootUrl, stored?.owner || ctx.params.owner, stored?.name || ctx.params.repo);
+import { repoRef, repoUrlsOf } from './repo-context.js';
 
 /** Go's strconv.ParseBool as Gitea's ctx.FormBool reads it; anything else is false. */
 function formBool(value: unknown): boolean {
@@ -29,7 +24,7 @@ export const repoGitRoutes: Route[] = [
       const blob = await ctx.deps.services.gitObjects.GetBlob({
         ref: repoRef(ctx), sha: ctx.params.sha, max_content_size: ctx.deps.config.settings.api.DEFAULT_MAX_BLOB_SIZE,
       }, { caller: ctx.caller });
-      return ok(presentBlob(blob, urlsOf(ctx, blob.repository)));
+      return ok(presentBlob(blob, repoUrlsOf(ctx, blob.repository)));
     },
   },
   {
@@ -40,14 +35,14 @@ export const repoGitRoutes: Route[] = [
         page: formInt(ctx.query.page), per_page: formInt(ctx.query.per_page),
         max_per_page: ctx.deps.config.settings.api.DEFAULT_GIT_TREES_PER_PAGE,
       }, { caller: ctx.caller });
-      return ok(presentTree(tree, urlsOf(ctx, tree.repository)));
+      return ok(presentTree(tree, repoUrlsOf(ctx, tree.repository)));
     },
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/git/refs', operationId: 'repoListAllGitRefs', access: 'public', scopes: ['repository'],
     async handle(ctx) {
       const list = await ctx.deps.services.gitObjects.ListRefs({ ref: repoRef(ctx), prefix: '' }, { caller: ctx.caller });
-      const urls = urlsOf(ctx, list.repository);
+      const urls = repoUrlsOf(ctx, list.repository);
       return ok(list.refs.map((r) => presentRef(r, urls)));
     },
   },
@@ -56,7 +51,7 @@ export const repoGitRoutes: Route[] = [
     method: 'GET', path: '/repos/:owner/:repo/git/refs/*ref', operationId: 'repoListGitRefs', access: 'public', scopes: ['repository'],
     async handle(ctx) {
       const list = await ctx.deps.services.gitObjects.ListRefs({ ref: repoRef(ctx), prefix: `refs/${ctx.splat('ref')}` }, { caller: ctx.caller });
-      const urls = urlsOf(ctx, list.repository);
+      const urls = repoUrlsOf(ctx, list.repository);
       return ok(list.refs.map((r) => presentRef(r, urls)));
     },
   },

@@ -1,15 +1,11 @@
 // Tags of a repository (routers/api/v1/repo/tag.go) and annotated tag objects
 // (routers/api/v1/repo/git_ref.go GetAnnotatedTag). The tag service resolves the repository
 // and the caller's permission itself, so each request is one gRPC call.
-import { noContent, ok, type Route, type RouteContext } from '../http/route.js';
-import { presentAnnotatedTag, presentTag, repoUrls } from '../presenters/tag.js';
-import { repoRef } from './repo-context.js';
+import { noContent, ok, type Route } from '../http/route.js';
+import { presentAnnotatedTag, presentTag } from '../presenters/tag.js';
+import { repoRef, repoUrlsOf } from './repo-context.js';
 
 const ARCHIVED_423 = { repo_archived: 423 };
-
-/** URLs from the repository's stored owner and name (as Gitea's), else the request's. */
-const urlsOf = (ctx: RouteContext, stored?: { owner: string; name: string } | null) =>
-  repoUrls(ctx.deps.config.rootUrl, stored?.owner || ctx.params.owner, stored?.name || ctx.params.repo);
 
 export const repoTagRoutes: Route[] = [
   {
@@ -17,7 +13,7 @@ export const repoTagRoutes: Route[] = [
     async handle(ctx) {
       const { page, limit } = ctx.page();
       const reply = await ctx.deps.services.tags.ListTags({ ref: repoRef(ctx), page: { page, limit } }, { caller: ctx.caller });
-      const urls = urlsOf(ctx, reply.repository);
+      const urls = repoUrlsOf(ctx, reply.repository);
       return ok(reply.tags.map((t) => presentTag(t, urls)), reply.total);
     },
   },
@@ -25,7 +21,7 @@ export const repoTagRoutes: Route[] = [
     method: 'GET', path: '/repos/:owner/:repo/tags/*tag', operationId: 'repoGetTag', access: 'public', scopes: ['repository'],
     async handle(ctx) {
       const tag = await ctx.deps.services.tags.GetTag({ ref: repoRef(ctx), name: ctx.splat('tag') }, { caller: ctx.caller });
-      return ok(presentTag(tag, urlsOf(ctx, tag.repository)));
+      return ok(presentTag(tag, repoUrlsOf(ctx, tag.repository)));
     },
   },
   {
@@ -38,7 +34,7 @@ export const repoTagRoutes: Route[] = [
       const tag = await ctx.deps.services.tags.CreateTag({
         ref: repoRef(ctx), tag_name: body.tag_name ?? '', target: body.target ?? '', message: body.message ?? '',
       }, { caller: ctx.caller });
-      return ok(presentTag(tag, urlsOf(ctx, tag.repository)));
+      return ok(presentTag(tag, repoUrlsOf(ctx, tag.repository)));
     },
   },
   {
@@ -53,7 +49,7 @@ export const repoTagRoutes: Route[] = [
     method: 'GET', path: '/repos/:owner/:repo/git/tags/:sha', operationId: 'GetAnnotatedTag', access: 'public', scopes: ['repository'],
     async handle(ctx) {
       const tag = await ctx.deps.services.tags.GetAnnotatedTag({ ref: repoRef(ctx), sha: ctx.params.sha }, { caller: ctx.caller });
-      return ok(presentAnnotatedTag(tag, urlsOf(ctx, tag.repository)));
+      return ok(presentAnnotatedTag(tag, repoUrlsOf(ctx, tag.repository)));
     },
   },
 ];
