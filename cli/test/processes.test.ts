@@ -1,8 +1,11 @@
 // The process runner on tiny node children: prefixing (including a final line without a
 // newline and stderr), stop() by signal, SIGKILL when the signal is ignored, and exits
 // reported as unexpected when nobody asked for them.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { ProcessRunner, type ProcessExit } from '../src/processes.js';
+import { deployableEntry, ProcessRunner, STREAMING_MALLOC_TUNABLES, type DeployableName, type ProcessExit } from '../src/processes.js';
 
 function capture() {
   const lines: Array<{ text: string; stream: string }> = [];
@@ -80,5 +83,29 @@ describe('ProcessRunner', () => {
     await runner.stopAll();
     expect(exits.map((e) => e.name)).toEqual(['b', 'a']);
     expect(runner.running()).toEqual([]);
+  });
+
+  it('runs the gateway and the repository service with malloc settings for streaming, unless the operator set their own', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'anvil-deployables-'));
+    try {
+      const names: DeployableName[] = ['gateway', 'repository', 'hooks'];
+      for (const name of names) {
+        await mkdir(dirname(deployableEntry(name, root)), { recursive: true });
+        await writeFile(deployableEntry(name, root), `console.log(process.env.GLIBC_TUNABLES ?? 'unset')`);
+      }
+      const seen = async (name: DeployableName, env: NodeJS.ProcessEnv) => {
+        const { runner, lines } = capture();
+        runner.startDeployable(name, env, { root });
+        await runner.exited(name);
+        return lines.map((l) => l.text.split('| ')[1]);
+      };
+      const env = { PATH: process.env.PATH };
+      expect(await seen('gateway', env)).toEqual([STREAMING_MALLOC_TUNABLES]);
+      expect(await seen('repository', env)).toEqual([STREAMING_MALLOC_TUNABLES]);
+      expect(await seen('hooks', env)).toEqual(['unset']);
+      expect(await seen('gateway', { ...env, GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' })).toEqual(['glibc.malloc.arena_max=2']);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

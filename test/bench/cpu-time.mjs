@@ -7,14 +7,27 @@ import { readFileSync } from 'node:fs';
 
 const TICKS_PER_SECOND = 100; // USER_HZ, 100 on every Linux the bench runs on
 
-function ticksOf(pid) {
+/** utime + stime of `pid`; with `reaped`, also of its children that exited (git, for a server). */
+function ticksOf(pid, reaped = false) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]); // utime + stime
+    const own = Number(fields[11]) + Number(fields[12]);
+    return reaped ? own + Number(fields[13]) + Number(fields[14]) : own; // + cutime + cstime
   } catch {
     return 0; // gone, or no /proc
   }
+}
+
+/**
+ * Milliseconds of CPU that `pids` and their exited children spent while `work` ran, or
+ * undefined without /proc. For a git server that is node and every git it ran and reaped.
+ */
+export async function cpuMsDuring(pids, work) {
+  const before = pids.map((pid) => ticksOf(pid, true));
+  const result = await work();
+  const ticks = pids.reduce((sum, pid, i) => sum + Math.max(0, ticksOf(pid, true) - before[i]), 0);
+  return { result, cpuMs: before.some((t) => t > 0) ? (ticks / TICKS_PER_SECOND) * 1000 : undefined };
 }
 
 function childrenOf(pid) {

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cpuMsDuring } from './cpu-time.mjs';
 
 const COMMITS = Number(process.env.BENCH_CLONE_COMMITS ?? 250);
 const FILE_BYTES = Number(process.env.BENCH_CLONE_FILE_BYTES ?? 200 * 1024);
@@ -71,9 +72,17 @@ export async function buildCloneRepository({ baseUrl, token, gitDir, name }) {
   return Number(/size-pack: (\d+)/.exec(sizes)[1]) * 1024;
 }
 
-/** `target` is a URL, or { url, headers: () => ['name: value', ...] } for extra request headers. */
+/**
+ * `target` is a URL, or { url, headers: () => ['name: value', ...] } for extra request
+ * headers, and `pids: () => [...]`, the server's processes, to count their CPU per clone.
+ */
 async function timeClone(target) {
-  const { url, headers } = typeof target === 'string' ? { url: target, headers: () => [] } : target;
+  const { url, headers = () => [], pids = () => [] } = typeof target === 'string' ? { url: target } : target;
+  const { result, cpuMs } = await cpuMsDuring(pids(), () => cloneOnce(url, headers));
+  return { ...result, cpuMs };
+}
+
+async function cloneOnce(url, headers) {
   const dir = await mkdtemp(join(tmpdir(), 'anvil-bench-clone-'));
   try {
     const config = headers().flatMap((h) => ['-c', `http.extraHeader=${h}`]);
@@ -89,7 +98,8 @@ async function timeClone(target) {
 
 /**
  * Clones each URL CLONES times, alternating (A/B) so both see the same machine; every clone
- * must end at the same commit. Returns { name: { seconds: [...], median, best } }.
+ * must end at the same commit. Returns { name: { seconds: [...], median, best, cpuMs } }, cpuMs
+ * being the median CPU of the server's processes (and the git they ran) per clone.
  */
 export async function benchClone({ urls, log }) {
   const results = Object.fromEntries(Object.keys(urls).map((k) => [k, []]));
@@ -102,8 +112,8 @@ export async function benchClone({ urls, log }) {
       const r = await timeClone(url);
       if (head && r.head !== head) throw new Error(`${name} cloned ${r.head}, expected ${head}`);
       head = r.head;
-      results[name].push(r.seconds);
-      log(`clone ${i + 1} ${name.padEnd(16)} ${r.seconds.toFixed(2)} s`);
+      results[name].push(r);
+      log(`clone ${i + 1} ${name.padEnd(18)} ${r.seconds.toFixed(2)} s${r.cpuMs === undefined ? '' : `, server CPU ${Math.round(r.cpuMs)} ms`}`);
     }
   }
   // The median, not the mean: one clone slowed by a neighbour's build should not decide it.
@@ -112,5 +122,9 @@ export async function benchClone({ urls, log }) {
     const mid = Math.floor(sorted.length / 2);
     return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
   };
-  return Object.fromEntries(Object.entries(results).map(([name, s]) => [name, { seconds: s, median: median(s), best: Math.min(...s) }]));
+  return Object.fromEntries(Object.entries(results).map(([name, runs]) => {
+    const seconds = runs.map((r) => r.seconds);
+    const cpu = runs.map((r) => r.cpuMs).filter((ms) => ms !== undefined);
+    return [name, { seconds, median: median(seconds), best: Math.min(...seconds), cpuMs: cpu.length ? median(cpu) : undefined }];
+  }));
 }

@@ -253,7 +253,7 @@ async function benchRepoGet({ baseUrl, token, viewerId, log, supervisor }) {
 }
 
 /** git clone through the gateway vs stock git http-backend on the same bare repository. */
-async function benchGitClone({ baseUrl, token, dataDir, repositoryHttpAddress, viewerId, log }) {
+async function benchGitClone({ baseUrl, token, dataDir, repositoryHttpAddress, viewerId, log, supervisor }) {
   const gitRoot = join(dataDir, 'repositories');
   const cloneName = 'bench-clone';
   const packBytes = await buildCloneRepository({ baseUrl, token, gitDir: join(gitRoot, admin.username, `${cloneName}.git`), name: cloneName });
@@ -270,11 +270,14 @@ async function benchGitClone({ baseUrl, token, dataDir, repositoryHttpAddress, v
     caller: { userId: Number(viewerId), login: admin.username, isAdmin: true, restricted: false, scopes: [] },
     repositoryId, owner: admin.username, name: cloneName, permission: 'owner', expires: Date.now() + 600_000,
   }, secret);
+  // Server CPU per clone: Anvil's processes (the idle ones add next to nothing), or the
+  // CGI wrapper; each with the git processes it ran.
+  const anvil = () => processTree(supervisor.pid);
   const clone = await benchClone({
     urls: {
-      gateway: gatewayUrl.toString(),
-      'repository service': { url: `http://${repositoryHttpAddress}/${admin.username}/${cloneName}`, headers: () => [`x-anvil-git-grant: ${grant()}`] },
-      'git http-backend': `http://127.0.0.1:${backendPort}/${admin.username}/${cloneName}.git`,
+      gateway: { url: gatewayUrl.toString(), pids: anvil },
+      'repository service': { url: `http://${repositoryHttpAddress}/${admin.username}/${cloneName}`, headers: () => [`x-anvil-git-grant: ${grant()}`], pids: anvil },
+      'git http-backend': { url: `http://127.0.0.1:${backendPort}/${admin.username}/${cloneName}.git`, pids: () => processTree(backend.pid) },
     },
     log,
   });
@@ -282,10 +285,11 @@ async function benchGitClone({ baseUrl, token, dataDir, repositoryHttpAddress, v
   const cloneRatio = clone['git http-backend'].median / clone.gateway.median;
   console.log(`\ngit clone --bare of a ${fmt(packBytes / 2 ** 20, 1)} MiB repository, median of ${clone.gateway.seconds.length} clones each (A/B, after a warm-up clone)`);
   console.log(`${machine()}\n`);
-  console.log('| server | median s | best s | speed vs git http-backend (medians) |');
-  console.log('|---|---:|---:|---:|');
+  console.log('| server | median s | best s | speed vs git http-backend (medians) | server CPU per clone, ms |');
+  console.log('|---|---:|---:|---:|---:|');
   for (const [name, r] of Object.entries(clone)) {
-    console.log(`| ${name} | ${fmt(r.median, 2)} | ${fmt(r.best, 2)} | ${fmt(clone['git http-backend'].median / r.median, 2)}× |`);
+    const cpu = r.cpuMs === undefined ? '–' : fmt(r.cpuMs, 0);
+    console.log(`| ${name} | ${fmt(r.median, 2)} | ${fmt(r.best, 2)} | ${fmt(clone['git http-backend'].median / r.median, 2)}× | ${cpu} |`);
   }
   console.log(`\ntarget: gateway ≥ 0.9× git http-backend: ${fmt(cloneRatio, 2)} ${cloneRatio >= 0.9 ? 'met' : 'MISSED'}`);
 }
@@ -327,7 +331,7 @@ async function main() {
     const viewerId = String(JSON.parse(userJson).id);
     if (PARTS.has('user')) await benchUserGet({ baseUrl, token, userJson, supervisor });
     if (PARTS.has('repo')) await benchRepoGet({ baseUrl, token, viewerId, log, supervisor });
-    if (PARTS.has('clone')) await benchGitClone({ baseUrl, token, dataDir, repositoryHttpAddress, viewerId, log });
+    if (PARTS.has('clone')) await benchGitClone({ baseUrl, token, dataDir, repositoryHttpAddress, viewerId, log, supervisor });
     await benchSearches({ baseUrl, token, log });
     if (PARTS.has('contents')) await benchContentWrites({ baseUrl, token, dataDir, log });
   } finally {

@@ -1,8 +1,11 @@
 // Git smart HTTP through the gateway with the real `git` CLI: clone, commit, push with a
 // token, clone again and see the commit; anonymous clones of public repositories; private
-// repositories invisible; pushes without write permission refused. git never prompts
+// repositories invisible; pushes without write permission refused; both wire protocols
+// and gzipped requests; a clone abandoned half way leaves no git behind. git never prompts
 // (GIT_TERMINAL_PROMPT=0, a temporary HOME).
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { ApiClient } from '../support/api-client.js';
@@ -146,5 +149,91 @@ describe('git over HTTP', () => {
     // Once granted write, the same push lands.
     expect((await owner.client.put(`/repos/${owner.username}/guarded/collaborators/${reader.username}`, { permission: 'write' })).status).toBe(204);
     expect((await git(['push', 'origin', 'HEAD'], work)).code).toBe(0);
+  });
+
+  test('clones and fetches work over both wire protocols, also when git gzips a long negotiation', async () => {
+    const { username, client, token } = await newUser();
+    expect((await client.post('/user/repos', { name: 'protocols', auto_init: true })).status).toBe(201);
+    const dir = await workdir();
+    const url = urlFor(`${username}/protocols.git`, username, token);
+    for (const version of ['0', '2']) {
+      expect((await git(['-c', `protocol.version=${version}`, 'clone', url, `v${version}`], dir)).code).toBe(0);
+      // Thirty commits the server has not seen make the fetch's "have" lines pass the
+      // 1 KiB above which git gzips its request.
+      const mine = join(dir, `v${version}`);
+      for (let i = 0; i < 30; i++) await git(['commit', '--allow-empty', '-m', `local ${i}`], mine);
+    }
+    const other = join(dir, 'other');
+    expect((await git(['clone', url, 'other'], dir)).code).toBe(0);
+    await writeFile(join(other, 'news.txt'), 'news\n');
+    await git(['add', 'news.txt'], other);
+    await git(['commit', '-m', 'News'], other);
+    expect((await git(['push', 'origin', 'HEAD'], other)).code).toBe(0);
+    const pushed = (await git(['rev-parse', 'HEAD'], other)).stdout.trim();
+
+    for (const version of ['0', '2']) {
+      const mine = join(dir, `v${version}`);
+      const fetched = await git(['-c', `protocol.version=${version}`, 'fetch', 'origin'], mine);
+      expect(fetched.stderr).not.toContain('fatal');
+      expect(fetched.code).toBe(0);
+      expect((await git(['rev-parse', 'origin/main'], mine)).stdout.trim()).toBe(pushed);
+      expect((await git(['cat-file', '-p', 'origin/main:news.txt'], mine)).stdout).toBe('news\n');
+    }
+  });
+
+  test('a clone abandoned half way leaves no git process behind on the server', async () => {
+    const { username, client, token } = await newUser();
+    expect((await client.post('/user/repos', { name: 'big' })).status).toBe(201);
+    const dir = await workdir();
+    const work = join(dir, 'big');
+    await git(['init', work], dir);
+    // 32 MiB that cannot be compressed, more than the connections between the server's git
+    // and this test can buffer, so git is still writing when the client goes away.
+    for (let i = 0; i < 4; i++) await writeFile(join(work, `blob-${i}.bin`), randomBytes(8 * 1024 * 1024));
+    // Stored uncompressed: deflating random bytes would only cost the test time.
+    await git(['-c', 'core.compression=0', 'add', '.'], work);
+    await git(['commit', '-m', 'Big'], work);
+    const head = (await git(['rev-parse', 'HEAD'], work)).stdout.trim();
+    expect((await git(['-c', 'core.compression=0', 'push', urlFor(`${username}/big.git`, username, token), 'HEAD:refs/heads/main'], work)).code).toBe(0);
+
+    const uploadPacks = async () => {
+      const found: string[] = [];
+      for (const pid of (await readdir('/proc')).filter((p) => /^\d+$/.test(p))) {
+        const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+        if (cmdline.includes('upload-pack') && cmdline.includes(`/${username}/big.git`)) found.push(pid);
+      }
+      return found;
+    };
+    const waitFor = async (what: string, ok: () => Promise<boolean>) => {
+      for (let i = 0; i < 200 && !(await ok()); i++) await new Promise((r) => setTimeout(r, 50));
+      if (!(await ok())) throw new Error(`timed out waiting until ${what}`);
+    };
+
+    // A protocol v2 fetch of everything, read no further than the response's headers.
+    const pkt = (line: string) => (line.length + 4).toString(16).padStart(4, '0') + line;
+    const body = `${pkt('command=fetch\n')}0001${pkt('no-progress\n')}${pkt(`want ${head}\n`)}${pkt('done\n')}0000`;
+    const req = request(new URL(`${username}/big.git/git-upload-pack`, system.baseUrl), {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${username}:${token}`).toString('base64')}`,
+        'content-type': 'application/x-git-upload-pack-request', 'git-protocol': 'version=2',
+      },
+    });
+    const response = new Promise<number>((resolve, reject) => {
+      req.on('response', (res) => {
+        res.pause();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+    });
+    req.end(body);
+    expect(await response).toBe(200);
+    await waitFor('git upload-pack runs', async () => (await uploadPacks()).length > 0);
+    req.destroy();
+    await waitFor('no git upload-pack is left', async () => (await uploadPacks()).length === 0);
+
+    // The repository still answers git afterwards.
+    const refs = await git(['ls-remote', urlFor(`${username}/big.git`, username, token)], dir);
+    expect(refs.stdout).toContain(`${head}\trefs/heads/main`);
   });
 });

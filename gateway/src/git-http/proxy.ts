@@ -43,6 +43,11 @@ export function gitHttp(deps: Deps): RequestHandler {
     // Packs can take long; git itself bounds idle connections.
     proxyTimeout: 0,
     on: {
+      // Connection is hop-by-hop: the side channel closes its connection after a pack,
+      // which says nothing about the client's, so git may keep using it.
+      proxyRes(proxyRes) {
+        delete proxyRes.headers.connection;
+      },
       error(err, _req, res) {
         log.error({ err }, 'git HTTP proxy failed');
         if ('writeHead' in res && !res.headersSent) text(res as Response, 502, 'repository service unavailable');

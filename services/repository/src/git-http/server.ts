@@ -3,7 +3,6 @@
 // grant; this server runs `git upload-pack`/`git receive-pack --stateless-rpc` through the
 // one git command builder and streams both ways, never buffering a pack.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createGunzip } from 'node:zlib';
 import type { Logger } from '@anvil/kit';
 import type { RepositoryDeps } from '../domain/repositories.js';
 import type { RepositoryWriteLock } from '../domain/write-lock.js';
@@ -11,6 +10,7 @@ import { git, spawnGit, type GitCommandBuilder } from '../git/command.js';
 import { listRefs } from '../git/refs.js';
 import type { RepositoryStorage } from '../git/storage.js';
 import { ARCHIVE_PATH, serveArchive } from './archive.js';
+import { answerWithGitOutput, requestBody } from './git-body.js';
 import { authorize } from './grant.js';
 import { PRE_RECEIVE_PATH, type PreReceiveHooks } from './pre-receive.js';
 import { RAW_PATH, serveRaw } from './raw.js';
@@ -30,6 +30,8 @@ export interface GitHttpOptions {
 }
 
 type GitService = 'git-upload-pack' | 'git-receive-pack';
+// Packs sent (upload-pack) go out by answerWithGitOutput, git writing into the connection;
+// advertisements and push results are small and go through pipeGit.
 const SERVICES = new Set<string>(['git-upload-pack', 'git-receive-pack']);
 
 function pktLine(text: string): string {
@@ -101,10 +103,9 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
       });
       return;
     }
-    await pipeGit(serviceCommand('git-upload-pack', gitDir, false, protocol), req, res, { withBody: true, resultOf: 'git-upload-pack' });
+    await answerWithGitOutput(serviceCommand('git-upload-pack', gitDir, false, protocol).build(), req, res, 'application/x-git-upload-pack-result', log);
   }
 
-  /** Streams the request body into git and git's stdout into the response; resolves true on exit 0. */
   /**
    * Streams the request body into git (withBody) and git's stdout into the response;
    * resolves true when git exits 0. `resultOf` sets the result content type; with
@@ -124,7 +125,7 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
         if (!res.headersSent && resultOf) {
           res.writeHead(200, { 'content-type': `application/x-${resultOf}-result`, 'cache-control': 'no-cache' });
         }
-        const body = req.headers['content-encoding'] === 'gzip' ? req.pipe(createGunzip()) : req;
+        const body = requestBody(req);
         body.on('error', () => child.kill('SIGKILL'));
         body.pipe(child.stdin!);
       } else {

@@ -1,8 +1,9 @@
 // The one place that builds and runs git command lines (DESIGN.md §7, Gitaly's model).
-// Arguments travel as an array to spawn — never through a shell — and user input only
+// Arguments travel as an array to spawn — never parsed by a shell — and user input only
 // ever reaches git after `--end-of-options`/`--` or after validation as a ref or object
 // id, so a value like `--upload-pack=evil` can never be read as an option.
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
 
 export class GitError extends Error {
   constructor(readonly args: readonly string[], readonly code: number | null, readonly stderr: string) {
@@ -187,6 +188,24 @@ export function spawnGit(command: GitCommand): ChildProcess {
     cwd: command.cwd,
     env: gitEnv(command.env),
     stdio: ['pipe', 'pipe', 'pipe'],
+    shell: false,
+  });
+}
+
+/**
+ * Starts git with its stdout written straight into `socket` (a connected TCP socket), so
+ * the bytes never pass through this process; stdin and stderr stay piped.
+ *
+ * The socket reaches git as fd 3 and a constant `sh` line moves it to stdout: libuv makes
+ * an inherited fd 0–2 blocking, and a socket's blocking flag is shared with this process,
+ * whose event loop must never block on it. Git's arguments still travel as an array
+ * ("$@"); the shell parses nothing but its own fixed script. Git polls on a full socket.
+ */
+export function spawnGitInto(command: GitCommand, socket: Socket): ChildProcess {
+  return spawn('/bin/sh', ['-c', 'exec "$@" >&3 3>&-', 'sh', 'git', ...command.args], {
+    cwd: command.cwd,
+    env: gitEnv(command.env),
+    stdio: ['pipe', 'ignore', 'pipe', socket],
     shell: false,
   });
 }
