@@ -2,7 +2,7 @@
 // the single-branch routes take the rest of the path.
 import { noContent, ok, created, type Route, type RouteContext } from '../http/route.js';
 import { presentBranch } from '../presenters/branch.js';
-import { repoRef } from './repo-context.js';
+import { refWrite, repoRef } from './repo-context.js';
 
 // Gitea's mustNotBeArchived: every branch write in an archived repository is 423 Locked.
 const ARCHIVED_423 = { repo_archived: 423 };
@@ -27,7 +27,7 @@ export const repoBranchRoutes: Route[] = [
       const body = ctx.body as { new_branch_name?: string; old_branch_name?: string; old_ref_name?: string };
       const branch = await ctx.deps.services.branches.CreateBranch({
         ref: repoRef(ctx), new_branch_name: body.new_branch_name ?? '', old_branch_name: body.old_branch_name ?? '', old_ref_name: body.old_ref_name ?? '',
-      }, { caller: ctx.caller });
+      }, refWrite(ctx));
       return created(presentBranch(branch, repoUrl(ctx)));
     },
   },
@@ -45,7 +45,7 @@ export const repoBranchRoutes: Route[] = [
       const body = ctx.body as { new_commit_id?: string; old_commit_id?: string; force?: boolean };
       await ctx.deps.services.branches.UpdateBranch({
         ref: repoRef(ctx), branch: ctx.splat('branch'), new_commit_id: body.new_commit_id ?? '', old_commit_id: body.old_commit_id ?? '', force: body.force ?? false,
-      }, { caller: ctx.caller });
+      }, refWrite(ctx));
       return noContent();
     },
   },
@@ -53,7 +53,7 @@ export const repoBranchRoutes: Route[] = [
     method: 'DELETE', path: '/repos/:owner/:repo/branches/*branch', operationId: 'repoDeleteBranch', access: 'signed', scopes: ['repository'],
     statusOverrides: ARCHIVED_423,
     async handle(ctx) {
-      await ctx.deps.services.branches.DeleteBranch({ ref: repoRef(ctx), branch: ctx.splat('branch') }, { caller: ctx.caller });
+      await ctx.deps.services.branches.DeleteBranch({ ref: repoRef(ctx), branch: ctx.splat('branch') }, refWrite(ctx));
       return noContent();
     },
   },
@@ -62,7 +62,7 @@ export const repoBranchRoutes: Route[] = [
     statusOverrides: ARCHIVED_423,
     async handle(ctx) {
       const name = (ctx.body as { name?: string }).name ?? '';
-      await ctx.deps.services.branches.RenameBranch({ ref: repoRef(ctx), branch: ctx.splat('branch'), name }, { caller: ctx.caller });
+      await ctx.deps.services.branches.RenameBranch({ ref: repoRef(ctx), branch: ctx.splat('branch'), name }, refWrite(ctx));
       return noContent();
     },
   },

@@ -5,7 +5,7 @@ import { DomainError, invalid } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
 import { created, ok, type Route, type RouteContext } from '../http/route.js';
 import { presentContent, presentContentExt, presentFileResponse, presentFilesResponse } from '../presenters/contents.js';
-import { repoRef, repoUrlsOf } from './repo-context.js';
+import { refWrite, repoRef, repoUrlsOf } from './repo-context.js';
 
 /** Where a write fails as Gitea answers: an archived repository is 423 Locked. */
 const WRITE_STATUSES = { repo_archived: 423 };
@@ -129,7 +129,7 @@ export const repoContentRoutes: Route[] = [
         operation: f.operation, path: f.path, from_path: f.from_path ?? '', sha: f.sha ?? '',
         has_content: f.content !== undefined && f.operation !== 'delete', content: f.content && f.operation !== 'delete' ? decodeBase64(f.content) : Buffer.alloc(0),
       }));
-      const reply = await ctx.deps.services.contents.ChangeFiles(changeRequest(ctx, body, files), { caller: ctx.caller });
+      const reply = await ctx.deps.services.contents.ChangeFiles(changeRequest(ctx, body, files), refWrite(ctx));
       return created(presentFilesResponse(reply, repoUrlsOf(ctx)));
     },
   },
@@ -139,7 +139,7 @@ export const repoContentRoutes: Route[] = [
     async handle(ctx) {
       const body = ctx.body as FileOptions & { content: string };
       const file = { operation: 'create', path: ctx.splat('filepath'), from_path: '', sha: '', has_content: true, content: decodeBase64(body.content ?? '') };
-      const reply = await ctx.deps.services.contents.ChangeFiles(changeRequest(ctx, body, [file]), { caller: ctx.caller });
+      const reply = await ctx.deps.services.contents.ChangeFiles(changeRequest(ctx, body, [file]), refWrite(ctx));
       return created(presentFileResponse(reply, repoUrlsOf(ctx)));
     },
   },
@@ -149,7 +149,7 @@ export const repoContentRoutes: Route[] = [
     async handle(ctx) {
       const body = ctx.body as FileOptions & { content: string; sha?: string; from_path?: string };
       const file = { operation: 'update', path: ctx.splat('filepath'), from_path: body.from_path ?? '', sha: body.sha ?? '', has_content: true, content: decodeBase64(body.content ?? '') };
-      const reply = await ctx.deps.services.contents.ChangeFiles(changeRequest(ctx, body, [file]), { caller: ctx.caller });
+      const reply = await ctx.deps.services.contents.ChangeFiles(changeRequest(ctx, body, [file]), refWrite(ctx));
       return ok(presentFileResponse(reply, repoUrlsOf(ctx)));
     },
   },
@@ -159,7 +159,7 @@ export const repoContentRoutes: Route[] = [
     async handle(ctx) {
       const body = ctx.body as FileOptions & { sha: string };
       const file = { operation: 'delete', path: ctx.splat('filepath'), from_path: '', sha: body.sha ?? '', has_content: false, content: Buffer.alloc(0) };
-      const reply = await ctx.deps.services.contents.ChangeFiles(changeRequest(ctx, body, [file]), { caller: ctx.caller });
+      const reply = await ctx.deps.services.contents.ChangeFiles(changeRequest(ctx, body, [file]), refWrite(ctx));
       return ok(presentFileResponse(reply, repoUrlsOf(ctx)));
     },
   },

@@ -6,6 +6,19 @@ import type { RouteContext } from '../http/route.js';
 import { presentRepository } from '../presenters/repository.js';
 import { repoUrls, type RepoUrls } from '../presenters/tag.js';
 
+/**
+ * How long a call that moves a repository's refs (contents, branch and tag writes) may
+ * take. It waits its turn behind the repository's other writers, one at a time, so a
+ * burst of them outlasts a read's 10 s; the repository service skips a writer whose
+ * caller gave up before its turn, so a timeout never hides a write that landed later.
+ */
+export const REF_WRITE_DEADLINE_MS = 120_000;
+
+/** Call options for a ref-moving call: the caller and REF_WRITE_DEADLINE_MS. */
+export function refWrite(ctx: RouteContext): { caller: RouteContext['caller']; deadlineMs: number } {
+  return { caller: ctx.caller, deadlineMs: REF_WRITE_DEADLINE_MS };
+}
+
 export function repoRef(ctx: RouteContext): { owner: string; name: string } {
   return { owner: ctx.params.owner, name: ctx.params.repo };
 }

@@ -3,7 +3,7 @@
 // and the caller's permission itself, so each request is one gRPC call.
 import { noContent, ok, type Route } from '../http/route.js';
 import { presentAnnotatedTag, presentTag } from '../presenters/tag.js';
-import { repoRef, repoUrlsOf } from './repo-context.js';
+import { refWrite, repoRef, repoUrlsOf } from './repo-context.js';
 
 const ARCHIVED_423 = { repo_archived: 423 };
 
@@ -33,7 +33,7 @@ export const repoTagRoutes: Route[] = [
       const body = ctx.body as { tag_name?: string; target?: string; message?: string };
       const tag = await ctx.deps.services.tags.CreateTag({
         ref: repoRef(ctx), tag_name: body.tag_name ?? '', target: body.target ?? '', message: body.message ?? '',
-      }, { caller: ctx.caller });
+      }, refWrite(ctx));
       return ok(presentTag(tag, repoUrlsOf(ctx, tag.repository)));
     },
   },
@@ -41,7 +41,7 @@ export const repoTagRoutes: Route[] = [
     method: 'DELETE', path: '/repos/:owner/:repo/tags/*tag', operationId: 'repoDeleteTag', access: 'signed', scopes: ['repository'],
     statusOverrides: ARCHIVED_423,
     async handle(ctx) {
-      await ctx.deps.services.tags.DeleteTag({ ref: repoRef(ctx), name: ctx.splat('tag') }, { caller: ctx.caller });
+      await ctx.deps.services.tags.DeleteTag({ ref: repoRef(ctx), name: ctx.splat('tag') }, refWrite(ctx));
       return noContent();
     },
   },

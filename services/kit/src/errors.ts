@@ -52,7 +52,11 @@ export function grpcStatusOf(kind: ErrorKind): GrpcStatus {
   return KIND_TO_STATUS[kind];
 }
 
-/** The kind a gRPC status stands for; undefined for INTERNAL, UNKNOWN and friends (bugs). */
+/**
+ * The kind a gRPC status stands for; undefined for INTERNAL, UNKNOWN and friends (bugs).
+ * A deadline that passed means the service could not answer in time: unavailable.
+ */
 export function kindOfGrpcStatus(code: GrpcStatus): ErrorKind | undefined {
+  if (code === GrpcStatus.DEADLINE_EXCEEDED) return 'unavailable';
   return STATUS_TO_KIND.get(code);
 }

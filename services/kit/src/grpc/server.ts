@@ -10,6 +10,12 @@ import { MAX_MESSAGE_BYTES } from './client.js';
 export interface CallContext {
   caller: Caller;
   log: Logger;
+  /**
+   * Aborted once the caller stops waiting: it went away or its deadline passed, and
+   * grpc-js has already answered it. Work queued behind others checks it before starting,
+   * so nothing is done on behalf of a caller that was told it failed.
+   */
+  signal: AbortSignal;
 }
 
 /**
@@ -55,9 +61,20 @@ function wrapUnary(method: string, fn: (req: unknown, ctx: CallContext) => Promi
       callback({ code: grpc.status.UNAUTHENTICATED, details: 'missing or forged caller metadata' });
       return;
     }
-    fn(call.request, { caller, log }).then(
-      (reply) => callback(null, reply),
-      (err: unknown) => callback(errorToStatus(err, log, method)),
+    // grpc-js also reports 'cancelled' when the stream closes after the answer; only a
+    // cancellation while the handler still runs means the caller stopped waiting.
+    const abandoned = new AbortController();
+    let answered = false;
+    call.once('cancelled', () => answered || abandoned.abort());
+    fn(call.request, { caller, log, signal: abandoned.signal }).then(
+      (reply) => {
+        answered = true;
+        callback(null, reply);
+      },
+      (err: unknown) => {
+        answered = true;
+        callback(errorToStatus(err, log, method));
+      },
     );
   };
 }

@@ -6,10 +6,15 @@
 // `update-ref <ref> <new> <old>` compare-and-swap still guards every write: a loser there is
 // refused with a conflict and nothing is lost. Keyed by owner/name as the request names them
 // (case-insensitively), so the gRPC adapters can take the turn before the domain resolves.
+// A writer whose caller stopped waiting before its turn came (`signal`: the gateway's
+// deadline passed and it answered with an error) is skipped, so nothing lands that its
+// client was told had failed.
+import { DomainError } from '@anvil/kit';
+
 export class RepositoryWriteLock {
   private readonly tails = new Map<string, Promise<void>>();
 
-  async run<T>(owner: string, name: string, work: () => Promise<T>): Promise<T> {
+  async run<T>(owner: string, name: string, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     const key = `${owner}/${name}`.toLowerCase();
     const previous = this.tails.get(key) ?? Promise.resolve();
     let release!: () => void;
@@ -18,6 +23,7 @@ export class RepositoryWriteLock {
     this.tails.set(key, tail);
     await previous;
     try {
+      if (signal?.aborted) throw new DomainError('unavailable', 'the caller stopped waiting before its turn to write', 'abandoned');
       return await work();
     } finally {
       release();

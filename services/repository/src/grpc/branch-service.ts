@@ -84,7 +84,7 @@ function protectionMessage(view: BranchProtectionView): repository.BranchProtect
 type LockedDeps = BranchDeps & ProtectionDeps & { writeLock: RepositoryWriteLock };
 
 export function branchService(deps: LockedDeps): ServiceImplementation<repository.BranchServiceHandlers> {
-  const locked = <T>(owner: string, name: string, work: () => Promise<T>) => deps.writeLock.run(owner, name, work);
+  const locked = <T>(owner: string, name: string, signal: AbortSignal, work: () => Promise<T>) => deps.writeLock.run(owner, name, work, signal);
   return {
     async ListBranches(request, { caller }) {
       const { owner, name } = refOf(request);
@@ -96,26 +96,26 @@ export function branchService(deps: LockedDeps): ServiceImplementation<repositor
       const { owner, name } = refOf(request);
       return branchMessage(await getBranch(deps, owner, name, request.branch, caller));
     },
-    async CreateBranch(request, { caller }) {
+    async CreateBranch(request, { caller, signal }) {
       const { owner, name } = refOf(request);
-      return branchMessage(await locked(owner, name, () => createBranch(deps, owner, name, {
+      return branchMessage(await locked(owner, name, signal, () => createBranch(deps, owner, name, {
         newBranchName: request.new_branch_name, oldBranchName: request.old_branch_name, oldRefName: request.old_ref_name,
       }, caller)));
     },
-    async DeleteBranch(request, { caller }) {
+    async DeleteBranch(request, { caller, signal }) {
       const { owner, name } = refOf(request);
-      await locked(owner, name, () => deleteBranch(deps, owner, name, request.branch, caller));
+      await locked(owner, name, signal, () => deleteBranch(deps, owner, name, request.branch, caller));
       return {};
     },
-    async RenameBranch(request, { caller }) {
+    async RenameBranch(request, { caller, signal }) {
       const { owner, name } = refOf(request);
-      await locked(owner, name, () => renameBranch(deps, owner, name, request.branch, request.name, caller));
+      await locked(owner, name, signal, () => renameBranch(deps, owner, name, request.branch, request.name, caller));
       return {};
     },
-    async UpdateBranch(request, { caller }) {
+    async UpdateBranch(request, { caller, signal }) {
       const { owner, name } = refOf(request);
       const input = { newCommitId: request.new_commit_id, oldCommitId: request.old_commit_id, force: request.force };
-      await locked(owner, name, () => updateBranch(deps, owner, name, request.branch, input, caller));
+      await locked(owner, name, signal, () => updateBranch(deps, owner, name, request.branch, input, caller));
       return {};
     },
     async UpdateBranchProtectionPriorities(request, { caller }) {

@@ -57,7 +57,7 @@ export function contentService(deps: LockedDeps): ServiceImplementation<reposito
       const { at: ref, items } = await getFileContents(deps, owner, name, request.revision, request.paths, caller);
       return { at: refMessage(ref), entries: items.map(entryMessage) };
     },
-    async ChangeFiles(request, { caller }) {
+    async ChangeFiles(request, { caller, signal }) {
       const { owner, name } = refOf(request);
       const result = await deps.writeLock.run(owner, name, () => changeFiles(deps, owner, name, {
         branch: request.branch, newBranch: request.new_branch, message: request.message,
@@ -68,7 +68,7 @@ export function contentService(deps: LockedDeps): ServiceImplementation<reposito
           operation: f.operation as FileOperationKind, path: f.path, fromPath: f.from_path, sha: f.sha,
           content: f.has_content ? Buffer.from(f.content) : undefined,
         })),
-      }, caller));
+      }, caller), signal);
       const { commit } = result;
       return {
         at: { input: result.branch, kind: 'branch', name: result.branch, commit_sha: commit.sha },

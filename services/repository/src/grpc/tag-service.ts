@@ -35,15 +35,15 @@ export function tagService(deps: LockedDeps): ServiceImplementation<repository.T
       const { tag, repository: repo } = await getTag(deps, ref.owner, ref.name, request.name, caller);
       return tagMessage(tag, repo);
     },
-    async CreateTag(request, { caller }) {
+    async CreateTag(request, { caller, signal }) {
       const ref = refOf(request);
       const input = { tagName: request.tag_name, target: request.target, message: request.message };
-      const { tag, repository: repo } = await deps.writeLock.run(ref.owner, ref.name, () => createTag(deps, ref.owner, ref.name, input, caller));
+      const { tag, repository: repo } = await deps.writeLock.run(ref.owner, ref.name, () => createTag(deps, ref.owner, ref.name, input, caller), signal);
       return tagMessage(tag, repo);
     },
-    async DeleteTag(request, { caller }) {
+    async DeleteTag(request, { caller, signal }) {
       const ref = refOf(request);
-      await deps.writeLock.run(ref.owner, ref.name, () => deleteTag(deps, ref.owner, ref.name, request.name, caller));
+      await deps.writeLock.run(ref.owner, ref.name, () => deleteTag(deps, ref.owner, ref.name, request.name, caller), signal);
       return {};
     },
     async GetAnnotatedTag(request, { caller }) {

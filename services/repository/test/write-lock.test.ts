@@ -1,0 +1,48 @@
+// Writers of one repository take turns; a writer whose caller gave up before its turn
+// (the gateway's deadline passed and it answered with an error) does nothing, so no write
+// lands that its client was told had failed, and the writers behind it still run.
+import { describe, expect, it } from '@jest/globals';
+import { DomainError } from '@anvil/kit';
+import { RepositoryWriteLock } from '../src/domain/write-lock.js';
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('the repository write lock', () => {
+  it('runs writers of one repository one at a time, in arrival order, and of others at once', async () => {
+    const lock = new RepositoryWriteLock();
+    const log: string[] = [];
+    let releaseFirst!: () => void;
+    const first = lock.run('ada', 'Site', async () => {
+      log.push('first starts');
+      await new Promise<void>((r) => (releaseFirst = r));
+      log.push('first ends');
+    });
+    const second = lock.run('ADA', 'site', async () => void log.push('second'));
+    const other = lock.run('ada', 'other', async () => void log.push('other repository'));
+    await other;
+    await tick();
+    expect(log).toEqual(['first starts', 'other repository']);
+    releaseFirst();
+    await Promise.all([first, second]);
+    expect(log).toEqual(['first starts', 'other repository', 'first ends', 'second']);
+  });
+
+  it('skips a writer whose caller stopped waiting before its turn, and runs the ones behind it', async () => {
+    const lock = new RepositoryWriteLock();
+    const ran: string[] = [];
+    let releaseFirst!: () => void;
+    const first = lock.run('ada', 'site', () => new Promise<void>((r) => (releaseFirst = () => { ran.push('first'); r(); })));
+    const gaveUp = new AbortController();
+    const abandoned = lock.run('ada', 'site', async () => void ran.push('abandoned'), gaveUp.signal);
+    const third = lock.run('ada', 'site', async () => void ran.push('third'), new AbortController().signal);
+    gaveUp.abort();
+    await tick();
+    releaseFirst();
+    await first;
+    const err = await abandoned.then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(DomainError);
+    expect((err as DomainError).kind).toBe('unavailable');
+    await third;
+    expect(ran).toEqual(['first', 'third']);
+  });
+});
