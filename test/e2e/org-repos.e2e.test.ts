@@ -172,9 +172,22 @@ describe('a public organization', () => {
     });
     expect(team.status).toBe(201);
     expect((await owner.client.put(`/teams/${team.body.id}/members/${creator.username}`)).status).toBe(204);
-    await users.eventually(() => creator.client.post(`/orgs/${org}/repos`, { name: 'made', private: true }), 201);
+    // Right after joining, as with Gitea: no waiting for the repository service to hear of it.
+    expect((await creator.client.post(`/orgs/${org}/repos`, { name: 'made', private: true })).status).toBe(201);
     const got = await creator.client.get(`/repos/${org}/made`);
     expect(got.body.permissions).toEqual({ admin: false, push: true, pull: true });
+  });
+
+  test('takes a repository the moment it was created, as Gitea does', async () => {
+    const owner = await users.newUser();
+    const outsider = await users.newUser();
+    for (let i = 0; i < 3; i++) {
+      const org = users.unique('fresh');
+      expect((await owner.client.post('/orgs', { username: org, visibility: 'public' })).status).toBe(201);
+      expect((await owner.client.post(`/orgs/${org}/repos`, { name: 'first' })).status).toBe(201);
+      // Only members identity vouches for are waited for; others are refused at once.
+      expect((await outsider.client.post(`/orgs/${org}/repos`, { name: 'theirs' })).status).toBe(403);
+    }
   });
 });
 

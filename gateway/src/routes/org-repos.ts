@@ -1,6 +1,7 @@
 // Organization-owned repositories (routers/api/v1/repo/repo.go CreateOrgRepo, org ListRepos)
 // and a team's repositories (routers/api/v1/org/team.go). Identity says whether the caller
 // may see the organization or team; repository owns the repositories and who may reach them.
+import { DomainError } from '@anvil/kit';
 import type { identity, repository } from '@anvil/proto';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
 import { presentOne, presentRepositories } from './repo-context.js';
@@ -8,12 +9,51 @@ import { CREATE_OVERRIDES, createOption, search } from './repos.js';
 
 const ORG_CREATE_OVERRIDES = { ...CREATE_OVERRIDES, org_repo_creation_denied: 403, owner_not_found: 404, repo_limit_reached: 403 };
 
+/**
+ * How long creating a repository in an organization waits for the repository service to
+ * learn what identity already knows. Repository hears of a new organization, its Owners
+ * team and a new team member from identity's events, a moment after identity answered;
+ * a script that creates an organization (or joins a team) and then a repository in it
+ * must not see 404 or 403 for that moment, as it never does with Gitea.
+ */
+const ORG_CATCH_UP_MS = 5_000;
+const LAGGING_REASONS = new Set(['owner_not_found', 'org_repo_creation_denied']);
+
+const lagging = (err: unknown): boolean => err instanceof DomainError && LAGGING_REASONS.has(err.reason);
+
 async function createOrgRepo(ctx: RouteContext) {
   // The organization as identity knows it (404 when the caller may not see it); repository
   // then checks the caller may create repositories in it.
   const view = await ctx.deps.services.orgs.GetOrg({ name: ctx.params.org }, { caller: ctx.caller });
-  const access = await ctx.deps.services.repository.CreateRepository(createOption(ctx, Number(view.org?.account?.id ?? 0)), { caller: ctx.caller });
-  return created(presentOne(ctx, access));
+  const request = createOption(ctx, Number(view.org?.account?.id ?? 0));
+  const create = () => ctx.deps.services.repository.CreateRepository(request, { caller: ctx.caller });
+  try {
+    return created(presentOne(ctx, await create()));
+  } catch (err) {
+    if (!lagging(err) || !(await identityAllowsCreation(ctx))) throw err;
+    // A refusal changes nothing, so asking again is safe; identity decides whether to.
+    const until = Date.now() + ORG_CATCH_UP_MS;
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      try {
+        return created(presentOne(ctx, await create()));
+      } catch (again) {
+        if (!lagging(again) || Date.now() >= until) throw again;
+      }
+    }
+  }
+}
+
+/** Identity's answer to "may the caller create repositories in this organization?" */
+async function identityAllowsCreation(ctx: RouteContext): Promise<boolean> {
+  if (ctx.caller.isAdmin) return true;
+  try {
+    const permissions = await ctx.deps.services.orgs.GetMemberPermissions({ org: ctx.params.org, login: ctx.caller.login }, { caller: ctx.caller });
+    return permissions.can_create_repository;
+  } catch (err) {
+    if (err instanceof DomainError) return false; // not a member: the refusal stands
+    throw err;
+  }
 }
 
 const teamId = (ctx: RouteContext): number => {
