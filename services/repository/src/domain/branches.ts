@@ -9,19 +9,10 @@ import { pusherTeamNames } from './org-access.js';
 import { atLeast } from './permission.js';
 import { requirePermission, type RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
+import type { BranchHead } from '../git/branches.js';
 import type { CommitInfo } from '../git/refs.js';
 
-export interface BranchHead {
-  name: string;
-  sha: string;
-  message: string;
-  authorName: string;
-  authorEmail: string;
-  authorTime: number;
-  committerName: string;
-  committerEmail: string;
-  committerTime: number;
-}
+export type { BranchHead };
 
 /** The git operations branches need, over the repository's bare directory. */
 export interface BranchGit {
