@@ -3,6 +3,7 @@
 // mount it without a process.
 import express, { type Express } from 'express';
 import { authenticate } from './auth/authenticate.js';
+import { trackWrites } from './caches/repository-access.js';
 import { implementedDocument, swaggerUiRouter } from './contract/index.js';
 import { gitHttp } from './git-http/proxy.js';
 import { errorBody, errorHandler, sendError } from './http/errors.js';
@@ -27,6 +28,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   app.set('query parser', 'simple');
 
   app.get('/api/healthz', healthz(deps.config));
+  // Before any route: a write in flight keeps remembered repositories from being served.
+  app.use(trackWrites(deps.repositories));
 
   if (deps.config.settings.api.ENABLE_SWAGGER) {
     const document = JSON.stringify(implementedDocument(apiRoutes.map((r) => r.operationId), rootUrl));

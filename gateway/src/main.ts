@@ -1,10 +1,11 @@
 // The gateway process: config, service channels, credential cache kept honest by
 // identity's revocation events, the express app, and a graceful stop on SIGTERM.
 import { createServer } from 'node:http';
-import { ConfigError, Shutdown, connectEventBus, createLogger, eventsNamespace, loadConfig, requireSetting, startMetricsServer, subscribeBroadcast } from '@anvil/kit';
+import { ConfigError, HINTS, Shutdown, connectEventBus, createLogger, eventsNamespace, loadConfig, requireSetting, startMetricsServer, subscribeBroadcast, subscribeHints } from '@anvil/kit';
 import type { identity } from '@anvil/proto';
 import { createApp } from './app.js';
 import { CredentialCache } from './auth/credential-cache.js';
+import { RepositoryAccessCache } from './caches/repository-access.js';
 import { createServiceClients } from './services.js';
 
 const log = createLogger('gateway');
@@ -26,6 +27,8 @@ async function main(): Promise<void> {
   const services = createServiceClients(config, config.settings.security.INTERNAL_TOKEN!);
   shutdown.add('service channels', async () => services.close());
   const credentials = new CredentialCache(Number(process.env.ANVIL_CREDENTIAL_CACHE_TTL_MS ?? 10_000));
+  // 0 turns it off; the README's GET /repos figures give both.
+  const repositories = new RepositoryAccessCache(Number(process.env.ANVIL_REPOSITORY_CACHE_TTL_MS ?? 10_000));
 
   const bus = await connectEventBus(config.natsUrl!, 'anvil-gateway', eventsNamespace(), log);
   shutdown.add('nats', () => bus.nc.drain());
@@ -43,9 +46,11 @@ async function main(): Promise<void> {
       credentials.dropUser((payload as identity.UserDeleted).user_id);
     }),
   ];
-  shutdown.add('identity subscriptions', async () => unsubscribes.forEach((unsubscribe) => unsubscribe()));
+  // The repository service announces every committed change to what it resolves.
+  unsubscribes.push(subscribeHints(bus, HINTS.repositoryAccess, () => repositories.dropAll()));
+  shutdown.add('event subscriptions', async () => unsubscribes.forEach((unsubscribe) => unsubscribe()));
 
-  const app = createApp({ config, services, credentials, log });
+  const app = createApp({ config, services, credentials, repositories, log });
   const server = createServer({ keepAliveTimeout: 65_000 }, app);
   await new Promise<void>((resolve) => server.listen(config.httpPort, process.env.ANVIL_HTTP_HOST || '0.0.0.0', resolve));
   shutdown.add('http server', () => new Promise((resolve) => {

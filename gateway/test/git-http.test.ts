@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import express from 'express';
 import { createLogger, DomainError, loadConfig, verifyPayload } from '@anvil/kit';
 import { CredentialCache } from '../src/auth/credential-cache.js';
+import { RepositoryAccessCache } from '../src/caches/repository-access.js';
 import { GIT_GRANT_HEADER } from '../src/git-http/grant.js';
 import { gitHttp } from '../src/git-http/proxy.js';
 import type { Deps } from '../src/http/route.js';
@@ -47,7 +48,7 @@ async function gateway(options: { env?: Record<string, string>; permission?: str
       },
     },
   } as unknown as Deps['services'];
-  const deps = { config, services, credentials: new CredentialCache(), log: createLogger('test') } as Deps;
+  const deps = { config, services, credentials: new CredentialCache(), repositories: new RepositoryAccessCache(), log: createLogger('test') } as Deps;
   const app = express();
   app.set('query parser', 'simple');
   app.use(gitHttp(deps));

@@ -145,6 +145,26 @@ describe('a private organization\'s repositories and a team that reads them', ()
   });
 });
 
+describe('leaving a team', () => {
+  test('a member removed from a team stops seeing its private repository, though they had just read it', async () => {
+    const [owner, member] = [await users.newUser(), await users.newUser()];
+    const org = await newOrg(owner.client, 'private');
+    expect((await owner.client.post(`/orgs/${org}/repos`, { name: 'vault', private: true })).status).toBe(201);
+    const team = await owner.client.post(`/orgs/${org}/teams`, { name: 'keepers', permission: 'read', units: ['repo.code'] });
+    expect(team.status).toBe(201);
+    expect((await owner.client.put(`/teams/${team.body.id}/members/${member.username}`)).status).toBe(204);
+    expect((await owner.client.put(`/teams/${team.body.id}/repos/${org}/vault`)).status).toBe(204);
+    await users.eventually(() => member.client.get(`/repos/${org}/vault`), 200);
+    expect((await member.client.get(`/repos/${org}/vault`)).status).toBe(200);
+
+    expect((await owner.client.delete(`/teams/${team.body.id}/members/${member.username}`)).status).toBe(204);
+    // The repository service hears of it from identity's event a moment later, and the
+    // gateway forgets what it remembered as soon as that lands.
+    await users.eventually(() => member.client.get(`/repos/${org}/vault`), 404);
+    expect((await member.client.get(`/repos/${org}/vault`)).status).toBe(404);
+  });
+});
+
 describe('a public organization', () => {
   test('shows its public repositories to everyone, and refuses repository creation to non-members with 403', async () => {
     const owner = await users.newUser();

@@ -89,6 +89,9 @@ export async function bootSystem(options: BootOptions = {}): Promise<RunningSyst
     ANVIL_ADMIN_USERNAME: admin.username,
     ANVIL_ADMIN_PASSWORD: admin.password,
     ANVIL_ADMIN_EMAIL: admin.email,
+    // Remembered repositories live 10 minutes here instead of 10 s: a change the gateway is
+    // not told of would then outlast any test, so every suite checks that it is told.
+    ANVIL_REPOSITORY_CACHE_TTL_MS: '600000',
     ...options.env,
   };
   const ports: Record<DeployableName, number> = { gateway: httpPort, identity, repository, collaboration, hooks };

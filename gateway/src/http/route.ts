@@ -7,6 +7,7 @@ import { ANONYMOUS, type Caller, type Config, type Logger } from '@anvil/kit';
 import { validateRequestBody, operationHasBody } from '../contract/index.js';
 import type { AuthState } from '../auth/authenticate.js';
 import type { CredentialCache } from '../auth/credential-cache.js';
+import type { RepositoryAccessCache } from '../caches/repository-access.js';
 import { grantsScopes, levelOfMethod, requiredScopes, type ScopeCategory } from '../auth/scopes.js';
 import type { ServiceClients } from '../services.js';
 import { ApiError, publicMessage, sendError, statusOf, type StatusOverrides } from './errors.js';
@@ -27,6 +28,7 @@ export interface Deps {
   config: Config;
   services: ServiceClients;
   credentials: CredentialCache;
+  repositories: RepositoryAccessCache;
   log: Logger;
 }
 

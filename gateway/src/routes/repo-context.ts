@@ -2,6 +2,7 @@
 // permission in one call (the reply carries the owner too), and presenting replies.
 import { notFound } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
+import { RepositoryAccessCache } from '../caches/repository-access.js';
 import type { RouteContext } from '../http/route.js';
 import { presentRepository } from '../presenters/repository.js';
 import { repoUrls, type RepoUrls } from '../presenters/tag.js';
@@ -28,8 +29,11 @@ export function repoUrlsOf(ctx: RouteContext, stored?: { owner: string; name: st
   return repoUrls(ctx.deps.config.rootUrl, stored?.owner || ctx.params.owner, stored?.name || ctx.params.repo);
 }
 
+/** The repository and the caller's permission there, from the gateway's cache when fresh. */
 export async function resolveRepo(ctx: RouteContext): Promise<repository.RepositoryAccess> {
-  return ctx.deps.services.repository.ResolveRepository(repoRef(ctx), { caller: ctx.caller });
+  const ref = repoRef(ctx);
+  return ctx.deps.repositories.get(RepositoryAccessCache.keyOf(ctx.caller, ref.owner, ref.name),
+    () => ctx.deps.services.repository.ResolveRepository(ref, { caller: ctx.caller }));
 }
 
 /** Presents repositories; each reply carries its owner, so no second call is needed. */

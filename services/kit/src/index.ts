@@ -10,6 +10,7 @@ export * from './grpc/server.js';
 export * from './events/bus.js';
 export * from './events/outbox.js';
 export * from './events/consumer.js';
+export * from './events/hints.js';
 export type * from './events/sql.js';
 export * from './db/prisma.js';
 export * from './db/migrate.js';

@@ -20,6 +20,10 @@ export interface ServiceDeps<Db> {
   bus: EventBus;
   relay: OutboxRelay;
   secret: string;
+  /** The service's own database URL (the per-service database of ANVIL_DATABASE_URL). */
+  databaseUrl: string;
+  /** Registers work to undo at shutdown (see Shutdown.add). */
+  onShutdown(name: string, run: () => Promise<void>): void;
 }
 
 export interface ServiceSpec<Db extends TransactionalSqlClient<Tx> & { $disconnect(): Promise<void> }, Tx extends SqlClient> {
@@ -72,7 +76,7 @@ export async function runService<Db extends TransactionalSqlClient<Tx> & { $disc
   const relay = startOutboxRelay(db, bus, log);
   shutdown.add('outbox relay', () => relay.stop());
 
-  const deps: ServiceDeps<Db> = { config, log, db, bus, relay, secret };
+  const deps: ServiceDeps<Db> = { config, log, db, bus, relay, secret, databaseUrl, onShutdown: (name, run) => shutdown.add(name, run) };
   await spec.beforeServing?.(deps);
 
   for (const consumer of spec.consumers?.(deps) ?? []) {

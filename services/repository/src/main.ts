@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runService, type ServiceDeps } from '@anvil/kit';
 import type { RepositoryDeps } from './domain/repositories.js';
+import { forwardAccessHints } from './events/access-hints.js';
 import { identityOrgConsumer } from './events/identity-org-consumer.js';
 import { identityUserConsumer } from './events/identity-user-consumer.js';
 import { gitStorage } from './git/git-storage.js';
@@ -86,6 +87,9 @@ await runService<RepositoryDb, RepositoryTx>({
     maxBlobSize = service.config.settings.api.DEFAULT_MAX_BLOB_SIZE;
     sizes = new RepositorySizes(deps.store, (err, repository) => service.log.warn({ err, repository }, 'measuring a repository\'s size failed'));
     await preReceive.install();
+    // Gateways remember resolved repositories; every committed change to them is announced.
+    const hints = forwardAccessHints(service.databaseUrl, service.bus, service.log);
+    service.onShutdown('access hints', () => hints.stop());
     // Packs travel over this HTTP side channel, never inside gRPC (DESIGN.md §3).
     await startGitHttpServer({ address: service.config.repositoryHttpAddress, secret: service.secret, log: service.log, deps, storage, preReceive, writeLock });
   },

@@ -1,0 +1,130 @@
+import { describe, expect, it } from '@jest/globals';
+import { ANONYMOUS, type Caller } from '@anvil/kit';
+import { isWrite, RepositoryAccessCache, trackWrites, type ResolvedRepository } from '../src/caches/repository-access.js';
+
+const alice: Caller = { userId: 5, login: 'alice', isAdmin: false, restricted: false, scopes: ['all'] };
+const access = (permission: string): ResolvedRepository => ({ repository: { id: 1, name: 'app' } as ResolvedRepository['repository'], permission, owner: null as unknown as ResolvedRepository['owner'] });
+const key = RepositoryAccessCache.keyOf(alice, 'Alice', 'App');
+
+/** A lookup that counts its calls and answers `permission` (read at call time). */
+function service(initial = 'write') {
+  const state = { calls: 0, permission: initial };
+  const load = async () => (state.calls++, access(state.permission));
+  return { state, load };
+}
+
+describe('remembered repositories in the gateway', () => {
+  it('resolves a repository read again within its TTL once, whatever the case of its name', async () => {
+    const cache = new RepositoryAccessCache(10_000);
+    const { state, load } = service();
+    await cache.get(key, load);
+    await cache.get(RepositoryAccessCache.keyOf(alice, 'alice', 'app'), load);
+    expect(state.calls).toBe(1);
+  });
+
+  it('asks once for concurrent reads of one repository', async () => {
+    const cache = new RepositoryAccessCache(10_000);
+    const { state, load } = service();
+    await Promise.all([cache.get(key, load), cache.get(key, load), cache.get(key, load)]);
+    expect(state.calls).toBe(1);
+  });
+
+  it('never shares an answer between callers the repository service could answer differently', () => {
+    const keys = new Set([
+      key,
+      RepositoryAccessCache.keyOf(ANONYMOUS, 'alice', 'app'),
+      RepositoryAccessCache.keyOf({ ...alice, isAdmin: true }, 'alice', 'app'),
+      RepositoryAccessCache.keyOf({ ...alice, restricted: true }, 'alice', 'app'),
+      RepositoryAccessCache.keyOf({ ...alice, scopes: ['public-only', 'read:repository'] }, 'alice', 'app'),
+      RepositoryAccessCache.keyOf({ ...alice, userId: 6 }, 'alice', 'app'),
+      RepositoryAccessCache.keyOf(alice, 'alice', 'app2'),
+      RepositoryAccessCache.keyOf(alice, 'alice2', 'app'),
+    ]);
+    expect(keys.size).toBe(8);
+  });
+
+  it('shows a revoked permission on the next read after the repository service hints at a change', async () => {
+    const cache = new RepositoryAccessCache(10_000);
+    const { state, load } = service('write');
+    expect((await cache.get(key, load)).permission).toBe('write');
+    state.permission = 'read';
+    cache.dropAll();
+    expect((await cache.get(key, load)).permission).toBe('read');
+  });
+
+  it('does not keep an answer that was on its way when a change was hinted', async () => {
+    const cache = new RepositoryAccessCache(10_000);
+    let release!: () => void;
+    const slow = () => new Promise<ResolvedRepository>((resolve) => (release = () => resolve(access('write'))));
+    const pending = cache.get(key, slow);
+    cache.dropAll();
+    release();
+    expect((await pending).permission).toBe('write');
+    const { state, load } = service('none');
+    expect((await cache.get(key, load)).permission).toBe('none');
+    expect(state.calls).toBe(1);
+  });
+
+  it('while this gateway handles a write, reads go to the repository service and nothing is remembered', async () => {
+    const cache = new RepositoryAccessCache(10_000);
+    const { state, load } = service('write');
+    await cache.get(key, load);
+    cache.writeStarted();
+    state.permission = 'admin';
+    expect((await cache.get(key, load)).permission).toBe('admin');
+    expect((await cache.get(key, load)).permission).toBe('admin');
+    expect(state.calls).toBe(3);
+    state.permission = 'read';
+    cache.writeEnded();
+    expect((await cache.get(key, load)).permission).toBe('read');
+    expect((await cache.get(key, load)).permission).toBe('read');
+    expect(state.calls).toBe(4);
+  });
+
+  it('expires entries after the TTL, and remembers nothing with a TTL of 0', async () => {
+    const short = new RepositoryAccessCache(5);
+    const first = service();
+    await short.get(key, first.load);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await short.get(key, first.load);
+    expect(first.state.calls).toBe(2);
+
+    const off = new RepositoryAccessCache(0);
+    const second = service();
+    await off.get(key, second.load);
+    await off.get(key, second.load);
+    expect(second.state.calls).toBe(2);
+  });
+
+  it('does not remember a failed lookup (a 404 is asked again)', async () => {
+    const cache = new RepositoryAccessCache(10_000);
+    await expect(cache.get(key, async () => { throw new Error('not found'); })).rejects.toThrow('not found');
+    await expect(cache.get(key, async () => access('read'))).resolves.toMatchObject({ permission: 'read' });
+  });
+
+  it('counts every request that may change state as a write, and a clone\'s negotiation as a read', () => {
+    expect(isWrite('GET', '/api/v1/repos/a/b')).toBe(false);
+    expect(isWrite('HEAD', '/api/v1/repos/a/b')).toBe(false);
+    expect(isWrite('POST', '/a/b.git/git-upload-pack')).toBe(false);
+    expect(isWrite('POST', '/a/b.git/git-receive-pack')).toBe(true);
+    expect(isWrite('PATCH', '/api/v1/repos/a/b')).toBe(true);
+    expect(isWrite('PUT', '/api/v1/repos/a/b/collaborators/c')).toBe(true);
+    expect(isWrite('DELETE', '/api/v1/teams/1/members/c')).toBe(true);
+    expect(isWrite('POST', '/api/v1/user/repos')).toBe(true);
+  });
+
+  it('keeps the cache bypassed from a write\'s arrival until its response is done', async () => {
+    const cache = new RepositoryAccessCache(10_000);
+    const { state, load } = service();
+    let close!: () => void;
+    const res = { once: (_event: 'close', listener: () => void) => (close = listener) };
+    trackWrites(cache)({ method: 'DELETE', path: '/api/v1/repos/a/b/collaborators/c' }, res, () => undefined);
+    await cache.get(key, load);
+    await cache.get(key, load);
+    expect(state.calls).toBe(2);
+    close();
+    await cache.get(key, load);
+    await cache.get(key, load);
+    expect(state.calls).toBe(3);
+  });
+});

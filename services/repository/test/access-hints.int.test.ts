@@ -1,0 +1,91 @@
+// Integration test: every committed change to what ResolveRepository reads reaches gateways
+// as the repository-access hint, through real PostgreSQL triggers and real NATS, including
+// after the listening connection was cut.
+import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
+import pg from 'pg';
+import { HINTS, subscribeHints, type EventBus } from '@anvil/kit';
+import { forwardAccessHints, type AccessHintForwarder } from '../src/events/access-hints.js';
+import { repositoryTestbed, type RepositoryTestbed } from './support/testbed.js';
+
+let tb: RepositoryTestbed;
+let bus: EventBus;
+let forwarder: AccessHintForwarder;
+let unsubscribe: () => void;
+let hints = 0;
+
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Runs `change` and waits for a hint that came after it. */
+async function expectHintAfter(change: () => Promise<unknown>): Promise<void> {
+  const before = hints;
+  await change();
+  await until(() => hints > before, 'a hint');
+}
+
+async function listeningBackend(): Promise<number | undefined> {
+  const admin = new pg.Client({ connectionString: tb.databaseUrl });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN repository_access_changed'`);
+    return rows[0]?.pid;
+  } finally {
+    await admin.end();
+  }
+}
+
+beforeAll(async () => {
+  tb = await repositoryTestbed('hints');
+  bus = (await tb.events()).bus;
+  unsubscribe = subscribeHints(bus, HINTS.repositoryAccess, () => hints++);
+  forwarder = forwardAccessHints(tb.databaseUrl, bus, tb.log);
+  // Listening announces itself: whatever changed before it started went unheard.
+  await until(() => hints > 0, 'the hint sent on connecting');
+});
+
+afterAll(async () => {
+  unsubscribe?.();
+  await forwarder?.stop();
+  await tb?.close();
+});
+
+describe('gateways hear of every change to what a repository resolves to', () => {
+  it('a new owner, repository and collaborator each send a hint once committed', async () => {
+    await expectHintAfter(() => tb.owner(1, 'alice'));
+    await expectHintAfter(() => tb.owner(2, 'bob'));
+    await expectHintAfter(() => tb.db.repository.create({ data: { owner_id: 1n, owner_name: 'alice', lower_name: 'app', name: 'app', default_branch: 'main' } }));
+    const repo = await tb.db.repository.findFirstOrThrow({ where: { lower_name: 'app' } });
+    await expectHintAfter(() => tb.db.collaboration.create({ data: { repository_id: repo.id, user_id: 2n, mode: 'write' } }));
+  });
+
+  it('revoking a collaborator and making the repository private send hints', async () => {
+    await expectHintAfter(() => tb.db.collaboration.deleteMany({ where: { user_id: 2n } }));
+    await expectHintAfter(() => tb.db.repository.updateMany({ where: { lower_name: 'app' }, data: { is_private: true } }));
+  });
+
+  it('team changes applied to the org read model send hints', async () => {
+    await expectHintAfter(() => tb.db.owner.create({ data: { id: 10n, lower_name: 'acme', name: 'acme', type: 'organization', email: '' } }));
+    await expectHintAfter(() => tb.db.orgTeam.create({ data: { id: 20n, org_id: 10n, name: 'devs', permission: 'write' } }));
+    await expectHintAfter(() => tb.db.orgTeamMember.create({ data: { team_id: 20n, org_id: 10n, user_id: 2n } }));
+    await expectHintAfter(() => tb.db.orgTeamMember.deleteMany({ where: { team_id: 20n } }));
+  });
+
+  it('after its database connection is cut, the forwarder reconnects, says so, and hears changes again', async () => {
+    const pid = await listeningBackend();
+    expect(pid).toBeDefined();
+    await expectHintAfter(async () => {
+      const admin = new pg.Client({ connectionString: tb.databaseUrl });
+      await admin.connect();
+      await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+      await admin.end();
+    });
+    await until(async () => (await listeningBackend()) !== undefined, 'listening again');
+    await expectHintAfter(() => tb.db.repository.updateMany({ where: { lower_name: 'app' }, data: { description: 'back' } }));
+  });
+});
