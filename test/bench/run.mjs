@@ -72,6 +72,8 @@ async function bootGateway(dataDir) {
     // (Node 20 refuses --cpu-prof in NODE_OPTIONS).
     ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
     ...(process.env.BENCH_PROFILE_DIR ? { BENCH_PROFILE_DIR: process.env.BENCH_PROFILE_DIR } : {}),
+    // ANVIL_REPOSITORY_CACHE_TTL_MS=0 measures GET /repos without the gateway's cache.
+    ...(process.env.ANVIL_REPOSITORY_CACHE_TTL_MS ? { ANVIL_REPOSITORY_CACHE_TTL_MS: process.env.ANVIL_REPOSITORY_CACHE_TTL_MS } : {}),
   };
   const supervisor = spawn(process.execPath, [here('../../cli/dist/main.js'), 'start'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(supervisor);
