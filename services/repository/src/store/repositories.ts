@@ -92,6 +92,8 @@ function ownerRowFromJson(json: OwnerJson): OwnerRow {
 // owning org (with whether each was given this repository): one statement per request.
 // Only a signed-in viewer of an organization's repository can have teams there; the CASE
 // spares every other lookup the subquery (a third of this statement's time in PostgreSQL).
+// Gateways cache its answer until a table it reads changes: each of those tables carries the
+// repository_access_changed trigger (migration 20261125090000); a table joined here needs it too.
 const RESOLVE_REPOSITORY_SQL = `
   SELECT to_jsonb(r) AS repo, to_jsonb(o) AS owner, c.mode,
          CASE WHEN o.type = 'organization' AND $3::bigint > 0 THEN (SELECT coalesce(jsonb_agg(jsonb_build_object(
