@@ -8,6 +8,7 @@ import { implementedDocument, swaggerUiRouter } from './contract/index.js';
 import { gitHttp } from './git-http/proxy.js';
 import { errorBody, errorHandler, sendError } from './http/errors.js';
 import { healthz } from './http/health.js';
+import { checkRequestUrl } from './http/request-hygiene.js';
 import { registerRoutes, sendJson, type Deps } from './http/route.js';
 import { oauth2Router } from './oauth/router.js';
 import { apiRoutes } from './routes/index.js';
@@ -15,8 +16,10 @@ import { webArchiveRoutes } from './routes/repo-archives.js';
 import { webRawRoutes } from './routes/repo-raw.js';
 
 export interface AppOptions {
-  /** Largest JSON body accepted; bigger ones get a clean 413. */
-  bodyLimit?: string;
+  /** Largest JSON body accepted (default 1 MiB); bigger ones get a clean 413. */
+  jsonBodyLimit?: string;
+  /** Largest body of the contents API, which carries whole files in base64 (default 32 MiB). */
+  fileBodyLimit?: string;
 }
 
 export function createApp(deps: Deps, options: AppOptions = {}): Express {
@@ -27,6 +30,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   app.set('x-powered-by', false);
   app.set('query parser', 'simple');
 
+  // Before anything reads a path or query: a malformed URL is the client's 4xx.
+  app.use(checkRequestUrl(rootUrl));
   app.get('/api/healthz', healthz(deps.config));
   // Before any route: a write in flight keeps remembered repositories from being served.
   app.use(trackWrites(deps.repositories));
@@ -49,17 +54,17 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
     next();
   });
   api.use(authenticate(deps));
-  registerRoutes(api, apiRoutes, deps, options.bodyLimit ?? '32mb');
+  registerRoutes(api, apiRoutes, deps, { json: options.jsonBodyLimit ?? '1mb', files: options.fileBodyLimit ?? '32mb' });
   api.use((_req, res) => sendJson(res, 404, errorBody(404, 'The target couldn\'t be found.', rootUrl)));
   app.use('/api/v1', api);
 
   // The archive links of the Tag JSON (zipball_url, tarball_url) are Gitea's web paths.
   const web = express.Router({ caseSensitive: false, strict: false });
   web.use('/:owner/:repo/archive', authenticate(deps));
-  registerRoutes(web, webArchiveRoutes, deps, '1kb');
+  registerRoutes(web, webArchiveRoutes, deps, { json: '1kb', files: '1kb' });
   // The raw file links of contents (download_url) are Gitea's web paths too.
   web.use('/:owner/:repo/raw', authenticate(deps));
-  registerRoutes(web, webRawRoutes, deps, '1kb');
+  registerRoutes(web, webRawRoutes, deps, { json: '1kb', files: '1kb' });
   app.use(web);
 
   // Git smart HTTP on the same host, as Gitea serves it.

@@ -72,6 +72,8 @@ export function bindingMessage(errors: readonly ErrorObject[], bodyType: string)
       return `[${field}]: ${formatMessage(String(first.params.format), first.data)}`;
     case 'enum':
       return `[${field}]: In must be one of ${(first.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'maxLength':
+      return `[${field}]: MaxSize must be at most ${String(first.params.limit)} characters`;
     case 'uniqueItems':
       return `[${field}]: must not contain duplicate items`;
     default:
@@ -85,6 +87,8 @@ function formatMessage(format: string, value: unknown): string {
       return 'Email is not a valid email address';
     case 'date-time':
       return `parsing time ${JSON.stringify(value)}: not an RFC 3339 date-time (2006-01-02T15:04:05Z07:00)`;
+    case 'git-ref-name':
+      return 'GitRefName is not a valid git reference name';
     case 'date':
       return `parsing time ${JSON.stringify(value)}: not a date (2006-01-02)`;
     default:

@@ -10,6 +10,7 @@
 //   responses (`error`, `forbidden`, `validationError`...) have no schema: Go-swagger turned
 //   the fields of Gitea's APIError struct into `headers`, so those headers ARE the body fields.
 import { contractDocument, type ContractOperation, type SwaggerResponse, type SwaggerSchema } from './document.js';
+import { DEFAULT_STRING_LIMIT, FIELD_LIMITS, GIT_REF_NAME_FIELDS } from './field-limits.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -88,6 +89,8 @@ export function convertSchema(node: SwaggerSchema, variant: Variant): JsonSchema
     }
   }
   if (variant === 'response-strict' && out.properties && out.additionalProperties === undefined) out.additionalProperties = false;
+  // Requests: no string is unbounded (field-limits.ts); definitionsDocument sets Gitea's own.
+  if (variant === 'request' && out.type === 'string' && out.maxLength === undefined) out.maxLength = DEFAULT_STRING_LIMIT;
   // Gitea's `binding:"Required"` rejects a zero value ("" / 0 / false) as it does a missing
   // field, so requests check `goRequired` (validator.ts) instead of JSON Schema's `required`;
   // Go-swagger lists `required` in struct field order, the order Gitea reports them in.
@@ -132,10 +135,31 @@ export function definitionsDocument(variant: Variant): JsonSchema {
       if (lenient && variant === 'request' && Array.isArray(full.required)) {
         full = { ...full, required: (full.required as string[]).filter((field) => !lenient.includes(field)) };
       }
-      return [name, convertSchema(full, variant)];
+      const converted = convertSchema(full, variant);
+      return [name, variant === 'request' ? withFieldRules(name, converted) : converted];
     }),
   );
   return { $id: variantId(variant), definitions };
+}
+
+/** A request definition with Gitea's MaxSize and GitRefName rules on its fields (field-limits.ts). */
+function withFieldRules(definition: string, schema: JsonSchema): JsonSchema {
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  if (!properties) return schema;
+  for (const [field, limit] of Object.entries(FIELD_LIMITS[definition] ?? {})) {
+    const isItems = field.endsWith('[]');
+    const property = properties[isItems ? field.slice(0, -2) : field];
+    const target = isItems ? (property?.items as JsonSchema | undefined) : property;
+    if (!target) throw new Error(`field-limits.ts: ${definition}.${field} is not a string field of the contract`);
+    if (Number.isFinite(limit)) target.maxLength = limit;
+    else delete target.maxLength;
+  }
+  for (const field of GIT_REF_NAME_FIELDS[definition] ?? []) {
+    const property = properties[field];
+    if (!property) throw new Error(`field-limits.ts: ${definition}.${field} is not a field of the contract`);
+    property.format = 'git-ref-name';
+  }
+  return schema;
 }
 
 // ---- what a response status must carry ---------------------------------------------------

@@ -4,7 +4,8 @@
 // (schemas.ts); compiled validators are cached per operation and status.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
-import { bindingMessage } from './binding-messages.js';
+import { isValidRefName } from '@anvil/kit';
+import { bindingMessage, fieldName } from './binding-messages.js';
 import { matchOperation, operationById } from './document.js';
 import { convertSchema, definitionsDocument, expectationFor, type Variant } from './schemas.js';
 
@@ -33,6 +34,8 @@ function createAjv(): Ajv {
   ajv.addFormat('uint64', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= 0 });
   ajv.addFormat('float', { type: 'number', validate: () => true });
   ajv.addFormat('double', { type: 'number', validate: () => true });
+  // Gitea's `GitRefName` binding: empty (not sent) or a valid git ref name (field-limits.ts).
+  ajv.addFormat('git-ref-name', { type: 'string', validate: (s: string) => s === '' || isValidRefName(s) });
   // `binding:"Required"`: a required field must be present AND non-zero (schemas.ts sets it).
   const goRequired = (names: string[], data: unknown): boolean => {
     if (!data || typeof data !== 'object' || Array.isArray(data)) return true;
@@ -61,15 +64,50 @@ function compiled(key: string, build: () => Record<string, unknown>): ValidateFu
 
 // ---- requests ------------------------------------------------------------------------------
 
-// Go's decoder treats `null` as "not sent" (a pointer stays nil, a value keeps its zero), so
-// nulls are dropped before checking rather than admitted by every schema.
-function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutNulls(v)]));
+/** How deep a request body may nest; no body of the contract comes near it. */
+export const MAX_BODY_DEPTH = 32;
+
+/**
+ * One pass over a client's JSON, iterative (a 10,000-deep body cannot overflow the stack):
+ * drops nulls, which Go's decoder treats as "not sent" (a pointer stays nil, a value keeps
+ * its zero), so no schema needs to admit them; and finds what no field may hold — nesting
+ * deeper than MAX_BODY_DEPTH, or a NUL character (PostgreSQL refuses it in text, git in
+ * names and messages) in a string or a property name.
+ */
+export function inspectBody(body: unknown): { data: unknown; problem?: string } {
+  const root: { value: unknown } = { value: body };
+  // Each entry: a parsed container, its copy to fill, its depth and its JSON Pointer path.
+  type Pending = { source: unknown; copy: Record<string, unknown> | unknown[]; depth: number; path: string };
+  const stack: Pending[] = [];
+  const copyOf = (value: unknown, depth: number, path: string): unknown => {
+    if (typeof value === 'string' && value.includes('\0')) throw new BodyProblem(`[${fieldName(path)}]: NUL characters are not allowed`);
+    if (value === null || typeof value !== 'object') return value;
+    if (depth > MAX_BODY_DEPTH) throw new BodyProblem(`[]: DeserializationError: JSON nested deeper than ${MAX_BODY_DEPTH} levels`);
+    const copy: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {};
+    stack.push({ source: value, copy, depth, path });
+    return copy;
+  };
+  try {
+    root.value = copyOf(body, 1, '');
+    while (stack.length) {
+      const { source, copy, depth, path } = stack.pop()!;
+      if (Array.isArray(source)) {
+        source.forEach((item, i) => ((copy as unknown[])[i] = copyOf(item, depth + 1, `${path}/${i}`)));
+        continue;
+      }
+      for (const [key, item] of Object.entries(source as Record<string, unknown>)) {
+        if (key.includes('\0')) throw new BodyProblem(`[${fieldName(path)}]: NUL characters are not allowed in property names`);
+        if (item !== null) (copy as Record<string, unknown>)[key] = copyOf(item, depth + 1, `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+      }
+    }
+  } catch (err) {
+    if (err instanceof BodyProblem) return { data: undefined, problem: err.message };
+    throw err;
   }
-  return value;
+  return { data: root.value };
 }
+
+class BodyProblem extends Error {}
 
 /** Whether the operation takes a JSON body (an `in: body` parameter), so the route parses one. */
 export function operationHasBody(operationId: string): boolean {
@@ -87,12 +125,17 @@ export function operationHasBody(operationId: string): boolean {
 export function validateRequestBody(operationId: string, body: unknown): string | null {
   const operation = operationById(operationId);
   if (!operation) throw new Error(`validateRequestBody: no operation "${operationId}" in the contract`);
-  const parameter = operation.parameters.find((p) => p.in === 'body');
-  if (!parameter?.schema) return null;
-  const schema = parameter.schema;
-  const isText = schema.type === 'string';
+  const schema = operation.parameters.find((p) => p.in === 'body')?.schema;
+  const isText = schema?.type === 'string';
   // An empty body decodes to the zero struct, which the binding rules then check (Required).
-  const data = body === undefined || body === null || (body === '' && !isText) ? (isText ? '' : {}) : withoutNulls(body);
+  let data: unknown;
+  if (body === undefined || body === null || (body === '' && !isText)) data = isText ? '' : {};
+  else {
+    const inspected = inspectBody(body);
+    if (inspected.problem) return inspected.problem;
+    data = inspected.data;
+  }
+  if (!schema) return null;
   const validate = compiled(`request ${operationId}`, () => convertSchema(schema, 'request'));
   if (validate(data)) return null;
   const bodyType = typeof schema.$ref === 'string' ? schema.$ref.split('/').pop()! : 'body';

@@ -64,6 +64,12 @@ export function errorHandler(rootUrl: string, log: Logger) {
     if (e?.type === 'entity.too.large') return sendError(res, 413, 'request body too large', rootUrl);
     if (e?.type === 'entity.parse.failed') return sendError(res, 422, `[]: DeserializationError: ${e.message}`, rootUrl);
     if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return sendError(res, 415, e.message ?? 'unsupported encoding', rootUrl);
+    // What express and body-parser raise for the request itself (a parameter that does not
+    // percent-decode is a URIError with status 400, a body nested too deep a 422): the
+    // client's fault, so its 4xx, never a 500.
+    if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && !(err instanceof DomainError)) {
+      return sendError(res, e.status, e.message ?? 'bad request', rootUrl);
+    }
     const status = statusOf(err);
     if (status >= 500) log.error({ err, method: req.method, url: req.originalUrl }, 'request failed');
     sendError(res, status, publicMessage(status, err), rootUrl);

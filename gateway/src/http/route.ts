@@ -12,6 +12,7 @@ import { grantsScopes, levelOfMethod, requiredScopes, type ScopeCategory } from 
 import type { ServiceClients } from '../services.js';
 import { ApiError, publicMessage, sendError, statusOf, type StatusOverrides } from './errors.js';
 import { readPage, setPagingHeaders, type Page } from './pagination.js';
+import { verifyJsonDepth } from './request-hygiene.js';
 import { routeIndex } from './route-index.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -73,7 +74,18 @@ export interface Route {
   /** Token scope categories; the method decides read or write. */
   scopes: readonly ScopeCategory[];
   statusOverrides?: StatusOverrides;
+  /**
+   * The body carries file contents (the contents API): it may be as large as
+   * BodyLimits.files; every other JSON body is held to BodyLimits.json.
+   */
+  fileBody?: boolean;
   handle(ctx: RouteContext): Promise<Reply>;
+}
+
+/** Largest request bodies accepted (express/bytes notation, e.g. `1mb`); bigger ones get a 413. */
+export interface BodyLimits {
+  json: string;
+  files: string;
 }
 
 export const ok = (body: unknown, total?: number): Reply => ({ status: 200, body, total });
@@ -118,9 +130,11 @@ function checkAccess(rule: AccessRule, auth: AuthState, caller: Caller, method: 
   return undefined;
 }
 
-export function registerRoutes(router: Router, routes: readonly Route[], deps: Deps, bodyLimit: string): void {
+export function registerRoutes(router: Router, routes: readonly Route[], deps: Deps, limits: BodyLimits): void {
   const rootUrl = deps.config.rootUrl;
-  const parseJson = express.json({ limit: bodyLimit, type: () => true, strict: false });
+  const parser = (limit: string) => express.json({ limit, type: () => true, strict: false, verify: verifyJsonDepth });
+  const parseJson = parser(limits.json);
+  const parseFiles = parser(limits.files);
   const pagingSettings = deps.config.settings.api;
   const index = routeIndex(router);
 
@@ -128,7 +142,7 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
     const rule = accessRuleOf(route);
     const handlers: RequestHandler[] = [];
     const hasBody = operationHasBody(route.operationId);
-    if (hasBody) handlers.push(parseJson);
+    if (hasBody) handlers.push(route.fileBody ? parseFiles : parseJson);
     handlers.push(async (req, res) => {
       const auth = res.locals.auth as AuthState;
       const caller = auth.caller;

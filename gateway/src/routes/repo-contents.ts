@@ -121,7 +121,7 @@ export const repoContentRoutes: Route[] = [
     handle: (ctx) => fileContents(ctx, ((ctx.body as { files?: string[] }).files ?? []).map(String)),
   },
   {
-    method: 'POST', path: '/repos/:owner/:repo/contents', operationId: 'repoChangeFiles', access: 'signed', scopes: ['repository'],
+    method: 'POST', path: '/repos/:owner/:repo/contents', operationId: 'repoChangeFiles', access: 'signed', scopes: ['repository'], fileBody: true,
     statusOverrides: WRITE_STATUSES,
     async handle(ctx) {
       const body = ctx.body as FileOptions & { files: Array<{ operation: string; path: string; from_path?: string; content?: string; sha?: string }> };
@@ -134,7 +134,7 @@ export const repoContentRoutes: Route[] = [
     },
   },
   {
-    method: 'POST', path: '/repos/:owner/:repo/contents/*filepath', operationId: 'repoCreateFile', access: 'signed', scopes: ['repository'],
+    method: 'POST', path: '/repos/:owner/:repo/contents/*filepath', operationId: 'repoCreateFile', access: 'signed', scopes: ['repository'], fileBody: true,
     statusOverrides: WRITE_STATUSES,
     async handle(ctx) {
       const body = ctx.body as FileOptions & { content: string };
@@ -144,7 +144,7 @@ export const repoContentRoutes: Route[] = [
     },
   },
   {
-    method: 'PUT', path: '/repos/:owner/:repo/contents/*filepath', operationId: 'repoUpdateFile', access: 'signed', scopes: ['repository'],
+    method: 'PUT', path: '/repos/:owner/:repo/contents/*filepath', operationId: 'repoUpdateFile', access: 'signed', scopes: ['repository'], fileBody: true,
     statusOverrides: WRITE_STATUSES,
     async handle(ctx) {
       const body = ctx.body as FileOptions & { content: string; sha?: string; from_path?: string };

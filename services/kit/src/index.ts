@@ -14,3 +14,4 @@ export * from './events/hints.js';
 export type * from './events/sql.js';
 export * from './db/prisma.js';
 export * from './db/migrate.js';
+export * from './git-names.js';

@@ -44,11 +44,26 @@ export interface RunningGrpcServer {
   shutdown(graceMs?: number): Promise<void>;
 }
 
+/** The most characters of an error message a status carries (see boundedDetails). */
+export const MAX_STATUS_DETAILS = 500;
+
+/**
+ * An error message as a gRPC status may carry it. Messages often quote the caller's input
+ * (`tag name is invalid: <name>`), and the status travels percent-encoded in an HTTP/2
+ * trailer: a 90 KB name made a trailer bigger than the client accepts, so the call hung
+ * until its deadline and the shared connection was reset under every other call. Cut to
+ * MAX_STATUS_DETAILS characters (at most ~6 KB once encoded).
+ */
+export function boundedDetails(message: string): string {
+  const characters = [...message.slice(0, MAX_STATUS_DETAILS * 2)];
+  return characters.length <= MAX_STATUS_DETAILS ? message : `${characters.slice(0, MAX_STATUS_DETAILS - 1).join('')}…`;
+}
+
 function errorToStatus(err: unknown, log: Logger, method: string): Partial<grpc.StatusObject> {
   if (err instanceof DomainError) {
     const metadata = new grpc.Metadata();
-    metadata.set('x-anvil-reason', err.reason);
-    return { code: grpcStatusOf(err.kind), details: err.message, metadata };
+    metadata.set('x-anvil-reason', err.reason.slice(0, 200));
+    return { code: grpcStatusOf(err.kind), details: boundedDetails(err.message), metadata };
   }
   log.error({ err, method }, 'unexpected error in gRPC handler');
   return { code: grpc.status.INTERNAL, details: 'internal error' };

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger, DomainError, type ServiceClient } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
+import { MAX_STATUS_DETAILS } from '../../src/grpc/server.js';
 import { testGrpcServer, type TestGrpcServer } from '../../../../test/support/int-testbed.js';
 
 let server: TestGrpcServer;
@@ -22,6 +23,10 @@ beforeAll(async () => {
         seen(signal);
         await new Promise<void>((resolve) => (release = resolve));
         return { tags: [], total: 0 };
+      },
+      // Quotes its input in the error, as domain errors do (`tag doesn't exist: <name>`).
+      async GetTag(request: { name: string }) {
+        throw new DomainError('not_found', `tag doesn't exist: ${request.name}`, 'tag_not_found');
       },
     },
   }], createLogger('kit-grpc-test', { level: 'silent' }));
@@ -53,5 +58,19 @@ describe('a call whose caller stops waiting', () => {
     release();
     expect(await call).toMatchObject({ total: 0 });
     expect(handlerSignal.aborted).toBe(false);
+  });
+});
+
+describe('an error that quotes a huge input', () => {
+  it('reaches the caller at once, its message cut short, and other calls keep working', async () => {
+    const huge = 'b'.repeat(90_000);
+    const err = await client.GetTag({ ref: { owner: 'ada', name: 'x' }, name: huge }, { caller, deadlineMs: 5_000 }).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(DomainError);
+    expect({ kind: (err as DomainError).kind, reason: (err as DomainError).reason }).toEqual({ kind: 'not_found', reason: 'tag_not_found' });
+    expect([...(err as DomainError).message].length).toBeLessThanOrEqual(MAX_STATUS_DETAILS);
+    const emoji = await client.GetTag({ ref: { owner: 'ada', name: 'x' }, name: '😀'.repeat(30_000) }, { caller, deadlineMs: 5_000 }).then(() => undefined, (e: unknown) => e);
+    expect((emoji as DomainError).kind).toBe('not_found');
+    const small = await client.GetTag({ ref: { owner: 'ada', name: 'x' }, name: 'v1' }, { caller, deadlineMs: 5_000 }).then(() => undefined, (e: unknown) => e);
+    expect((small as DomainError).message).toBe("tag doesn't exist: v1");
   });
 });

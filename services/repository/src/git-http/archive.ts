@@ -11,13 +11,31 @@ import { fail } from './reply.js';
 
 export const ARCHIVE_PATH = /^\/([^/]+)\/([^/]+)\/archive\/([^/]+)$/;
 
+/**
+ * As Gitea's ServeContent: an attachment with a plain and an RFC 6266/5987 file name. A
+ * header carries Latin-1 only (Node refuses anything else, where Go would send raw UTF-8),
+ * so the plain name has every character outside printable ASCII replaced by `_`; the
+ * `filename*` one carries the real name, percent-encoded UTF-8 (a branch named "😀").
+ */
+export function attachmentDisposition(fileName: string): string {
+  const plain = fileName.replace(/[^\x20-\x7e]|["\\]/gu, '_');
+  // RFC 5987's attr-char also excludes ' ( ) *, which encodeURIComponent leaves as they are.
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${plain}"; filename*=UTF-8''${encoded}`;
+}
+
 export async function serveArchive(
   req: IncomingMessage, res: ServerResponse, match: RegExpExecArray,
   options: { secret: string; storage: RepositoryStorage; log: Logger },
 ): Promise<void> {
   const grant = authorize(req, res, { owner: match[1], name: match[2] }, 'read', options.secret);
   if (!grant) return;
-  const archive = decodeURIComponent(match[3]);
+  let archive: string;
+  try {
+    archive = decodeURIComponent(match[3]);
+  } catch {
+    return fail(res, 404, 'unknown archive');
+  }
   const request = parseArchiveName(archive);
   if (!request) return fail(res, 404, 'unknown archive format');
   const gitDir = options.storage.pathOf(grant.owner, grant.name);
@@ -35,8 +53,7 @@ export async function serveArchive(
   const fileName = archiveFileName(grant.name, request);
   res.writeHead(200, {
     'content-type': ARCHIVE_CONTENT_TYPES[request.format],
-    // As Gitea's ServeContent: an attachment with a plain and an RFC 5987 file name.
-    'content-disposition': `attachment; filename="${fileName.replace(/["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+    'content-disposition': attachmentDisposition(fileName),
   });
   child.stdout!.pipe(res);
   // A client that goes away must not leave git running.

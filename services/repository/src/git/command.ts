@@ -4,6 +4,7 @@
 // id, so a value like `--upload-pack=evil` can never be read as an option.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
+import { isValidRefName } from '@anvil/kit';
 
 export class GitError extends Error {
   constructor(readonly args: readonly string[], readonly code: number | null, readonly stderr: string) {
@@ -130,14 +131,12 @@ export function isObjectId(value: string): boolean {
   return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(value);
 }
 
-/** Git's check-ref-format rules, plus never starting with `-`. Accepts "main", "refs/heads/x", "HEAD". */
+/**
+ * Git's check-ref-format rules, at most 255 bytes, never starting with `-` (kit's
+ * isValidRefName, which the gateway applies too). Accepts "main", "refs/heads/x", "HEAD".
+ */
 export function isSafeRef(value: string): boolean {
-  if (!value || value.length > 255 || value.startsWith('-') || value.startsWith('/') || value.endsWith('/')) return false;
-  if (value.endsWith('.') || value.endsWith('.lock') || value.includes('..') || value.includes('//') || value.includes('@{')) return false;
-  if (value === '@') return false;
-  // Control characters, space and ~ ^ : ? * [ \ are not allowed in ref names.
-  if (/[\x00-\x20\x7f~^:?*[\\]/.test(value)) return false;
-  return value.split('/').every((part) => part.length > 0 && !part.startsWith('.'));
+  return isValidRefName(value);
 }
 
 /** A branch name usable as `refs/heads/<name>`. */
