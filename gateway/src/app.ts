@@ -16,7 +16,10 @@ import { webArchiveRoutes } from './routes/repo-archives.js';
 import { webRawRoutes } from './routes/repo-raw.js';
 
 export interface AppOptions {
-  /** Largest JSON body accepted (default 1 MiB); bigger ones get a clean 413. */
+  /**
+   * Largest JSON body accepted (default 2 MiB: room for a 1 MiB field, which the field's
+   * own limit then refuses with Gitea's 422); bigger ones get a clean 413.
+   */
   jsonBodyLimit?: string;
   /** Largest body of the contents API, which carries whole files in base64 (default 32 MiB). */
   fileBodyLimit?: string;
@@ -54,7 +57,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
     next();
   });
   api.use(authenticate(deps));
-  registerRoutes(api, apiRoutes, deps, { json: options.jsonBodyLimit ?? '1mb', files: options.fileBodyLimit ?? '32mb' });
+  registerRoutes(api, apiRoutes, deps, { json: options.jsonBodyLimit ?? '2mb', files: options.fileBodyLimit ?? '32mb' });
   api.use((_req, res) => sendJson(res, 404, errorBody(404, 'The target couldn\'t be found.', rootUrl)));
   app.use('/api/v1', api);
 

@@ -78,9 +78,9 @@ describe('JSON bodies', () => {
     expectGiteaError(await raw('PATCH', `/api/v1/repos/${owner.username}/target`, { body: JSON.stringify({ description: 'x\u0000' }) }), 422, /\[description\]/);
   });
 
-  test('refuses a JSON body over 1 MiB with 413, but takes a larger file through the contents API', async () => {
-    expectGiteaError(await raw('POST', '/api/v1/user/repos', { body: JSON.stringify({ name: 'huge', description: big(1_200_000) }) }), 413);
-    const content = Buffer.from(big(1_500_000, 'z')).toString('base64');
+  test('refuses a JSON body over 2 MiB with 413, but takes a larger file through the contents API', async () => {
+    expectGiteaError(await raw('POST', '/api/v1/user/repos', { body: JSON.stringify({ name: 'huge', description: big(2_200_000) }) }), 413);
+    const content = Buffer.from(big(2_500_000, 'z')).toString('base64');
     const file = await raw('POST', `/api/v1/repos/${owner.username}/target/contents/big.txt`, { body: JSON.stringify({ content, message: 'big file' }) });
     expect(file.status).toBe(201);
   });
@@ -143,12 +143,12 @@ describe('refs and paths', () => {
     }
   });
 
-  test('answers 404 for an over-long ref in a path', async () => {
+  test('answers 404 (or Gitea`s 422 for a ref it validates) for an over-long ref in a path', async () => {
     // 10 KB: a 90 KB URL is refused with 431 by the HTTP server before any route sees it.
     const longRef = big(10_000, 'b');
     for (const path of [`branches/${longRef}`, `commits/${longRef}`, `git/commits/${longRef}`, `raw/${longRef}`, `contents/x?ref=${longRef}`, `archive/${longRef}.zip`, `tags/${longRef}`]) {
       const answer = await raw('GET', `/api/v1/repos/${owner.username}/target/${path}`);
-      expect({ path: path.slice(0, 20), status: answer.status }).toEqual({ path: path.slice(0, 20), status: 404 });
+      expect({ path: path.slice(0, 20), status: [404, 422].includes(answer.status) ? 'refused' : answer.status }).toEqual({ path: path.slice(0, 20), status: 'refused' });
     }
   });
 });

@@ -1,5 +1,6 @@
 // Boots a gRPC server for one service: its handlers, the standard health service, signed
 // caller metadata checked on every call, and DomainError → gRPC status in one place.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation, type ServingStatusMap } from 'grpc-health-check';
 import type { Logger } from 'pino';
@@ -69,6 +70,20 @@ function errorToStatus(err: unknown, log: Logger, method: string): Partial<grpc.
   return { code: grpc.status.INTERNAL, details: 'internal error' };
 }
 
+// The gRPC call being handled, for code far from the handler: the repository service's git
+// runner shares its process slots per caller and kills git when the caller stopped waiting.
+const callContext = new AsyncLocalStorage<{ caller: Caller; signal: AbortSignal }>();
+
+/** The caller of the gRPC call this code runs for; undefined outside a call (consumers, start-up). */
+export function currentCaller(): Caller | undefined {
+  return callContext.getStore()?.caller;
+}
+
+/** Aborted when the caller of the current gRPC call stopped waiting (its deadline passed). */
+export function currentCallSignal(): AbortSignal | undefined {
+  return callContext.getStore()?.signal;
+}
+
 function wrapUnary(method: string, fn: (req: unknown, ctx: CallContext) => Promise<unknown>, secret: string, log: Logger): grpc.handleUnaryCall<unknown, unknown> {
   return (call, callback) => {
     const caller = readCaller(call.metadata, secret);
@@ -81,7 +96,7 @@ function wrapUnary(method: string, fn: (req: unknown, ctx: CallContext) => Promi
     const abandoned = new AbortController();
     let answered = false;
     call.once('cancelled', () => answered || abandoned.abort());
-    fn(call.request, { caller, log, signal: abandoned.signal }).then(
+    callContext.run({ caller, signal: abandoned.signal }, () => fn(call.request, { caller, log, signal: abandoned.signal })).then(
       (reply) => {
         answered = true;
         callback(null, reply);

@@ -4,7 +4,9 @@
 // id, so a value like `--upload-pack=evil` can never be read as an option.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
-import { isValidRefName } from '@anvil/kit';
+import { availableParallelism } from 'node:os';
+import { currentCallSignal, DomainError, isValidRefName } from '@anvil/kit';
+import { callerKey, ProcessSlots } from './process-slots.js';
 
 export class GitError extends Error {
   constructor(readonly args: readonly string[], readonly code: number | null, readonly stderr: string) {
@@ -150,30 +152,50 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
+// Git processes at once: a few per caller (enough to keep every core busy), more in all.
+const slots = new ProcessSlots({ perCaller: Math.max(4, 2 * availableParallelism()), total: Math.max(16, 8 * availableParallelism()) });
+
+/** git was not run because the gRPC caller stopped waiting (it got `unavailable` already). */
+export class GitAbandoned extends DomainError {
+  constructor() {
+    super('unavailable', 'git skipped: the caller stopped waiting', 'caller_gone');
+  }
+}
+
 /**
  * Runs git to completion, collecting stdout as bytes (blobs and raw objects are not always
- * UTF-8, and object sizes count bytes); a non-zero exit throws GitError with stderr.
+ * UTF-8, and object sizes count bytes); a non-zero exit throws GitError with stderr. It
+ * waits for one of its caller's git process slots (process-slots.ts), and git is killed
+ * after `timeoutMs` or as soon as the gRPC caller stopped waiting, whichever comes first.
  */
 export function runGitBytes(command: GitCommand, options: RunOptions = {}): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
+  const signal = currentCallSignal();
+  return slots.run(callerKey(), () => new Promise<Buffer>((resolve, reject) => {
+    if (signal?.aborted) return reject(new GitAbandoned());
     const child = spawnGit(command);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    const kill = () => child.kill('SIGKILL');
+    const timer = setTimeout(kill, options.timeoutMs ?? 60_000);
+    signal?.addEventListener('abort', kill, { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', kill);
+    };
     child.stdout!.on('data', (b: Buffer) => out.push(b));
     child.stderr!.on('data', (b: Buffer) => err.push(b));
     child.on('error', (e) => {
-      clearTimeout(timer);
+      done();
       reject(e);
     });
     child.on('close', (code) => {
-      clearTimeout(timer);
+      done();
       if (code === 0) resolve(Buffer.concat(out));
       else reject(new GitError(command.args, code, Buffer.concat(err).toString('utf8')));
     });
     child.stdin!.on('error', () => {}); // git may exit before reading all of stdin
     child.stdin!.end(options.stdin ?? '');
-  });
+  }));
 }
 
 /** runGitBytes for text output. */
