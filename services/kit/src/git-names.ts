@@ -6,9 +6,6 @@
 /** Git refuses ref names longer than this in practice (Gitea's limit for a ref name). */
 export const MAX_REF_NAME_BYTES = 255;
 
-/** A path in a repository: git's PATH_MAX-bound limit on a tree path, in bytes. */
-export const MAX_TREE_PATH_BYTES = 4096;
-
 // Control characters, space, DEL and ~ ^ : ? * [ \ are never part of a ref name.
 const FORBIDDEN_CHARACTER = /[\x00-\x20\x7f~^:?*[\\]/;
 
@@ -32,16 +29,4 @@ export function isValidRefName(value: string): boolean {
   // Lone surrogates cannot be written as UTF-8: git would get U+FFFD instead.
   if (LONE_SURROGATE.test(value)) return false;
   return value.split('/').every((part) => part.length > 0 && !part.startsWith('.') && !part.endsWith('.lock'));
-}
-
-/**
- * A path inside a repository as a client may name it: not empty, no NUL, within git's path
- * limit, no `.` or `..` component, no component named `.git` (case-insensitive, as git
- * itself refuses it on case-insensitive file systems). Leading and trailing slashes are the
- * caller's to strip first.
- */
-export function isValidTreePath(value: string): boolean {
-  if (!value || value.length > MAX_TREE_PATH_BYTES || utf8Length(value) > MAX_TREE_PATH_BYTES) return false;
-  if (value.includes('\0') || LONE_SURROGATE.test(value)) return false;
-  return value.split('/').every((part) => part !== '' && part !== '.' && part !== '..' && part.toLowerCase() !== '.git');
 }
