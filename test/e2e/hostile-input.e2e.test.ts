@@ -173,11 +173,14 @@ describe('names outside Latin-1', () => {
 
 describe('fuzz', () => {
   test('no route of the gateway answers a hostile request with a 5xx or slower than 5 s', async () => {
+    const org = e2e.users.unique('fuzz-org');
+    expect((await owner.client.post('/orgs', { username: org })).status).toBe(201);
     const findings: FuzzFinding[] = await fuzzRoutes({
       baseUrl: base,
       token: owner.token,
       owner: owner.username,
       repo: 'target',
+      org,
       admin: [e2e.system.admin.username, e2e.system.admin.password],
       requests: Number(process.env.ANVIL_FUZZ_REQUESTS ?? 3000),
       concurrency: 16,

@@ -16,6 +16,8 @@ export interface FuzzOptions {
   token: string;
   owner: string;
   repo: string;
+  /** An organization `owner` belongs to, for `{org}` parameters. */
+  org?: string;
   /** Also sign in as the site admin for some requests (Basic). */
   admin?: [string, string];
   requests: number;
@@ -81,6 +83,42 @@ function deepJson(depth: number): unknown {
   return value;
 }
 
+// Values a route accepts but a careless implementation may not: odd characters within limits.
+function plausibleString(random: Random): string {
+  return pick(random, [
+    `fuzz-${Math.floor(random() * 1e9)}`, 'main', '😀', 'é-ü', 'a b', 'x\u0001y', 'tab\there', 'new\nline', '../x', 'README.md', 'docs/a.md',
+    'https://example.com/x', 'user@example.com', '', ' ', 'HEAD', 'v1.0', 'feature/x', '\u202e', 'ｍａｉｎ', 'null', '0', '%zz', '<script>',
+  ]);
+}
+
+/** A body the route might accept: every field sensible except, now and then, an odd one. */
+function plausibleValue(random: Random, raw: Record<string, unknown> | undefined, depth = 0): unknown {
+  const schema = resolve(raw);
+  if (!schema || depth > 4) return plausibleString(random);
+  switch (schema.type) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      const required = new Set((schema.required as string[] | undefined) ?? []);
+      for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, Record<string, unknown>>)) {
+        if (required.has(name) || random() < 0.5) out[name] = random() < 0.05 ? hostileValue(random, property, depth) : plausibleValue(random, property, depth + 1);
+      }
+      return out;
+    }
+    case 'array':
+      return Array.from({ length: pick(random, [0, 1, 2]) }, () => plausibleValue(random, schema.items as Record<string, unknown>, depth + 1));
+    case 'integer':
+    case 'number':
+      return pick(random, [0, 1, 2, 3, 7, 100]);
+    case 'boolean':
+      return random() < 0.5;
+    default:
+      if (Array.isArray(schema.enum) && schema.enum.length) return pick(random, schema.enum);
+      if (schema.format === 'email') return `fuzz${Math.floor(random() * 1e9)}@example.com`;
+      if (schema.format === 'date-time') return pick(random, ['2026-01-01T00:00:00Z', '0001-01-01T00:00:00Z', '9999-12-31T23:59:59Z']);
+      return plausibleString(random);
+  }
+}
+
 function hostileValue(random: Random, schema: Record<string, unknown> | undefined, depth: number): unknown {
   const roll = random();
   if (roll < 0.08) return deepJson(pick(random, [50, 500]));
@@ -127,6 +165,7 @@ function rawBody(random: Random, schema: Record<string, unknown> | undefined): s
   if (roll < 0.1) return `{"a":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_001)}`;
   if (roll < 0.14) return pick(random, ['{', '{"a":', 'nul', '"\\ud800"', '{"a":"\\u0000"}', '[1,2', '\u0000', '{"a":1}garbage']);
   if (roll < 0.18) return JSON.stringify(hostileValue(random, undefined, 0));
+  if (roll < 0.6) return JSON.stringify(plausibleValue(random, schema));
   return JSON.stringify(valueFor(random, schema));
 }
 
@@ -149,10 +188,12 @@ function fillPath(random: Random, target: Target, options: FuzzOptions, asAdmin:
   // A destructive request never names the real owner or repository, so the run keeps its target.
   const safe = target.method !== 'DELETE' && !asAdmin;
   return target.path.replace(/([:*])([A-Za-z_]+)/g, (_, kind: string, name: string) => {
-    const hostile = random() < 0.35;
+    const hostile = random() < (name === 'owner' || name === 'repo' ? 0.15 : 0.35);
+    if (name === 'org' && options.org) return safe && !hostile ? options.org : pick(random, HOSTILE_SEGMENTS);
     if (name === 'owner' || name === 'username' || name === 'org') return safe && !hostile ? options.owner : pick(random, HOSTILE_SEGMENTS);
     if (name === 'repo') return safe && !hostile ? options.repo : pick(random, HOSTILE_SEGMENTS);
-    if (kind === '*' && !hostile) return pick(random, ['README.md', 'main/README.md', 'branch/main/README.md', 'main.zip', 'main.tar.gz', 'a/b/c', '%F0%9F%98%80.zip']);
+    if (kind === '*' && !hostile) return pick(random, ['README.md', 'main/README.md', 'branch/main/README.md', 'main.zip', 'main.tar.gz', 'a/b/c', '%F0%9F%98%80.zip', 'new%20file.txt', `fuzz-${Math.floor(random() * 1e6)}.md`]);
+    if (!hostile) return pick(random, ['1', '2', 'main', 'README.md', 'v1', 'HEAD', options.owner]);
     return pick(random, HOSTILE_SEGMENTS);
   });
 }
@@ -188,11 +229,13 @@ export async function fuzzRoutes(options: FuzzOptions): Promise<FuzzFinding[]> {
   });
 
   const findings: FuzzFinding[] = [];
+  const statuses = new Map<number | string, number>();
+  const started = Date.now();
   let next = 0;
   async function worker(): Promise<void> {
     while (next < plan.length) {
       const request = plan[next++]!;
-      const started = Date.now();
+      const sent = Date.now();
       let status: number | string;
       try {
         const res = await fetch(request.url, { method: request.method, headers: request.headers, body: request.body, signal: AbortSignal.timeout(options.slowMs * 4) });
@@ -201,7 +244,10 @@ export async function fuzzRoutes(options: FuzzOptions): Promise<FuzzFinding[]> {
       } catch (err) {
         status = `no answer (${(err as Error).message})`;
       }
-      const ms = Date.now() - started;
+      const ms = Date.now() - sent;
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      // ANVIL_FUZZ_SHOW=404 lists the requests answered with that status (to tune the fuzzer's reach).
+      if (process.env.ANVIL_FUZZ_SHOW === String(status)) console.log(`${request.method} ${request.url.slice(0, 200)} ${request.body?.slice(0, 200) ?? ''}`);
       if (typeof status !== 'number' || status >= 500 || ms > options.slowMs) {
         const body = request.body === undefined ? '' : ` body(${request.body.length})=${request.body.slice(0, 300)}`;
         findings.push({ describe: `${request.method} ${request.url.slice(0, 300)}${body} → ${status} in ${ms} ms` });
@@ -209,5 +255,7 @@ export async function fuzzRoutes(options: FuzzOptions): Promise<FuzzFinding[]> {
     }
   }
   await Promise.all(Array.from({ length: options.concurrency }, worker));
+  const tally = [...statuses].sort(([a], [b]) => String(a).localeCompare(String(b))).map(([s, n]) => `${s}: ${n}`).join(', ');
+  console.log(`fuzz: ${plan.length} requests in ${Date.now() - started} ms; answers ${tally}`);
   return findings;
 }
