@@ -75,6 +75,15 @@ export const FIELD_LIMITS: Readonly<Record<string, Readonly<Record<string, numbe
   CreateMilestoneOption: { title: 50 /* (form) */ },
   EditMilestoneOption: { title: 50 },
   AddTimeOption: { user_name: USER_NAME },
+  // bodies that are whole documents or files: bounded by the JSON body limit alone
+  MarkdownOption: { Text: UNBOUNDED },
+  MarkupOption: { Text: UNBOUNDED, FilePath: TREE_PATH },
+  UpdateRepoAvatarOption: { image: UNBOUNDED },
+  UpdateUserAvatarOption: { image: UNBOUNDED },
+  CreateWikiPageOptions: { content_base64: UNBOUNDED, title: 255 },
+  // releases (release.go; web form: title 255, tag 255)
+  CreateReleaseOption: { name: 255, tag_name: REF, target_commitish: REF },
+  EditReleaseOption: { name: 255, tag_name: REF, target_commitish: REF },
   // webhooks (hook.go)
   CreateHookOption: { type: 255, name: 255, authorization_header: 1024 /* (anvil) */ },
   EditHookOption: { name: 255, authorization_header: 1024 },
@@ -89,6 +98,7 @@ export const GIT_REF_NAME_FIELDS: Readonly<Record<string, readonly string[]>> = 
   CreateBranchRepoOption: ['new_branch_name', 'old_branch_name', 'old_ref_name'],
   RenameBranchRepoOption: ['name'],
   CreateTagOption: ['tag_name'],
+  CreateReleaseOption: ['tag_name'],
   CreateFileOptions: ['branch', 'new_branch'],
   UpdateFileOptions: ['branch', 'new_branch'],
   DeleteFileOptions: ['branch', 'new_branch'],
