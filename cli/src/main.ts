@@ -15,6 +15,12 @@ Commands:
       --random-password       generate a password and print it
       --admin                 make the user a site administrator
       --must-change-password  require a password change at first login
+  admin events list           List the events each service set aside as dead letters
+                              (could never be published as they were)
+      --service <name>        only this service (repeatable)
+      --limit <n>             at most n per service (default 50)
+  admin events show <id>      Print one dead letter and its payload
+  admin events retry <id>...  Put dead letters back into the outbox (--all: every one)
 
 Options:
   -h, --help                  Show this help
@@ -68,6 +74,50 @@ async function adminUserCreate(argv: string[]): Promise<never> {
   process.exit(result.code);
 }
 
+async function adminEventsCommand(verb: string | undefined, argv: string[]): Promise<never> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        service: { type: 'string', multiple: true },
+        limit: { type: 'string' },
+        all: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (err) {
+    usage(2, (err as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) usage(0);
+  const { adminEvents, servicesFrom } = await import('./commands/admin-events.js');
+  let services;
+  try {
+    services = servicesFrom(values.service);
+  } catch (err) {
+    usage(2, (err as Error).message);
+  }
+  let action;
+  if (verb === 'list' && positionals.length === 0) {
+    const limit = values.limit === undefined ? 50 : Number(values.limit);
+    if (!Number.isInteger(limit) || limit < 1) usage(2, '--limit must be a positive integer');
+    action = { action: 'list' as const, services, limit };
+  } else if (verb === 'show' && positionals.length === 1) {
+    action = { action: 'show' as const, services, id: positionals[0] };
+  } else if (verb === 'retry' && (values.all ? positionals.length === 0 : positionals.length > 0)) {
+    action = { action: 'retry' as const, services, ids: positionals, all: values.all };
+  } else {
+    usage(2, `admin events ${verb ?? ''}: see the usage below`.trim());
+  }
+  const result = await adminEvents(action);
+  for (const line of result.stdout) process.stdout.write(`${line}\n`);
+  for (const line of result.stderr) process.stderr.write(`${line}\n`);
+  process.exit(result.code);
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '-h' || command === '--help' || command === 'help') usage(command ? 0 : 2);
@@ -82,6 +132,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'admin') {
     const [noun, verb, ...flags] = rest;
     if (noun === 'user' && verb === 'create') await adminUserCreate(flags);
+    if (noun === 'events') await adminEventsCommand(verb, flags);
     usage(2, `unknown admin command: ${[noun, verb].filter(Boolean).join(' ') || '(none)'}`);
   }
   usage(2, `unknown command: ${command}`);

@@ -202,6 +202,17 @@ export class ProcessRunner {
     }
   }
 
+  /**
+   * Sends `sig` to the child's whole group without asking it to stop, as the kernel's OOM
+   * killer or an operator's kill -9 would (its exit is reported as not expected), and waits.
+   */
+  async kill(name: string, sig: NodeJS.Signals = 'SIGKILL'): Promise<ProcessExit | undefined> {
+    const entry = this.entries.get(name);
+    if (!entry || entry.exit) return entry?.exit;
+    signal(entry.child, sig, true);
+    return entry.exited;
+  }
+
   /** Stops every running child, latest started first. */
   async stopAll(timeoutMs?: number): Promise<void> {
     for (const name of this.running().reverse()) await this.stop(name, timeoutMs);

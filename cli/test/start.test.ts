@@ -16,7 +16,7 @@ const START_JS = resolve(fileURLToPath(import.meta.url), '../../dist/commands/st
 
 const FAKE = `
 import { createServer } from 'node:http';
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 const name = process.argv[1].split('/').at(-3);
 const dir = process.env.FAKE_DIR;
 writeFileSync(dir + '/' + name + '.env.json', JSON.stringify(process.env));
@@ -27,6 +27,11 @@ if (name === 'gateway') {
     .listen(Number(process.env.ANVIL_HTTP_PORT), '127.0.0.1');
 } else setInterval(() => {}, 1000);
 if (process.env.FAKE_DIE === name) setTimeout(() => process.exit(3), 300);
+// FAKE_CRASH_ONCE: die the first time only (a marker file remembers), as a passing fault would.
+if (process.env.FAKE_CRASH_ONCE === name) {
+  const marker = dir + '/' + name + '.crashed';
+  if (!existsSync(marker)) { writeFileSync(marker, ''); setTimeout(() => process.kill(process.pid, 'SIGKILL'), 300); }
+}
 `;
 
 function runSupervisor(root: string, env: NodeJS.ProcessEnv, until: RegExp) {
@@ -100,11 +105,25 @@ suite('anvil start (fake deployables)', () => {
     expect(stopped.slice(1).sort()).toEqual(['collaboration', 'hooks', 'identity', 'repository']);
   }, 30_000);
 
-  it('stops everything and exits non-zero when a child dies', async () => {
+  it('restarts a service that was killed, saying why, and keeps running', async () => {
+    const env = await envFor('heal', { FAKE_CRASH_ONCE: 'identity' });
+    // Ready, and the second identity has said it is up (so it will hear SIGTERM).
+    const run = runSupervisor(root, env, /^(?=[\s\S]*Anvil is ready at)(?=[\s\S]*identity restarted[\s\S]*identity up)/);
+    await run.matched;
+    expect(run.output()).toMatch(/identity was killed by SIGKILL \(its last line: .*identity up.*\); restarting it in 500 ms/);
+    expect(run.output()).not.toContain('stopping Anvil');
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    const stopped = (await readFile(join(env.FAKE_DIR!, 'stopped'), 'utf8')).trim().split('\n');
+    expect(stopped.sort()).toEqual(['collaboration', 'gateway', 'hooks', 'identity', 'repository']);
+  }, 30_000);
+
+  it('stops everything and exits non-zero when a child keeps crashing', async () => {
     const env = await envFor('die', { FAKE_DIE: 'hooks', ANVIL__security__INTERNAL_TOKEN: 'x'.repeat(32) });
     const run = runSupervisor(root, env, /stopped/);
     expect(await run.exited).toBe(1);
-    expect(run.output()).toContain('hooks exited with code 3; stopping Anvil');
+    expect(run.output()).toMatch(/hooks exited with code 3 \(its last line: .*\); restarting it in 500 ms/);
+    expect(run.output()).toMatch(/hooks exited with code 3 \(its last line: .*\); it crashed 5 times within 60 s, a crash loop: stopping Anvil/);
     const stopped = (await readFile(join(env.FAKE_DIR!, 'stopped'), 'utf8')).trim().split('\n');
     expect(stopped.sort()).toEqual(['collaboration', 'gateway', 'identity', 'repository']);
     // A configured token is used as is and not written to disk.

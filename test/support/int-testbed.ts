@@ -73,6 +73,8 @@ type ClientConstructor = Parameters<typeof createServiceClient>[0];
 
 export interface TestGrpcServer {
   server: RunningGrpcServer;
+  /** The internal secret callers sign with (for code under test that dials on its own). */
+  secret: string;
   /** A client of one of the served services, signed with the server's secret; closed by close(). */
   client<C>(Ctor: ClientConstructor): ServiceClient<C>;
   /** Closes the clients, then shuts the server down. */
@@ -86,6 +88,7 @@ export async function testGrpcServer(services: GrpcServerOptions['services'], lo
   const clients: Array<{ close(): void }> = [];
   return {
     server,
+    secret,
     client<C>(Ctor: ClientConstructor): ServiceClient<C> {
       const client = createServiceClient<C>(Ctor, `127.0.0.1:${server.port}`, secret);
       clients.push(client);

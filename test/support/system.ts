@@ -48,6 +48,8 @@ export interface RunningSystem {
   crashes: ProcessExit[];
   /** Stops one deployable (SIGTERM, waits). */
   stop(name: DeployableName): Promise<void>;
+  /** Kills one deployable with SIGKILL, no warning (it lands in `crashes`), and waits for it to be gone. */
+  kill(name: DeployableName): Promise<void>;
   /** Starts it again with the same env; waits until it listens, and for healthz if all run. */
   start(name: DeployableName): Promise<void>;
   /** Stops everything, drops the run's databases and NATS streams, removes the data dir. */
@@ -150,6 +152,9 @@ export async function bootSystem(options: BootOptions = {}): Promise<RunningSyst
     crashes,
     stop: async (name) => {
       await runner.stop(name);
+    },
+    kill: async (name) => {
+      await runner.kill(name, 'SIGKILL');
     },
     start: async (name) => {
       runner.startDeployable(name, env, { root: options.root });

@@ -1,8 +1,11 @@
 // `anvil start` (`pnpm start`): the whole system on one machine (DESIGN.md §5). Brings
 // up PostgreSQL and NATS when the environment names none, the four services, then the
 // gateway; prints the URL once /api/healthz passes. Ctrl-C/SIGTERM stops everything in
-// reverse dependency order and exits 0; a child dying on its own takes everything down
-// and exits 1, so a broken system never looks half-alive.
+// reverse dependency order and exits 0. A service or the gateway dying on its own is
+// restarted after a growing delay (restart-policy.ts), saying why; meanwhile the gateway
+// answers 503 for that service's routes and reconnects by itself. Only a crash loop, or
+// PostgreSQL or NATS dying, takes everything down and exits 1, so a broken system never
+// looks half-alive.
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { ConfigError, loadConfig, type Config } from '@anvil/kit';
@@ -11,7 +14,8 @@ import { startEmbeddedPostgres } from '../infra/embedded-postgres.js';
 import { startNats } from '../infra/nats.js';
 import { loadOrCreateInternalToken } from '../internal-token.js';
 import { sleep } from '../net.js';
-import { deployableEntry, DEPLOYABLES, ProcessRunner, SERVICES, type ProcessExit } from '../processes.js';
+import { deployableEntry, DEPLOYABLES, ProcessRunner, SERVICES, type DeployableName, type ProcessExit } from '../processes.js';
+import { RestartPolicy } from '../restart-policy.js';
 
 const ME = 'anvil';
 
@@ -44,12 +48,41 @@ export async function start(env: NodeJS.ProcessEnv = process.env, options: Start
 
   let stopping: Promise<void> | undefined;
   const infra: Array<{ stop(): Promise<void> }> = [];
+  // Set once PostgreSQL and NATS are known; what a restarted deployable gets again.
+  let childEnv: NodeJS.ProcessEnv | undefined;
+  const restarts = new RestartPolicy();
   const runner = new ProcessRunner({
     onExit: (exit) => {
-      if (!exit.expected) void stopEverything(1, `${exit.name} ${describeExit(exit)}; stopping Anvil`);
+      if (exit.expected || stopping) return;
+      if (!(DEPLOYABLES as readonly string[]).includes(exit.name) || !childEnv) {
+        void stopEverything(1, `${exit.name} ${describeExit(exit)}; stopping Anvil`);
+        return;
+      }
+      restartLater(exit.name as DeployableName, exit, childEnv);
     },
   });
   const say = (line: string) => runner.print(ME, line);
+
+  function restartLater(name: DeployableName, exit: ProcessExit, env: NodeJS.ProcessEnv): void {
+    const decision = restarts.onCrash(name, Date.now());
+    const { maxCrashes, windowMs } = restarts.options;
+    const lastLine = runner.tail(name).filter((line) => line.trim()).at(-1);
+    const why = lastLine ? ` (its last line: ${lastLine.slice(0, 500)})` : '';
+    if (!decision.restart) {
+      void stopEverything(1, `${name} ${describeExit(exit)}${why}; it crashed ${decision.crashes} times within ${windowMs / 1000} s, a crash loop: stopping Anvil`);
+      return;
+    }
+    runner.print(ME, `${name} ${describeExit(exit)}${why}; restarting it in ${decision.delayMs} ms (crash ${decision.crashes} of ${maxCrashes} within ${windowMs / 1000} s stops Anvil)`, 'stderr');
+    setTimeout(() => {
+      if (stopping || runner.isRunning(name)) return;
+      try {
+        runner.startDeployable(name, env, { root: options.root });
+        say(`${name} restarted`);
+      } catch (err) {
+        void stopEverything(1, `${name} could not be restarted: ${(err as Error).message}`);
+      }
+    }, decision.delayMs);
+  }
 
   // Children live in their own process groups (see processes.ts): if we crash, take them along.
   process.on('exit', () => runner.killAllSync());
@@ -110,7 +143,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env, options: Start
 
     // Everything a child needs that we may have decided for it is passed explicitly; the
     // rest (ANVIL__* settings, addresses, admin bootstrap) it reads from the same env.
-    const childEnv: NodeJS.ProcessEnv = {
+    childEnv = {
       ...env,
       ANVIL_DATA_DIR: config.dataDir,
       ANVIL_DATABASE_URL: databaseUrl,

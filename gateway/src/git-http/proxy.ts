@@ -50,7 +50,7 @@ export function gitHttp(deps: Deps): RequestHandler {
       },
       error(err, _req, res) {
         log.error({ err }, 'git HTTP proxy failed');
-        if ('writeHead' in res && !res.headersSent) text(res as Response, 502, 'repository service unavailable');
+        if ('writeHead' in res && !res.headersSent) text(res as Response, 503, 'repository service unavailable');
         else (res as Response).destroy?.();
       },
     },

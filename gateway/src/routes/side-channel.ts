@@ -3,6 +3,7 @@
 // 404 for a repository the caller cannot see), then asks the side channel with a short-lived
 // grant signed with the internal token, and streams the answer to the caller.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { DomainError } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
 import { GIT_GRANT_HEADER, signGrant } from '../git-http/grant.js';
 import type { RouteContext } from '../http/route.js';
@@ -33,7 +34,8 @@ export interface StreamOptions {
 function fetchUpstream(ctx: RouteContext, path: string, headers: Record<string, string>): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const upstream = httpRequest(`http://${ctx.deps.config.repositoryHttpAddress}${path}`, { method: 'GET', headers }, resolve);
-    upstream.on('error', reject);
+    // Refused or reset: the repository service is down or restarting, a 503 like its gRPC routes.
+    upstream.on('error', (err) => reject(new DomainError('unavailable', `repository service unavailable: ${err.message}`)));
     // A caller who goes away stops the git process upstream too.
     ctx.res.on('close', () => upstream.destroy());
     upstream.end();

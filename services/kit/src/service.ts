@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, serviceDatabaseUrl, type Config, type ServiceN
 import { applyMigrations } from './db/migrate.js';
 import { connectEventBus, eventsNamespace, type EventBus } from './events/bus.js';
 import { startConsumer, type ConsumerOptions } from './events/consumer.js';
+import { eventAdminGrpcService } from './events/event-admin-service.js';
 import { startOutboxRelay, type OutboxRelay } from './events/outbox.js';
 import type { SqlClient, TransactionalSqlClient } from './events/sql.js';
 import { startGrpcServer } from './grpc/server.js';
@@ -88,7 +89,7 @@ export async function runService<Db extends TransactionalSqlClient<Tx> & { $disc
     listen: process.env.ANVIL_GRPC_LISTEN || config.addresses[spec.name],
     secret,
     log,
-    services: spec.grpcServices(deps),
+    services: [...spec.grpcServices(deps), eventAdminGrpcService(db, () => relay.kick())],
   });
   shutdown.add('grpc server', () => server.shutdown());
   const metrics = startMetricsServer(process.env.ANVIL_METRICS_ADDR, spec.name);

@@ -78,6 +78,8 @@ await runService<RepositoryDb, RepositoryTx>({
   createDb,
   async beforeServing(service) {
     storage = new RepositoryStorage(resolve(service.config.dataDir, service.config.settings.repository.ROOT || 'repositories'));
+    // Creations a crash interrupted before their row committed (storage.ts, CREATING_MARKER).
+    await storage.clearStaging();
     deps = domainDeps(service, storage);
     db = service.db;
     protections = branchProtectionStore(service.db);

@@ -1,11 +1,12 @@
 // Integration test: repository rules over real PostgreSQL and real git — creation with the
 // outbox event in the same transaction, limits, concurrent creates, push recording, delete.
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { decodeEvent, type repository } from '@anvil/proto';
 import { createRepository, deleteRepository, editRepository, type RepositoryDeps } from '../src/domain/repositories.js';
 import { commitInitialFiles, listRefs } from '../src/git/refs.js';
-import type { RepositoryStorage } from '../src/git/storage.js';
+import { CREATING_MARKER, type RepositoryStorage } from '../src/git/storage.js';
 import { recordPush } from '../src/git-http/push-recorder.js';
 import type { RepositoryDb } from '../src/store/db.js';
 import { caller, repositoryTestbed, type RepositoryTestbed } from './support/testbed.js';
@@ -101,5 +102,64 @@ describe('repositories over PostgreSQL and git', () => {
     await expect(stat(storage.pathOf('erin', 'second'))).rejects.toMatchObject({ code: 'ENOENT' });
     const deleted = await events('repository.repo.deleted');
     expect(deleted.at(-1)).toMatchObject({ repository: { name: 'second' }, actor_id: 5 });
+  });
+});
+
+/**
+ * `deps` in a process that dies at `at` during a create: nothing after that point runs,
+ * not even the create's own clean-up (kill -9 leaves no chance for one).
+ */
+function crashingAt(at: 'after git init' | 'before the row commits'): RepositoryDeps {
+  return {
+    ...deps,
+    git: {
+      ...deps.git,
+      async stage(branch, format) {
+        const staged = await deps.git.stage(branch, format);
+        return { ...staged, discard: async () => undefined };
+      },
+    },
+    store: {
+      ...deps.store,
+      async transaction(work) {
+        if (at === 'after git init') throw new Error('killed after git init');
+        return deps.store.transaction(async (tx) => {
+          await work(tx);
+          throw new Error('killed before the commit');
+        });
+      },
+    },
+  };
+}
+
+describe('repository creation interrupted by a crash', () => {
+  it.each(['after git init', 'before the row commits'] as const)('leaves nothing that blocks the name when killed %s: the retry succeeds', async (at) => {
+    const erin = await owner(at === 'after git init' ? 120 : 121, at === 'after git init' ? 'crash-early' : 'crash-late');
+    await expect(createRepository(crashingAt(at), input(erin.userId, 'retry', { autoInit: true }), erin)).rejects.toThrow(/killed/);
+    expect(await deps.store.findByName(erin.login, 'retry')).toBeUndefined();
+    // Killed before the commit, the directory had already reached the name, still marked.
+    if (at === 'before the row commits') expect((await stat(join(storage.pathOf(erin.login, 'retry'), CREATING_MARKER))).isFile()).toBe(true);
+
+    const access = await createRepository(deps, input(erin.userId, 'retry', { autoInit: true }), erin);
+    expect(access.repository).toMatchObject({ name: 'retry', isEmpty: false });
+    const gitDir = storage.pathOf(erin.login, 'retry');
+    expect((await listRefs(gitDir)).get('refs/heads/main')).toMatch(/^[0-9a-f]{40}$/);
+    // Finished: no longer marked as a creation in progress.
+    await expect(stat(join(gitDir, CREATING_MARKER))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('clears what interrupted creations left in the staging area at start', async () => {
+    await deps.git.stage('main', 'sha1');
+    expect((await readdir(join(storage.root, '.staging'))).length).toBeGreaterThan(0);
+    await storage.clearStaging();
+    await expect(stat(join(storage.root, '.staging'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('still refuses a name whose directory holds repository files without a row (left for adoption)', async () => {
+    const gus = await owner(122, 'crash-admin');
+    await storage.init('crash-admin', 'placed-by-admin', 'main');
+    await expect(createRepository(deps, input(122, 'placed-by-admin'), gus)).rejects.toMatchObject({ kind: 'already_exists', reason: 'repo_exists' });
+    expect((await stat(storage.pathOf('crash-admin', 'placed-by-admin'))).isDirectory()).toBe(true);
+    expect(await deps.store.findByName('crash-admin', 'placed-by-admin')).toBeUndefined();
   });
 });

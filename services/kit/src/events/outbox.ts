@@ -1,11 +1,16 @@
 // Transactional outbox (DESIGN.md §4): a state change and its event row commit together;
 // this relay publishes pending rows with the row id as Nats-Msg-Id and marks them sent.
 // A crash between publish and mark re-sends the row, and the stream drops the duplicate.
+// Rows go out in order; a row that can never be published (too large for the server,
+// refused by the stream) is moved to the dead letters (dead-letters.ts) so it cannot hold
+// back every later event, with an error log and a metric for alerting.
 import { randomUUID } from 'node:crypto';
-import { headers } from 'nats';
+import { ErrorCode, headers, NatsError } from 'nats';
 import type { Logger } from 'pino';
 import { encodeEvent } from '@anvil/proto';
 import type { EventBus } from './bus.js';
+import { countParked, parkOutboxRow, watchOutboxMetrics } from './dead-letters.js';
+import { boundStrings, EVENT_TARGET_MAX_BYTES, EVENT_TEXT_MAX_BYTES, TIGHTER_TEXT_LIMITS } from './event-bounds.js';
 import type { TransactionalSqlClient } from './sql.js';
 
 export const EVENT_TYPE_HEADER = 'Anvil-Event-Type';
@@ -23,8 +28,21 @@ export interface OutboxEventRow {
  * @param type full protobuf message name, e.g. `anvil.identity.v1.UserCreated`
  */
 export function outboxEvent(subject: string, type: string, payload: object): OutboxEventRow {
-  const bytes = encodeEvent(type, payload);
-  return { id: randomUUID(), subject, type, payload: new Uint8Array(bytes) };
+  return { id: randomUUID(), subject, type, payload: new Uint8Array(encodeBounded(type, payload)) };
+}
+
+/**
+ * The event encoded with every string at most EVENT_TEXT_MAX_BYTES long, and tighter still
+ * if it would otherwise exceed EVENT_TARGET_MAX_BYTES (event-bounds.ts says why). What is
+ * left after that (thousands of items in one event) the relay sets aside if NATS refuses it.
+ */
+export function encodeBounded(type: string, payload: object): Uint8Array {
+  let bytes = encodeEvent(type, boundStrings(payload, EVENT_TEXT_MAX_BYTES).value);
+  for (const limit of TIGHTER_TEXT_LIMITS) {
+    if (bytes.length <= EVENT_TARGET_MAX_BYTES) break;
+    bytes = encodeEvent(type, boundStrings(payload, limit).value);
+  }
+  return bytes;
 }
 
 interface PendingRow {
@@ -44,29 +62,92 @@ export interface OutboxRelay {
 
 const BATCH = 100;
 
+/**
+ * Failures that say nothing about the event itself (NATS unreachable, slow or restarting,
+ * the stream missing for a moment): the relay waits and tries the same row again, forever.
+ */
+const TRANSIENT_NATS_ERRORS: ReadonlySet<string> = new Set([
+  ErrorCode.Timeout, ErrorCode.NoResponders, ErrorCode.ConnectionClosed, ErrorCode.ConnectionDraining,
+  ErrorCode.Disconnect, ErrorCode.ConnectionRefused, ErrorCode.ConnectionTimeout, ErrorCode.JetStreamNotEnabled,
+  ErrorCode.Cancelled,
+]);
+
+/** Times one event may fail for a reason the relay cannot classify before it is set aside. */
+export const MAX_UNEXPLAINED_FAILURES = 5;
+
+/**
+ * Why `row` can never be published as it is, or undefined when it may yet go out: too large
+ * for the server, refused by the stream for what it is (JetStream answers 4xx), or failing
+ * MAX_UNEXPLAINED_FAILURES times in a row while the stream answers other requests.
+ */
+async function unpublishable(err: unknown, row: PendingRow, failures: number, bus: EventBus): Promise<string | undefined> {
+  const code = err instanceof NatsError ? err.code : undefined;
+  if (code === ErrorCode.MaxPayloadExceeded) {
+    return `${row.payload.length} bytes is more than the NATS server accepts (max_payload ${bus.nc.info?.max_payload ?? '?'} bytes)`;
+  }
+  const api = err instanceof NatsError ? err.jsError() : null;
+  if (api && api.code >= 400 && api.code < 500) return `refused by the stream: ${api.description} (error ${api.err_code ?? api.code})`;
+  if (code !== undefined && TRANSIENT_NATS_ERRORS.has(code)) return undefined;
+  if (failures < MAX_UNEXPLAINED_FAILURES) return undefined;
+  const streamAnswers = await bus.jsm.streams.info(bus.stream).then(() => true, () => false);
+  return streamAnswers ? `failed ${failures} times while the stream answered: ${(err as Error)?.message ?? String(err)}` : undefined;
+}
+
 export function startOutboxRelay(db: TransactionalSqlClient, bus: EventBus, log: Logger, pollMs = 1000): OutboxRelay {
   let stopped = false;
   let wake: (() => void) | undefined;
   let kicked = false;
   let lastCleanup = 0;
+  // Consecutive failures of the row at the head of the queue (by event id).
+  let failing: { id: string; count: number } | undefined;
+  const unwatch = watchOutboxMetrics(db);
 
+  async function publish(row: PendingRow): Promise<void> {
+    const h = headers();
+    h.set(EVENT_TYPE_HEADER, row.type);
+    await bus.nc.jetstream().publish(bus.subject(row.subject), row.payload, { msgID: row.id, headers: h });
+  }
+
+  /** Publishes up to BATCH pending rows in order; returns how many it dealt with (sent or parked). */
   async function publishBatch(): Promise<number> {
-    return db.$transaction(async (tx) => {
+    let failure: unknown;
+    const dealt = await db.$transaction(async (tx) => {
       // SKIP LOCKED lets replicas share the table without sending a row twice in parallel.
       const rows = await tx.$queryRawUnsafe<PendingRow[]>(
         `SELECT seq, id::text AS id, subject, type, payload FROM outbox_event
           WHERE sent_at IS NULL ORDER BY seq LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
       );
+      const sent: bigint[] = [];
+      let parked = 0;
       for (const row of rows) {
-        const h = headers();
-        h.set(EVENT_TYPE_HEADER, row.type);
-        await bus.nc.jetstream().publish(bus.subject(row.subject), row.payload, { msgID: row.id, headers: h });
+        try {
+          await publish(row);
+          sent.push(row.seq);
+          if (failing?.id === row.id) failing = undefined;
+        } catch (err) {
+          failing = failing?.id === row.id ? { id: row.id, count: failing.count + 1 } : { id: row.id, count: 1 };
+          const reason = await unpublishable(err, row, failing.count, bus);
+          if (!reason) {
+            // Keep order: nothing after this row goes out until it does.
+            failure = err;
+            break;
+          }
+          // One event must not hold back every later one forever: set it aside, go on.
+          await parkOutboxRow(tx, row.seq, reason);
+          parked++;
+          failing = undefined;
+          countParked();
+          log.error({ alert: 'outbox_dead_letter', event: row.id, subject: row.subject, type: row.type, bytes: row.payload.length, reason },
+            'outbox relay set an event aside as a dead letter; later events go on (see `anvil admin events list`)');
+        }
       }
-      if (rows.length) {
-        await tx.$executeRawUnsafe(`UPDATE outbox_event SET sent_at = now() WHERE seq = ANY($1::bigint[])`, rows.map((r) => r.seq.toString()));
+      if (sent.length) {
+        await tx.$executeRawUnsafe(`UPDATE outbox_event SET sent_at = now() WHERE seq = ANY($1::bigint[])`, sent.map((s) => s.toString()));
       }
-      return rows.length;
+      return sent.length + parked;
     }, { timeout: 30_000 });
+    if (failure) throw failure;
+    return dealt;
   }
 
   async function cleanup(): Promise<void> {
@@ -82,7 +163,7 @@ export function startOutboxRelay(db: TransactionalSqlClient, bus: EventBus, log:
         while (!stopped && (await publishBatch()) === BATCH);
         await cleanup();
       } catch (err) {
-        log.warn({ err }, 'outbox relay could not publish; will retry');
+        log.warn({ err, event: failing?.id, attempts: failing?.count }, 'outbox relay could not publish; will retry');
       }
       if (stopped) break;
       if (!kicked) await new Promise<void>((resolve) => {
@@ -103,6 +184,7 @@ export function startOutboxRelay(db: TransactionalSqlClient, bus: EventBus, log:
       stopped = true;
       wake?.();
       await loop;
+      unwatch();
     },
   };
 }

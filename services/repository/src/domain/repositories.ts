@@ -10,14 +10,29 @@ import type { RepositoryPatch, RepositoryStore, RepositoryWithOwner, SearchFilte
 
 /** The git side of repository lifecycle (src/git/storage.ts behind an adapter). */
 export interface GitStorage {
-  init(owner: string, name: string, defaultBranch: string, objectFormat: 'sha1' | 'sha256'): Promise<void>;
-  /** The first commit of an empty repository: path → content. */
-  commitInitialFiles(owner: string, name: string, branch: string, files: Record<string, string>, author: { name: string; email: string }): Promise<void>;
+  /** A new repository set up away from its name; it reaches the name only through place(). */
+  stage(defaultBranch: string, objectFormat: 'sha1' | 'sha256'): Promise<StagedRepository>;
   move(fromOwner: string, fromName: string, toOwner: string, toName: string): Promise<void>;
   remove(owner: string, name: string): Promise<void>;
   setDefaultBranch(owner: string, name: string, branch: string): Promise<void>;
   branchExists(owner: string, name: string, branch: string): Promise<boolean>;
   size(owner: string, name: string): Promise<number>;
+}
+
+/** A repository being created: see storage.ts (CREATING_MARKER) for why it is staged. */
+export interface StagedRepository {
+  /** The first commit of the empty repository: path → content. */
+  commitInitialFiles(branch: string, files: Record<string, string>, author: { name: string; email: string }): Promise<void>;
+  size(): Promise<number>;
+  /**
+   * Moves it to owner/name, replacing the leftover of a creation that crashed; throws with
+   * code EEXIST when another repository directory is there. Call between the row's insert and commit.
+   */
+  place(owner: string, name: string): Promise<void>;
+  /** After the row committed. */
+  settle(): Promise<void>;
+  /** After a failure: removes what this creation made. */
+  discard(): Promise<void>;
 }
 
 export interface RepositorySettings {
@@ -146,23 +161,19 @@ export async function createRepository(deps: RepositoryDeps, input: CreateReposi
   }
   if (await store.findByName(owner.login, input.name)) throw alreadyExists('The repository with the same name already exists.', 'repo_exists');
 
-  // The git directory first (mkdir fails if it exists, so two racing creates cannot share
-  // it), then the row; if the row loses the race, the directory this call made is removed.
-  try {
-    await git.init(owner.login, input.name, branch, objectFormat);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw alreadyExists('The repository with the same name already exists.', 'repo_exists');
-    throw err;
-  }
+  // Git data is prepared in a staging area and moved to its name inside the transaction
+  // that inserts the row, after the insert (whose unique index holds a concurrent create of
+  // the name) and before the commit. A crash anywhere leaves nothing that blocks the name.
+  const staged = await git.stage(branch, objectFormat);
   try {
     if (input.autoInit) {
       const author = { name: caller.login || owner.login, email: owner.email || `${owner.login.toLowerCase()}@noreply.anvil` };
       const files = initialFiles(templates, fileOptions, {
         name: input.name, description: input.description, owner: owner.login, email: author.email, year: String(new Date().getFullYear()),
       });
-      await git.commitInitialFiles(owner.login, input.name, branch, files, author);
+      await staged.commitInitialFiles(branch, files, author);
     }
-    const size = input.autoInit ? await git.size(owner.login, input.name) : 0;
+    const size = input.autoInit ? await staged.size() : 0;
     const repository = await store.transaction(async (tx) => {
       const created = await tx.insert({
         ownerId: owner.id, ownerLogin: owner.login, name: input.name, description: input.description, website: '',
@@ -172,11 +183,19 @@ export async function createRepository(deps: RepositoryDeps, input: CreateReposi
       });
       const final = input.autoInit ? await tx.update(created.id, { isEmpty: false, size }) : created;
       await tx.publish({ kind: 'repo.created', repository: final, actorId: caller.userId });
+      try {
+        await staged.place(owner.login, input.name);
+      } catch (err) {
+        // Files of a repository without a row (an admin may adopt them): Gitea's 409.
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw alreadyExists('The repository with the same name already exists.', 'repo_exists');
+        throw err;
+      }
       return final;
     });
+    await staged.settle().catch(() => undefined);
     return { repository, owner, permission: permissionOf({ repository, owner, caller, ...orgFactsOf(teams, owner.id, repository.id) }) };
   } catch (err) {
-    await git.remove(owner.login, input.name).catch(() => undefined);
+    await staged.discard().catch(() => undefined);
     throw err;
   }
 }

@@ -2,15 +2,26 @@
 import type { GitStorage } from '../domain/repositories.js';
 import { git, runGit } from './command.js';
 import { commitInitialFiles } from './refs.js';
-import { RepositoryStorage, setHead } from './storage.js';
+import { directorySize, RepositoryStorage, setHead } from './storage.js';
 
 export function gitStorage(storage: RepositoryStorage): GitStorage {
   return {
-    async init(owner, name, branch, objectFormat) {
-      await storage.init(owner, name, branch, objectFormat);
-    },
-    async commitInitialFiles(owner, name, branch, files, author) {
-      await commitInitialFiles(storage.pathOf(owner, name), branch, files, 'Initial commit\n', author);
+    async stage(branch, objectFormat) {
+      const staged = await storage.stage(branch, objectFormat);
+      let placed: string | undefined;
+      return {
+        async commitInitialFiles(initialBranch, files, author) {
+          await commitInitialFiles(placed ?? staged, initialBranch, files, 'Initial commit\n', author);
+        },
+        size: () => directorySize(placed ?? staged),
+        async place(owner, name) {
+          placed = await storage.place(staged, owner, name);
+        },
+        async settle() {
+          if (placed) await storage.settle(placed);
+        },
+        discard: () => storage.discard(staged, placed),
+      };
     },
     move: (fo, fn, to, tn) => storage.move(fo, fn, to, tn),
     remove: (owner, name) => storage.remove(owner, name),

@@ -2,11 +2,23 @@
 // under `${ANVIL_DATA_DIR}/repositories`. Paths are derived only from names that passed
 // validation, and every derived path is checked to stay inside the root, so no name
 // (`..`, `/etc`, `a/../../b`, NUL) can reach outside it.
-import { mkdir, rename, rm, stat, lstat, readdir } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, rm, stat, lstat, readdir, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { git, runGit } from './command.js';
 
 export class UnsafePath extends Error {}
+
+/**
+ * New repositories are made under `<root>/.staging/<uuid>.git` (no owner login starts with
+ * a dot) and moved to their name only inside the transaction that inserts their row, with
+ * this file in them until the row has committed. A crash at any point therefore leaves
+ * either garbage in the staging area (cleared at start) or, at the repository's name, a
+ * directory still marked as an unfinished creation, which the next create of that name
+ * replaces: no crash leaves a directory that blocks the name.
+ */
+export const CREATING_MARKER = 'anvil-creating';
+const STAGING = '.staging';
 
 /** A single path segment safe as a directory name: owner logins and repository names. */
 const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
@@ -56,6 +68,60 @@ export class RepositoryStorage {
     await runGit(git('init').flag('--bare', '--quiet', `--object-format=${objectFormat}`).afterEndOfOptions(path).build());
     await setHead(path, defaultBranch);
     return path;
+  }
+
+  /** A new bare repository in the staging area, marked as an unfinished creation; its path. */
+  async stage(defaultBranch: string, objectFormat: 'sha1' | 'sha256' = 'sha1'): Promise<string> {
+    const id = randomUUID();
+    const path = join(this.root, STAGING, `${id}.git`);
+    await mkdir(dirname(path), { recursive: true });
+    await mkdir(path);
+    await runGit(git('init').flag('--bare', '--quiet', `--object-format=${objectFormat}`).afterEndOfOptions(path).build());
+    await setHead(path, defaultBranch);
+    await writeFile(join(path, CREATING_MARKER), id);
+    return path;
+  }
+
+  /**
+   * Moves a staged repository to owner/name. A directory already there is refused (EEXIST),
+   * unless it is the leftover of a creation that crashed before its row committed (it still
+   * carries the marker), which is replaced. Call it after the row's insert and before its
+   * commit: the unique index holds a concurrent create of the same name until then.
+   */
+  async place(staged: string, owner: string, name: string): Promise<string> {
+    const path = this.pathOf(owner, name);
+    await mkdir(dirname(path), { recursive: true });
+    await this.refuseSymlinkParent(path);
+    if (await isDirectory(path)) {
+      if (!(await isRealFile(join(path, CREATING_MARKER)))) {
+        throw Object.assign(new Error(`repository directory exists: ${path}`), { code: 'EEXIST' });
+      }
+      await rm(path, { recursive: true, force: true });
+    }
+    await rename(staged, path);
+    return path;
+  }
+
+  /** The row has committed: the repository at `path` is no longer an unfinished creation. */
+  async settle(path: string): Promise<void> {
+    await rm(join(path, CREATING_MARKER), { force: true });
+  }
+
+  /**
+   * Undoes a creation that failed: removes the staged directory, or the placed one if it is
+   * still this creation's (a concurrent create of the name may have replaced it meanwhile).
+   */
+  async discard(staged: string, placed: string | undefined): Promise<void> {
+    const id = basename(staged, '.git');
+    if (placed && (await readFile(join(placed, CREATING_MARKER), 'utf8').catch(() => '')) === id) {
+      await rm(placed, { recursive: true, force: true });
+    }
+    await rm(staged, { recursive: true, force: true });
+  }
+
+  /** Clears the staging area: at start, what is there was left by a crash. */
+  async clearStaging(): Promise<void> {
+    await rm(join(this.root, STAGING), { recursive: true, force: true });
   }
 
   async exists(owner: string, name: string): Promise<boolean> {
@@ -110,6 +176,22 @@ export class RepositoryStorage {
     if ((await lstat(dirname(path))).isSymbolicLink()) {
       throw new UnsafePath(`owner directory is a symlink: ${dirname(path)}`);
     }
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await lstat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function isRealFile(path: string): Promise<boolean> {
+  try {
+    return (await lstat(path)).isFile();
+  } catch {
+    return false;
   }
 }
 
