@@ -1,18 +1,41 @@
 // The hooks service: wiring only (DESIGN.md §2).
 import { fileURLToPath } from 'node:url';
-import { DomainError, runService, type ServiceDeps } from '@anvil/kit';
+import { hostList, outboundDispatcher, runService, type ServiceDeps } from '@anvil/kit';
+import { startSenders } from './delivery/sender.js';
+import { testDeliveries } from './delivery/test-deliveries.js';
+import { listenForDeliveries } from './delivery/wakeup.js';
+import { webhookConsumer } from './events/webhook-consumer.js';
 import { hooksGrpcService, type HooksServiceDeps } from './grpc/hooks-service.js';
 import { createDb, type HooksDb, type HooksTx } from './store/db.js';
+import { deliveryQueue } from './store/deliveries.js';
 import { webhookStore } from './store/webhooks.js';
 
 let contexts: HooksServiceDeps | undefined;
 
-function contextsOf({ db }: ServiceDeps<HooksDb>): HooksServiceDeps {
-  contexts ??= {
-    webhooks: webhookStore(db),
-    tests: { enqueueTest: async () => { throw new DomainError('unavailable', 'test deliveries are not built yet'); } },
-  };
+function contextsOf({ db, config }: ServiceDeps<HooksDb>): HooksServiceDeps {
+  contexts ??= { webhooks: webhookStore(db), tests: testDeliveries(db, config.rootUrl) };
   return contexts;
+}
+
+/** The sender pool, started once the database is there; stopped at shutdown. */
+function startDelivering({ db, config, log, databaseUrl, onShutdown }: ServiceDeps<HooksDb>): void {
+  const settings = config.settings.webhook;
+  const timeoutMs = settings.DELIVER_TIMEOUT * 1000;
+  const dispatcher = outboundDispatcher({
+    allowed: hostList(settings.ALLOWED_HOST_LIST), setting: '[webhook] ALLOWED_HOST_LIST',
+    connectTimeoutMs: timeoutMs, skipTlsVerify: settings.SKIP_TLS_VERIFY, maxRedirections: 5,
+  });
+  const senders = startSenders({
+    queue: deliveryQueue(db), dispatcher, timeoutMs, log,
+    policy: { maxAttempts: settings.MAX_ATTEMPTS, backoffMs: settings.RETRY_BACKOFF_MS },
+    senders: settings.SENDERS, maxPerHost: settings.MAX_PER_HOST,
+  });
+  const listener = listenForDeliveries(databaseUrl, senders.kick, log);
+  onShutdown('webhook senders', async () => {
+    await listener.stop();
+    await senders.stop();
+    await dispatcher.close();
+  });
 }
 
 await runService<HooksDb, HooksTx>({
@@ -20,4 +43,6 @@ await runService<HooksDb, HooksTx>({
   migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
   createDb,
   grpcServices: (deps) => [hooksGrpcService(contextsOf(deps))],
+  consumers: (deps) => [webhookConsumer(deps.config.rootUrl)],
+  beforeServing: async (deps) => startDelivering(deps),
 });

@@ -14,3 +14,5 @@ export * from './events/hints.js';
 export type * from './events/sql.js';
 export * from './db/prisma.js';
 export * from './db/migrate.js';
+export * from './outbound/host-list.js';
+export * from './outbound/guard.js';
