@@ -136,3 +136,86 @@ describe('webhook deliveries', () => {
     expect((await other.client.post(`/repos/${other.username}/theirs/hooks/${hookId}/tests`)).status).toBe(404);
   });
 });
+
+describe('the deliveries API', () => {
+  test('lists a hook\'s deliveries most recent first, paged, and shows one with its request and response', async () => {
+    const owner = await e2e.newWriter();
+    const { path, hookId, base } = await repoWithHook(owner, 'history', ['push']);
+    for (let n = 0; n < 3; n++) expect((await owner.client.post(`${base}/hooks/${hookId}/tests`)).status).toBe(204);
+    await deliveriesTo(path, 3);
+    const sent = received.filter((r) => r.url === path).map((r) => r.headers['x-gitea-delivery']);
+
+    let list = await owner.client.get(`${base}/hooks/${hookId}/deliveries?limit=2`);
+    for (let tries = 0; list.body.some((d: { status: string }) => d.status === 'pending') && tries < 100; tries++) {
+      await new Promise((r) => setTimeout(r, 50));
+      list = await owner.client.get(`${base}/hooks/${hookId}/deliveries?limit=2`);
+    }
+    expect(list.status).toBe(200);
+    expect(list.headers.get('x-total-count')).toBe('3');
+    expect(list.headers.get('link')).toContain('rel="next"');
+    expect(list.body.map((d: { uuid: string }) => d.uuid)).toEqual([sent[2], sent[1]]);
+    expect(list.body[0]).toMatchObject({ event: 'push', event_type: 'push', status: 'delivered', attempts: 1, response: { status: 200 } });
+    expect(list.body[0].request.body).toBeUndefined();
+
+    const one = await owner.client.get(`${base}/hooks/${hookId}/deliveries/${sent[0]}`);
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({
+      uuid: sent[0], status: 'delivered', request: { url: `${receiverUrl}${path}`, http_method: 'POST', headers: { 'x-gitea-event': 'push' } },
+      response: { status: 200, body: 'ok' },
+    });
+    expect(JSON.parse(one.body.request.body)).toMatchObject({ ref: 'refs/heads/main' });
+  });
+
+  test('redelivers a delivery with the same id and body', async () => {
+    const owner = await e2e.newWriter();
+    const { path, hookId, base } = await repoWithHook(owner, 'again', ['push']);
+    expect((await owner.client.post(`${base}/hooks/${hookId}/tests`)).status).toBe(204);
+    const [first] = await deliveriesTo(path, 1);
+    const uuid = String(first.headers['x-gitea-delivery']);
+    let current = await owner.client.get(`${base}/hooks/${hookId}/deliveries/${uuid}`);
+    while (current.body.status === 'pending') current = await owner.client.get(`${base}/hooks/${hookId}/deliveries/${uuid}`);
+    const again = await owner.client.post(`${base}/hooks/${hookId}/deliveries/${uuid}/attempts`);
+    expect(again.status).toBe(202);
+    expect(again.body).toMatchObject({ uuid, status: 'pending' });
+    const [, second] = await deliveriesTo(path, 2);
+    expect(second.headers['x-gitea-delivery']).toBe(uuid);
+    expect(second.body.equals(first.body)).toBe(true);
+  });
+
+  test('a delivery is only reached through its own hook; a stranger sees none', async () => {
+    const owner = await e2e.newWriter();
+    const { path, hookId, base } = await repoWithHook(owner, 'guarded', ['push']);
+    const other = await repoWithHook(owner, 'guarded2', ['push']);
+    expect((await owner.client.post(`${base}/hooks/${hookId}/tests`)).status).toBe(204);
+    const [first] = await deliveriesTo(path, 1);
+    const uuid = String(first.headers['x-gitea-delivery']);
+    expect((await owner.client.get(`${other.base}/hooks/${other.hookId}/deliveries/${uuid}`)).status).toBe(404);
+    expect((await owner.client.get(`${base}/hooks/${hookId}/deliveries/not-a-uuid`)).status).toBe(404);
+    const stranger = await e2e.newWriter();
+    expect((await stranger.client.undeclared('GET', `${base}/hooks/${hookId}/deliveries`)).status).toBe(403);
+  });
+
+  test('organization hooks fire for the organization\'s repositories and list their deliveries', async () => {
+    const owner = await e2e.newWriter();
+    const org = e2e.users.unique('whd-org');
+    expect((await owner.client.post('/orgs', { username: org })).status).toBe(201);
+    const path = `/org/${org}`;
+    const hook = await owner.client.post(`/orgs/${org}/hooks`, { type: 'gitea', active: true, events: ['repository'], config: { url: `${receiverUrl}${path}`, content_type: 'json' } });
+    expect(hook.status).toBe(201);
+    expect((await owner.client.post(`/orgs/${org}/repos`, { name: 'fresh' })).status).toBe(201);
+    const [delivery] = await deliveriesTo(path, 1);
+    expect(delivery.headers['x-gitea-event']).toBe('repository');
+    expect(JSON.parse(delivery.body.toString())).toMatchObject({ action: 'created', repository: { full_name: `${org}/fresh` }, organization: { login: org } });
+    const list = await owner.client.get(`/orgs/${org}/hooks/${hook.body.id}/deliveries`);
+    expect(list.body).toHaveLength(1);
+  });
+
+  test('the served OpenAPI document declares the deliveries operations', async () => {
+    const document = await (await fetch(`${e2e.system.baseUrl}swagger.v1.json`)).json() as { paths: Record<string, Record<string, { operationId: string }>>; definitions: Record<string, unknown> };
+    const ids = Object.values(document.paths).flatMap((item) => Object.values(item).map((o) => o.operationId));
+    for (const prefix of ['repo', 'org', 'user', 'admin']) {
+      expect(ids).toEqual(expect.arrayContaining([`${prefix}ListHookDeliveries`, `${prefix}GetHookDelivery`, `${prefix}RedeliverHookDelivery`]));
+    }
+    expect(document.definitions.AnvilHookDelivery).toBeDefined();
+  });
+});

@@ -7,7 +7,7 @@ import { ApiError } from '../http/errors.js';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
 import type { ScopeCategory } from '../auth/scopes.js';
 import type { Access } from '../http/route.js';
-import { presentHook } from '../presenters/hook.js';
+import { presentDelivery, presentHook } from '../presenters/hook.js';
 import { resolveRepo } from './repo-context.js';
 
 const ADMIN_MODES = new Set(['admin', 'owner']);
@@ -124,6 +124,31 @@ function areaRoutes(area: HookArea): Route[] {
         const id = hookId(ctx);
         await ctx.deps.services.hooks.DeleteHook({ scope: await area.scope(ctx), id }, { caller: ctx.caller });
         return noContent();
+      },
+    },
+    // Beyond Gitea: the hook's deliveries (contract/extensions.ts).
+    {
+      ...common, method: 'GET', path: `${area.base}/:id/deliveries`, operationId: op(area, 'ListHookDeliveries'),
+      async handle(ctx) {
+        const id = hookId(ctx);
+        const { page, limit } = ctx.page();
+        const reply = await ctx.deps.services.hooks.ListDeliveries({ hook: { scope: await area.scope(ctx), id }, page: { page, limit } }, { caller: ctx.caller });
+        return ok(reply.deliveries.map((d) => presentDelivery(d, false)), Number(reply.total));
+      },
+    },
+    {
+      ...common, method: 'GET', path: `${area.base}/:id/deliveries/:delivery_id`, operationId: op(area, 'GetHookDelivery'),
+      async handle(ctx) {
+        const hook = { scope: await area.scope(ctx), id: hookId(ctx) };
+        return ok(presentDelivery(await ctx.deps.services.hooks.GetDelivery({ hook, uuid: ctx.params.delivery_id }, { caller: ctx.caller }), true));
+      },
+    },
+    {
+      ...common, method: 'POST', path: `${area.base}/:id/deliveries/:delivery_id/attempts`, operationId: op(area, 'RedeliverHookDelivery'),
+      async handle(ctx) {
+        const hook = { scope: await area.scope(ctx), id: hookId(ctx) };
+        const delivery = await ctx.deps.services.hooks.RedeliverDelivery({ hook, uuid: ctx.params.delivery_id }, { caller: ctx.caller });
+        return { status: 202, body: presentDelivery(delivery, true) };
       },
     },
   ];

@@ -7,13 +7,15 @@ import { listenForDeliveries } from './delivery/wakeup.js';
 import { webhookConsumer } from './events/webhook-consumer.js';
 import { hooksGrpcService, type HooksServiceDeps } from './grpc/hooks-service.js';
 import { createDb, type HooksDb, type HooksTx } from './store/db.js';
-import { deliveryQueue } from './store/deliveries.js';
+import { deliveryHistory, deliveryQueue, pruneDeliveries } from './store/deliveries.js';
 import { webhookStore } from './store/webhooks.js';
+
+const PRUNE_EVERY_MS = 10 * 60_000;
 
 let contexts: HooksServiceDeps | undefined;
 
 function contextsOf({ db, config }: ServiceDeps<HooksDb>): HooksServiceDeps {
-  contexts ??= { webhooks: webhookStore(db), tests: testDeliveries(db, config.rootUrl) };
+  contexts ??= { webhooks: webhookStore(db), tests: testDeliveries(db, config.rootUrl), deliveries: deliveryHistory(db) };
   return contexts;
 }
 
@@ -31,7 +33,14 @@ function startDelivering({ db, config, log, databaseUrl, onShutdown }: ServiceDe
     senders: settings.SENDERS, maxPerHost: settings.MAX_PER_HOST,
   });
   const listener = listenForDeliveries(databaseUrl, senders.kick, log);
+  // Old deliveries go by age and by count per hook; every replica may run it (a DELETE).
+  const prune = () => pruneDeliveries(db, settings.DELIVERY_MAX_AGE_DAYS, settings.DELIVERY_MAX_PER_HOOK)
+    .catch((err: unknown) => log.warn({ err }, 'could not prune webhook deliveries'));
+  const pruning = setInterval(prune, PRUNE_EVERY_MS);
+  pruning.unref();
+  void prune();
   onShutdown('webhook senders', async () => {
+    clearInterval(pruning);
     await listener.stop();
     await senders.stop();
     await dispatcher.close();

@@ -15,7 +15,7 @@ describe('hooks gRPC service', () => {
       listen: '127.0.0.1:0',
       secret: randomBytes(32).toString('hex'),
       log: createLogger('hooks-test'),
-      services: [hooksGrpcService({ webhooks: unused, tests: { enqueueTest: () => Promise.resolve() } })],
+      services: [hooksGrpcService({ webhooks: unused, tests: { enqueueTest: () => Promise.resolve() }, deliveries: unused as never })],
     });
     try {
       const address = `127.0.0.1:${server.port}`;

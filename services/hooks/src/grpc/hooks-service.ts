@@ -3,7 +3,8 @@ import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type hooks } from '@anvil/proto';
 import { createHook, deleteHook, editHook, getHook, listHooks, type EditHookInput, type WebhookStore } from '../domain/webhooks.js';
 import type { TestDeliveries } from '../domain/test-delivery.js';
-import { hookMessage, pageOf, scopeOf } from './messages.js';
+import { getDelivery, listDeliveries, redeliver, type DeliveryHistory } from '../domain/delivery-history.js';
+import { deliveryMessage, hookMessage, pageOf, scopeOf } from './messages.js';
 
 export const HOOKS_SERVICE_NAME = 'anvil.hooks.v1.HooksService';
 
@@ -12,6 +13,7 @@ type DeclaredMethods<H> = { [K in keyof H as string extends K ? never : K]: H[K]
 export interface HooksServiceDeps {
   webhooks: WebhookStore;
   tests: TestDeliveries;
+  deliveries: DeliveryHistory;
 }
 
 export function hooksService(deps: HooksServiceDeps): ServiceImplementation<DeclaredMethods<hooks.HooksServiceHandlers>> {
@@ -53,6 +55,20 @@ export function hooksService(deps: HooksServiceDeps): ServiceImplementation<Decl
       const hook = await getHook(webhooks, scopeOf(ref?.scope), Number(ref?.id), caller);
       await deps.tests.enqueueTest(hook, request.push!);
       return {};
+    },
+    async ListDeliveries(request, { caller }) {
+      const ref = request.hook;
+      const { items, total } = await listDeliveries(deps, scopeOf(ref?.scope), Number(ref?.id), pageOf(request.page), caller);
+      // Lists leave the bodies out; one delivery has them.
+      return { deliveries: items.map((d) => deliveryMessage(d, false)), total };
+    },
+    async GetDelivery(request, { caller }) {
+      const ref = request.hook;
+      return deliveryMessage(await getDelivery(deps, scopeOf(ref?.scope), Number(ref?.id), request.uuid, caller), true);
+    },
+    async RedeliverDelivery(request, { caller }) {
+      const ref = request.hook;
+      return deliveryMessage(await redeliver(deps, scopeOf(ref?.scope), Number(ref?.id), request.uuid, caller), true);
     },
   };
 }

@@ -1,6 +1,8 @@
 // Domain values ↔ anvil.hooks.v1 messages.
 import { invalid } from '@anvil/kit';
 import type { hooks } from '@anvil/proto';
+import type { Delivery } from '../domain/deliveries.js';
+import { coarseEvent } from '../domain/hook-events.js';
 import type { HookScope, Webhook } from '../domain/webhooks.js';
 
 export function timestamp(date: Date): { seconds: number; nanos: number } {
@@ -33,4 +35,15 @@ export function pageOf(page: { page?: number; limit?: number } | null | undefine
   const limit = Math.max(1, Number(page?.limit) || 30);
   const number = Math.max(1, Number(page?.page) || 1);
   return { offset: (number - 1) * limit, limit };
+}
+
+export function deliveryMessage(d: Delivery, withBodies: boolean): hooks.DeliveryInput {
+  return {
+    id: d.id, uuid: d.uuid, hook_id: d.hookId, event: coarseEvent(d.event), event_type: d.event, status: d.status, attempts: d.attempts,
+    request_url: d.requestUrl, request_headers: d.requestHeaders, request_body: withBodies ? d.payload : '',
+    response_status: d.responseStatus, response_headers: d.responseHeaders, response_body: withBodies ? d.responseBody : '',
+    error: d.error, duration_ms: d.durationMs, created: timestamp(d.createdAt),
+    delivered: d.deliveredAt ? timestamp(d.deliveredAt) : undefined,
+    next_attempt: d.status === 'pending' ? timestamp(d.nextAttemptAt) : undefined,
+  };
 }

@@ -133,3 +133,51 @@ export function deliveryQueue(db: HooksDb): DeliveryQueue {
     },
   };
 }
+
+export function deliveryHistory(db: HooksDb): import('../domain/delivery-history.js').DeliveryHistory {
+  return {
+    async list(hookId, page) {
+      const where = { hook_id: BigInt(hookId) };
+      const [rows, total] = await Promise.all([
+        db.hookDelivery.findMany({ where, orderBy: { id: 'desc' }, skip: page.offset, take: page.limit }),
+        db.hookDelivery.count({ where }),
+      ]);
+      return { items: rows.map(toDelivery), total };
+    },
+    async find(hookId, uuid) {
+      const row = await db.hookDelivery.findFirst({ where: { hook_id: BigInt(hookId), uuid } });
+      return row ? toDelivery(row) : undefined;
+    },
+    async redeliver(hookId, uuid) {
+      const rows = await db.$transaction(async (tx) => {
+        const { count } = await tx.hookDelivery.updateMany({
+          where: { hook_id: BigInt(hookId), uuid, status: { not: 'pending' } },
+          data: { status: 'pending', next_attempt_at: new Date(), claimed_until: null },
+        });
+        if (count) await tx.$executeRawUnsafe(`SELECT pg_notify('${DELIVERY_CHANNEL}', '')`);
+        return tx.hookDelivery.findMany({ where: { hook_id: BigInt(hookId), uuid } });
+      });
+      return rows[0] ? toDelivery(rows[0]) : undefined;
+    },
+  };
+}
+
+/**
+ * Drops finished deliveries older than `maxAgeDays` and, per hook, all but the latest
+ * `maxPerHook` ([webhook] DELIVERY_MAX_AGE_DAYS / DELIVERY_MAX_PER_HOOK; 0 keeps all).
+ * Pending deliveries are never dropped.
+ */
+export async function pruneDeliveries(db: HooksDb, maxAgeDays: number, maxPerHook: number): Promise<number> {
+  let removed = 0;
+  if (maxAgeDays > 0) {
+    removed += await db.$executeRawUnsafe(
+      `DELETE FROM hook_delivery WHERE status <> 'pending' AND created_at < now() - make_interval(days => $1)`, maxAgeDays);
+  }
+  if (maxPerHook > 0) {
+    removed += await db.$executeRawUnsafe(`
+      DELETE FROM hook_delivery WHERE id IN (
+        SELECT id FROM (SELECT id, status, row_number() OVER (PARTITION BY hook_id ORDER BY id DESC) AS n FROM hook_delivery) ranked
+         WHERE n > $1 AND status <> 'pending')`, maxPerHook);
+  }
+  return removed;
+}
