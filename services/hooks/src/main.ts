@@ -52,6 +52,9 @@ await runService<HooksDb, HooksTx>({
   migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
   createDb,
   grpcServices: (deps) => [hooksGrpcService(contextsOf(deps))],
-  consumers: (deps) => [webhookConsumer(deps.config.rootUrl)],
+  // [webhook] CONSUMERS pullers on the one durable consumer: each event is still handled once
+  // (the kit consumer's processed_event). One keeps the stream's order within a process;
+  // more let handlers, which mostly wait on the database, overlap.
+  consumers: (deps) => Array.from({ length: deps.config.settings.webhook.CONSUMERS }, () => webhookConsumer(deps.config.rootUrl)),
   beforeServing: async (deps) => startDelivering(deps),
 });

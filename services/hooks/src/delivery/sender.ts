@@ -1,18 +1,17 @@
 // The sender pool: claims due deliveries, POSTs them through the kit's outbound guard with
 // Gitea's headers, and records each attempt. At most [webhook] SENDERS requests are in
 // flight per process and at most MAX_PER_HOST of them to one host, so one slow receiver
-// holds a few senders while the others keep flowing; a delivery claimed while its host is
-// at that limit is given back for a moment.
+// holds a few senders while the others keep flowing: the claim leaves out hosts that hold
+// their share, and takes at most that share per host.
 import { OutboundRefused, type Logger } from '@anvil/kit';
 import { request, type Dispatcher } from 'undici';
 import { outcomeOf, type Attempt, type RetryPolicy } from '../domain/deliveries.js';
 import { deliveryContentType } from '../payloads/body.js';
-import type { ClaimedDelivery, DeliveryQueue } from '../store/deliveries.js';
+import { hostOfUrl, type ClaimedDelivery, type DeliveryQueue } from '../store/deliveries.js';
 import { deliveryHeaders } from './headers.js';
 
 /** Response bodies are kept up to this many characters (what a receiver said, not a download). */
 const RESPONSE_BODY_KEPT = 64 * 1024;
-const BUSY_HOST_DELAY_MS = 250;
 const IDLE_POLL_MS = 500;
 
 export interface SenderOptions {
@@ -32,14 +31,6 @@ export interface SenderPool {
   /** Stops claiming and waits for the requests in flight. */
   stop(): Promise<void>;
 }
-
-const hostOf = (url: string) => {
-  try {
-    return new URL(url).host.toLowerCase();
-  } catch {
-    return '';
-  }
-};
 
 function refusedBy(err: unknown): boolean {
   for (let e = err as { cause?: unknown } | undefined; e; e = e.cause as { cause?: unknown } | undefined) {
@@ -84,10 +75,14 @@ export async function attemptDelivery(delivery: ClaimedDelivery, dispatcher: Dis
 
 export function startSenders(options: SenderOptions): SenderPool {
   const { queue, log } = options;
-  const perHost = new Map<string, number>();
+  /** Per host: deliveries claimed and waiting for a free slot of that host, and those in flight. */
+  const waiting = new Map<string, ClaimedDelivery[]>();
+  const sending = new Map<string, number>();
   const inFlight = new Set<Promise<void>>();
-  // Long enough for the request and recording it; a replica killed mid-send frees its rows then.
-  const leaseMs = options.timeoutMs * 2 + 30_000;
+  let held = 0;
+  // Long enough for the wait behind the host's other deliveries, the request and recording
+  // it; a replica killed mid-send frees its rows then.
+  const leaseMs = options.timeoutMs * 4 + 30_000;
   let stopped = false;
   let kicked = false;
   let wake: (() => void) | undefined;
@@ -97,7 +92,7 @@ export function startSenders(options: SenderOptions): SenderPool {
     wake?.();
   };
 
-  async function send(delivery: ClaimedDelivery, host: string): Promise<void> {
+  async function send(delivery: ClaimedDelivery): Promise<void> {
     try {
       const attempt = delivery.hook.active
         ? await attemptDelivery(delivery, options.dispatcher, options.timeoutMs)
@@ -105,28 +100,43 @@ export function startSenders(options: SenderOptions): SenderPool {
       await queue.record(delivery.id, attempt, outcomeOf(attempt, delivery.attempts + 1, options.policy));
     } catch (err) {
       log.error({ err, delivery: delivery.uuid }, 'could not record a webhook delivery attempt; its lease will run out and it is tried again');
-    } finally {
-      perHost.set(host, (perHost.get(host) ?? 1) - 1);
     }
   }
 
-  async function round(): Promise<number> {
-    const free = options.senders - inFlight.size;
-    if (free <= 0) return 0;
-    const claimed = await queue.claim(free, leaseMs);
-    for (const delivery of claimed) {
-      const host = hostOf(delivery.hook.url);
-      if ((perHost.get(host) ?? 0) >= options.maxPerHost) {
-        await queue.release(delivery.id, BUSY_HOST_DELAY_MS);
-        continue;
-      }
-      perHost.set(host, (perHost.get(host) ?? 0) + 1);
-      const running = send(delivery, host).finally(() => {
+  /** Starts what the host's limit allows of its waiting deliveries. */
+  function pump(host: string): void {
+    const list = waiting.get(host);
+    while (list?.length && (sending.get(host) ?? 0) < options.maxPerHost && !stopped) {
+      const delivery = list.shift()!;
+      sending.set(host, (sending.get(host) ?? 0) + 1);
+      const running = send(delivery).finally(() => {
         inFlight.delete(running);
+        held--;
+        sending.set(host, sending.get(host)! - 1);
+        pump(host);
         kick();
       });
       inFlight.add(running);
     }
+    if (list && !list.length) waiting.delete(host);
+  }
+
+  async function round(): Promise<number> {
+    const free = options.senders - held;
+    if (free <= 0) return 0;
+    // Hosts holding their share already are left out of the claim, so a slow receiver's
+    // backlog stays in the table instead of filling this pool.
+    const busy = [...new Set([...sending.keys(), ...waiting.keys()])]
+      .filter((host) => (sending.get(host) ?? 0) + (waiting.get(host)?.length ?? 0) >= options.maxPerHost);
+    const claimed = await queue.claim(free, leaseMs, busy, options.maxPerHost);
+    for (const delivery of claimed) {
+      const host = hostOfUrl(delivery.hook.url);
+      held++;
+      const list = waiting.get(host) ?? [];
+      list.push(delivery);
+      waiting.set(host, list);
+    }
+    for (const host of new Set(claimed.map((d) => hostOfUrl(d.hook.url)))) pump(host);
     return claimed.length;
   }
 
@@ -135,7 +145,7 @@ export function startSenders(options: SenderOptions): SenderPool {
       kicked = false;
       try {
         const claimed = await round();
-        if (claimed > 0 && inFlight.size < options.senders) continue;
+        if (claimed > 0 && held < options.senders) continue;
       } catch (err) {
         log.warn({ err }, 'could not claim webhook deliveries; will retry');
       }

@@ -11,6 +11,14 @@ import type { HooksDb, HooksTx } from './db.js';
 import { toWebhook } from './webhooks.js';
 import type { Webhook } from '../domain/webhooks.js';
 
+/** The host[:port] of a hook's URL in SQL, as hostOfUrl gives it in JavaScript. */
+const HOST_OF_URL = `lower(substring(w.url from '^[A-Za-z][A-Za-z0-9+.-]*://(?:[^@/?#]*@)?([^/?#]+)'))`;
+
+/** The target host[:port] of a URL, lower case (what the per-host limit counts by). */
+export function hostOfUrl(url: string): string {
+  return /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/?#]+)/.exec(url)?.[1]?.toLowerCase() ?? '';
+}
+
 /** Raised at commit by every transaction that queues deliveries: senders wake up. */
 export const DELIVERY_CHANNEL = 'hook_delivery_queued';
 
@@ -77,10 +85,11 @@ export async function queueDeliveries(tx: HooksTx | HooksDb, deliveries: NewDeli
 }
 
 export interface DeliveryQueue {
-  /** Claims up to `limit` due deliveries for `leaseMs`. */
-  claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
-  /** Gives a claimed delivery back to be picked up after `delayMs` (its host was busy). */
-  release(id: number, delayMs: number): Promise<void>;
+  /**
+   * Claims up to `limit` due deliveries for `leaseMs`: at most `perHost` for one target host,
+   * none for `busyHosts` (host[:port], lower case, as hostOfUrl gives it).
+   */
+  claim(limit: number, leaseMs: number, busyHosts: string[], perHost: number): Promise<ClaimedDelivery[]>;
   /** Records an attempt and what becomes of the delivery. */
   record(id: number, attempt: Attempt, outcome: Outcome): Promise<void>;
   /** When the next pending delivery falls due, if any. */
@@ -89,16 +98,25 @@ export interface DeliveryQueue {
 
 export function deliveryQueue(db: HooksDb): DeliveryQueue {
   return {
-    async claim(limit, leaseMs) {
+    async claim(limit, leaseMs, busyHosts, perHost) {
+      // Due rows, at most `perHost` per target host and none for hosts already at their
+      // limit, oldest first. The window cannot take row locks, so it only picks candidates;
+      // the locking SELECT skips those another replica holds.
       const rows = await db.$queryRawUnsafe<ClaimedRow[]>(`
+        WITH candidates AS (
+          SELECT id FROM (
+            SELECT d.id, d.next_attempt_at,
+                   row_number() OVER (PARTITION BY ${HOST_OF_URL} ORDER BY d.next_attempt_at, d.id) AS n
+              FROM hook_delivery d JOIN webhook w ON w.id = d.hook_id
+             WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND (d.claimed_until IS NULL OR d.claimed_until < now())
+               AND NOT (${HOST_OF_URL} = ANY($3::text[]))
+          ) ranked WHERE n <= $4 ORDER BY next_attempt_at, id LIMIT $1),
+        locked AS (SELECT id FROM hook_delivery WHERE id IN (SELECT id FROM candidates) FOR UPDATE SKIP LOCKED)
         UPDATE hook_delivery d SET claimed_until = now() + make_interval(secs => $2::double precision / 1000)
           FROM webhook w
-         WHERE w.id = d.hook_id AND d.id IN (
-           SELECT id FROM hook_delivery
-            WHERE status = 'pending' AND next_attempt_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
-            ORDER BY next_attempt_at, id LIMIT $1 FOR UPDATE SKIP LOCKED)
+         WHERE w.id = d.hook_id AND d.id IN (SELECT id FROM locked)
         RETURNING d.id, d.uuid::text AS uuid, d.event, d.payload, d.attempts, d.hook_id, w.type, w.url, w.content_type,
-                  w.secret, w.authorization_header, w.is_active`, limit, leaseMs);
+                  w.secret, w.authorization_header, w.is_active`, limit, leaseMs, busyHosts, perHost);
       return rows.map((r) => ({
         id: Number(r.id), uuid: r.uuid, event: r.event as HookEvent, payload: r.payload, attempts: r.attempts,
         hook: {
@@ -106,12 +124,6 @@ export function deliveryQueue(db: HooksDb): DeliveryQueue {
           secret: r.secret, authorizationHeader: r.authorization_header, active: r.is_active,
         },
       }));
-    },
-
-    async release(id, delayMs) {
-      await db.$executeRawUnsafe(
-        `UPDATE hook_delivery SET claimed_until = NULL, next_attempt_at = now() + make_interval(secs => $2::double precision / 1000) WHERE id = $1`,
-        BigInt(id), delayMs);
     },
 
     async record(id, attempt, outcome) {
