@@ -2,7 +2,7 @@
 // identity process serves several gRPC services; their clients share one connection
 // through grpc-js' global subchannel pool (same address, same options).
 import { createServiceClient, type Config, type ServiceClient } from '@anvil/kit';
-import { loadAnvilGrpc, type identity, type repository } from '@anvil/proto';
+import { loadAnvilGrpc, type hooks, type identity, type repository } from '@anvil/proto';
 
 export interface ServiceClients {
   identity: ServiceClient<identity.IdentityServiceClient>;
@@ -20,6 +20,7 @@ export interface ServiceClients {
   gitObjects: ServiceClient<repository.GitObjectServiceClient>;
   commits: ServiceClient<repository.CommitServiceClient>;
   contents: ServiceClient<repository.ContentServiceClient>;
+  hooks: ServiceClient<hooks.HooksServiceClient>;
   close(): void;
 }
 
@@ -42,6 +43,7 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     gitObjects: createServiceClient<repository.GitObjectServiceClient>(anvil.repository.v1.GitObjectService, repositoryAddress, secret),
     commits: createServiceClient<repository.CommitServiceClient>(anvil.repository.v1.CommitService, repositoryAddress, secret),
     contents: createServiceClient<repository.ContentServiceClient>(anvil.repository.v1.ContentService, repositoryAddress, secret),
+    hooks: createServiceClient<hooks.HooksServiceClient>(anvil.hooks.v1.HooksService, config.addresses.hooks, secret),
   };
   return {
     ...clients,

@@ -24,6 +24,7 @@ import { signPayload } from '../../services/kit/dist/index.js';
 import { startCpuMeter, processTree } from './cpu-time.mjs';
 import { benchClone, buildCloneRepository } from './git-clone.mjs';
 import { benchContents } from './contents.mjs';
+import { benchHooks } from './hooks.mjs';
 import { benchRepoSearch } from './repo-search.mjs';
 import { benchUserSearch } from './user-search.mjs';
 
@@ -31,8 +32,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const WARMUP = 3;
-// BENCH_PARTS=user,repo,clone,search,contents (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search,contents').split(','));
+// BENCH_PARTS=user,repo,clone,search,contents,hooks (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search,contents,hooks').split(','));
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
 const here = (file) => new URL(file, import.meta.url).pathname;
@@ -74,6 +75,8 @@ async function bootGateway(dataDir) {
     ...(process.env.BENCH_PROFILE_DIR ? { BENCH_PROFILE_DIR: process.env.BENCH_PROFILE_DIR } : {}),
     // ANVIL_REPOSITORY_CACHE_TTL_MS=0 measures GET /repos without the gateway's cache.
     ...(process.env.ANVIL_REPOSITORY_CACHE_TTL_MS ? { ANVIL_REPOSITORY_CACHE_TTL_MS: process.env.ANVIL_REPOSITORY_CACHE_TTL_MS } : {}),
+    // The hooks part delivers to receivers on this machine.
+    ...(PARTS.has('hooks') ? { ANVIL__webhook__ALLOWED_HOST_LIST: 'loopback' } : {}),
   };
   const supervisor = spawn(process.execPath, [here('../../cli/dist/main.js'), 'start'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(supervisor);
@@ -323,6 +326,18 @@ async function benchContentWrites({ baseUrl, token, dataDir, log }) {
     `commits added ${r.commitsAdded}, lost ${lost}: ${r.other === 0 && lost === 0 ? 'met' : 'MISSED'}`);
 }
 
+/** Webhook delivery latency at a steady rate, and throughput beside a slow receiver (hooks.mjs). */
+async function benchWebhooks({ baseUrl, token, log }) {
+  const r = await benchHooks({ baseUrl, token, owner: admin.username, natsUrl: NATS_URL, namespace, hooksDbUrl: databaseUrl(`${prefix}_hooks`), log });
+  console.log(`\nWebhook delivery: push events published on the stream → POST received by a local receiver`);
+  console.log(`${machine()}\n`);
+  console.log('| measurement | events | delivered | p50 ms | p99 ms | rate |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  console.log(`| steady, one hook | ${r.steady.events} | ${r.steady.delivered} | ${fmt(r.steady.p50, 1)} | ${fmt(r.steady.p99, 1)} | ${process.env.BENCH_HOOKS_RATE ?? 200} events/s offered |`);
+  console.log(`| burst, 3 fast hooks beside one answering in 1 s | ${r.burst.events} × 3 | ${r.burst.fastDelivered} | ${fmt(r.burst.fastP50, 1)} | ${fmt(r.burst.fastP99, 1)} | ${fmt(r.burst.fastPerSecond, 0)} deliveries/s |`);
+  console.log(`\nthe slow hook meanwhile: ${r.burst.slowDelivered} of ${r.burst.events} delivered in ${fmt(r.burst.fastSeconds, 1)} s (at most [webhook] MAX_PER_HOST at a time)`);
+}
+
 async function main() {
   const dataDir = await mkdtemp(join(tmpdir(), 'anvil-bench-'));
   try {
@@ -336,6 +351,7 @@ async function main() {
     if (PARTS.has('clone')) await benchGitClone({ baseUrl, token, dataDir, repositoryHttpAddress, viewerId, log, supervisor });
     await benchSearches({ baseUrl, token, log });
     if (PARTS.has('contents')) await benchContentWrites({ baseUrl, token, dataDir, log });
+    if (PARTS.has('hooks')) await benchWebhooks({ baseUrl, token, log });
   } finally {
     await cleanUp(dataDir);
   }

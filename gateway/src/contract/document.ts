@@ -2,6 +2,7 @@
 // the lookups everything else needs: operations by operationId, and which operation a
 // concrete request path such as `/repos/alice/x/issues/3` belongs to.
 import { readFileSync } from 'node:fs';
+import { anvilExtensions } from './extensions.js';
 
 export const CONTRACT_FILE = 'gitea-1.27.1.swagger.v1.json';
 
@@ -88,11 +89,19 @@ export function contractFileUrl(name: string): URL {
   return new URL(`../../contract/${name}`, import.meta.url);
 }
 
+/** Gitea's document plus Anvil's own operations (extensions.ts); a clash with Gitea's is a bug. */
+function withExtensions(document: SwaggerDocument): SwaggerDocument {
+  const extra = anvilExtensions();
+  for (const path of Object.keys(extra.paths)) if (document.paths[path]) throw new Error(`contract extension redefines ${path}`);
+  for (const name of Object.keys(extra.definitions)) if (document.definitions[name]) throw new Error(`contract extension redefines ${name}`);
+  return { ...document, paths: { ...document.paths, ...extra.paths }, definitions: { ...document.definitions, ...extra.definitions } };
+}
+
 let loaded: { document: SwaggerDocument; operations: ContractOperation[]; byId: Map<string, ContractOperation> } | undefined;
 
 function load() {
   if (loaded) return loaded;
-  const document = deepFreeze(JSON.parse(readFileSync(contractFileUrl(CONTRACT_FILE), 'utf8')) as SwaggerDocument);
+  const document = deepFreeze(withExtensions(JSON.parse(readFileSync(contractFileUrl(CONTRACT_FILE), 'utf8')) as SwaggerDocument));
   const operations: ContractOperation[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
     const shared = (item.parameters as SwaggerParameter[] | undefined) ?? [];

@@ -8,6 +8,8 @@ import { repoBranchProtectionRoutes } from './repo-branch-protections.js';
 import { repoBranchRoutes } from './repo-branches.js';
 import { repoContentRoutes } from './repo-contents.js';
 import { gpgKeyRoutes } from './gpg-keys.js';
+import { hookRoutes } from './hooks.js';
+import { repoHookTestRoutes } from './repo-hook-tests.js';
 import { miscRoutes } from './misc.js';
 import { oauth2AppRoutes } from './oauth2-apps.js';
 import { orgRepoRoutes } from './org-repos.js';
@@ -34,4 +36,5 @@ export const apiRoutes: readonly Route[] = [
   ...repoGitRoutes, ...repoRawRoutes,
   ...repoCommitRoutes,
   ...repoContentRoutes,
+  ...hookRoutes, ...repoHookTestRoutes,
 ];

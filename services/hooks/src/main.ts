@@ -1,12 +1,60 @@
 // The hooks service: wiring only (DESIGN.md §2).
 import { fileURLToPath } from 'node:url';
-import { runService } from '@anvil/kit';
-import { hooksGrpcService } from './grpc/hooks-service.js';
+import { hostList, outboundDispatcher, runService, type ServiceDeps } from '@anvil/kit';
+import { startSenders } from './delivery/sender.js';
+import { testDeliveries } from './delivery/test-deliveries.js';
+import { listenForDeliveries } from './delivery/wakeup.js';
+import { webhookConsumer } from './events/webhook-consumer.js';
+import { hooksGrpcService, type HooksServiceDeps } from './grpc/hooks-service.js';
 import { createDb, type HooksDb, type HooksTx } from './store/db.js';
+import { deliveryHistory, deliveryQueue, pruneDeliveries } from './store/deliveries.js';
+import { webhookStore } from './store/webhooks.js';
+
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+let contexts: HooksServiceDeps | undefined;
+
+function contextsOf({ db, config }: ServiceDeps<HooksDb>): HooksServiceDeps {
+  contexts ??= { webhooks: webhookStore(db), tests: testDeliveries(db, config.rootUrl), deliveries: deliveryHistory(db) };
+  return contexts;
+}
+
+/** The sender pool, started once the database is there; stopped at shutdown. */
+function startDelivering({ db, config, log, databaseUrl, onShutdown }: ServiceDeps<HooksDb>): void {
+  const settings = config.settings.webhook;
+  const timeoutMs = settings.DELIVER_TIMEOUT * 1000;
+  const dispatcher = outboundDispatcher({
+    allowed: hostList(settings.ALLOWED_HOST_LIST), setting: '[webhook] ALLOWED_HOST_LIST',
+    connectTimeoutMs: timeoutMs, skipTlsVerify: settings.SKIP_TLS_VERIFY, maxRedirections: 5,
+  });
+  const senders = startSenders({
+    queue: deliveryQueue(db), dispatcher, timeoutMs, log,
+    policy: { maxAttempts: settings.MAX_ATTEMPTS, backoffMs: settings.RETRY_BACKOFF_MS },
+    senders: settings.SENDERS, maxPerHost: settings.MAX_PER_HOST,
+  });
+  const listener = listenForDeliveries(databaseUrl, senders.kick, log);
+  // Old deliveries go by age and by count per hook; every replica may run it (a DELETE).
+  const prune = () => pruneDeliveries(db, settings.DELIVERY_MAX_AGE_DAYS, settings.DELIVERY_MAX_PER_HOOK)
+    .catch((err: unknown) => log.warn({ err }, 'could not prune webhook deliveries'));
+  const pruning = setInterval(prune, PRUNE_EVERY_MS);
+  pruning.unref();
+  void prune();
+  onShutdown('webhook senders', async () => {
+    clearInterval(pruning);
+    await listener.stop();
+    await senders.stop();
+    await dispatcher.close();
+  });
+}
 
 await runService<HooksDb, HooksTx>({
   name: 'hooks',
   migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
   createDb,
-  grpcServices: () => [hooksGrpcService()],
+  grpcServices: (deps) => [hooksGrpcService(contextsOf(deps))],
+  // [webhook] CONSUMERS pullers on the one durable consumer: each event is still handled once
+  // (the kit consumer's processed_event). One keeps the stream's order within a process;
+  // more let handlers, which mostly wait on the database, overlap.
+  consumers: (deps) => Array.from({ length: deps.config.settings.webhook.CONSUMERS }, () => webhookConsumer(deps.config.rootUrl)),
+  beforeServing: async (deps) => startDelivering(deps),
 });

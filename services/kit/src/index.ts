@@ -18,3 +18,5 @@ export type * from './events/sql.js';
 export * from './db/prisma.js';
 export * from './db/migrate.js';
 export * from './git-names.js';
+export * from './outbound/host-list.js';
+export * from './outbound/guard.js';

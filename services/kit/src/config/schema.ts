@@ -77,6 +77,18 @@ export const configSchema = z.object({
     ALLOWED_HOST_LIST: list.default(['external']),
     DELIVER_TIMEOUT: int(1).default(5),
     SKIP_TLS_VERIFY: bool.default(false),
+    // Anvil's own (Gitea delivers once, with no retries): attempts per delivery, the first
+    // retry's wait (doubling, with jitter), senders per hooks process and at most how many
+    // of them talk to one host at a time, event pullers per process, and how long / how
+    // many deliveries are kept.
+    MAX_ATTEMPTS: int(1).default(5),
+    RETRY_BACKOFF_MS: int(1).default(2000),
+    SENDERS: int(1).default(16),
+    // Events turned into deliveries at once per hooks process (pullers on the one durable consumer).
+    CONSUMERS: int(1).default(1),
+    MAX_PER_HOST: int(1).default(4),
+    DELIVERY_MAX_AGE_DAYS: int(0).default(30),
+    DELIVERY_MAX_PER_HOOK: int(0).default(200),
   }).strict().prefault({}),
 }).strict();
 

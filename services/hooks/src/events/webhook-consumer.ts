@@ -1,0 +1,40 @@
+// The hooks service's one durable consumer (named `hooks`, shared by every replica): each
+// event with a row in HOOK_EVENT_KINDS becomes one delivery per matching active hook,
+// written in the transaction that marks the event processed (kit consumer), so an event is
+// turned into deliveries exactly once and none is lost in a crash.
+import type { ConsumerOptions, ReceivedEvent } from '@anvil/kit';
+import { branchFilterMatches } from '../domain/glob.js';
+import type { NewDelivery } from '../domain/deliveries.js';
+import { deliveryBody } from '../payloads/body.js';
+import type { HooksTx } from '../store/db.js';
+import { hooksFor, queueDeliveries } from '../store/deliveries.js';
+import { HOOK_EVENT_KINDS } from './hook-event-kinds.js';
+
+export const HOOKS_CONSUMER = 'hooks';
+
+export async function deliveriesForEvent(tx: HooksTx, event: ReceivedEvent, rootUrl: string): Promise<number> {
+  const kind = HOOK_EVENT_KINDS[event.subject];
+  if (!kind || !event.payload) return 0;
+  const repo = kind.repository(event.payload);
+  const hooks = await hooksFor(tx, { id: Number(repo.id), ownerId: Number(repo.owner_id) }, kind.event);
+  const branch = kind.branch?.(event.payload);
+  const matching = hooks.filter((hook) => branch === undefined || branchFilterMatches(hook.branchFilter, branch));
+  if (!matching.length) return 0;
+  const payload = kind.build(event.payload, rootUrl);
+  const deliveries: NewDelivery[] = matching.map((hook) => ({
+    hookId: hook.id, eventId: event.id, event: kind.event, payload: deliveryBody(hook, kind.event, payload),
+  }));
+  await queueDeliveries(tx, deliveries);
+  return deliveries.length;
+}
+
+export function webhookConsumer(rootUrl: string): Omit<ConsumerOptions<HooksTx>, 'db' | 'bus' | 'log'> {
+  return {
+    durable: HOOKS_CONSUMER,
+    // Every subject: the table decides, so a new event kind needs no new consumer.
+    filter: '>',
+    handle: async (event, tx) => {
+      await deliveriesForEvent(tx, event, rootUrl);
+    },
+  };
+}

@@ -1,0 +1,84 @@
+// Webhooks in PostgreSQL (table `webhook`).
+import type { HookEvent } from '../domain/hook-events.js';
+import type { HookContentType, HookType } from '../domain/hook-types.js';
+import type { HookScope, Webhook, WebhookStore } from '../domain/webhooks.js';
+import type { Prisma, Webhook as WebhookRow } from './generated/client.js';
+import type { HooksDb } from './db.js';
+
+export function toWebhook(row: WebhookRow): Webhook {
+  return {
+    id: Number(row.id), repoId: Number(row.repo_id), ownerId: Number(row.owner_id), isSystemWebhook: row.is_system_webhook,
+    type: row.type as HookType, name: row.name, url: row.url, contentType: row.content_type as HookContentType,
+    secret: row.secret, authorizationHeader: row.authorization_header, events: row.events as HookEvent[],
+    branchFilter: row.branch_filter, meta: (row.meta ?? {}) as Record<string, string>, active: row.is_active,
+    createdAt: row.created_at, updatedAt: row.updated_at,
+  };
+}
+
+export function whereScope(scope: HookScope): Prisma.WebhookWhereInput {
+  switch (scope.kind) {
+    case 'repository':
+      return { repo_id: BigInt(scope.repoId) };
+    case 'owner':
+      return { owner_id: BigInt(scope.ownerId), repo_id: 0n };
+    case 'site':
+      return {
+        repo_id: 0n, owner_id: 0n,
+        ...(scope.list === 'all' ? {} : { is_system_webhook: scope.list === 'system' }),
+      };
+  }
+}
+
+export function webhookStore(db: HooksDb): WebhookStore {
+  return {
+    async create(hook) {
+      const row = await db.webhook.create({
+        data: {
+          repo_id: BigInt(hook.repoId), owner_id: BigInt(hook.ownerId), is_system_webhook: hook.isSystemWebhook,
+          type: hook.type, name: hook.name, url: hook.url, content_type: hook.contentType, secret: hook.secret,
+          authorization_header: hook.authorizationHeader, events: hook.events, branch_filter: hook.branchFilter,
+          meta: hook.meta, is_active: hook.active,
+        },
+      });
+      return toWebhook(row);
+    },
+
+    async find(scope, id) {
+      // A site hook is found whichever kind the scope lists (GET /admin/hooks/{id}).
+      const where = scope.kind === 'site' ? { repo_id: 0n, owner_id: 0n } : whereScope(scope);
+      const row = await db.webhook.findFirst({ where: { ...where, id: BigInt(id) } });
+      return row ? toWebhook(row) : undefined;
+    },
+
+    async list(scope, page) {
+      const where = whereScope(scope);
+      const [rows, total] = await Promise.all([
+        db.webhook.findMany({ where, orderBy: { id: 'asc' }, skip: page.offset, take: page.limit }),
+        db.webhook.count({ where }),
+      ]);
+      return { items: rows.map(toWebhook), total };
+    },
+
+    async update(id, changes) {
+      const row = await db.webhook.update({
+        where: { id: BigInt(id) },
+        data: {
+          url: changes.url, content_type: changes.contentType, secret: changes.secret,
+          authorization_header: changes.authorizationHeader, events: changes.events, branch_filter: changes.branchFilter,
+          meta: changes.meta, is_active: changes.active, name: changes.name,
+        },
+      });
+      return toWebhook(row);
+    },
+
+    async remove(scope, id) {
+      const where = scope.kind === 'site' ? { repo_id: 0n, owner_id: 0n } : whereScope(scope);
+      // Its deliveries go with it (no foreign key: deliveries are pruned in bulk).
+      return db.$transaction(async (tx) => {
+        const { count } = await tx.webhook.deleteMany({ where: { ...where, id: BigInt(id) } });
+        if (count) await tx.hookDelivery.deleteMany({ where: { hook_id: BigInt(id) } });
+        return count > 0;
+      });
+    },
+  };
+}

@@ -1,0 +1,221 @@
+// Webhooks firing from real changes: a `git push` through the gateway reaches a real local
+// receiver as Gitea's push (and create) deliveries, signed with the hook's secret; a test
+// delivery sends the latest commit. The receiver is on loopback, which the system is booted
+// to allow ([webhook] ALLOWED_HOST_LIST=loopback).
+import { createHmac } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { bootE2e, type E2e, type Writer } from '../support/e2e.js';
+import { cloneUrl, gitIn } from '../support/git-cli.js';
+
+jest.setTimeout(120_000);
+
+interface Received {
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+let e2e: E2e;
+let server: Server;
+let receiverUrl: string;
+const received: Received[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  e2e = await bootE2e({ prefix: 'whd-user', gitHome: true, env: { ANVIL__webhook__ALLOWED_HOST_LIST: 'loopback', ANVIL__webhook__RETRY_BACKOFF_MS: '100' } });
+}, 180_000);
+
+afterAll(async () => {
+  await e2e?.close();
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+/** The requests that arrived at `path`, once there are `count` of them. */
+async function deliveriesTo(path: string, count: number): Promise<Received[]> {
+  for (;;) {
+    const mine = received.filter((r) => r.url === path);
+    if (mine.length >= count) return mine;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function repoWithHook(owner: Writer, name: string, events: string[]) {
+  expect((await owner.client.post('/user/repos', { name })).status).toBe(201);
+  const path = `/${owner.username}/${name}`;
+  const hook = await owner.client.post(`/repos/${owner.username}/${name}/hooks`, {
+    type: 'gitea', active: true, events, config: { url: `${receiverUrl}${path}`, content_type: 'json', secret: 'e2e-secret' },
+  });
+  expect(hook.status).toBe(201);
+  return { path, hookId: hook.body.id as number, base: `/repos/${owner.username}/${name}` };
+}
+
+async function pushCommit(owner: Writer, name: string, message: string): Promise<string> {
+  const git = (args: string[], cwd: string) => gitIn(e2e.home, args, cwd);
+  const work = await mkdtemp(join(e2e.home, `${name}-`));
+  expect((await git(['init', '.'], work)).code).toBe(0);
+  await writeFile(join(work, 'README.md'), `# ${name}\n`);
+  expect((await git(['add', 'README.md'], work)).code).toBe(0);
+  expect((await git(['commit', '-m', message], work)).code).toBe(0);
+  const sha = (await git(['rev-parse', 'HEAD'], work)).stdout.trim();
+  const remote = cloneUrl(e2e.system.baseUrl, `${owner.username}/${name}.git`, owner.username, owner.token);
+  expect((await git(['push', remote, 'HEAD:refs/heads/main'], work)).code).toBe(0);
+  return sha;
+}
+
+const signatureOf = (body: Buffer) => createHmac('sha256', 'e2e-secret').update(body).digest('hex');
+
+describe('webhook deliveries', () => {
+  test('a git push fires push and create deliveries with Gitea\'s headers and payload', async () => {
+    const owner = await e2e.newWriter();
+    const { path } = await repoWithHook(owner, 'pushed', ['push', 'create']);
+    const sha = await pushCommit(owner, 'pushed', 'First commit');
+
+    const deliveries = await deliveriesTo(path, 2);
+    const push = deliveries.find((d) => d.headers['x-gitea-event'] === 'push')!;
+    const create = deliveries.find((d) => d.headers['x-gitea-event'] === 'create')!;
+    expect(push.headers).toMatchObject({
+      'x-gitea-event-type': 'push', 'x-github-event': 'push', 'x-gogs-event': 'push', 'content-type': 'application/json',
+      'x-gitea-signature': signatureOf(push.body), 'x-hub-signature-256': `sha256=${signatureOf(push.body)}`,
+    });
+    expect(push.headers['x-gitea-delivery']).toMatch(/^[0-9a-f-]{36}$/);
+    const payload = JSON.parse(push.body.toString());
+    expect(payload).toMatchObject({
+      ref: 'refs/heads/main', before: '0'.repeat(40), after: sha, total_commits: 1,
+      head_commit: { id: sha, message: 'First commit\n' },
+      pusher: { login: owner.username }, sender: { login: owner.username },
+      repository: { name: 'pushed', full_name: `${owner.username}/pushed`, owner: { login: owner.username } },
+    });
+    expect(payload.commits.map((c: { id: string }) => c.id)).toEqual([sha]);
+    expect(JSON.parse(create.body.toString())).toMatchObject({ ref: 'main', ref_type: 'branch', sha });
+  });
+
+  test('a hook that chose other events is not called for a push', async () => {
+    const owner = await e2e.newWriter();
+    const quiet = await repoWithHook(owner, 'quiet', ['release']);
+    const loud = await repoWithHook(owner, 'loud', ['push']);
+    await pushCommit(owner, 'quiet', 'Quiet commit');
+    await pushCommit(owner, 'loud', 'Loud commit');
+    // Events are consumed in order: once the later push arrived, the earlier one was decided.
+    await deliveriesTo(loud.path, 1);
+    expect(received.filter((r) => r.url === quiet.path)).toHaveLength(0);
+  });
+
+  test('a test delivery sends a push of the latest commit, whatever events the hook chose', async () => {
+    const owner = await e2e.newWriter();
+    const { path, hookId, base } = await repoWithHook(owner, 'tested', ['release']);
+    const sha = await pushCommit(owner, 'tested', 'Latest commit');
+    const res = await owner.client.post(`${base}/hooks/${hookId}/tests`);
+    expect(res.status).toBe(204);
+    const [delivery] = await deliveriesTo(path, 1);
+    expect(delivery.headers['x-gitea-event']).toBe('push');
+    expect(delivery.headers['x-gitea-signature']).toBe(signatureOf(delivery.body));
+    expect(JSON.parse(delivery.body.toString())).toMatchObject({
+      ref: 'refs/heads/main', after: sha, head_commit: { id: sha, message: 'Latest commit\n' }, pusher: { login: owner.username },
+    });
+  });
+
+  test('testing a hook of another repository is not found', async () => {
+    const owner = await e2e.newWriter();
+    const other = await e2e.newWriter();
+    const { hookId } = await repoWithHook(owner, 'mine', ['push']);
+    expect((await other.client.post('/user/repos', { name: 'theirs' })).status).toBe(201);
+    expect((await other.client.post(`/repos/${other.username}/theirs/hooks/${hookId}/tests`)).status).toBe(404);
+  });
+});
+
+describe('the deliveries API', () => {
+  test('lists a hook\'s deliveries most recent first, paged, and shows one with its request and response', async () => {
+    const owner = await e2e.newWriter();
+    const { path, hookId, base } = await repoWithHook(owner, 'history', ['push']);
+    for (let n = 0; n < 3; n++) expect((await owner.client.post(`${base}/hooks/${hookId}/tests`)).status).toBe(204);
+    await deliveriesTo(path, 3);
+    const sent = received.filter((r) => r.url === path).map((r) => r.headers['x-gitea-delivery']);
+
+    let list = await owner.client.get(`${base}/hooks/${hookId}/deliveries?limit=2`);
+    for (let tries = 0; list.body.some((d: { status: string }) => d.status === 'pending') && tries < 100; tries++) {
+      await new Promise((r) => setTimeout(r, 50));
+      list = await owner.client.get(`${base}/hooks/${hookId}/deliveries?limit=2`);
+    }
+    expect(list.status).toBe(200);
+    expect(list.headers.get('x-total-count')).toBe('3');
+    expect(list.headers.get('link')).toContain('rel="next"');
+    expect(list.body.map((d: { uuid: string }) => d.uuid)).toEqual([sent[2], sent[1]]);
+    expect(list.body[0]).toMatchObject({ event: 'push', event_type: 'push', status: 'delivered', attempts: 1, response: { status: 200 } });
+    expect(list.body[0].request.body).toBeUndefined();
+
+    const one = await owner.client.get(`${base}/hooks/${hookId}/deliveries/${sent[0]}`);
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({
+      uuid: sent[0], status: 'delivered', request: { url: `${receiverUrl}${path}`, http_method: 'POST', headers: { 'x-gitea-event': 'push' } },
+      response: { status: 200, body: 'ok' },
+    });
+    expect(JSON.parse(one.body.request.body)).toMatchObject({ ref: 'refs/heads/main' });
+  });
+
+  test('redelivers a delivery with the same id and body', async () => {
+    const owner = await e2e.newWriter();
+    const { path, hookId, base } = await repoWithHook(owner, 'again', ['push']);
+    expect((await owner.client.post(`${base}/hooks/${hookId}/tests`)).status).toBe(204);
+    const [first] = await deliveriesTo(path, 1);
+    const uuid = String(first.headers['x-gitea-delivery']);
+    let current = await owner.client.get(`${base}/hooks/${hookId}/deliveries/${uuid}`);
+    while (current.body.status === 'pending') current = await owner.client.get(`${base}/hooks/${hookId}/deliveries/${uuid}`);
+    const again = await owner.client.post(`${base}/hooks/${hookId}/deliveries/${uuid}/attempts`);
+    expect(again.status).toBe(202);
+    expect(again.body).toMatchObject({ uuid, status: 'pending' });
+    const [, second] = await deliveriesTo(path, 2);
+    expect(second.headers['x-gitea-delivery']).toBe(uuid);
+    expect(second.body.equals(first.body)).toBe(true);
+  });
+
+  test('a delivery is only reached through its own hook; a stranger sees none', async () => {
+    const owner = await e2e.newWriter();
+    const { path, hookId, base } = await repoWithHook(owner, 'guarded', ['push']);
+    const other = await repoWithHook(owner, 'guarded2', ['push']);
+    expect((await owner.client.post(`${base}/hooks/${hookId}/tests`)).status).toBe(204);
+    const [first] = await deliveriesTo(path, 1);
+    const uuid = String(first.headers['x-gitea-delivery']);
+    expect((await owner.client.get(`${other.base}/hooks/${other.hookId}/deliveries/${uuid}`)).status).toBe(404);
+    expect((await owner.client.get(`${base}/hooks/${hookId}/deliveries/not-a-uuid`)).status).toBe(404);
+    const stranger = await e2e.newWriter();
+    expect((await stranger.client.undeclared('GET', `${base}/hooks/${hookId}/deliveries`)).status).toBe(403);
+  });
+
+  test('organization hooks fire for the organization\'s repositories and list their deliveries', async () => {
+    const owner = await e2e.newWriter();
+    const org = e2e.users.unique('whd-org');
+    expect((await owner.client.post('/orgs', { username: org })).status).toBe(201);
+    const path = `/org/${org}`;
+    const hook = await owner.client.post(`/orgs/${org}/hooks`, { type: 'gitea', active: true, events: ['repository'], config: { url: `${receiverUrl}${path}`, content_type: 'json' } });
+    expect(hook.status).toBe(201);
+    expect((await owner.client.post(`/orgs/${org}/repos`, { name: 'fresh' })).status).toBe(201);
+    const [delivery] = await deliveriesTo(path, 1);
+    expect(delivery.headers['x-gitea-event']).toBe('repository');
+    expect(JSON.parse(delivery.body.toString())).toMatchObject({ action: 'created', repository: { full_name: `${org}/fresh` }, organization: { login: org } });
+    const list = await owner.client.get(`/orgs/${org}/hooks/${hook.body.id}/deliveries`);
+    expect(list.body).toHaveLength(1);
+  });
+
+  test('the served OpenAPI document declares the deliveries operations', async () => {
+    const document = await (await fetch(`${e2e.system.baseUrl}swagger.v1.json`)).json() as { paths: Record<string, Record<string, { operationId: string }>>; definitions: Record<string, unknown> };
+    const ids = Object.values(document.paths).flatMap((item) => Object.values(item).map((o) => o.operationId));
+    for (const prefix of ['repo', 'org', 'user', 'admin']) {
+      expect(ids).toEqual(expect.arrayContaining([`${prefix}ListHookDeliveries`, `${prefix}GetHookDelivery`, `${prefix}RedeliverHookDelivery`]));
+    }
+    expect(document.definitions.AnvilHookDelivery).toBeDefined();
+  });
+});
