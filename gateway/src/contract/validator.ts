@@ -136,6 +136,16 @@ export function inspectBody(body: unknown): { data: unknown; values: number; pro
 
 class BodyProblem extends Error {}
 
+/**
+ * The body a handler gets: an empty one (nothing, `null` or `""`) is the zero value of what
+ * the operation takes — `{}` for an object, `""` for a text body — as Gitea binds it.
+ */
+export function bodyOrZero(operationId: string, body: unknown): unknown {
+  if (body !== undefined && body !== null && body !== '') return body;
+  const schema = operationById(operationId)?.parameters.find((p) => p.in === 'body')?.schema;
+  return schema?.type === 'string' ? '' : {};
+}
+
 /** Whether the operation takes a JSON body (an `in: body` parameter), so the route parses one. */
 export function operationHasBody(operationId: string): boolean {
   const operation = operationById(operationId);
