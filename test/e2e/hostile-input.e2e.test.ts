@@ -73,6 +73,13 @@ describe('JSON bodies', () => {
     expectGiteaError(await raw('PATCH', `/api/v1/repos/${owner.username}/target`, { body: nested }), 422, /deep/);
   });
 
+  test('binds an empty JSON body (`""`, `null`) as an empty object, as Gitea does', async () => {
+    for (const body of ['""', 'null', '']) {
+      expectGiteaError(await raw('POST', '/api/v1/user/repos', { body }), 422, /^\[name\]: Required/);
+      expectGiteaError(await raw('PATCH', `/api/v1/repos/${owner.username}/target/branch_protections/nope`, { body }), 404);
+    }
+  });
+
   test('refuses a NUL byte in any string field with 422 naming the field', async () => {
     expectGiteaError(await raw('POST', '/api/v1/orgs', { body: JSON.stringify({ username: 'a\u0000b' }) }), 422, /\[username\]/);
     expectGiteaError(await raw('PATCH', `/api/v1/repos/${owner.username}/target`, { body: JSON.stringify({ description: 'x\u0000' }) }), 422, /\[description\]/);

@@ -9,5 +9,5 @@ export {
   type OperationMatch,
   type SwaggerDocument,
 } from './document.js';
-export { operationHasBody, validateRequestBody, validateResponse, type ResponseCheckOptions } from './validator.js';
+export { bodyOrZero, operationHasBody, validateRequestBody, validateResponse, type ResponseCheckOptions } from './validator.js';
 export { implementedDocument, swaggerUiRouter } from './swagger.js';

@@ -21,10 +21,10 @@ function isGoZero(value: unknown): boolean {
   return value === undefined || value === null || value === '' || value === 0 || value === false;
 }
 
-function createAjv(): Ajv {
+function createAjv(allErrors: boolean): Ajv {
   // allErrors: responses list every mismatch; requests pick Gitea's first. verbose: the
   // error keeps the schema and data, which the Go-style messages need.
-  const ajv = new Ajv({ strict: false, allErrors: true, verbose: true });
+  const ajv = new Ajv({ strict: false, allErrors, verbose: true });
   addFormats(ajv);
   ajv.addFormat('email', GITEA_EMAIL);
   ajv.addFormat('email-or-empty', (s: string) => s === '' || GITEA_EMAIL.test(s));
@@ -45,22 +45,33 @@ function createAjv(): Ajv {
   };
   goRequired.errors = [] as Partial<ErrorObject>[];
   ajv.addKeyword({ keyword: 'goRequired', type: 'object', schemaType: 'array', errors: true, validate: goRequired });
-  for (const variant of ['response-strict', 'response-loose', 'request'] as Variant[]) ajv.addSchema(definitionsDocument(variant));
+  const variants: Variant[] = allErrors ? ['response-strict', 'response-loose', 'request'] : ['request'];
+  for (const variant of variants) ajv.addSchema(definitionsDocument(variant));
   return ajv;
 }
 
 let instance: Ajv | undefined;
+let firstErrorInstance: Ajv | undefined;
 const cache = new Map<string, ValidateFunction>();
 
-function compiled(key: string, build: () => Record<string, unknown>): ValidateFunction {
-  let fn = cache.get(key);
+/** `firstError`: stop at the first mismatch (a huge body must not collect a million errors). */
+function compiled(key: string, build: () => Record<string, unknown>, firstError = false): ValidateFunction {
+  const cacheKey = firstError ? `${key} (first error)` : key;
+  let fn = cache.get(cacheKey);
   if (!fn) {
-    instance ??= createAjv();
-    fn = instance.compile(build());
-    cache.set(key, fn);
+    const ajv = firstError ? (firstErrorInstance ??= createAjv(false)) : (instance ??= createAjv(true));
+    fn = ajv.compile(build());
+    cache.set(cacheKey, fn);
   }
   return fn;
 }
+
+/**
+ * Bodies with more values than this are checked up to their first mismatch only: collecting
+ * every error of a 2 MiB array of wrong types took over a second of the event loop. Below
+ * it, all errors are collected so the one reported is the one Gitea would report first.
+ */
+const ALL_ERRORS_UP_TO_VALUES = 5_000;
 
 // ---- requests ------------------------------------------------------------------------------
 
@@ -68,46 +79,72 @@ function compiled(key: string, build: () => Record<string, unknown>): ValidateFu
 export const MAX_BODY_DEPTH = 32;
 
 /**
+ * How many values (strings, numbers, objects...) a request body may hold: a 2 MiB body of
+ * tiny objects holds ~600,000, whose walk alone held the event loop for 200 ms.
+ */
+export const MAX_BODY_VALUES = 100_000;
+
+/**
  * One pass over a client's JSON, iterative (a 10,000-deep body cannot overflow the stack):
  * drops nulls, which Go's decoder treats as "not sent" (a pointer stays nil, a value keeps
  * its zero), so no schema needs to admit them; and finds what no field may hold — nesting
- * deeper than MAX_BODY_DEPTH, or a NUL character (PostgreSQL refuses it in text, git in
+ * deeper than MAX_BODY_DEPTH, more than MAX_BODY_VALUES values, or a NUL character (PostgreSQL refuses it in text, git in
  * names and messages) in a string or a property name.
  */
-export function inspectBody(body: unknown): { data: unknown; problem?: string } {
-  const root: { value: unknown } = { value: body };
+export function inspectBody(body: unknown): { data: unknown; values: number; problem?: string } {
   // Each entry: a parsed container, its copy to fill, its depth and its JSON Pointer path.
   type Pending = { source: unknown; copy: Record<string, unknown> | unknown[]; depth: number; path: string };
   const stack: Pending[] = [];
-  const copyOf = (value: unknown, depth: number, path: string): unknown => {
-    if (typeof value === 'string' && value.includes('\0')) throw new BodyProblem(`[${fieldName(path)}]: NUL characters are not allowed`);
+  let values = 0;
+  const pointer = (path: string, key: string | number) => `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  // The path is built only for a container or a problem: most values are leaves.
+  const copyOf = (value: unknown, depth: number, path: string, key?: string | number): unknown => {
+    if (++values > MAX_BODY_VALUES) throw new BodyProblem(`[]: DeserializationError: more than ${MAX_BODY_VALUES} values`);
+    if (typeof value === 'string') {
+      if (value.includes('\0')) throw new BodyProblem(`[${fieldName(key === undefined ? path : pointer(path, key))}]: NUL characters are not allowed`);
+      return value;
+    }
     if (value === null || typeof value !== 'object') return value;
     if (depth > MAX_BODY_DEPTH) throw new BodyProblem(`[]: DeserializationError: JSON nested deeper than ${MAX_BODY_DEPTH} levels`);
     const copy: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {};
-    stack.push({ source: value, copy, depth, path });
+    stack.push({ source: value, copy, depth, path: key === undefined ? path : pointer(path, key) });
     return copy;
   };
+  let data: unknown;
   try {
-    root.value = copyOf(body, 1, '');
+    data = copyOf(body, 1, '');
     while (stack.length) {
       const { source, copy, depth, path } = stack.pop()!;
       if (Array.isArray(source)) {
-        source.forEach((item, i) => ((copy as unknown[])[i] = copyOf(item, depth + 1, `${path}/${i}`)));
+        const items = copy as unknown[];
+        for (let i = 0; i < source.length; i++) items[i] = copyOf(source[i], depth + 1, path, i);
         continue;
       }
-      for (const [key, item] of Object.entries(source as Record<string, unknown>)) {
+      const fields = copy as Record<string, unknown>;
+      for (const key of Object.keys(source as object)) {
         if (key.includes('\0')) throw new BodyProblem(`[${fieldName(path)}]: NUL characters are not allowed in property names`);
-        if (item !== null) (copy as Record<string, unknown>)[key] = copyOf(item, depth + 1, `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+        const item = (source as Record<string, unknown>)[key];
+        if (item !== null) fields[key] = copyOf(item, depth + 1, path, key);
       }
     }
   } catch (err) {
-    if (err instanceof BodyProblem) return { data: undefined, problem: err.message };
+    if (err instanceof BodyProblem) return { data: undefined, values, problem: err.message };
     throw err;
   }
-  return { data: root.value };
+  return { data, values };
 }
 
 class BodyProblem extends Error {}
+
+/**
+ * The body a handler gets: an empty one (nothing, `null` or `""`) is the zero value of what
+ * the operation takes — `{}` for an object, `""` for a text body — as Gitea binds it.
+ */
+export function bodyOrZero(operationId: string, body: unknown): unknown {
+  if (body !== undefined && body !== null && body !== '') return body;
+  const schema = operationById(operationId)?.parameters.find((p) => p.in === 'body')?.schema;
+  return schema?.type === 'string' ? '' : {};
+}
 
 /** Whether the operation takes a JSON body (an `in: body` parameter), so the route parses one. */
 export function operationHasBody(operationId: string): boolean {
@@ -129,14 +166,15 @@ export function validateRequestBody(operationId: string, body: unknown): string 
   const isText = schema?.type === 'string';
   // An empty body decodes to the zero struct, which the binding rules then check (Required).
   let data: unknown;
+  let values = 1;
   if (body === undefined || body === null || (body === '' && !isText)) data = isText ? '' : {};
   else {
     const inspected = inspectBody(body);
     if (inspected.problem) return inspected.problem;
-    data = inspected.data;
+    ({ data, values } = inspected);
   }
   if (!schema) return null;
-  const validate = compiled(`request ${operationId}`, () => convertSchema(schema, 'request'));
+  const validate = compiled(`request ${operationId}`, () => convertSchema(schema, 'request'), values > ALL_ERRORS_UP_TO_VALUES);
   if (validate(data)) return null;
   const bodyType = typeof schema.$ref === 'string' ? schema.$ref.split('/').pop()! : 'body';
   return bindingMessage(validate.errors ?? [], bodyType);

@@ -4,7 +4,7 @@
 // body validation against the contract, paging headers and error mapping.
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { ANONYMOUS, type Caller, type Config, type Logger } from '@anvil/kit';
-import { validateRequestBody, operationHasBody } from '../contract/index.js';
+import { bodyOrZero, validateRequestBody, operationHasBody } from '../contract/index.js';
 import type { AuthState } from '../auth/authenticate.js';
 import type { CredentialCache } from '../auth/credential-cache.js';
 import type { RepositoryAccessCache } from '../caches/repository-access.js';
@@ -151,8 +151,8 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
 
       let body: unknown = req.body;
       if (hasBody) {
-        // Gitea binds an empty body as the zero value of the option struct.
-        if (body === undefined || body === null) body = {};
+        // Gitea binds an empty body (`null`, `""` too) as the zero value of the option struct.
+        body = bodyOrZero(route.operationId, body);
         const problem = validateRequestBody(route.operationId, body);
         if (problem) return sendError(res, 422, problem, rootUrl);
       }
