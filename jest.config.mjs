@@ -15,6 +15,7 @@ const common = {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: {
     '^@anvil/kit$': '<rootDir>/services/kit/src/index.ts',
+    '^@anvil/kit/config$': '<rootDir>/services/kit/src/config/index.ts',
     '^@anvil/proto$': '<rootDir>/proto/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },

@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { deployableEntry, ProcessRunner, STREAMING_MALLOC_TUNABLES, type DeployableName, type ProcessExit } from '../src/processes.js';
+import { deployableEntry, LEAN_MALLOC_TUNABLES, ProcessRunner, STREAMING_MALLOC_TUNABLES, type DeployableName, type ProcessExit } from '../src/processes.js';
 
 function capture() {
   const lines: Array<{ text: string; stream: string }> = [];
@@ -85,13 +85,13 @@ describe('ProcessRunner', () => {
     expect(runner.running()).toEqual([]);
   });
 
-  it('runs the gateway and the repository service with malloc settings for streaming, unless the operator set their own', async () => {
+  it('runs every deployable with two malloc arenas and a small young generation, the streaming ones keeping freed heap, unless the operator set their own', async () => {
     const root = await mkdtemp(join(tmpdir(), 'anvil-deployables-'));
     try {
       const names: DeployableName[] = ['gateway', 'repository', 'hooks'];
       for (const name of names) {
         await mkdir(dirname(deployableEntry(name, root)), { recursive: true });
-        await writeFile(deployableEntry(name, root), `console.log(process.env.GLIBC_TUNABLES ?? 'unset')`);
+        await writeFile(deployableEntry(name, root), `console.log(process.env.GLIBC_TUNABLES ?? 'unset', process.execArgv.join(' '))`);
       }
       const seen = async (name: DeployableName, env: NodeJS.ProcessEnv) => {
         const { runner, lines } = capture();
@@ -100,10 +100,11 @@ describe('ProcessRunner', () => {
         return lines.map((l) => l.text.split('| ')[1]);
       };
       const env = { PATH: process.env.PATH };
-      expect(await seen('gateway', env)).toEqual([STREAMING_MALLOC_TUNABLES]);
-      expect(await seen('repository', env)).toEqual([STREAMING_MALLOC_TUNABLES]);
-      expect(await seen('hooks', env)).toEqual(['unset']);
-      expect(await seen('gateway', { ...env, GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' })).toEqual(['glibc.malloc.arena_max=2']);
+      const flags = '--max-semi-space-size=4';
+      expect(await seen('gateway', env)).toEqual([`${LEAN_MALLOC_TUNABLES}:${STREAMING_MALLOC_TUNABLES} ${flags}`]);
+      expect(await seen('repository', env)).toEqual([`${LEAN_MALLOC_TUNABLES}:${STREAMING_MALLOC_TUNABLES} ${flags} --liftoff-only`]);
+      expect(await seen('hooks', env)).toEqual([`${LEAN_MALLOC_TUNABLES} ${flags} --liftoff-only`]);
+      expect(await seen('gateway', { ...env, GLIBC_TUNABLES: 'glibc.malloc.arena_max=4' })).toEqual([`glibc.malloc.arena_max=4 ${flags}`]);
     } finally {
       await rm(root, { recursive: true, force: true });
     }

@@ -25,6 +25,7 @@ import { startCpuMeter, processTree } from './cpu-time.mjs';
 import { benchClone, buildCloneRepository } from './git-clone.mjs';
 import { benchContents } from './contents.mjs';
 import { benchHooks } from './hooks.mjs';
+import { footprint, printFootprint, startWithPnpm, stopPnpm } from './footprint.mjs';
 import { benchRepoSearch } from './repo-search.mjs';
 import { benchUserSearch } from './user-search.mjs';
 
@@ -32,8 +33,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const WARMUP = 3;
-// BENCH_PARTS=user,repo,clone,search,contents,hooks (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search,contents,hooks').split(','));
+// BENCH_PARTS=user,repo,clone,search,contents,hooks,footprint (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search,contents,hooks,footprint').split(','));
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
 const here = (file) => new URL(file, import.meta.url).pathname;
@@ -57,13 +58,14 @@ function waitForMessage(child, what) {
   });
 }
 
-async function bootGateway(dataDir) {
+/** The environment of a system booted for the bench, on free ports; `suffix` tells a second system's databases and namespace apart. */
+async function systemEnv(dataDir, suffix = '') {
   const [http, identity, repository, collaboration, hooks, repositoryHttp] = await freePorts(6);
   const baseUrl = `http://127.0.0.1:${http}/`;
   const env = {
     PATH: process.env.PATH, HOME: process.env.HOME,
     ANVIL_HTTP_PORT: String(http), ANVIL_ROOT_URL: baseUrl, ANVIL_DATA_DIR: dataDir,
-    ANVIL_DATABASE_URL: databaseUrl(prefix), NATS_URL, ANVIL_EVENTS_NAMESPACE: namespace,
+    ANVIL_DATABASE_URL: databaseUrl(`${prefix}${suffix}`), NATS_URL, ANVIL_EVENTS_NAMESPACE: `${namespace}${suffix}`,
     ANVIL_IDENTITY_ADDR: `127.0.0.1:${identity}`, ANVIL_REPOSITORY_ADDR: `127.0.0.1:${repository}`,
     ANVIL_COLLABORATION_ADDR: `127.0.0.1:${collaboration}`, ANVIL_HOOKS_ADDR: `127.0.0.1:${hooks}`,
     ANVIL_REPOSITORY_HTTP_ADDR: `127.0.0.1:${repositoryHttp}`,
@@ -73,16 +75,23 @@ async function bootGateway(dataDir) {
     // (Node 20 refuses --cpu-prof in NODE_OPTIONS).
     ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
     ...(process.env.BENCH_PROFILE_DIR ? { BENCH_PROFILE_DIR: process.env.BENCH_PROFILE_DIR } : {}),
+    // e.g. BENCH_GLIBC_TUNABLES=glibc.malloc.arena_max=2 to try allocator settings on every process.
+    ...(process.env.BENCH_GLIBC_TUNABLES ? { GLIBC_TUNABLES: process.env.BENCH_GLIBC_TUNABLES } : {}),
     // ANVIL_REPOSITORY_CACHE_TTL_MS=0 measures GET /repos without the gateway's cache.
     ...(process.env.ANVIL_REPOSITORY_CACHE_TTL_MS ? { ANVIL_REPOSITORY_CACHE_TTL_MS: process.env.ANVIL_REPOSITORY_CACHE_TTL_MS } : {}),
     // The hooks part delivers to receivers on this machine.
     ...(PARTS.has('hooks') ? { ANVIL__webhook__ALLOWED_HOST_LIST: 'loopback' } : {}),
   };
+  return { env, baseUrl, repositoryHttpAddress: `127.0.0.1:${repositoryHttp}` };
+}
+
+async function bootGateway(dataDir) {
+  const { env, baseUrl, repositoryHttpAddress } = await systemEnv(dataDir);
   const supervisor = spawn(process.execPath, [here('../../cli/dist/main.js'), 'start'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(supervisor);
   const exited = () => (supervisor.exitCode !== null ? `anvil start exited with ${supervisor.exitCode}` : undefined);
   await waitUntil(`${baseUrl}api/healthz`, async () => (await fetch(`${baseUrl}api/healthz`)).ok, { timeoutMs: 120_000, abort: exited });
-  return { baseUrl, supervisor, repositoryHttpAddress: `127.0.0.1:${repositoryHttp}` };
+  return { baseUrl, supervisor, repositoryHttpAddress };
 }
 
 async function createToken(baseUrl) {
@@ -132,7 +141,7 @@ async function cleanUp(dataDir) {
   const nc = await connect({ servers: NATS_URL });
   const jsm = await nc.jetstreamManager();
   for await (const stream of jsm.streams.list()) {
-    if (stream.config.subjects?.some((s) => s.startsWith(`${namespace}.`))) await jsm.streams.delete(stream.config.name);
+    if (stream.config.subjects?.some((s) => s.startsWith(`${namespace}.`) || s.startsWith(`${namespace}_fp.`))) await jsm.streams.delete(stream.config.name);
   }
   await nc.close();
   await rm(dataDir, { recursive: true, force: true });
@@ -338,9 +347,43 @@ async function benchWebhooks({ baseUrl, token, log }) {
   console.log(`\nthe slow hook meanwhile: ${r.burst.slowDelivered} of ${r.burst.events} delivered in ${fmt(r.burst.fastSeconds, 1)} s (at most [webhook] MAX_PER_HOST at a time)`);
 }
 
+/**
+ * Footprint: a system of its own booted with `pnpm start` (what a user runs), its tree's RSS
+ * per process once idle, then after GET /user and GET /repos/{owner}/{repo} under load
+ * (their req/s are printed too, so a smaller footprint is seen not to cost throughput).
+ */
+async function benchFootprint({ dataDir, log }) {
+  const { env, baseUrl } = await systemEnv(join(dataDir, 'footprint'), '_fp');
+  const pnpm = await startWithPnpm({ env: { ...env, ANVIL_LOG_LEVEL: 'warn' }, cwd: here('../..'), baseUrl, waitUntil });
+  try {
+    // Start-up garbage and lazy first requests settle; nothing else runs in the system.
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    const idle = footprint(pnpm.pid);
+    const token = await createToken(baseUrl);
+    const created = await fetch(`${baseUrl}api/v1/user/repos`, {
+      method: 'POST', headers: { authorization: `token ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'footprint', auto_init: true }),
+    });
+    if (created.status !== 201) throw new Error(`creating footprint: ${created.status} ${await created.text()}`);
+    const user = await load(`${baseUrl}api/v1/user`, token, DURATION);
+    const repo = await load(`${baseUrl}api/v1/repos/${admin.username}/footprint`, token, DURATION);
+    const contents = await load(`${baseUrl}api/v1/repos/${admin.username}/footprint/contents/README.md`, token, DURATION);
+    log(`footprint load: GET /user ${fmt(user.rps)} req/s, GET /repos/{o}/{r} ${fmt(repo.rps)} req/s, GET contents ${fmt(contents.rps)} req/s`);
+    const loaded = footprint(pnpm.pid);
+    printFootprint(idle, loaded, {
+      fmt, machine,
+      loadText: `${DURATION} s each of GET /user (${fmt(user.rps)} req/s), GET /repos/{owner}/{repo} (${fmt(repo.rps)} req/s) and GET contents (${fmt(contents.rps)} req/s) at ${CONNECTIONS} connections`,
+    });
+  } finally {
+    await stopPnpm(pnpm);
+  }
+}
+
 async function main() {
   const dataDir = await mkdtemp(join(tmpdir(), 'anvil-bench-'));
   try {
+    if (PARTS.has('footprint')) await benchFootprint({ dataDir, log: (line) => console.error(line) });
+    if ([...PARTS].every((part) => part === 'footprint')) return;
     const { baseUrl, repositoryHttpAddress, supervisor } = await bootGateway(dataDir);
     const token = await createToken(baseUrl);
     const log = (line) => console.error(line);

@@ -8,7 +8,9 @@
 // looks half-alive.
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { ConfigError, loadConfig, type Config } from '@anvil/kit';
+// The config entry alone: the whole kit (gRPC, NATS, Prisma's adapter) would cost the
+// supervisor tens of MiB it never uses.
+import { ConfigError, loadConfig, type Config } from '@anvil/kit/config';
 import { fetchHealth } from '../health.js';
 import { startEmbeddedPostgres } from '../infra/embedded-postgres.js';
 import { startNats } from '../infra/nats.js';

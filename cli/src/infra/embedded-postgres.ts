@@ -13,7 +13,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import pg from 'pg';
 import { freePort, isPortFree, waitUntil } from '../net.js';
 import type { ProcessRunner } from '../processes.js';
 import { stopLeftover } from './stale.js';
@@ -103,6 +102,8 @@ async function choosePort(fixed: number | undefined, remembered: number | undefi
 }
 
 async function canConnect(port: number, password: string): Promise<boolean> {
+  // Imported here: the supervisor stays small when PostgreSQL is not embedded.
+  const { default: pg } = await import('pg');
   const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres', connectionTimeoutMillis: 1_000 });
   client.on('error', () => undefined);
   try {

@@ -1,6 +1,6 @@
 // Reading armored OpenPGP material with openpgp.js, in the terms Gitea stores
 // (models/asymkey/gpg_key_add.go parseGPGKey / parseSubGPGKey).
-import * as openpgp from 'openpgp';
+import type * as openpgp from 'openpgp';
 import { invalid } from '@anvil/kit';
 import type { GpgKeyMaterial } from './gpg-keys-store.js';
 
@@ -18,16 +18,28 @@ export interface ParsedGpgKey extends GpgKeyMaterial {
 const ENCRYPT_ONLY = new Set(['rsaEncrypt', 'elgamal', 'ecdh', 'x25519', 'x448']);
 const CAN_ENCRYPT = new Set(['rsaEncryptSign', 'rsaEncrypt', 'elgamal', 'ecdh', 'x25519', 'x448']);
 
+type OpenPgp = typeof openpgp;
+let loaded: OpenPgp | undefined;
+
+/**
+ * openpgp.js, imported on first use: it costs about 17 MiB resident, and most identity
+ * processes never read a GPG key.
+ */
+async function library(): Promise<OpenPgp> {
+  return (loaded ??= await import('openpgp'));
+}
+
 /** 16 upper-case hex digits (Go's KeyIdString). */
 export const keyIdString = (keyId: openpgp.KeyID): string => keyId.toHex().toUpperCase();
 
-function packetBase64(packet: openpgp.AnyKeyPacket): string {
-  const list = new openpgp.PacketList<openpgp.AnyPacket>();
+function packetBase64(lib: OpenPgp, packet: openpgp.AnyKeyPacket): string {
+  const list = new lib.PacketList<openpgp.AnyPacket>();
   list.push(packet);
   return Buffer.from(list.write() as Uint8Array).toString('base64');
 }
 
 function materialOf(
+  lib: OpenPgp,
   key: { getKeyID(): openpgp.KeyID; getAlgorithmInfo(): openpgp.AlgorithmInfo; getCreationTime(): Date },
   packet: openpgp.AnyKeyPacket,
   expires: Date | null,
@@ -36,7 +48,7 @@ function materialOf(
   const canSign = !ENCRYPT_ONLY.has(algorithm);
   return {
     key_id: keyIdString(key.getKeyID()),
-    content: packetBase64(packet),
+    content: packetBase64(lib, packet),
     can_sign: canSign,
     can_encrypt_comms: CAN_ENCRYPT.has(algorithm),
     can_encrypt_storage: CAN_ENCRYPT.has(algorithm),
@@ -61,9 +73,10 @@ export const gpgKeyParsingFailed = (detail: string) =>
 
 /** Every key of an armored public key block; a block openpgp cannot read is a 422. */
 export async function parseArmoredGpgKeys(armored: string): Promise<ParsedGpgKey[]> {
+  const lib = await library();
   let keys: openpgp.Key[];
   try {
-    keys = await openpgp.readKeys({ armoredKeys: armored });
+    keys = await lib.readKeys({ armoredKeys: armored });
   } catch (err) {
     throw gpgKeyParsingFailed((err as Error).message);
   }
@@ -73,7 +86,7 @@ export async function parseArmoredGpgKeys(armored: string): Promise<ParsedGpgKey
     if (key.isPrivate()) throw gpgKeyParsingFailed('a private key was given: add the public key only');
     const publicKey = key as openpgp.PublicKey;
     const expires = await expiryOf(publicKey);
-    const primary = materialOf(publicKey, publicKey.keyPacket, expires);
+    const primary = materialOf(lib, publicKey, publicKey.keyPacket, expires);
     // One block may repeat a key (Gitea coalesces them): keep the first.
     if (seen.has(primary.key_id)) continue;
     seen.add(primary.key_id);
@@ -85,7 +98,7 @@ export async function parseArmoredGpgKeys(armored: string): Promise<ParsedGpgKey
     parsed.push({
       ...primary,
       user_emails: userEmails,
-      subkeys: publicKey.subkeys.map((subkey) => materialOf(subkey, subkey.keyPacket, expires)),
+      subkeys: publicKey.subkeys.map((subkey) => materialOf(lib, subkey, subkey.keyPacket, expires)),
       armored: publicKey.armor(),
       key: publicKey,
     });
@@ -97,7 +110,7 @@ export async function parseArmoredGpgKeys(armored: string): Promise<ParsedGpgKey
 /** Reads an armored detached signature; undefined when it is not one. */
 export async function readDetachedSignature(armored: string): Promise<openpgp.Signature | undefined> {
   try {
-    return await openpgp.readSignature({ armoredSignature: armored });
+    return await (await library()).readSignature({ armoredSignature: armored });
   } catch {
     return undefined;
   }
@@ -112,8 +125,8 @@ export async function signingKeyId(keys: openpgp.PublicKey[], signature: openpgp
   const packet = signature.packets[0];
   const date = packet?.created ?? undefined;
   try {
-    const message = await openpgp.createMessage({ binary: payload });
-    const result = await openpgp.verify({ message, signature, verificationKeys: keys, expectSigned: true, ...(date ? { date } : {}) });
+    const message = await (await library()).createMessage({ binary: payload });
+    const result = await (await library()).verify({ message, signature, verificationKeys: keys, expectSigned: true, ...(date ? { date } : {}) });
     const [first] = result.signatures;
     return first ? keyIdString(first.keyID) : undefined;
   } catch {
@@ -123,7 +136,7 @@ export async function signingKeyId(keys: openpgp.PublicKey[], signature: openpgp
 
 export async function readStoredKey(armored: string): Promise<openpgp.PublicKey | undefined> {
   try {
-    return await openpgp.readKey({ armoredKey: armored }) as openpgp.PublicKey;
+    return await (await library()).readKey({ armoredKey: armored }) as openpgp.PublicKey;
   } catch {
     return undefined;
   }
