@@ -2,7 +2,7 @@
 // identity process serves several gRPC services; their clients share one connection
 // through grpc-js' global subchannel pool (same address, same options).
 import { createServiceClient, type Config, type ServiceClient } from '@anvil/kit';
-import { loadAnvilGrpc, type identity, type repository } from '@anvil/proto';
+import { loadAnvilGrpc, type collaboration, type identity, type repository } from '@anvil/proto';
 
 export interface ServiceClients {
   identity: ServiceClient<identity.IdentityServiceClient>;
@@ -20,12 +20,13 @@ export interface ServiceClients {
   gitObjects: ServiceClient<repository.GitObjectServiceClient>;
   commits: ServiceClient<repository.CommitServiceClient>;
   contents: ServiceClient<repository.ContentServiceClient>;
+  issues: ServiceClient<collaboration.IssueServiceClient>;
   close(): void;
 }
 
 export function createServiceClients(config: Config, secret: string): ServiceClients {
   const { anvil } = loadAnvilGrpc();
-  const { identity: identityAddress, repository: repositoryAddress } = config.addresses;
+  const { identity: identityAddress, repository: repositoryAddress, collaboration: collaborationAddress } = config.addresses;
   const clients = {
     identity: createServiceClient<identity.IdentityServiceClient>(anvil.identity.v1.IdentityService, identityAddress, secret),
     orgs: createServiceClient<identity.OrgServiceClient>(anvil.identity.v1.OrgService, identityAddress, secret),
@@ -42,6 +43,7 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     gitObjects: createServiceClient<repository.GitObjectServiceClient>(anvil.repository.v1.GitObjectService, repositoryAddress, secret),
     commits: createServiceClient<repository.CommitServiceClient>(anvil.repository.v1.CommitService, repositoryAddress, secret),
     contents: createServiceClient<repository.ContentServiceClient>(anvil.repository.v1.ContentService, repositoryAddress, secret),
+    issues: createServiceClient<collaboration.IssueServiceClient>(anvil.collaboration.v1.IssueService, collaborationAddress, secret),
   };
   return {
     ...clients,

@@ -20,6 +20,7 @@ import { repoStatusRoutes } from './repo-statuses.js';
 import { repoGitRoutes } from './repo-git.js';
 import { repoRawRoutes } from './repo-raw.js';
 import { repoCommitRoutes } from './repo-commits.js';
+import { repoIssueRoutes } from './repo-issues.js';
 import { teamsRoutes } from './teams.js';
 import { userRoutes } from './user.js';
 import { usersRoutes } from './users.js';
@@ -34,4 +35,5 @@ export const apiRoutes: readonly Route[] = [
   ...repoGitRoutes, ...repoRawRoutes,
   ...repoCommitRoutes,
   ...repoContentRoutes,
+  ...repoIssueRoutes,
 ];
