@@ -185,10 +185,8 @@ export async function editIssue(deps: IssueDeps, scope: RepositoryScope | undefi
     change.mentionedIds = await mentionedIdsOf(deps, change.body);
   }
   if (input.ref !== undefined) change.ref = input.ref;
-  if (input.state !== undefined) {
-    if (input.state !== 'open' && input.state !== 'closed') throw invalid('[State]: must be open or closed', 'invalid_state');
-    change.isClosed = input.state === 'closed';
-  }
+  // Gitea: any state but "closed" means open.
+  if (input.state !== undefined) change.isClosed = input.state === 'closed';
   if (writer) {
     if (input.milestone !== undefined) change.milestoneId = input.milestone ? await milestoneIdOf(deps, repository, input.milestone) : null;
     if (input.assignees !== undefined) change.assigneeIds = await userIdsOf(deps, input.assignees);
