@@ -21,6 +21,8 @@ export interface ServiceClients {
   commits: ServiceClient<repository.CommitServiceClient>;
   contents: ServiceClient<repository.ContentServiceClient>;
   issues: ServiceClient<collaboration.IssueServiceClient>;
+  labels: ServiceClient<collaboration.LabelServiceClient>;
+  milestones: ServiceClient<collaboration.MilestoneServiceClient>;
   close(): void;
 }
 
@@ -44,6 +46,8 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     commits: createServiceClient<repository.CommitServiceClient>(anvil.repository.v1.CommitService, repositoryAddress, secret),
     contents: createServiceClient<repository.ContentServiceClient>(anvil.repository.v1.ContentService, repositoryAddress, secret),
     issues: createServiceClient<collaboration.IssueServiceClient>(anvil.collaboration.v1.IssueService, collaborationAddress, secret),
+    labels: createServiceClient<collaboration.LabelServiceClient>(anvil.collaboration.v1.LabelService, collaborationAddress, secret),
+    milestones: createServiceClient<collaboration.MilestoneServiceClient>(anvil.collaboration.v1.MilestoneService, collaborationAddress, secret),
   };
   return {
     ...clients,

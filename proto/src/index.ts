@@ -26,6 +26,8 @@ import type { ProtoGrpcType as RepositoryCommitStatusesGrpc } from './generated/
 import type { ProtoGrpcType as RepositoryGitObjectsGrpc } from './generated/git_objects.js';
 import type { ProtoGrpcType as RepositoryCommitsGrpc } from './generated/commits.js';
 import type { ProtoGrpcType as RepositoryContentsGrpc } from './generated/contents.js';
+import type { ProtoGrpcType as CollaborationLabelsGrpc } from './generated/labels.js';
+import type { ProtoGrpcType as CollaborationMilestonesGrpc } from './generated/milestones.js';
 
 // One service per line, so that adding one touches one line.
 export type AnvilGrpc = IdentityGrpc
@@ -44,7 +46,9 @@ export type AnvilGrpc = IdentityGrpc
   & RepositoryCommitStatusesGrpc
   & RepositoryGitObjectsGrpc
   & RepositoryCommitsGrpc
-  & RepositoryContentsGrpc;
+  & RepositoryContentsGrpc
+  & CollaborationLabelsGrpc
+  & CollaborationMilestonesGrpc;
 
 /** Folder holding `anvil/<ctx>/v1/*.proto`; the include root for every import. */
 export const PROTO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -21,6 +21,8 @@ import { repoGitRoutes } from './repo-git.js';
 import { repoRawRoutes } from './repo-raw.js';
 import { repoCommitRoutes } from './repo-commits.js';
 import { repoIssueRoutes } from './repo-issues.js';
+import { repoLabelRoutes } from './repo-labels.js';
+import { repoMilestoneRoutes } from './repo-milestones.js';
 import { teamsRoutes } from './teams.js';
 import { userRoutes } from './user.js';
 import { usersRoutes } from './users.js';
@@ -35,5 +37,5 @@ export const apiRoutes: readonly Route[] = [
   ...repoGitRoutes, ...repoRawRoutes,
   ...repoCommitRoutes,
   ...repoContentRoutes,
-  ...repoIssueRoutes,
+  ...repoIssueRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes,
 ];

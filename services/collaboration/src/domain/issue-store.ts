@@ -111,6 +111,8 @@ export interface IssueChange {
   assigneeIds?: number[];
   /** null removes the due date. */
   dueDate?: Date | null;
+  /** The whole new set of labels. */
+  labelIds?: number[];
   /** The body's mentions, when the body changed. */
   mentionedIds?: number[];
 }

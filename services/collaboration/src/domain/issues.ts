@@ -5,6 +5,7 @@
 // as Gitea does); editing needs the poster or a writer; deleting needs an admin.
 import { forbidden, invalid, notFound, type Caller, type RepositoryScope } from '@anvil/kit';
 import type { ChangeContext, Issue, IssueChange, IssueEventFacts, IssueQuery, IssueStore, NewIssue } from './issue-store.js';
+import { labelEvents } from './issue-changes.js';
 import { mentionedLogins } from './mentions.js';
 import { atLeast, requireNotArchived, requireWriter, scopedRepository, type ScopedRepository } from './scope.js';
 import { profileOfCaller, type UserProfile } from './users.js';
@@ -23,7 +24,8 @@ export interface IssueDeps {
 
 const issueNotFound = () => notFound('The target couldn\'t be found.', 'issue_not_found');
 
-function contextOf(repository: ScopedRepository, caller: Caller): ChangeContext {
+/** Who acts where, for the events of a change. */
+export function changeContext(repository: ScopedRepository, caller: Caller): ChangeContext {
   const sender = profileOfCaller(caller);
   const owner = repository.scope.owner as UserProfile | null | undefined;
   return { repository, sender, knownUsers: owner?.id ? [sender, { ...owner, id: Number(owner.id) }] : [sender] };
@@ -95,7 +97,7 @@ export async function createIssue(deps: IssueDeps, scope: RepositoryScope | unde
     dueDate: writer ? input.dueDate : undefined,
     mentionedIds: await mentionedIdsOf(deps, body),
   };
-  return deps.issues.create(contextOf(repository, caller), issue);
+  return deps.issues.create(changeContext(repository, caller), issue);
 }
 
 export async function getIssue(deps: IssueDeps, scope: RepositoryScope | undefined, index: number): Promise<Issue> {
@@ -166,6 +168,7 @@ export function editEvents(before: Issue, after: Issue): IssueEventFacts[] {
   for (const user of before.assignees) if (!after.assignees.some((a) => a.id === user.id)) events.push({ action: 'unassigned', assignee: user });
   if (before.milestone?.id !== after.milestone?.id) events.push({ action: after.milestone ? 'milestoned' : 'demilestoned' });
   if (before.isClosed !== after.isClosed) events.push({ action: after.isClosed ? 'closed' : 'reopened' });
+  events.push(...labelEvents(before, after));
   return events;
 }
 
@@ -192,7 +195,7 @@ export async function editIssue(deps: IssueDeps, scope: RepositoryScope | undefi
     if (input.assignees !== undefined) change.assigneeIds = await userIdsOf(deps, input.assignees);
     if (input.dueDate !== undefined) change.dueDate = input.dueDate;
   }
-  const edited = await deps.issues.edit(contextOf(repository, caller), index, change, editEvents);
+  const edited = await deps.issues.edit(changeContext(repository, caller), index, change, editEvents);
   if (!edited) throw issueNotFound();
   return edited;
 }
@@ -203,7 +206,7 @@ export async function setIssueDeadline(deps: IssueDeps, scope: RepositoryScope |
   if (!(await deps.issues.find(repository.id, index))) throw issueNotFound();
   requireWriter(repository);
   requireNotArchived(repository);
-  const edited = await deps.issues.edit(contextOf(repository, caller), index, { dueDate }, () => []);
+  const edited = await deps.issues.edit(changeContext(repository, caller), index, { dueDate }, () => []);
   if (!edited) throw issueNotFound();
   return edited;
 }
@@ -213,5 +216,5 @@ export async function deleteIssue(deps: IssueDeps, scope: RepositoryScope | unde
   const repository = scopedRepository(scope);
   if (!atLeast(repository.permission, 'admin')) throw forbidden('user should be an owner or a collaborator with admin write of a repository', 'repo_admin_required');
   requireNotArchived(repository);
-  if (!(await deps.issues.remove(contextOf(repository, caller), index))) throw issueNotFound();
+  if (!(await deps.issues.remove(changeContext(repository, caller), index))) throw issueNotFound();
 }

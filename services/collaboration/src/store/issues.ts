@@ -107,6 +107,10 @@ export function issueStore(db: CollaborationDb, options: OutboxStoreOptions = {}
           await tx.issueAssignee.deleteMany({ where: { issue_id: BigInt(id), user_id: { notIn: change.assigneeIds.map(BigInt) } } });
           await tx.issueAssignee.createMany({ data: change.assigneeIds.map((u) => ({ issue_id: BigInt(id), user_id: BigInt(u) })), skipDuplicates: true });
         }
+        if (change.labelIds) {
+          await tx.issueLabel.deleteMany({ where: { issue_id: BigInt(id), label_id: { notIn: change.labelIds.map(BigInt) } } });
+          await tx.issueLabel.createMany({ data: change.labelIds.map((l) => ({ issue_id: BigInt(id), label_id: BigInt(l) })), skipDuplicates: true });
+        }
         if (change.mentionedIds) {
           await tx.issueMention.createMany({ data: change.mentionedIds.map((u) => ({ issue_id: BigInt(id), user_id: BigInt(u) })), skipDuplicates: true });
         }
