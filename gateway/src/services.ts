@@ -2,7 +2,7 @@
 // identity process serves several gRPC services; their clients share one connection
 // through grpc-js' global subchannel pool (same address, same options).
 import { createServiceClient, type Config, type ServiceClient } from '@anvil/kit';
-import { loadAnvilGrpc, type hooks, type identity, type repository } from '@anvil/proto';
+import { loadAnvilGrpc, type collaboration, type hooks, type identity, type repository } from '@anvil/proto';
 
 export interface ServiceClients {
   identity: ServiceClient<identity.IdentityServiceClient>;
@@ -21,12 +21,15 @@ export interface ServiceClients {
   commits: ServiceClient<repository.CommitServiceClient>;
   contents: ServiceClient<repository.ContentServiceClient>;
   hooks: ServiceClient<hooks.HooksServiceClient>;
+  issues: ServiceClient<collaboration.IssueServiceClient>;
+  labels: ServiceClient<collaboration.LabelServiceClient>;
+  milestones: ServiceClient<collaboration.MilestoneServiceClient>;
   close(): void;
 }
 
 export function createServiceClients(config: Config, secret: string): ServiceClients {
   const { anvil } = loadAnvilGrpc();
-  const { identity: identityAddress, repository: repositoryAddress } = config.addresses;
+  const { identity: identityAddress, repository: repositoryAddress, collaboration: collaborationAddress } = config.addresses;
   const clients = {
     identity: createServiceClient<identity.IdentityServiceClient>(anvil.identity.v1.IdentityService, identityAddress, secret),
     orgs: createServiceClient<identity.OrgServiceClient>(anvil.identity.v1.OrgService, identityAddress, secret),
@@ -44,6 +47,9 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     commits: createServiceClient<repository.CommitServiceClient>(anvil.repository.v1.CommitService, repositoryAddress, secret),
     contents: createServiceClient<repository.ContentServiceClient>(anvil.repository.v1.ContentService, repositoryAddress, secret),
     hooks: createServiceClient<hooks.HooksServiceClient>(anvil.hooks.v1.HooksService, config.addresses.hooks, secret),
+    issues: createServiceClient<collaboration.IssueServiceClient>(anvil.collaboration.v1.IssueService, collaborationAddress, secret),
+    labels: createServiceClient<collaboration.LabelServiceClient>(anvil.collaboration.v1.LabelService, collaborationAddress, secret),
+    milestones: createServiceClient<collaboration.MilestoneServiceClient>(anvil.collaboration.v1.MilestoneService, collaborationAddress, secret),
   };
   return {
     ...clients,

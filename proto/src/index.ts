@@ -27,6 +27,8 @@ import type { ProtoGrpcType as RepositoryGitObjectsGrpc } from './generated/git_
 import type { ProtoGrpcType as RepositoryCommitsGrpc } from './generated/commits.js';
 import type { ProtoGrpcType as RepositoryContentsGrpc } from './generated/contents.js';
 import type { ProtoGrpcType as EventAdminGrpc } from './generated/event_admin.js';
+import type { ProtoGrpcType as CollaborationLabelsGrpc } from './generated/labels.js';
+import type { ProtoGrpcType as CollaborationMilestonesGrpc } from './generated/milestones.js';
 
 // One service per line, so that adding one touches one line.
 export type AnvilGrpc = IdentityGrpc
@@ -46,7 +48,9 @@ export type AnvilGrpc = IdentityGrpc
   & RepositoryGitObjectsGrpc
   & RepositoryCommitsGrpc
   & RepositoryContentsGrpc
-  & EventAdminGrpc;
+  & EventAdminGrpc
+  & CollaborationLabelsGrpc
+  & CollaborationMilestonesGrpc;
 
 /** Folder holding `anvil/<ctx>/v1/*.proto`; the include root for every import. */
 export const PROTO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

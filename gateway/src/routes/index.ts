@@ -22,6 +22,9 @@ import { repoStatusRoutes } from './repo-statuses.js';
 import { repoGitRoutes } from './repo-git.js';
 import { repoRawRoutes } from './repo-raw.js';
 import { repoCommitRoutes } from './repo-commits.js';
+import { repoIssueRoutes } from './repo-issues.js';
+import { repoLabelRoutes } from './repo-labels.js';
+import { repoMilestoneRoutes } from './repo-milestones.js';
 import { teamsRoutes } from './teams.js';
 import { userRoutes } from './user.js';
 import { usersRoutes } from './users.js';
@@ -37,4 +40,5 @@ export const apiRoutes: readonly Route[] = [
   ...repoCommitRoutes,
   ...repoContentRoutes,
   ...hookRoutes, ...repoHookTestRoutes,
+  ...repoIssueRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes,
 ];

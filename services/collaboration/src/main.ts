@@ -1,12 +1,39 @@
 // The collaboration service: wiring only (DESIGN.md §2).
 import { fileURLToPath } from 'node:url';
-import { runService } from '@anvil/kit';
-import { collaborationGrpcService } from './grpc/collaboration-service.js';
+import { runService, type ServiceDeps } from '@anvil/kit';
+import type { LabelDeps } from './domain/labels.js';
+import type { MilestoneDeps } from './domain/milestones.js';
+import { identityUserConsumer } from './events/identity-user-consumer.js';
+import { repositoryConsumer } from './events/repository-consumer.js';
+import { issueGrpcService } from './grpc/issue-service.js';
+import { labelGrpcService } from './grpc/label-service.js';
+import { milestoneGrpcService } from './grpc/milestone-service.js';
 import { createDb, type CollaborationDb, type CollaborationTx } from './store/db.js';
+import { issueStore } from './store/issues.js';
+import { labelStore } from './store/labels.js';
+import { milestoneStore } from './store/milestones.js';
+
+type Contexts = LabelDeps & MilestoneDeps;
+
+/** One set of stores per process, whatever asks first. */
+const contexts = new WeakMap<CollaborationDb, Contexts>();
+
+function contextsOf({ db, relay }: ServiceDeps<CollaborationDb>): Contexts {
+  let found = contexts.get(db);
+  if (!found) {
+    found = { issues: issueStore(db, { onPublished: () => relay.kick() }), labels: labelStore(db), milestones: milestoneStore(db) };
+    contexts.set(db, found);
+  }
+  return found;
+}
 
 await runService<CollaborationDb, CollaborationTx>({
   name: 'collaboration',
   migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
   createDb,
-  grpcServices: () => [collaborationGrpcService()],
+  grpcServices: (deps) => {
+    const all = contextsOf(deps);
+    return [issueGrpcService(all), labelGrpcService(all), milestoneGrpcService(all)];
+  },
+  consumers: ({ log }) => [identityUserConsumer(log), repositoryConsumer(log)],
 });

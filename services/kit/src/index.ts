@@ -5,6 +5,7 @@ export * from './shutdown.js';
 export * from './service.js';
 export * from './metrics.js';
 export * from './grpc/caller.js';
+export * from './grpc/repository-scope.js';
 export * from './grpc/client.js';
 export * from './grpc/server.js';
 export * from './events/bus.js';

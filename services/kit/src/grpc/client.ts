@@ -5,9 +5,12 @@
 import * as grpc from '@grpc/grpc-js';
 import { DomainError, kindOfGrpcStatus } from '../errors.js';
 import { writeCaller, type Caller } from './caller.js';
+import { writeRepositoryScope, type RepositoryScope } from './repository-scope.js';
 
 export interface CallOptions {
   caller: Caller;
+  /** The repository the call is about, as the gateway resolved it for the caller (signed). */
+  repository?: RepositoryScope;
   /** Milliseconds; defaults to the client's deadline. */
   deadlineMs?: number;
 }
@@ -73,6 +76,7 @@ export function createServiceClient<C>(
           new Promise((resolve, reject) => {
             const metadata = new grpc.Metadata();
             writeCaller(metadata, options.caller, secret);
+            if (options.repository) writeRepositoryScope(metadata, options.repository, options.caller, secret);
             const deadline = Date.now() + (options.deadlineMs ?? defaultDeadline);
             rpc.call(channel, request, metadata, { deadline }, (err: grpc.ServiceError | null, reply: unknown) =>
               err ? reject(errorFromStatus(err)) : resolve(reply),

@@ -1,0 +1,86 @@
+// Issues, labels and milestones as Gitea's JSON (services/convert/issue.go ToAPIIssue,
+// ToLabel, ToAPIMilestone). Users come whole in the reply (collaboration's read model of
+// identity's users), so presenting a page makes no further call.
+import type { Caller } from '@anvil/kit';
+import type { collaboration, identity } from '@anvil/proto';
+import { formatTime } from './time.js';
+import { presentUser } from './user.js';
+import { repoUrls } from './tag.js';
+
+/** What an issue's JSON says about its repository (Gitea's RepositoryMeta). */
+export interface IssueRepository {
+  id: number;
+  owner: string;
+  name: string;
+}
+
+// Gitea's user_model.NewGhostUser: who a deleted poster shows as.
+const GHOST: Partial<identity.User> = { id: -1, login: 'Ghost', full_name: '', visibility: 'VISIBILITY_PUBLIC' };
+
+/** A read-model user with every field present (one the service learned from a caller only has a few). */
+function completeUser(user: Partial<identity.User>): identity.User {
+  return {
+    id: 0, login: '', full_name: '', email: '', is_admin: false, active: true, prohibit_login: false, restricted: false,
+    location: '', website: '', description: '', visibility: 'VISIBILITY_PUBLIC', language: '', created: null, last_login: null,
+    login_name: '', source_id: 0, max_repo_creation: -1, must_change_password: false, keep_email_private: false,
+    allow_create_organization: false, allow_git_hook: false, allow_import_local: false, type: 'user',
+    ...user,
+  } as identity.User;
+}
+
+const optionalTime = (ts: collaboration.Issue['closed']) => (ts ? formatTime(ts) : null);
+
+export function presentLabel(label: collaboration.Label, rootUrl: string, repo: IssueRepository) {
+  const url = label.org_id
+    ? `${rootUrl}api/v1/orgs/${encodeURIComponent(repo.owner)}/labels/${label.id}`
+    : `${repoUrls(rootUrl, repo.owner, repo.name).api}/labels/${label.id}`;
+  return {
+    id: label.id, name: label.name, exclusive: label.exclusive, is_archived: label.is_archived,
+    // Gitea stores "#rrggbb" and answers without the "#".
+    color: label.color.replace(/^#/, ''), description: label.description, url,
+  };
+}
+
+export function presentMilestone(m: collaboration.Milestone) {
+  return {
+    id: m.id, title: m.title, description: m.description, state: m.state, open_issues: m.open_issues, closed_issues: m.closed_issues,
+    created_at: formatTime(m.created), updated_at: optionalTime(m.updated), closed_at: optionalTime(m.closed), due_on: optionalTime(m.due_on),
+  };
+}
+
+export function presentIssue(issue: collaboration.Issue, repo: IssueRepository, caller: Caller, rootUrl: string) {
+  const urls = repoUrls(rootUrl, repo.owner, repo.name);
+  const user = (u: Partial<identity.User>) => presentUser(completeUser(u), caller, rootUrl);
+  const assignees = issue.assignees.map(user);
+  const kind = issue.is_pull ? 'pulls' : 'issues';
+  return {
+    id: issue.id,
+    url: `${urls.api}/issues/${issue.index}`,
+    html_url: `${urls.html}/${kind}/${issue.index}`,
+    number: issue.index,
+    user: user(issue.user ?? GHOST),
+    original_author: '',
+    original_author_id: 0,
+    title: issue.title,
+    body: issue.body,
+    ref: issue.ref,
+    assets: [],
+    labels: issue.labels.map((l) => presentLabel(l, rootUrl, repo)),
+    milestone: issue.milestone ? presentMilestone(issue.milestone) : null,
+    // Gitea keeps the first assignee as `assignee` for older clients; none is null for both.
+    assignee: assignees[0] ?? null,
+    assignees: assignees.length ? assignees : null,
+    state: issue.state,
+    is_locked: issue.is_locked,
+    comments: issue.comments,
+    created_at: formatTime(issue.created),
+    updated_at: formatTime(issue.updated),
+    closed_at: optionalTime(issue.closed),
+    due_date: optionalTime(issue.due_date),
+    time_estimate: 0,
+    pull_request: null,
+    repository: { id: repo.id, name: repo.name, owner: repo.owner, full_name: `${repo.owner}/${repo.name}` },
+    pin_order: issue.pin_order,
+    content_version: issue.content_version,
+  };
+}

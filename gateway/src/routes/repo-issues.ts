@@ -1,0 +1,96 @@
+// Issues of a repository (routers/api/v1/repo/issue.go): list with Gitea's filters, open,
+// read, edit, delete, and the due date. One gRPC call per request; collaboration receives
+// the repository and the caller's permission with it (issue-scope.ts).
+import { invalid } from '@anvil/kit';
+import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
+import { presentIssue } from '../presenters/issue.js';
+import { formatTime } from '../presenters/time.js';
+import { inRepository, type RepositoryCall } from './issue-scope.js';
+
+// Gitea's mustNotBeArchived: every issue write in an archived repository is 423 Locked.
+const WRITE_STATUSES = { repo_archived: 423 };
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+
+/** An RFC 3339 time as a Timestamp message; a malformed one is 422 (Gitea's GetQueryBeforeSince). */
+export function timestampOf(value: unknown, field: string): { seconds: number; nanos: number } | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const ms = typeof value === 'string' && RFC3339.test(value) ? Date.parse(value) : NaN;
+  if (!Number.isFinite(ms)) throw invalid(`${field}: parsing time "${String(value)}" as RFC 3339 failed`, 'invalid_time');
+  return { seconds: Math.floor(ms / 1000), nanos: (((ms % 1000) + 1000) % 1000) * 1e6 };
+}
+
+const text = (ctx: RouteContext, name: string) => (typeof ctx.query[name] === 'string' ? (ctx.query[name] as string) : '');
+const list = (ctx: RouteContext, name: string) => text(ctx, name).split(',').map((s) => s.trim()).filter(Boolean);
+
+/** The `{index}` of the path; anything but a positive number names no issue. */
+function indexOf(ctx: RouteContext): number {
+  const index = /^\d{1,15}$/.test(ctx.params.index) ? Number(ctx.params.index) : 0;
+  return index;
+}
+
+const present = (ctx: RouteContext, call: RepositoryCall) => (issue: Parameters<typeof presentIssue>[0]) =>
+  presentIssue(issue, call.repo, ctx.caller, ctx.deps.config.rootUrl);
+
+interface CreateIssueBody { title?: string; body?: string; ref?: string; assignee?: string; assignees?: string[]; labels?: number[]; milestone?: number; due_date?: string; closed?: boolean }
+interface EditIssueBody { title?: string; body?: string; ref?: string; state?: string; assignee?: string; assignees?: string[]; milestone?: number; due_date?: string; unset_due_date?: boolean }
+
+export const repoIssueRoutes: Route[] = [
+  {
+    method: 'GET', path: '/repos/:owner/:repo/issues', operationId: 'issueListIssues', access: 'public', scopes: ['issue'],
+    handle: inRepository('read', async (ctx, call) => {
+      const { page, limit } = ctx.page();
+      const reply = await ctx.deps.services.issues.ListIssues({
+        state: text(ctx, 'state'), type: text(ctx, 'type'), labels: list(ctx, 'labels'), milestones: list(ctx, 'milestones'), q: text(ctx, 'q'),
+        since: timestampOf(ctx.query.since, 'since'), before: timestampOf(ctx.query.before, 'before'),
+        created_by: text(ctx, 'created_by'), assigned_by: text(ctx, 'assigned_by'), mentioned_by: text(ctx, 'mentioned_by'), page: { page, limit },
+      }, call.options);
+      return ok(reply.issues.map(present(ctx, call)), Number(reply.total));
+    }),
+  },
+  {
+    method: 'POST', path: '/repos/:owner/:repo/issues', operationId: 'issueCreateIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
+    handle: inRepository('read', async (ctx, call) => {
+      const body = ctx.body as CreateIssueBody;
+      const assignees = [...(body.assignee ? [body.assignee] : []), ...(body.assignees ?? [])];
+      const issue = await ctx.deps.services.issues.CreateIssue({
+        title: body.title ?? '', body: body.body ?? '', ref: body.ref ?? '', assignees, labels: body.labels ?? [],
+        milestone: body.milestone ?? 0, due_date: timestampOf(body.due_date, 'due_date'), closed: body.closed ?? false,
+      }, call.options);
+      return created(present(ctx, call)(issue));
+    }),
+  },
+  {
+    method: 'GET', path: '/repos/:owner/:repo/issues/:index', operationId: 'issueGetIssue', access: 'public', scopes: ['issue'],
+    handle: inRepository('read', async (ctx, call) => ok(present(ctx, call)(await ctx.deps.services.issues.GetIssue({ index: indexOf(ctx) }, call.options)))),
+  },
+  {
+    // Gitea answers an edit with 201.
+    method: 'PATCH', path: '/repos/:owner/:repo/issues/:index', operationId: 'issueEditIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
+    handle: inRepository('read', async (ctx, call) => {
+      const body = ctx.body as EditIssueBody;
+      const setAssignees = body.assignees !== undefined || body.assignee !== undefined;
+      const assignees = [...(body.assignee ? [body.assignee] : []), ...(body.assignees ?? [])];
+      const issue = await ctx.deps.services.issues.EditIssue({
+        index: indexOf(ctx), title: body.title, body: body.body, ref: body.ref, state: body.state, milestone: body.milestone,
+        set_assignees: setAssignees, assignees, due_date: timestampOf(body.due_date, 'due_date'), unset_due_date: body.unset_due_date ?? false,
+      }, call.options);
+      return created(present(ctx, call)(issue));
+    }),
+  },
+  {
+    method: 'DELETE', path: '/repos/:owner/:repo/issues/:index', operationId: 'issueDelete', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
+    handle: inRepository('read', async (ctx, call) => {
+      await ctx.deps.services.issues.DeleteIssue({ index: indexOf(ctx) }, call.options);
+      return noContent();
+    }),
+  },
+  {
+    method: 'POST', path: '/repos/:owner/:repo/issues/:index/deadline', operationId: 'issueEditIssueDeadline', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
+    handle: inRepository('read', async (ctx, call) => {
+      const body = ctx.body as { due_date?: string | null };
+      const issue = await ctx.deps.services.issues.SetIssueDeadline({ index: indexOf(ctx), due_date: timestampOf(body.due_date, 'due_date') }, call.options);
+      return created({ due_date: issue.due_date ? formatTime(issue.due_date) : null });
+    }),
+  },
+];

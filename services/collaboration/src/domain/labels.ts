@@ -1,0 +1,164 @@
+// Labels (Gitea's routers/api/v1/repo/label.go and models/issues/label.go): a repository's
+// own labels, and the labels on an issue. Reading needs read; writing needs write and a
+// repository that is not archived. Colours are normalised as Gitea's NormalizeColor does.
+import { invalid, notFound, type Caller, type RepositoryScope } from '@anvil/kit';
+import type { Label } from './issue-store.js';
+import { labelEvents } from './issue-changes.js';
+import { changeContext, type IssueDeps } from './issues.js';
+import { requireNotArchived, requireWriter, scopedRepository, type ScopedRepository } from './scope.js';
+
+export interface NewLabel {
+  name: string;
+  color: string;
+  description: string;
+  exclusive: boolean;
+  isArchived: boolean;
+}
+
+export interface LabelStore {
+  list(repositoryId: number, page: { offset: number; limit: number }): Promise<{ items: Label[]; total: number }>;
+  /** The repository's own label. */
+  find(repositoryId: number, id: number): Promise<Label | undefined>;
+  create(repositoryId: number, label: NewLabel): Promise<Label>;
+  update(repositoryId: number, id: number, change: Partial<NewLabel>): Promise<Label | undefined>;
+  remove(repositoryId: number, id: number): Promise<boolean>;
+  /** Labels usable in the repository (its own, and its organization's) named by id or name. */
+  usable(repository: ScopedRepository, tokens: string[]): Promise<Label[]>;
+}
+
+export interface LabelDeps extends IssueDeps {
+  labels: LabelStore;
+}
+
+const COLOR = /^#?(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{3})$/;
+
+/** "#rrggbb" from "#rrggbb", "rrggbb", "#rgb" or "rgb" (Gitea's NormalizeColor); else 422. */
+export function normalizeColor(color: string): string {
+  const value = color.trim();
+  if (!COLOR.test(value)) throw invalid(`Invalid color: ${color}`, 'invalid_color');
+  const hex = value.replace(/^#/, '').toLowerCase();
+  return `#${hex.length === 3 ? [...hex].map((c) => c + c).join('') : hex}`;
+}
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed) throw invalid('[Name]: Required', 'invalid_label_name');
+  if ([...trimmed].length > 50) throw invalid('[Name]: MaxSize(50)', 'invalid_label_name');
+  return trimmed;
+}
+
+/** The scope an exclusive label belongs to ("priority" of "priority/high"); "" when none. */
+export function exclusiveScope(label: Pick<Label, 'name' | 'exclusive'>): string {
+  if (!label.exclusive) return '';
+  const slash = label.name.lastIndexOf('/');
+  return slash <= 0 || slash === label.name.length - 1 ? '' : label.name.slice(0, slash);
+}
+
+/**
+ * At most one exclusive label per scope stays on an issue: a label added later replaces an
+ * earlier one of its scope (Gitea's newIssueLabel with exclusive scopes).
+ */
+export function keepExclusive(labels: Label[]): Label[] {
+  const kept: Label[] = [];
+  for (const label of labels) {
+    const scope = exclusiveScope(label);
+    const without = scope ? kept.filter((l) => exclusiveScope(l) !== scope) : kept;
+    kept.splice(0, kept.length, ...without.filter((l) => l.id !== label.id), label);
+  }
+  return kept;
+}
+
+const labelNotFound = () => notFound('The target couldn\'t be found.', 'label_not_found');
+
+export async function listLabels(deps: LabelDeps, scope: RepositoryScope | undefined, page: { offset: number; limit: number }) {
+  return deps.labels.list(scopedRepository(scope).id, page);
+}
+
+export async function getLabel(deps: LabelDeps, scope: RepositoryScope | undefined, id: number): Promise<Label> {
+  const label = await deps.labels.find(scopedRepository(scope).id, id);
+  if (!label) throw labelNotFound();
+  return label;
+}
+
+function writable(scope: RepositoryScope | undefined): ScopedRepository {
+  const repository = scopedRepository(scope);
+  requireWriter(repository);
+  requireNotArchived(repository);
+  return repository;
+}
+
+export async function createLabel(deps: LabelDeps, scope: RepositoryScope | undefined, input: NewLabel): Promise<Label> {
+  const repository = writable(scope);
+  return deps.labels.create(repository.id, {
+    name: checkName(input.name), color: normalizeColor(input.color), description: input.description.trim(), exclusive: input.exclusive, isArchived: input.isArchived,
+  });
+}
+
+export async function editLabel(deps: LabelDeps, scope: RepositoryScope | undefined, id: number, input: Partial<NewLabel>): Promise<Label> {
+  const repository = writable(scope);
+  const change: Partial<NewLabel> = {};
+  if (input.name !== undefined) change.name = checkName(input.name);
+  if (input.color !== undefined) change.color = normalizeColor(input.color);
+  if (input.description !== undefined) change.description = input.description.trim();
+  if (input.exclusive !== undefined) change.exclusive = input.exclusive;
+  if (input.isArchived !== undefined) change.isArchived = input.isArchived;
+  const label = await deps.labels.update(repository.id, id, change);
+  if (!label) throw labelNotFound();
+  return label;
+}
+
+export async function deleteLabel(deps: LabelDeps, scope: RepositoryScope | undefined, id: number): Promise<void> {
+  const repository = writable(scope);
+  if (!(await deps.labels.remove(repository.id, id))) throw labelNotFound();
+}
+
+const issueNotFound = () => notFound('The target couldn\'t be found.', 'issue_not_found');
+
+export async function listIssueLabels(deps: LabelDeps, scope: RepositoryScope | undefined, index: number): Promise<Label[]> {
+  const issue = await deps.issues.find(scopedRepository(scope).id, index);
+  if (!issue) throw issueNotFound();
+  return issue.labels;
+}
+
+/** Every token must name a usable label; an unknown one is refused and nothing changes. */
+async function resolve(deps: LabelDeps, repository: ScopedRepository, tokens: string[]): Promise<Label[]> {
+  const wanted = [...new Set(tokens.map((t) => t.trim()).filter(Boolean))];
+  const found = wanted.length ? await deps.labels.usable(repository, wanted) : [];
+  for (const token of wanted) {
+    if (!found.some((l) => String(l.id) === token || l.name.toLowerCase() === token.toLowerCase())) {
+      throw invalid(`label does not exist [${/^\d+$/.test(token) ? 'id' : 'name'}: ${token}]`, 'label_not_found');
+    }
+  }
+  return found;
+}
+
+/** Changes the issue's labels to what `next` makes of them; publishes label_updated or label_cleared. */
+async function changeIssueLabels(deps: LabelDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, tokens: string[], next: (current: Label[], named: Label[]) => Label[]): Promise<Label[]> {
+  const repository = scopedRepository(scope);
+  const issue = await deps.issues.find(repository.id, index);
+  if (!issue) throw issueNotFound();
+  requireWriter(repository);
+  requireNotArchived(repository);
+  const named = await resolve(deps, repository, tokens);
+  const labels = keepExclusive(next(issue.labels, named));
+  const edited = await deps.issues.edit(changeContext(repository, caller), index, { labelIds: labels.map((l) => l.id) }, labelEvents);
+  if (!edited) throw issueNotFound();
+  return edited.labels;
+}
+
+export const addIssueLabels = (deps: LabelDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, tokens: string[]) =>
+  changeIssueLabels(deps, scope, caller, index, tokens, (current, named) => [...current, ...named]);
+
+export const replaceIssueLabels = (deps: LabelDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, tokens: string[]) =>
+  changeIssueLabels(deps, scope, caller, index, tokens, (_current, named) => named);
+
+export const clearIssueLabels = (deps: LabelDeps, scope: RepositoryScope | undefined, caller: Caller, index: number) =>
+  changeIssueLabels(deps, scope, caller, index, [], () => []);
+
+/** DELETE /issues/{index}/labels/{id}: a label that does not exist is 422, as Gitea answers. */
+export async function removeIssueLabel(deps: LabelDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, labelId: number): Promise<void> {
+  const repository = scopedRepository(scope);
+  const [label] = await deps.labels.usable(repository, [String(labelId)]);
+  if (!label || label.id !== labelId) throw invalid(`label does not exist [id: ${labelId}]`, 'label_not_found');
+  await changeIssueLabels(deps, scope, caller, index, [], (current) => current.filter((l) => l.id !== labelId));
+}

@@ -1,0 +1,50 @@
+// The repository a call works in, as the gateway resolved it for the caller and sent in
+// the signed metadata (kit grpc/repository-scope.ts). Collaboration never asks the
+// repository service on a request: it trusts this, and refuses a call that lacks it.
+import { forbidden, notFound, type RepositoryScope } from '@anvil/kit';
+
+/** Gitea's access modes, weakest first. */
+export const ACCESS_MODES = ['none', 'read', 'write', 'admin', 'owner'] as const;
+export type AccessMode = (typeof ACCESS_MODES)[number];
+
+export const atLeast = (mode: AccessMode, wanted: AccessMode) => ACCESS_MODES.indexOf(mode) >= ACCESS_MODES.indexOf(wanted);
+
+export interface ScopedRepository {
+  id: number;
+  ownerId: number;
+  ownerLogin: string;
+  /** Organization labels apply in an organization's repositories. */
+  ownerIsOrg: boolean;
+  name: string;
+  isPrivate: boolean;
+  isArchived: boolean;
+  permission: AccessMode;
+  /** The resolution as received, for the events (their repository and its owner). */
+  scope: RepositoryScope;
+}
+
+const modeOf = (value: string): AccessMode => ((ACCESS_MODES as readonly string[]).includes(value) ? (value as AccessMode) : 'none');
+
+/**
+ * The repository of the call, or not found when the gateway sent none or the caller may not
+ * see it (a private repository is a 404, never a 403).
+ */
+export function scopedRepository(scope: RepositoryScope | undefined): ScopedRepository {
+  const repo = scope?.repository;
+  const permission = modeOf(scope?.permission ?? '');
+  if (!scope || !repo || !repo.id || permission === 'none') throw notFound('The target couldn\'t be found.', 'repository_not_found');
+  return {
+    id: Number(repo.id), ownerId: Number(repo.owner_id), ownerLogin: repo.owner_login, ownerIsOrg: scope.owner?.type === 'organization',
+    name: repo.name, isPrivate: repo.private, isArchived: repo.archived, permission, scope,
+  };
+}
+
+/** Gitea's reqRepoWriter for issues. */
+export function requireWriter(repo: ScopedRepository): void {
+  if (!atLeast(repo.permission, 'write')) throw forbidden('user should have a permission to write to a repo', 'repo_permission_denied');
+}
+
+/** Gitea's mustNotBeArchived: every issue write in an archived repository is refused (423 at the gateway). */
+export function requireNotArchived(repo: ScopedRepository): void {
+  if (repo.isArchived) throw forbidden('repo is archived', 'repo_archived');
+}

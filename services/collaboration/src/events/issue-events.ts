@@ -1,0 +1,28 @@
+// Issue events (proto/anvil/collaboration/v1/collaboration_events.proto IssueEvent),
+// written as outbox rows in the transaction of the change they announce. Each carries what
+// Gitea's issues webhook sends (action, issue, repository, sender, changes, labels), so
+// the hooks service and notifications never call back.
+import { outboxEvent, type OutboxEventRow } from '@anvil/kit';
+import type { collaboration as pb, identity, repository } from '@anvil/proto';
+import type { ChangeContext, Issue, IssueEventFacts } from '../domain/issue-store.js';
+import { issueMessage, labelMessage, userMessage } from '../grpc/messages.js';
+
+export const ISSUE_EVENT_TYPE = 'anvil.collaboration.v1.IssueEvent';
+
+/** `collaboration.issue.<action>`, e.g. collaboration.issue.label_updated. */
+export const issueSubject = (action: IssueEventFacts['action']) => `collaboration.issue.${action}`;
+
+export function outboxRowOfIssueEvent(context: ChangeContext, issue: Issue, facts: IssueEventFacts): OutboxEventRow {
+  const { scope } = context.repository;
+  return outboxEvent(issueSubject(facts.action), ISSUE_EVENT_TYPE, {
+    action: facts.action,
+    issue: issueMessage(issue),
+    repository: scope.repository as unknown as repository.RepositoryInput,
+    repository_owner: (scope.owner ?? undefined) as unknown as identity.UserInput | undefined,
+    sender: userMessage(context.sender),
+    changes: facts.changes ? { title_from: facts.changes.titleFrom, body_from: facts.changes.bodyFrom, ref_from: facts.changes.refFrom } : undefined,
+    added_labels: (facts.addedLabels ?? []).map(labelMessage),
+    removed_labels: (facts.removedLabels ?? []).map(labelMessage),
+    assignee: facts.assignee ? userMessage(facts.assignee) : undefined,
+  } satisfies pb.IssueEventInput);
+}

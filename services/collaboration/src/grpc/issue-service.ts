@@ -1,0 +1,58 @@
+// anvil.collaboration.v1.IssueService: decode the request, call the issue domain with the
+// repository the gateway resolved (signed metadata), encode the reply.
+import type { ServiceImplementation } from '@anvil/kit';
+import { loadAnvilGrpc, type collaboration } from '@anvil/proto';
+import { createIssue, deleteIssue, editIssue, getIssue, listIssues, setIssueDeadline, type IssueDeps } from '../domain/issues.js';
+import { dateOf, issueMessage } from './messages.js';
+
+export const ISSUE_SERVICE_NAME = 'anvil.collaboration.v1.IssueService';
+
+/** A page request as offset and limit: page from 1, limit 1..1000 (30 when unset; the gateway clamps to the API settings). */
+export function pageOf(page: { page?: number; limit?: number } | null | undefined): { offset: number; limit: number } {
+  const limit = Math.min(Math.max(page?.limit || 30, 1), 1000);
+  return { offset: (Math.max(page?.page || 1, 1) - 1) * limit, limit };
+}
+
+export function issueService(deps: IssueDeps): ServiceImplementation<collaboration.IssueServiceHandlers> {
+  return {
+    async ListIssues(request, { caller: _caller, repository }) {
+      const { items, total } = await listIssues(deps, repository, {
+        state: request.state, type: request.type, labels: request.labels, milestones: request.milestones, q: request.q,
+        since: dateOf(request.since), before: dateOf(request.before),
+        createdBy: request.created_by, assignedBy: request.assigned_by, mentionedBy: request.mentioned_by, ...pageOf(request.page),
+      });
+      return { issues: items.map(issueMessage), total };
+    },
+    async GetIssue(request, { repository }) {
+      return issueMessage(await getIssue(deps, repository, request.index));
+    },
+    async CreateIssue(request, { caller, repository }) {
+      return issueMessage(await createIssue(deps, repository, caller, {
+        title: request.title, body: request.body, ref: request.ref, assignees: request.assignees, labels: request.labels,
+        milestone: request.milestone, dueDate: dateOf(request.due_date), closed: request.closed,
+      }));
+    },
+    async EditIssue(request, { caller, repository }) {
+      const dueDate = request.unset_due_date ? null : dateOf(request.due_date);
+      return issueMessage(await editIssue(deps, repository, caller, request.index, {
+        title: request.title ?? undefined, body: request.body ?? undefined, ref: request.ref ?? undefined, state: request.state ?? undefined,
+        milestone: request.milestone ?? undefined, assignees: request.set_assignees ? request.assignees : undefined, dueDate,
+      }));
+    },
+    async DeleteIssue(request, { caller, repository }) {
+      await deleteIssue(deps, repository, caller, request.index);
+      return {};
+    },
+    async SetIssueDeadline(request, { caller, repository }) {
+      return issueMessage(await setIssueDeadline(deps, repository, caller, request.index, dateOf(request.due_date) ?? null));
+    },
+  };
+}
+
+export function issueGrpcService(deps: IssueDeps) {
+  return {
+    name: ISSUE_SERVICE_NAME,
+    definition: loadAnvilGrpc().anvil.collaboration.v1.IssueService.service,
+    implementation: issueService(deps),
+  };
+}

@@ -1,0 +1,45 @@
+// Domain values → collaboration messages, shared by the gRPC adapters and the events.
+import type { collaboration as pb, identity } from '@anvil/proto';
+import type { Issue, Label, Milestone } from '../domain/issue-store.js';
+import type { UserProfile } from '../domain/users.js';
+
+export function timestamp(date: Date): { seconds: number; nanos: number } {
+  const ms = date.getTime();
+  return { seconds: Math.floor(ms / 1000), nanos: (((ms % 1000) + 1000) % 1000) * 1e6 };
+}
+
+const optionalTimestamp = (date: Date | undefined) => (date ? timestamp(date) : undefined);
+
+/** A Timestamp message as a Date; undefined when unset. */
+export function dateOf(ts: { seconds?: number | string; nanos?: number } | null | undefined): Date | undefined {
+  if (!ts) return undefined;
+  return new Date(Number(ts.seconds ?? 0) * 1000 + Math.floor((ts.nanos ?? 0) / 1e6));
+}
+
+/** The read model keeps identity's User message as it came: hand it back as is. */
+export const userMessage = (user: UserProfile): identity.UserInput => user as unknown as identity.UserInput;
+
+export function labelMessage(label: Label): pb.LabelInput {
+  return {
+    id: label.id, name: label.name, color: label.color, description: label.description, exclusive: label.exclusive,
+    is_archived: label.isArchived, repository_id: label.repositoryId, org_id: label.orgId,
+  };
+}
+
+export function milestoneMessage(m: Milestone): pb.MilestoneInput {
+  return {
+    id: m.id, title: m.title, description: m.description, state: m.isClosed ? 'closed' : 'open', open_issues: m.openIssues, closed_issues: m.closedIssues,
+    created: timestamp(m.createdAt), updated: timestamp(m.updatedAt), closed: optionalTimestamp(m.closedAt), due_on: optionalTimestamp(m.dueDate),
+  };
+}
+
+export function issueMessage(issue: Issue): pb.IssueInput {
+  return {
+    id: issue.id, index: issue.index, repository_id: issue.repositoryId, user: issue.poster ? userMessage(issue.poster) : undefined,
+    title: issue.title, body: issue.body, state: issue.isClosed ? 'closed' : 'open', is_locked: issue.isLocked, is_pull: issue.isPull,
+    labels: issue.labels.map(labelMessage), milestone: issue.milestone ? milestoneMessage(issue.milestone) : undefined,
+    assignees: issue.assignees.map(userMessage), comments: issue.comments,
+    created: timestamp(issue.createdAt), updated: timestamp(issue.updatedAt), closed: optionalTimestamp(issue.closedAt), due_date: optionalTimestamp(issue.dueDate),
+    pin_order: issue.pinOrder, ref: issue.ref, content_version: issue.contentVersion,
+  };
+}

@@ -1,0 +1,165 @@
+// Issues in PostgreSQL. A new issue's index comes from an upsert on its repository's
+// `issue_index` row in the transaction that inserts it: concurrent creators queue on that
+// row lock, so each gets the next index and none is lost or repeated (pull requests will
+// take theirs from the same row). The same row keeps the open/closed counts lists report.
+import { outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
+import type { ChangeContext, Issue, IssueEventFacts, IssueStore } from '../domain/issue-store.js';
+import { outboxRowOfIssueEvent } from '../events/issue-events.js';
+import { Prisma } from './generated/client.js';
+import type { CollaborationDb, CollaborationTx } from './db.js';
+import { listIssueRows, readIssue, toLabel } from './issue-rows.js';
+import { rememberUsers, usersByLogin } from './users.js';
+
+/** The issue_index counter an issue counts in. */
+const counterOf = (issue: { isPull: boolean; isClosed: boolean }) => Prisma.raw(`${issue.isClosed ? 'closed' : 'open'}_${issue.isPull ? 'pulls' : 'issues'}`);
+
+async function bumpCounter(tx: CollaborationTx, repositoryId: number, issue: { isPull: boolean; isClosed: boolean }, by: number): Promise<void> {
+  const column = counterOf(issue);
+  await tx.$executeRaw`UPDATE issue_index SET ${column} = ${column} + ${by} WHERE repository_id = ${BigInt(repositoryId)}`;
+}
+
+/** Milestone counts are recounted, not adjusted, so they stay exact whatever happened. */
+async function recountMilestones(tx: CollaborationTx, ids: Array<number | null | undefined>): Promise<void> {
+  const wanted = [...new Set(ids.filter((id): id is number => !!id))].map((id) => BigInt(id));
+  if (!wanted.length) return;
+  await tx.$executeRaw`UPDATE milestone m SET
+      open_issues = (SELECT count(*) FROM issue i WHERE i.milestone_id = m.id AND NOT i.is_closed),
+      closed_issues = (SELECT count(*) FROM issue i WHERE i.milestone_id = m.id AND i.is_closed)
+    WHERE m.id = ANY(${wanted}::bigint[])`;
+}
+
+const byId = (id: number) => Prisma.sql`i.id = ${BigInt(id)}`;
+const byIndex = (repositoryId: number, index: number) => Prisma.sql`i.repository_id = ${BigInt(repositoryId)} AND i.index = ${BigInt(index)}`;
+
+export function issueStore(db: CollaborationDb, options: OutboxStoreOptions = {}): IssueStore {
+  /** Runs a change and writes its events (derived from the issue after it) in one transaction. */
+  const inTransaction = <R>(work: (tx: CollaborationTx, publish: (context: ChangeContext, issue: Issue, facts: IssueEventFacts) => Promise<void>) => Promise<R>) =>
+    outboxTransaction(db, (tx: CollaborationTx, published: string[]) => ({
+      tx,
+      async publish(context: ChangeContext, issue: Issue, facts: IssueEventFacts) {
+        const row = outboxRowOfIssueEvent(context, issue, facts);
+        await tx.outboxEvent.create({ data: row });
+        published.push(row.id);
+      },
+    }), ({ tx, publish }) => work(tx, publish), options);
+
+  return {
+    create(context, issue) {
+      return inTransaction(async (tx, publish) => {
+        await rememberUsers(tx, context.knownUsers);
+        const repositoryId = BigInt(context.repository.id);
+        const counter = counterOf({ isPull: false, isClosed: issue.isClosed });
+        const [{ max_index }] = await tx.$queryRaw<Array<{ max_index: bigint }>>`
+          INSERT INTO issue_index (repository_id, max_index, ${counter}) VALUES (${repositoryId}, 1, 1)
+          ON CONFLICT (repository_id) DO UPDATE SET max_index = issue_index.max_index + 1, ${counter} = issue_index.${counter} + 1
+          RETURNING max_index`;
+        const now = new Date();
+        const created = await tx.issue.create({
+          data: {
+            repository_id: repositoryId, index: max_index, poster_id: BigInt(issue.posterId), title: issue.title, body: issue.body, ref: issue.ref,
+            is_closed: issue.isClosed, closed_at: issue.isClosed ? now : null, milestone_id: issue.milestoneId ? BigInt(issue.milestoneId) : null,
+            due_date: issue.dueDate ?? null, created_at: now, updated_at: now,
+            labels: { createMany: { data: issue.labelIds.map((id) => ({ label_id: BigInt(id) })) } },
+            assignees: { createMany: { data: issue.assigneeIds.map((id) => ({ user_id: BigInt(id) })) } },
+            mentions: { createMany: { data: issue.mentionedIds.map((id) => ({ user_id: BigInt(id) })) } },
+          },
+          select: { id: true },
+        });
+        await recountMilestones(tx, [issue.milestoneId]);
+        const stored = (await readIssue(tx, byId(Number(created.id))))!;
+        await publish(context, stored, { action: 'opened' });
+        // Gitea notifies a creation with closed: true as opened, then closed.
+        if (issue.isClosed) await publish(context, stored, { action: 'closed' });
+        return stored;
+      });
+    },
+
+    list: (repository, query) => listIssueRows(db, repository, query),
+
+    find: (repositoryId, index) => readIssue(db, byIndex(repositoryId, index)),
+
+    edit(context, index, change, eventsOf) {
+      return inTransaction(async (tx, publish) => {
+        await rememberUsers(tx, context.knownUsers);
+        // Lock the issue so concurrent edits apply one after another.
+        const locked = await tx.$queryRaw<Array<{ id: bigint }>>`SELECT id FROM issue WHERE repository_id = ${BigInt(context.repository.id)} AND index = ${BigInt(index)} FOR UPDATE`;
+        if (!locked.length) return undefined;
+        const id = Number(locked[0].id);
+        const before = (await readIssue(tx, byId(id)))!;
+        const now = new Date();
+        const data: Prisma.IssueUncheckedUpdateInput = { updated_at: now };
+        if (change.title !== undefined) data.title = change.title;
+        if (change.body !== undefined && change.body !== before.body) {
+          data.body = change.body;
+          data.content_version = { increment: 1 };
+        }
+        if (change.ref !== undefined) data.ref = change.ref;
+        if (change.isClosed !== undefined && change.isClosed !== before.isClosed) {
+          data.is_closed = change.isClosed;
+          data.closed_at = change.isClosed ? now : null;
+          await bumpCounter(tx, before.repositoryId, before, -1);
+          await bumpCounter(tx, before.repositoryId, { isPull: before.isPull, isClosed: change.isClosed }, 1);
+        }
+        if (change.milestoneId !== undefined) data.milestone_id = change.milestoneId === null ? null : BigInt(change.milestoneId);
+        if (change.dueDate !== undefined) data.due_date = change.dueDate;
+        await tx.issue.update({ where: { id: BigInt(id) }, data });
+        if (change.assigneeIds) {
+          await tx.issueAssignee.deleteMany({ where: { issue_id: BigInt(id), user_id: { notIn: change.assigneeIds.map(BigInt) } } });
+          await tx.issueAssignee.createMany({ data: change.assigneeIds.map((u) => ({ issue_id: BigInt(id), user_id: BigInt(u) })), skipDuplicates: true });
+        }
+        if (change.labelIds) {
+          await tx.issueLabel.deleteMany({ where: { issue_id: BigInt(id), label_id: { notIn: change.labelIds.map(BigInt) } } });
+          await tx.issueLabel.createMany({ data: change.labelIds.map((l) => ({ issue_id: BigInt(id), label_id: BigInt(l) })), skipDuplicates: true });
+        }
+        if (change.mentionedIds) {
+          await tx.issueMention.createMany({ data: change.mentionedIds.map((u) => ({ issue_id: BigInt(id), user_id: BigInt(u) })), skipDuplicates: true });
+        }
+        await recountMilestones(tx, [before.milestone?.id, change.milestoneId]);
+        const after = (await readIssue(tx, byId(id)))!;
+        for (const facts of eventsOf(before, after)) await publish(context, after, facts);
+        return after;
+      });
+    },
+
+    remove(context, index) {
+      return inTransaction(async (tx, publish) => {
+        const issue = await readIssue(tx, byIndex(context.repository.id, index));
+        if (!issue) return false;
+        await tx.issue.delete({ where: { id: BigInt(issue.id) } });
+        await bumpCounter(tx, issue.repositoryId, issue, -1);
+        await recountMilestones(tx, [issue.milestone?.id]);
+        await publish(context, issue, { action: 'deleted' });
+        return true;
+      });
+    },
+
+    async usableLabels(repository, ids) {
+      const rows = await db.label.findMany({
+        where: {
+          id: { in: ids.map(BigInt) },
+          OR: [{ repository_id: BigInt(repository.id) }, ...(repository.ownerIsOrg ? [{ org_id: BigInt(repository.ownerId) }] : [])],
+        },
+      });
+      return rows.map((l) => toLabel({ ...l, id: Number(l.id), archived: l.archived_at !== null, repository_id: l.repository_id === null ? null : Number(l.repository_id), org_id: l.org_id === null ? null : Number(l.org_id) }));
+    },
+
+    async findMilestone(repositoryId, id) {
+      const row = await db.milestone.findFirst({ where: { id: BigInt(id), repository_id: BigInt(repositoryId) } });
+      return row ? {
+        id: Number(row.id), title: row.name, description: row.description, isClosed: row.is_closed, openIssues: row.open_issues, closedIssues: row.closed_issues,
+        createdAt: row.created_at, updatedAt: row.updated_at, closedAt: row.closed_at ?? undefined, dueDate: row.due_date ?? undefined,
+      } : undefined;
+    },
+
+    usersByLogin: (logins) => usersByLogin(db, logins),
+  };
+}
+
+/** repository.repo.deleted: the repository's issues, labels, milestones and index go with it. */
+export async function removeRepositoryIssues(tx: CollaborationTx, repositoryId: number): Promise<void> {
+  const id = BigInt(repositoryId);
+  await tx.issue.deleteMany({ where: { repository_id: id } });
+  await tx.label.deleteMany({ where: { repository_id: id } });
+  await tx.milestone.deleteMany({ where: { repository_id: id } });
+  await tx.issueIndex.deleteMany({ where: { repository_id: id } });
+}

@@ -1,0 +1,83 @@
+// Labels in PostgreSQL (table `label`): a repository's own (repository_id) or an
+// organization's (org_id), usable by name or id.
+import type { Label } from '../domain/issue-store.js';
+import type { LabelStore, NewLabel } from '../domain/labels.js';
+import type { Label as LabelRow, Prisma } from './generated/client.js';
+import type { CollaborationDb } from './db.js';
+
+export function toLabel(row: LabelRow): Label {
+  return {
+    id: Number(row.id), name: row.name, color: row.color, description: row.description, exclusive: row.exclusive,
+    isArchived: row.archived_at !== null, repositoryId: Number(row.repository_id ?? 0), orgId: Number(row.org_id ?? 0),
+  };
+}
+
+function dataOf(change: Partial<NewLabel>): Prisma.LabelUncheckedUpdateInput {
+  const data: Prisma.LabelUncheckedUpdateInput = { updated_at: new Date() };
+  if (change.name !== undefined) data.name = change.name;
+  if (change.color !== undefined) data.color = change.color;
+  if (change.description !== undefined) data.description = change.description;
+  if (change.exclusive !== undefined) data.exclusive = change.exclusive;
+  if (change.isArchived !== undefined) data.archived_at = change.isArchived ? new Date() : null;
+  return data;
+}
+
+// Gitea lists labels alphabetically; the id keeps equal names in a stable order.
+const ORDER: Prisma.LabelOrderByWithRelationInput[] = [{ name: 'asc' }, { id: 'asc' }];
+
+export function labelStore(db: CollaborationDb): LabelStore {
+  return {
+    async list(repositoryId, page) {
+      const where = { repository_id: BigInt(repositoryId) };
+      const [rows, total] = await Promise.all([
+        db.label.findMany({ where, orderBy: ORDER, skip: page.offset, take: page.limit }),
+        db.label.count({ where }),
+      ]);
+      return { items: rows.map(toLabel), total };
+    },
+
+    async find(repositoryId, id) {
+      const row = await db.label.findFirst({ where: { id: BigInt(id), repository_id: BigInt(repositoryId) } });
+      return row ? toLabel(row) : undefined;
+    },
+
+    async create(repositoryId, label) {
+      const row = await db.label.create({
+        data: {
+          repository_id: BigInt(repositoryId), name: label.name, color: label.color, description: label.description,
+          exclusive: label.exclusive, archived_at: label.isArchived ? new Date() : null,
+        },
+      });
+      return toLabel(row);
+    },
+
+    async update(repositoryId, id, change) {
+      const { count } = await db.label.updateMany({ where: { id: BigInt(id), repository_id: BigInt(repositoryId) }, data: dataOf(change) });
+      if (!count) return undefined;
+      return toLabel((await db.label.findUnique({ where: { id: BigInt(id) } }))!);
+    },
+
+    async remove(repositoryId, id) {
+      const { count } = await db.label.deleteMany({ where: { id: BigInt(id), repository_id: BigInt(repositoryId) } });
+      return count > 0;
+    },
+
+    async usable(repository, tokens) {
+      const ids = tokens.filter((t) => /^\d{1,18}$/.test(t)).map((t) => BigInt(t));
+      const names = tokens.map((t) => t.toLowerCase());
+      const owners: Prisma.LabelWhereInput[] = [{ repository_id: BigInt(repository.id) }];
+      if (repository.ownerIsOrg) owners.push({ org_id: BigInt(repository.ownerId) });
+      const rows = await db.label.findMany({
+        where: { AND: [{ OR: owners }, { OR: [{ id: { in: ids } }, ...names.map((name) => ({ name: { equals: name, mode: 'insensitive' as const } }))] }] },
+        orderBy: ORDER,
+      });
+      // A token names one label: its id first, else the first of that name.
+      const picked = new Map<number, Label>();
+      for (const token of tokens) {
+        const row = rows.find((r) => String(r.id) === token) ?? rows.find((r) => r.name.toLowerCase() === token.toLowerCase());
+        if (row) picked.set(Number(row.id), toLabel(row));
+      }
+      return [...picked.values()];
+    },
+  };
+}

@@ -1,0 +1,36 @@
+// The user read model (table "user"): identity's User message per user, from identity's
+// events and from the signed caller and repository owner on writes.
+import type { UserProfile } from '../domain/users.js';
+import type { Prisma } from './generated/client.js';
+import type { CollaborationDb, CollaborationTx } from './db.js';
+
+type Client = CollaborationDb | CollaborationTx;
+
+const rowOf = (user: UserProfile) => ({
+  id: BigInt(user.id), login: user.login, lower_name: user.login.toLowerCase(),
+  type: user.type === 'organization' ? 'organization' : 'user', profile: user as unknown as Prisma.InputJsonValue,
+});
+
+/** Adds users the read model has not heard of yet; never overwrites what identity's events wrote. */
+export async function rememberUsers(db: Client, users: UserProfile[]): Promise<void> {
+  const known = users.filter((u) => u.id > 0 && u.login);
+  if (known.length) await db.user.createMany({ data: known.map(rowOf), skipDuplicates: true });
+}
+
+/** identity.user.created/updated: the user as identity describes them now. */
+export async function putUser(db: Client, user: UserProfile): Promise<void> {
+  const row = rowOf(user);
+  await db.user.upsert({ where: { id: row.id }, create: row, update: { login: row.login, lower_name: row.lower_name, type: row.type, profile: row.profile } });
+}
+
+/** identity.user.deleted: their issues stay, shown by Gitea's ghost user. */
+export async function forgetUser(db: Client, id: number): Promise<void> {
+  await db.user.deleteMany({ where: { id: BigInt(id) } });
+  await db.issueAssignee.deleteMany({ where: { user_id: BigInt(id) } });
+}
+
+export async function usersByLogin(db: Client, logins: string[]): Promise<UserProfile[]> {
+  if (!logins.length) return [];
+  const rows = await db.user.findMany({ where: { lower_name: { in: logins.map((l) => l.toLowerCase()) } } });
+  return rows.map((r) => ({ ...(r.profile as object), id: Number(r.id), login: r.login, type: r.type }));
+}
