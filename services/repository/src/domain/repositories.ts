@@ -3,7 +3,7 @@
 import { DomainError, alreadyExists, forbidden, invalid, notFound, type Caller } from '@anvil/kit';
 import { canCreateOrgRepository, orgFactsOf, type MemberTeam } from './org-access.js';
 import type { Owner } from './owner.js';
-import { atLeast, permissionOf, type AccessMode } from './permission.js';
+import { atLeast, isPublicOnly, permissionOf, type AccessMode } from './permission.js';
 import { checkTemplateNames, initialFiles, type TemplateCatalog } from './repo-templates.js';
 import { UNIT_FLAGS, validateDescription, validateNewRepositoryName, validateRepositoryName, validateWebsite, type Repository, type UnitFlag } from './repository.js';
 import type { RepositoryPatch, RepositoryStore, RepositoryWithOwner, SearchFilter } from './store.js';
@@ -74,11 +74,20 @@ export async function permissionOfUser(store: RepositoryStore, found: Repository
 export async function resolveRepository(store: RepositoryStore, ownerLogin: string, name: string, caller: Caller): Promise<RepositoryAccess> {
   const found = await store.findByNameForViewer(ownerLogin, name, Math.max(caller.userId, 0));
   if (!found) throw repoNotFound();
-  const permission = permissionOf({
+  const facts = {
     repository: found.repository, owner: found.owner, caller, collaboration: found.collaboration,
     ...orgFactsOf(found.teams, found.owner.id, found.repository.id),
-  });
-  if (permission === 'none') throw repoNotFound();
+  };
+  const permission = permissionOf(facts);
+  if (permission === 'none') {
+    // Gitea tells a public-only token's holder why their own private repository is refused
+    // (its reqToken: 403); to anyone else the repository does not exist.
+    const withoutLimit = { ...caller, scopes: caller.scopes.filter((s) => s !== 'public-only') };
+    if (isPublicOnly(caller) && permissionOf({ ...facts, caller: withoutLimit }) !== 'none') {
+      throw forbidden('token scope is limited to public repos', 'token_public_only');
+    }
+    throw repoNotFound();
+  }
   return { repository: found.repository, owner: found.owner, permission };
 }
 
