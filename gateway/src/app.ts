@@ -4,7 +4,7 @@
 import express, { type Express } from 'express';
 import { authenticate } from './auth/authenticate.js';
 import { trackWrites } from './caches/repository-access.js';
-import { implementedDocument, swaggerUiRouter } from './contract/index.js';
+import { implementedDocument, matchOperation, swaggerUiRouter } from './contract/index.js';
 import { gitHttp } from './git-http/proxy.js';
 import { errorBody, errorHandler, sendError } from './http/errors.js';
 import { healthz } from './http/health.js';
@@ -17,6 +17,12 @@ import { webRawRoutes } from './routes/repo-raw.js';
 export interface AppOptions {
   /** Largest JSON body accepted; bigger ones get a clean 413. */
   bodyLimit?: string;
+}
+
+/** `not implemented in Anvil yet: GET /repos/{owner}/{repo}/releases` for an operation of the contract, else Gitea's not-found message. */
+export function notServedMessage(method: string, path: string): string {
+  const operation = matchOperation(method, path)?.operation;
+  return operation ? `not implemented in Anvil yet: ${operation.method} ${operation.path}` : 'The target couldn\'t be found.';
 }
 
 export function createApp(deps: Deps, options: AppOptions = {}): Express {
@@ -50,7 +56,10 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   });
   api.use(authenticate(deps));
   registerRoutes(api, apiRoutes, deps, options.bodyLimit ?? '32mb');
-  api.use((_req, res) => sendJson(res, 404, errorBody(404, 'The target couldn\'t be found.', rootUrl)));
+  // Past every route: an operation of Gitea's API that Anvil does not serve yet keeps the 404
+  // a client probing for a feature expects, with a message a person can tell from a missing
+  // repository.
+  api.use((req, res) => sendJson(res, 404, errorBody(404, notServedMessage(req.method, req.path), rootUrl)));
   app.use('/api/v1', api);
 
   // The archive links of the Tag JSON (zipball_url, tarball_url) are Gitea's web paths.

@@ -117,7 +117,7 @@ describe('archives', () => {
 });
 
 describe('tags', () => {
-  test('creates (201, as Gitea's handler answers) a lightweight and an annotated tag, lists them newest first with paging headers, reads and deletes them', async () => {
+  test('creates (201, as Gitea\'s handler answers) a lightweight and an annotated tag, lists them newest first with paging headers, reads and deletes them', async () => {
     const user = await newUser();
     const { commit } = await repositoryWith(user, 'tagged', { 'a.txt': 'a\n' });
     const base = `/repos/${user.username}/tagged/tags`;

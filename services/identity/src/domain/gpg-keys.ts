@@ -103,6 +103,9 @@ export async function addGpgKey(
     if (!signer) throw invalidTokenSignature(token);
     keys = [signer];
   }
+  // As Gitea's AddGPGKey: a key id already in use (422) is refused before the e-mails (404).
+  const allIds = keys.flatMap((k) => [k.key_id, ...k.subkeys.map((s) => s.key_id)]);
+  if (new Set(allIds).size !== allIds.length || (await ctx.keys.gpgKeyIdsUsed(allIds))) throw keyIdTaken();
   const addresses = await ctx.identity.store.emailsOf(user.id);
   const records: NewGpgKey[] = keys.map((key) => ({
     owner_id: user.id,
@@ -119,8 +122,6 @@ export async function addGpgKey(
     verified,
     subkeys: key.subkeys,
   }));
-  const allIds = keys.flatMap((k) => [k.key_id, ...k.subkeys.map((s) => s.key_id)]);
-  if (new Set(allIds).size !== allIds.length || (await ctx.keys.gpgKeyIdsUsed(allIds))) throw keyIdTaken();
   try {
     const [first] = await ctx.keys.insertGpgKeys(records);
     return first!;
