@@ -4,13 +4,37 @@
 import type { Caller } from '@anvil/kit';
 import type { identity, repository } from '@anvil/proto';
 import { formatTime } from './time.js';
-import { hostOf, presentUser } from './user.js';
+import { hostOf, presentUser, visibilityName } from './user.js';
 
 const MODES = ['none', 'read', 'write', 'admin', 'owner'];
 const atLeast = (mode: string, wanted: string) => MODES.indexOf(mode) >= MODES.indexOf(wanted);
 
 export function presentPermission(mode: string) {
   return { admin: atLeast(mode, 'admin'), push: atLeast(mode, 'write'), pull: atLeast(mode, 'read') };
+}
+
+/**
+ * The pull request settings as Gitea reports them: stored values while the unit is on,
+ * Gitea's zero values (every merge style refused, `merge` by default) while it is off.
+ */
+function pullRequestSettingsOf(repo: repository.Repository) {
+  const stored = repo.has_pull_requests ? repo.pull_request_settings : undefined;
+  return {
+    ignore_whitespace_conflicts: stored?.ignore_whitespace_conflicts ?? false,
+    allow_merge_commits: stored?.allow_merge_commits ?? false,
+    allow_rebase: stored?.allow_rebase ?? false,
+    allow_rebase_explicit: stored?.allow_rebase_explicit ?? false,
+    allow_squash_merge: stored?.allow_squash_merge ?? false,
+    allow_fast_forward_only_merge: stored?.allow_fast_forward_only_merge ?? false,
+    allow_manual_merge: stored?.allow_manual_merge ?? false,
+    autodetect_manual_merge: stored?.autodetect_manual_merge ?? false,
+    allow_rebase_update: stored?.allow_rebase_update ?? false,
+    allow_merge_update: stored?.allow_merge_update ?? false,
+    default_delete_branch_after_merge: stored?.default_delete_branch_after_merge ?? false,
+    default_merge_style: stored?.default_merge_style || 'merge',
+    default_update_style: stored?.default_update_style || 'merge',
+    default_allow_maintainer_edit: stored?.default_allow_maintainer_edit ?? false,
+  };
 }
 
 export function presentRepository(access: repository.RepositoryAccess, owner: identity.User, caller: Caller, rootUrl: string) {
@@ -63,26 +87,15 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     has_releases: repo.has_releases,
     has_packages: repo.has_packages,
     has_actions: repo.has_actions,
-    ignore_whitespace_conflicts: false,
-    allow_merge_commits: true,
-    allow_rebase: true,
-    allow_rebase_explicit: true,
-    allow_squash_merge: true,
-    allow_fast_forward_only_merge: true,
-    allow_rebase_update: true,
-    allow_manual_merge: false,
-    autodetect_manual_merge: false,
-    default_delete_branch_after_merge: false,
-    default_merge_style: 'merge',
-    default_update_style: 'merge',
-    default_allow_maintainer_edit: false,
+    ...pullRequestSettingsOf(repo),
     default_target_branch: repo.default_branch,
     avatar_url: '',
-    internal: false,
+    // Gitea: a public repository of a private owner is "internal".
+    internal: !repo.private && visibilityName(owner.visibility) === 'private',
     mirror_interval: '',
     object_format_name: repo.object_format_name,
     mirror_updated: formatTime(null),
-    topics: [] as string[],
+    topics: repo.topics ?? [],
     licenses: [] as string[],
     branch_count: 0,
   };

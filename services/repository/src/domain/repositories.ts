@@ -4,6 +4,7 @@ import { DomainError, alreadyExists, forbidden, invalid, notFound, type Caller }
 import { canCreateOrgRepository, orgFactsOf, type MemberTeam } from './org-access.js';
 import type { Owner } from './owner.js';
 import { atLeast, isPublicOnly, permissionOf, type AccessMode } from './permission.js';
+import { editPullRequestSettings, type PullRequestSettingsEdit } from './pull-request-settings.js';
 import { checkTemplateNames, initialFiles, type TemplateCatalog } from './repo-templates.js';
 import { UNIT_FLAGS, validateDescription, validateNewRepositoryName, validateRepositoryName, validateWebsite, type Repository, type UnitFlag } from './repository.js';
 import type { RepositoryPatch, RepositoryStore, RepositoryWithOwner, SearchFilter } from './store.js';
@@ -198,6 +199,7 @@ export interface EditRepositoryInput extends Partial<Record<UnitFlag, boolean>> 
   isArchived?: boolean;
   defaultBranch?: string;
   isTemplate?: boolean;
+  pullRequestSettings?: PullRequestSettingsEdit;
 }
 
 export async function editRepository(deps: RepositoryDeps, ownerLogin: string, name: string, input: EditRepositoryInput, caller: Caller): Promise<RepositoryAccess> {
@@ -230,6 +232,11 @@ export async function editRepository(deps: RepositoryDeps, ownerLogin: string, n
     patch.archivedAt = input.isArchived ? new Date() : null;
   }
   for (const flag of UNIT_FLAGS) if (input[flag] !== undefined) patch[flag] = input[flag];
+  // Gitea's updateRepoUnits reads the pull request settings only while enabling the unit
+  // (has_pull_requests: true in the same edit); otherwise they are left as they were.
+  if (input.hasPullRequests === true && input.pullRequestSettings && Object.keys(input.pullRequestSettings).length) {
+    patch.pullRequestSettings = editPullRequestSettings(repo.pullRequestSettings, input.pullRequestSettings);
+  }
   if (input.defaultBranch !== undefined && input.defaultBranch !== repo.defaultBranch) {
     if (!isBranchName(input.defaultBranch)) throw invalid(`invalid default branch name: ${input.defaultBranch}`, 'invalid_branch_name');
     // An empty repository may name any branch (its first push creates it); otherwise the

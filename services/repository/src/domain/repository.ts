@@ -1,5 +1,6 @@
 // A repository as the domain sees it, and Gitea's rules for its name.
 import { invalid } from '@anvil/kit';
+import type { PullRequestSettings } from './pull-request-settings.js';
 
 export interface Repository {
   id: number;
@@ -25,6 +26,10 @@ export interface Repository {
   hasPackages: boolean;
   hasActions: boolean;
   hasCode: boolean;
+  /** The pull request unit's settings, Gitea's defaults until edited. */
+  pullRequestSettings: PullRequestSettings;
+  /** Lower case, sorted. */
+  topics: string[];
   createdAt: Date;
   updatedAt: Date;
   /** The default branch's top language (set by language statistics; '' until computed). */

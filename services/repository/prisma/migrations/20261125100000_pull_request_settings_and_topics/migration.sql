@@ -1,0 +1,18 @@
+-- AlterTable
+ALTER TABLE "repository" ADD COLUMN     "pull_request_settings" JSONB NOT NULL DEFAULT '{}',
+ADD COLUMN     "topics" TEXT[] DEFAULT ARRAY[]::TEXT[];
+
+-- CreateTable
+CREATE TABLE "topic" (
+    "id" BIGSERIAL NOT NULL,
+    "name" TEXT NOT NULL,
+    "repo_count" INTEGER NOT NULL DEFAULT 0,
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "topic_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "topic_name_key" ON "topic"("name");
+

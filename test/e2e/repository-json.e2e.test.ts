@@ -1,0 +1,80 @@
+// The Repository JSON tells the truth: every field Gitea computes is computed here too, from
+// what the repository service stores (merge settings, topics, branches, licenses), never a
+// constant standing in for it.
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import type { TestUser } from '../support/accounts.js';
+import type { ApiClient } from '../support/api-client.js';
+import { bootE2e, type E2e } from '../support/e2e.js';
+
+jest.setTimeout(90_000);
+
+let e2e: E2e;
+let anonymous: ApiClient;
+let owner: TestUser;
+
+beforeAll(async () => {
+  e2e = await bootE2e({ prefix: 'json-user' });
+  ({ anonymous } = e2e);
+  owner = await e2e.users.newUser();
+}, 180_000);
+
+afterAll(() => e2e?.close());
+
+async function newRepository(name: string, options: Record<string, unknown> = {}) {
+  const res = await owner.client.post('/user/repos', { name, ...options });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+describe('merge settings', () => {
+  test('a new repository reports Gitea\'s defaults for its pull request unit', async () => {
+    const repo = await newRepository('defaults');
+    expect(repo).toMatchObject({
+      has_pull_requests: true, allow_merge_commits: true, allow_rebase: true, allow_rebase_explicit: true,
+      allow_squash_merge: true, allow_fast_forward_only_merge: true, allow_rebase_update: true, allow_manual_merge: false,
+      autodetect_manual_merge: false, default_delete_branch_after_merge: false, default_merge_style: 'merge',
+      default_allow_maintainer_edit: false, ignore_whitespace_conflicts: false,
+    });
+  });
+
+  test('PATCH stores them with has_pull_requests, reports them, and keeps them across reads', async () => {
+    await newRepository('merging');
+    const path = `/repos/${owner.username}/merging`;
+    const edited = await owner.client.patch(path, {
+      has_pull_requests: true, allow_merge_commits: false, allow_rebase: false, allow_manual_merge: true,
+      autodetect_manual_merge: true, default_delete_branch_after_merge: true, default_merge_style: 'squash',
+      default_allow_maintainer_edit: true, ignore_whitespace_conflicts: true,
+    });
+    expect(edited.status).toBe(200);
+    const expected = {
+      allow_merge_commits: false, allow_rebase: false, allow_squash_merge: true, allow_manual_merge: true,
+      autodetect_manual_merge: true, default_delete_branch_after_merge: true, default_merge_style: 'squash',
+      default_allow_maintainer_edit: true, ignore_whitespace_conflicts: true,
+    };
+    expect(edited.body).toMatchObject(expected);
+    expect((await anonymous.get(path)).body).toMatchObject(expected);
+  });
+
+  test('without has_pull_requests in the same edit they are left as they were, as Gitea does', async () => {
+    await newRepository('untouched');
+    const path = `/repos/${owner.username}/untouched`;
+    expect((await owner.client.patch(path, { allow_rebase: false })).body.allow_rebase).toBe(true);
+  });
+
+  test('a repository with pull requests off reports every merge style refused', async () => {
+    await newRepository('no-pulls');
+    const res = await owner.client.patch(`/repos/${owner.username}/no-pulls`, { has_pull_requests: false });
+    expect(res.body).toMatchObject({ has_pull_requests: false, allow_merge_commits: false, allow_rebase: false, allow_squash_merge: false, default_merge_style: 'merge' });
+    const back = await owner.client.patch(`/repos/${owner.username}/no-pulls`, { has_pull_requests: true });
+    expect(back.body).toMatchObject({ has_pull_requests: true, allow_merge_commits: true, allow_squash_merge: true });
+  });
+
+  test('an unknown merge style is 422 naming the field, and nothing changes', async () => {
+    await newRepository('styles');
+    const path = `/repos/${owner.username}/styles`;
+    const res = await owner.client.patch(path, { has_pull_requests: true, default_merge_style: 'octopus', allow_rebase: false });
+    expect(res.status).toBe(422);
+    expect(res.body.message).toMatch(/^\[default_merge_style\]: must be one of merge, rebase, rebase-merge, squash/);
+    expect((await owner.client.get(path)).body).toMatchObject({ default_merge_style: 'merge', allow_rebase: true });
+  });
+});
