@@ -78,3 +78,65 @@ describe('merge settings', () => {
     expect((await owner.client.get(path)).body).toMatchObject({ default_merge_style: 'merge', allow_rebase: true });
   });
 });
+
+describe('topics', () => {
+  test('PUT replaces them normalised and sorted; the repository JSON and GET /topics report them', async () => {
+    await newRepository('topical');
+    const path = `/repos/${owner.username}/topical`;
+    expect((await owner.client.put(`${path}/topics`, { topics: ['Rust', ' web ', 'rust', 'cli-tools', ''] })).status).toBe(204);
+    const listed = await anonymous.get(`${path}/topics`);
+    expect(listed.body).toEqual({ topics: ['cli-tools', 'rust', 'web'] });
+    expect(listed.headers.get('x-total-count')).toBe('3');
+    expect((await anonymous.get(path)).body.topics).toEqual(['cli-tools', 'rust', 'web']);
+  });
+
+  test('PUT /topics/{topic} adds one and DELETE removes it; removing one the repository lacks is 404', async () => {
+    await newRepository('one-by-one');
+    const path = `/repos/${owner.username}/one-by-one/topics`;
+    expect((await owner.client.put(`${path}/Go`)).status).toBe(204);
+    expect((await owner.client.put(`${path}/go`)).status).toBe(204);
+    expect((await owner.client.put(`${path}/api`)).status).toBe(204);
+    expect((await owner.client.get(path)).body.topics).toEqual(['api', 'go']);
+    expect((await owner.client.delete(`${path}/go`)).status).toBe(204);
+    expect((await owner.client.get(path)).body.topics).toEqual(['api']);
+    expect((await owner.client.delete(`${path}/go`)).status).toBe(404);
+  });
+
+  test('invalid names are 422 listing them, and nothing changes', async () => {
+    await newRepository('picky');
+    const path = `/repos/${owner.username}/picky/topics`;
+    expect((await owner.client.put(path, { topics: ['kept'] })).status).toBe(204);
+    const refused = await owner.client.put(path, { topics: ['fine', '-dash-first', 'has space', 'x'.repeat(36)] });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toEqual({ invalidTopics: ['-dash-first', 'has space', 'x'.repeat(36)], message: 'Topic names are invalid' });
+    const one = await owner.client.put(`${path}/_nope`);
+    expect([one.status, one.body.invalidTopics]).toEqual([422, ['_nope']]);
+    const tooMany = await owner.client.put(path, { topics: Array.from({ length: 26 }, (_, i) => `t${i}`) });
+    expect([tooMany.status, tooMany.body.message]).toEqual([422, 'Exceeding maximum number of topics per repo']);
+    expect((await owner.client.get(path)).body.topics).toEqual(['kept']);
+  });
+
+  test('only the repository\'s admins change them', async () => {
+    await newRepository('guarded');
+    const stranger = await e2e.users.newUser();
+    const res = await stranger.client.undeclared('PUT', `/repos/${owner.username}/guarded/topics`, { topics: ['mine'] });
+    expect(res.status).toBe(403);
+    expect((await anonymous.put(`/repos/${owner.username}/guarded/topics`, { topics: ['mine'] })).status).toBe(401);
+  });
+
+  test('GET /topics/search finds topics in use by keyword, most used first, with their counts', async () => {
+    const unique = `kw${Date.now() % 100000}`;
+    await newRepository('search-a');
+    await newRepository('search-b');
+    await owner.client.put(`/repos/${owner.username}/search-a/topics`, { topics: [`${unique}-rare`, `${unique}-common`] });
+    await owner.client.put(`/repos/${owner.username}/search-b/topics`, { topics: [`${unique}-common`] });
+    const found = await anonymous.get(`/topics/search?q=${unique}`);
+    expect(found.status).toBe(200);
+    expect(found.body.topics.map((t: { topic_name: string; repo_count: number }) => [t.topic_name, t.repo_count]))
+      .toEqual([[`${unique}-common`, 2], [`${unique}-rare`, 1]]);
+    expect(found.body.topics[0]).toEqual(expect.objectContaining({ id: expect.any(Number), created: expect.any(String), updated: expect.any(String) }));
+    // A topic no repository has any more is not offered.
+    await owner.client.delete(`/repos/${owner.username}/search-a/topics/${unique}-rare`);
+    expect((await anonymous.get(`/topics/search?q=${unique}`)).body.topics.map((t: { topic_name: string }) => t.topic_name)).toEqual([`${unique}-common`]);
+  });
+});

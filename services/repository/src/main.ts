@@ -23,6 +23,8 @@ import { tagGit } from './git/tag-git.js';
 import { languageGit } from './git/language-git.js';
 import { linguistTable } from './git/linguist-table.js';
 import { languageGrpcService } from './grpc/language-service.js';
+import { topicGrpcService } from './grpc/topic-service.js';
+import { topicStore } from './store/topics.js';
 import { languageStatsStore } from './store/languages.js';
 import { languageStatsConsumer } from './events/language-stats-consumer.js';
 import type { LanguageDeps } from './domain/language-stats.js';
@@ -98,6 +100,7 @@ await runService<RepositoryDb, RepositoryTx>({
     teamAccessGrpcService(deps!),
     tagGrpcService({ store: deps!.store, tags: tagGit(storage!), writeLock }),
     languageGrpcService(languageDeps()),
+    topicGrpcService({ store: deps!.store, topics: topicStore(db!) }),
     templateGrpcService(deps!.templates!),
     unadoptedGrpcService({ store: deps!.store, rows: unadoptedRows(db!), git: unadoptedGit(storage!), settings: deps!.settings }),
     commitStatusGrpcService({ store: deps!.store, statuses: commitStatuses!, git: commitStatusGit(storage!) }),

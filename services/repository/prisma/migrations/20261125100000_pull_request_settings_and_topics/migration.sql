@@ -6,7 +6,6 @@ ADD COLUMN     "topics" TEXT[] DEFAULT ARRAY[]::TEXT[];
 CREATE TABLE "topic" (
     "id" BIGSERIAL NOT NULL,
     "name" TEXT NOT NULL,
-    "repo_count" INTEGER NOT NULL DEFAULT 0,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
@@ -15,4 +14,7 @@ CREATE TABLE "topic" (
 
 -- CreateIndex
 CREATE UNIQUE INDEX "topic_name_key" ON "topic"("name");
+
+-- CreateIndex
+CREATE INDEX "repository_topics_idx" ON "repository" USING GIN ("topics");
 
