@@ -140,3 +140,45 @@ describe('topics', () => {
     expect((await anonymous.get(`/topics/search?q=${unique}`)).body.topics.map((t: { topic_name: string }) => t.topic_name)).toEqual([`${unique}-common`]);
   });
 });
+
+/** Reads until `check` holds: git facts are read from git just after the change that moved them. */
+async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
+  let value = await read();
+  for (let attempt = 0; attempt < 200 && !check(value); attempt += 1) {
+    await new Promise((r) => setTimeout(r, 50));
+    value = await read();
+  }
+  return value;
+}
+
+describe('facts read from git', () => {
+  test('branch_count counts the branches as they are created and deleted', async () => {
+    await newRepository('branchy', { auto_init: true });
+    const path = `/repos/${owner.username}/branchy`;
+    const read = async () => (await anonymous.get(path)).body.branch_count as number;
+    expect(await eventually(read, (n) => n === 1)).toBe(1);
+    expect((await owner.client.post(`${path}/branches`, { new_branch_name: 'feature' })).status).toBe(201);
+    expect(await eventually(read, (n) => n === 2)).toBe(2);
+    expect((await owner.client.delete(`${path}/branches/feature`)).status).toBe(204);
+    expect(await eventually(read, (n) => n === 1)).toBe(1);
+  });
+
+  test('an empty repository has no branches and no licenses', async () => {
+    const repo = await newRepository('hollow');
+    expect(repo).toMatchObject({ branch_count: 0, licenses: [] });
+    expect((await anonymous.get(`/repos/${owner.username}/hollow/licenses`)).body).toEqual([]);
+  });
+
+  test('licenses names the SPDX ids of the default branch\'s license files, in the JSON and GET /licenses', async () => {
+    await newRepository('licensed', { auto_init: true, license: 'MIT' });
+    const path = `/repos/${owner.username}/licensed`;
+    const json = await eventually(async () => (await anonymous.get(path)).body, (body) => body.licenses.length > 0);
+    expect(json.licenses).toEqual(['MIT']);
+    expect((await anonymous.get(`${path}/licenses`)).body).toEqual(['MIT']);
+    // A second license file, written through the contents API, is found too.
+    const apache = await owner.client.post(`${path}/contents/COPYING`, { content: Buffer.from('SPDX-License-Identifier: Apache-2.0\n').toString('base64') });
+    expect(apache.status).toBe(201);
+    const both = await eventually(async () => (await anonymous.get(`${path}/licenses`)).body as string[], (ids) => ids.length === 2);
+    expect(both).toEqual(['Apache-2.0', 'MIT']);
+  });
+});

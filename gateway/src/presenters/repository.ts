@@ -89,6 +89,8 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     has_actions: repo.has_actions,
     ...pullRequestSettingsOf(repo),
     default_target_branch: repo.default_branch,
+    // Gitea's AvatarLink for a repository without an uploaded avatar ([picture]
+    // REPOSITORY_AVATAR_FALLBACK = none); Anvil has no repository avatar upload yet.
     avatar_url: '',
     // Gitea: a public repository of a private owner is "internal".
     internal: !repo.private && visibilityName(owner.visibility) === 'private',
@@ -96,7 +98,7 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     object_format_name: repo.object_format_name,
     mirror_updated: formatTime(null),
     topics: repo.topics ?? [],
-    licenses: [] as string[],
-    branch_count: 0,
+    licenses: repo.licenses ?? [],
+    branch_count: repo.branch_count ?? 0,
   };
 }

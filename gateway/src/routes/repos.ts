@@ -150,6 +150,13 @@ export const repoRoutes: Route[] = [
     },
   },
   {
+    // The SPDX ids of the default branch's license files, as the repository JSON's `licenses`.
+    method: 'GET', path: '/repos/:owner/:repo/licenses', operationId: 'repoGetLicenses', access: 'public', scopes: ['repository'],
+    async handle(ctx) {
+      return ok((await resolveRepo(ctx)).repository?.licenses ?? []);
+    },
+  },
+  {
     method: 'PATCH', path: '/repos/:owner/:repo', operationId: 'repoEdit', access: 'signed', scopes: ['repository'],
     statusOverrides: { repo_exists: 422, invalid_branch_name: 422 },
     async handle(ctx) {

@@ -1,4 +1,5 @@
 // The repository service: wiring only (DESIGN.md §2).
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runService, type ServiceDeps } from '@anvil/kit';
@@ -25,6 +26,11 @@ import { linguistTable } from './git/linguist-table.js';
 import { languageGrpcService } from './grpc/language-service.js';
 import { topicGrpcService } from './grpc/topic-service.js';
 import { topicStore } from './store/topics.js';
+import { gitFactsConsumer } from './events/git-facts-consumer.js';
+import { gitFactsReader } from './git/git-facts.js';
+import { gitFactsStore } from './store/git-facts.js';
+import { LicenseDetector, type LicenseTexts } from './domain/licenses.js';
+import type { GitFactsDeps } from './domain/git-facts.js';
 import { languageStatsStore } from './store/languages.js';
 import { languageStatsConsumer } from './events/language-stats-consumer.js';
 import type { LanguageDeps } from './domain/language-stats.js';
@@ -70,6 +76,13 @@ let identityCommits: IdentityCommitClients | undefined;
 let maxBlobSize: number | undefined;
 let sizes: RepositorySizes | undefined;
 
+// The SPDX texts (5 MB) load on the first license file seen, not at start.
+const licenseDetector = new LicenseDetector(() => createRequire(import.meta.url)('spdx-license-list/full') as LicenseTexts);
+
+function gitFactsDeps(): GitFactsDeps {
+  return { store: deps!.store, git: gitFactsReader((owner, name) => storage!.pathOf(owner, name)), facts: gitFactsStore(db!), detector: licenseDetector };
+}
+
 function languageDeps(): LanguageDeps {
   return { store: deps!.store, stats: languageStatsStore(db!), git: languageGit(storage!), table: linguistTable() };
 }
@@ -113,6 +126,7 @@ await runService<RepositoryDb, RepositoryTx>({
     identityUserConsumer(log, storage),
     identityOrgConsumer(log, storage),
     languageStatsConsumer(log, languageDeps),
+    gitFactsConsumer(log, gitFactsDeps),
     commitStatusCleanupConsumer(),
   ],
 });

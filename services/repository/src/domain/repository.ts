@@ -30,6 +30,10 @@ export interface Repository {
   pullRequestSettings: PullRequestSettings;
   /** Lower case, sorted. */
   topics: string[];
+  /** Read from git after each change of refs (git-facts.ts). */
+  branchCount: number;
+  /** SPDX ids of the default branch's license files (git-facts.ts). */
+  licenses: string[];
   createdAt: Date;
   updatedAt: Date;
   /** The default branch's top language (set by language statistics; '' until computed). */

@@ -55,5 +55,7 @@ export function repositoryMessage(r: Repository): pb.RepositoryInput {
     language: r.language ?? '',
     pull_request_settings: r.pullRequestSettings,
     topics: r.topics,
+    branch_count: r.branchCount,
+    licenses: r.licenses,
   };
 }

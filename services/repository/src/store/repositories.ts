@@ -40,6 +40,8 @@ export function toRepository(row: RepositoryRow): Repository {
     hasCode: row.has_code,
     pullRequestSettings: pullRequestSettingsOf(row.pull_request_settings),
     topics: row.topics ?? [],
+    branchCount: row.branch_count ?? 0,
+    licenses: row.licenses ?? [],
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     language: row.language ?? '',

@@ -1,5 +1,7 @@
 -- AlterTable
-ALTER TABLE "repository" ADD COLUMN     "pull_request_settings" JSONB NOT NULL DEFAULT '{}',
+ALTER TABLE "repository" ADD COLUMN     "branch_count" INTEGER NOT NULL DEFAULT 0,
+ADD COLUMN     "licenses" TEXT[] DEFAULT ARRAY[]::TEXT[],
+ADD COLUMN     "pull_request_settings" JSONB NOT NULL DEFAULT '{}',
 ADD COLUMN     "topics" TEXT[] DEFAULT ARRAY[]::TEXT[];
 
 -- CreateTable
