@@ -26,6 +26,25 @@ async function newRepository(name: string, options: Record<string, unknown> = {}
   return res.body;
 }
 
+describe('units', () => {
+  test('a unit Anvil has not built is not advertised, even when enabled; issues and pull requests report their stored settings', async () => {
+    await newRepository('units');
+    const edited = await owner.client.patch(`/repos/${owner.username}/units`, { has_wiki: true, has_releases: true, has_issues: false });
+    expect(edited.body).toMatchObject({
+      has_wiki: false, has_projects: false, has_releases: false, has_packages: false, has_actions: false,
+      has_issues: false, has_pull_requests: true, has_code: true,
+    });
+  });
+
+  test('a public repository of a private organization is internal', async () => {
+    const org = e2e.users.unique('json-org');
+    expect((await owner.client.post('/orgs', { username: org, visibility: 'private' })).status).toBe(201);
+    await e2e.users.eventually(() => owner.client.post(`/orgs/${org}/repos`, { name: 'inside' }), 201);
+    expect((await owner.client.get(`/repos/${org}/inside`)).body).toMatchObject({ private: false, internal: true });
+    expect((await newRepository('outside')).internal).toBe(false);
+  });
+});
+
 describe('merge settings', () => {
   test('a new repository reports Gitea\'s defaults for its pull request unit', async () => {
     const repo = await newRepository('defaults');

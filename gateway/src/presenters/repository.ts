@@ -1,6 +1,7 @@
 // repository.RepositoryAccess (+ its owner from identity) → Gitea's Repository JSON
-// (services/convert/repository.go innerToRepo). Fields Anvil does not track yet (stars,
-// forks, issues, mirrors) carry Gitea's values for a repository without them.
+// (services/convert/repository.go innerToRepo). Every field Gitea computes is computed from
+// what the repository service stores; the counters of features Anvil has not built (stars,
+// forks, watches, releases, mirrors) carry Gitea's values for a repository without them.
 import type { Caller } from '@anvil/kit';
 import type { identity, repository } from '@anvil/proto';
 import { formatTime } from './time.js';
@@ -80,13 +81,15 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     internal_tracker: repo.has_issues
       ? { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: true }
       : undefined,
-    has_wiki: repo.has_wiki,
+    // Units Anvil has not built are not advertised, whatever is stored for them (the stored
+    // setting shows once the unit exists): a client would link to pages that 404.
+    has_wiki: false,
     has_pull_requests: repo.has_pull_requests,
-    has_projects: repo.has_projects,
+    has_projects: false,
     projects_mode: 'all',
-    has_releases: repo.has_releases,
-    has_packages: repo.has_packages,
-    has_actions: repo.has_actions,
+    has_releases: false,
+    has_packages: false,
+    has_actions: false,
     ...pullRequestSettingsOf(repo),
     default_target_branch: repo.default_branch,
     // Gitea's AvatarLink for a repository without an uploaded avatar ([picture]
