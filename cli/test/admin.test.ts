@@ -60,6 +60,15 @@ describe('admin user create', () => {
     expect(received.at(-1)!.request.password).toBe(printed);
   });
 
+  it('says a short password is too short and names the rule, without calling the service', async () => {
+    const before = received.length;
+    const result = await createUser(args({ username: 'shorty', password: 'short' }), env);
+    expect(result).toMatchObject({ code: 1, stderr: ['Command error: password is too short: it must be at least 8 characters ([security] MIN_PASSWORD_LENGTH)'] });
+    expect(received).toHaveLength(before);
+    const longer = await createUser(args({ username: 'shorty', password: 'short' }), { ...env, ANVIL__security__MIN_PASSWORD_LENGTH: '4' });
+    expect(longer.code).toBe(0);
+  });
+
   it("fails with the service's message", async () => {
     const result = await createUser(args({ username: 'taken' }), env);
     expect(result.code).toBe(1);

@@ -7,6 +7,7 @@ import { trackWrites } from './caches/repository-access.js';
 import { implementedDocument, matchOperation, swaggerUiRouter } from './contract/index.js';
 import { gitHttp } from './git-http/proxy.js';
 import { errorBody, errorHandler, sendError } from './http/errors.js';
+import { accessLog } from './http/access-log.js';
 import { healthz } from './http/health.js';
 import { registerRoutes, sendJson, type Deps } from './http/route.js';
 import { oauth2Router } from './oauth/router.js';
@@ -17,6 +18,8 @@ import { webRawRoutes } from './routes/repo-raw.js';
 export interface AppOptions {
   /** Largest JSON body accepted; bigger ones get a clean 413. */
   bodyLimit?: string;
+  /** An info line per request (default on). */
+  accessLog?: boolean;
 }
 
 /** `not implemented in Anvil yet: GET /repos/{owner}/{repo}/releases` for an operation of the contract, else Gitea's not-found message. */
@@ -32,6 +35,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   app.set('etag', false);
   app.set('x-powered-by', false);
   app.set('query parser', 'simple');
+  if (options.accessLog !== false) app.use(accessLog(deps.log));
 
   app.get('/api/healthz', healthz(deps.config));
   // Before any route: a write in flight keeps remembered repositories from being served.

@@ -43,6 +43,10 @@ export async function createUser(args: CreateUserArgs, env: NodeJS.ProcessEnv = 
   }
 
   const password = args.randomPassword ? randomBytes(12).toString('base64url') : args.password!;
+  const minLength = config.settings.security.MIN_PASSWORD_LENGTH;
+  const tooShort = `Command error: password is too short: it must be at least ${minLength} characters ([security] MIN_PASSWORD_LENGTH)`;
+  // Said here, with the rule, rather than as the API's bare "PasswordIsRequired".
+  if (Buffer.byteLength(password, 'utf8') < minLength) return fail(tooShort);
   const address = config.addresses.identity;
   const client = createServiceClient<identity.IdentityServiceClient>(loadAnvilGrpc().anvil.identity.v1.IdentityService, address, secret);
   try {
@@ -61,6 +65,7 @@ export async function createUser(args: CreateUserArgs, env: NodeJS.ProcessEnv = 
     if (err instanceof DomainError && err.kind === 'unavailable') {
       return fail(`Command error: cannot reach the identity service at ${address}: ${err.message}`);
     }
+    if (err instanceof DomainError && err.reason === 'password_too_short') return fail(tooShort);
     return fail(`Command error: CreateUser: ${(err as Error).message}`);
   } finally {
     client.close();

@@ -10,7 +10,7 @@ import type { CredentialCache } from '../auth/credential-cache.js';
 import { RepositoryAccessCache } from '../caches/repository-access.js';
 import { grantsScopes, levelOfMethod, requiredScopes, type ScopeCategory } from '../auth/scopes.js';
 import type { ServiceClients } from '../services.js';
-import { ApiError, publicMessage, sendError, statusOf, type StatusOverrides } from './errors.js';
+import { ApiError, logFailure, publicMessage, sendError, statusOf, type StatusOverrides } from './errors.js';
 import { readPage, setPagingHeaders, type Page } from './pagination.js';
 import { routeIndex } from './route-index.js';
 
@@ -193,7 +193,7 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
         }
       } catch (err) {
         const status = statusOf(err, route.statusOverrides);
-        if (status >= 500) deps.log.error({ err, route: route.operationId }, 'route failed');
+        logFailure(deps.log, status, err, { route: route.operationId });
         sendError(res, status, publicMessage(status, err), rootUrl);
       }
     });
