@@ -11,7 +11,7 @@ const VISIBILITY: Record<string, identity.Visibility> = {
 export function visibilityOf(name: unknown): identity.Visibility | undefined {
   if (name === undefined || name === '') return undefined;
   const value = VISIBILITY[String(name)];
-  if (!value) throw invalid('[Visibility]: visibility must be one of public, limited, private');
+  if (!value) throw invalid('[visibility]: visibility must be one of public, limited, private');
   return value;
 }
 
