@@ -64,6 +64,23 @@ describe('a repository the caller may see', () => {
   });
 });
 
+describe('an organization the caller may not see', () => {
+  test('is 404 for an anonymous caller on a route that needs a token, as one that does not exist', async () => {
+    const hidden = e2e.users.unique('guard-org');
+    expect((await owner.client.post('/orgs', { username: hidden, visibility: 'private' })).status).toBe(201);
+    const res = await anonymous.get(`/orgs/${hidden}/teams`);
+    expect([res.status, res.body.message]).toEqual([404, 'The target couldn\'t be found.']);
+    expect((await anonymous.get('/orgs/no-such-org-here/members')).status).toBe(404);
+    expect((await stranger.client.get(`/orgs/${hidden}/teams`)).status).toBe(404);
+  });
+
+  test('a public organization still asks an anonymous caller for a token', async () => {
+    const open = e2e.users.unique('guard-org');
+    expect((await owner.client.post('/orgs', { username: open })).status).toBe(201);
+    expect((await anonymous.get(`/orgs/${open}/teams`)).status).toBe(401);
+  });
+});
+
 describe('a token limited to public repositories', () => {
   test('is refused on its owner\'s private repository with Gitea\'s 403', async () => {
     const publicOnly = await tokenOf(owner, ['public-only', 'write:repository']);

@@ -7,11 +7,12 @@ import { ANONYMOUS, type Caller, type Config, type Logger } from '@anvil/kit';
 import { validateRequestBody, operationHasBody } from '../contract/index.js';
 import type { AuthState } from '../auth/authenticate.js';
 import type { CredentialCache } from '../auth/credential-cache.js';
-import { RepositoryAccessCache } from '../caches/repository-access.js';
+import type { RepositoryAccessCache } from '../caches/repository-access.js';
 import { grantsScopes, levelOfMethod, requiredScopes, type ScopeCategory } from '../auth/scopes.js';
 import type { ServiceClients } from '../services.js';
 import { ApiError, logFailure, publicMessage, sendError, statusOf, type StatusOverrides } from './errors.js';
 import { readPage, setPagingHeaders, type Page } from './pagination.js';
+import { contextGuardOf } from './context-guard.js';
 import { routeIndex } from './route-index.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -118,25 +119,6 @@ function checkAccess(rule: AccessRule, auth: AuthState, caller: Caller, method: 
   return undefined;
 }
 
-/** Routes under `/repos/{owner}/{repo}`: Gitea resolves the repository before any other guard. */
-const REPOSITORY_ROUTE = /^\/repos\/:owner\/:repo(\/|$)/;
-
-/**
- * Whether the caller may not see the route's repository. Gitea's repoAssignment runs before
- * reqToken and the scope check, so a stranger to a private repository learns nothing from
- * a 401 or 403: the repository is not found, whatever else the request lacks.
- */
-async function repositoryHidden(deps: Deps, caller: Caller, params: Record<string, string>): Promise<boolean> {
-  const ref = { owner: params.owner, name: params.repo };
-  try {
-    await deps.repositories.get(RepositoryAccessCache.keyOf(caller, ref.owner, ref.name),
-      () => deps.services.repository.ResolveRepository(ref, { caller }));
-    return false;
-  } catch (err) {
-    return statusOf(err) === 404;
-  }
-}
-
 export function registerRoutes(router: Router, routes: readonly Route[], deps: Deps, bodyLimit: string): void {
   const rootUrl = deps.config.rootUrl;
   const parseJson = express.json({ limit: bodyLimit, type: () => true, strict: false });
@@ -145,7 +127,7 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
 
   for (const route of routes) {
     const rule = accessRuleOf(route);
-    const underRepository = REPOSITORY_ROUTE.test(route.path);
+    const hidden = contextGuardOf(route.path);
     const handlers: RequestHandler[] = [];
     const hasBody = operationHasBody(route.operationId);
     if (hasBody) handlers.push(parseJson);
@@ -154,8 +136,8 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
       const caller = auth.caller;
       const denied = checkAccess(rule, auth, caller, req.method);
       if (denied) {
-        // Only a refusal pays for the lookup; a request that passes resolves the repository in its handler.
-        if (underRepository && await repositoryHidden(deps, caller, req.params as Record<string, string>)) {
+        // Visibility first, as Gitea: only a refusal pays for the lookup (context-guard.ts).
+        if (hidden && await hidden(deps, caller, req.params as Record<string, string>)) {
           return sendError(res, 404, 'The target couldn\'t be found.', rootUrl);
         }
         return sendError(res, denied.status, denied.message, rootUrl);
