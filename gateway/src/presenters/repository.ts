@@ -5,14 +5,9 @@
 import type { Caller } from '@anvil/kit';
 import type { identity, repository } from '@anvil/proto';
 import { formatTime } from './time.js';
-import { hostOf, presentUser, visibilityName } from './user.js';
-
-const MODES = ['none', 'read', 'write', 'admin', 'owner'];
-const atLeast = (mode: string, wanted: string) => MODES.indexOf(mode) >= MODES.indexOf(wanted);
-
-export function presentPermission(mode: string) {
-  return { admin: atLeast(mode, 'admin'), push: atLeast(mode, 'write'), pull: atLeast(mode, 'read') };
-}
+import { presentPermission } from './access-mode.js';
+import { cloneUrls, repoUrls } from './repo-urls.js';
+import { presentUser, visibilityName } from './user.js';
 
 /**
  * The pull request settings as Gitea reports them: stored values while the unit is on,
@@ -41,7 +36,8 @@ function pullRequestSettingsOf(repo: repository.Repository) {
 export function presentRepository(access: repository.RepositoryAccess, owner: identity.User, caller: Caller, rootUrl: string) {
   const repo = access.repository!;
   const fullName = `${owner.login}/${repo.name}`;
-  const host = hostOf(rootUrl);
+  const urls = repoUrls(rootUrl, owner.login, repo.name);
+  const clone = cloneUrls(rootUrl, owner.login, repo.name);
   return {
     id: repo.id,
     owner: presentUser(owner, caller, rootUrl),
@@ -55,12 +51,12 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     mirror: false,
     size: repo.size,
     language: repo.language,
-    languages_url: `${rootUrl}api/v1/repos/${fullName}/languages`,
-    html_url: `${rootUrl}${fullName}`,
-    url: `${rootUrl}api/v1/repos/${fullName}`,
+    languages_url: `${urls.api}/languages`,
+    html_url: urls.html,
+    url: urls.api,
     link: '',
-    ssh_url: `git@${host}:${fullName}.git`,
-    clone_url: `${rootUrl}${fullName}.git`,
+    ssh_url: clone.ssh,
+    clone_url: clone.https,
     original_url: '',
     website: repo.website,
     stars_count: 0,
