@@ -56,7 +56,7 @@ describe('merge settings', () => {
     });
   });
 
-  test('PATCH stores them with has_pull_requests, reports them, and keeps them across reads', async () => {
+  test('PATCH stores them, reports them, and keeps them across reads', async () => {
     await newRepository('merging');
     const path = `/repos/${owner.username}/merging`;
     const edited = await owner.client.patch(path, {
@@ -74,10 +74,13 @@ describe('merge settings', () => {
     expect((await anonymous.get(path)).body).toMatchObject(expected);
   });
 
-  test('without has_pull_requests in the same edit they are left as they were, as Gitea does', async () => {
+  test('an edit that leaves pull requests off does not touch them, as Gitea does', async () => {
     await newRepository('untouched');
     const path = `/repos/${owner.username}/untouched`;
-    expect((await owner.client.patch(path, { allow_rebase: false })).body.allow_rebase).toBe(true);
+    expect((await owner.client.patch(path, { allow_rebase: false })).body.allow_rebase).toBe(false);
+    expect((await owner.client.patch(path, { has_pull_requests: false, allow_squash_merge: false })).status).toBe(200);
+    const back = await owner.client.patch(path, { has_pull_requests: true });
+    expect(back.body).toMatchObject({ allow_rebase: false, allow_squash_merge: true });
   });
 
   test('a repository with pull requests off reports every merge style refused', async () => {

@@ -232,9 +232,10 @@ export async function editRepository(deps: RepositoryDeps, ownerLogin: string, n
     patch.archivedAt = input.isArchived ? new Date() : null;
   }
   for (const flag of UNIT_FLAGS) if (input[flag] !== undefined) patch[flag] = input[flag];
-  // Gitea's updateRepoUnits reads the pull request settings only while enabling the unit
-  // (has_pull_requests: true in the same edit); otherwise they are left as they were.
-  if (input.hasPullRequests === true && input.pullRequestSettings && Object.keys(input.pullRequestSettings).length) {
+  // Gitea's updateRepoUnits applies the pull request settings while the unit is on or being
+  // turned on; an edit that leaves pull requests off does not touch them.
+  const pullRequestsOn = input.hasPullRequests ?? repo.hasPullRequests;
+  if (pullRequestsOn && input.pullRequestSettings && Object.keys(input.pullRequestSettings).length) {
     patch.pullRequestSettings = editPullRequestSettings(repo.pullRequestSettings, input.pullRequestSettings);
   }
   if (input.defaultBranch !== undefined && input.defaultBranch !== repo.defaultBranch) {
