@@ -30,7 +30,7 @@ import { gitFactsConsumer } from './events/git-facts-consumer.js';
 import { gitFactsReader } from './git/git-facts.js';
 import { gitFactsStore } from './store/git-facts.js';
 import { LicenseDetector, type LicenseTexts } from './domain/licenses.js';
-import type { GitFactsDeps } from './domain/git-facts.js';
+import { backfillGitFacts, type GitFactsDeps } from './domain/git-facts.js';
 import { languageStatsStore } from './store/languages.js';
 import { languageStatsConsumer } from './events/language-stats-consumer.js';
 import type { LanguageDeps } from './domain/language-stats.js';
@@ -107,6 +107,10 @@ await runService<RepositoryDb, RepositoryTx>({
     service.onShutdown('access hints', () => hints.stop());
     // Packs travel over this HTTP side channel, never inside gRPC (DESIGN.md §3).
     await startGitHttpServer({ address: service.config.repositoryHttpAddress, secret: service.secret, log: service.log, deps, storage, preReceive, writeLock });
+    // Repositories from before branch_count and licenses were kept get them now, in the background.
+    void backfillGitFacts(gitFactsDeps(), (err, repository) => service.log.warn({ err, repository }, 'reading a repository\'s branches and licenses failed'))
+      .then((count) => count && service.log.info({ count }, 'recorded branch counts and licenses of existing repositories'))
+      .catch((err: unknown) => service.log.warn({ err }, 'recording branch counts and licenses stopped'));
   },
   grpcServices: () => [
     repositoryGrpcService(deps!),

@@ -18,6 +18,8 @@ export interface GitFacts {
 
 export interface GitFactsStore {
   save(repositoryId: number, facts: GitFacts): Promise<void>;
+  /** Ids above `afterId` of repositories with git data but no branch counted yet, in id order. */
+  idsWithoutFacts(afterId: number, limit: number): Promise<number[]>;
 }
 
 export interface GitFactsDeps {
@@ -37,4 +39,26 @@ export async function refreshGitFacts(deps: GitFactsDeps, id: number): Promise<G
   const facts = { branchCount, licenses };
   await deps.facts.save(id, facts);
   return facts;
+}
+
+/**
+ * Reads the facts of every repository that has git data but none recorded: those created
+ * before the facts were kept, or whose last event was missed. Runs once at start, in the
+ * background, one repository at a time; each is visited once even if it has no branches.
+ */
+export async function backfillGitFacts(deps: GitFactsDeps, onError: (err: unknown, id: number) => void): Promise<number> {
+  let after = 0;
+  let refreshed = 0;
+  for (;;) {
+    const ids = await deps.facts.idsWithoutFacts(after, 100);
+    if (!ids.length) return refreshed;
+    for (const id of ids) {
+      try {
+        if (await refreshGitFacts(deps, id)) refreshed += 1;
+      } catch (err) {
+        onError(err, id);
+      }
+    }
+    after = ids[ids.length - 1]!;
+  }
 }

@@ -10,5 +10,12 @@ export function gitFactsStore(db: RepositoryDb): GitFactsStore {
         UPDATE repository SET branch_count = ${facts.branchCount}, licenses = ${facts.licenses}::text[]
         WHERE id = ${BigInt(repositoryId)} AND (branch_count <> ${facts.branchCount} OR licenses IS DISTINCT FROM ${facts.licenses}::text[])`;
     },
+    async idsWithoutFacts(afterId, limit) {
+      const rows = await db.repository.findMany({
+        where: { id: { gt: BigInt(afterId) }, is_empty: false, branch_count: 0 },
+        select: { id: true }, orderBy: { id: 'asc' }, take: limit,
+      });
+      return rows.map((r) => Number(r.id));
+    },
   };
 }
