@@ -81,6 +81,19 @@ describe('an organization the caller may not see', () => {
   });
 });
 
+describe('a token limited to public organizations', () => {
+  test('is refused on an organization that is not public, with Gitea\'s 403, and works on a public one', async () => {
+    const limited = e2e.users.unique('guard-org');
+    const open = e2e.users.unique('guard-org');
+    expect((await owner.client.post('/orgs', { username: limited, visibility: 'limited' })).status).toBe(201);
+    expect((await owner.client.post('/orgs', { username: open })).status).toBe(201);
+    const publicOnly = await tokenOf(owner, ['public-only', 'write:organization']);
+    const res = await publicOnly.get(`/orgs/${limited}/teams`);
+    expect([res.status, res.body.message]).toEqual([403, 'token scope is limited to public orgs']);
+    expect((await publicOnly.get(`/orgs/${open}/teams`)).status).toBe(200);
+  });
+});
+
 describe('a token limited to public repositories', () => {
   test('is refused on its owner\'s private repository with Gitea\'s 403', async () => {
     const publicOnly = await tokenOf(owner, ['public-only', 'write:repository']);

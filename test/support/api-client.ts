@@ -18,7 +18,7 @@ export class ContractViolation extends Error {}
 function isScopeDenial(status: number, body: unknown): boolean {
   const message = (body as { message?: unknown } | null)?.message;
   return status === 403 && typeof message === 'string'
-    && (message.startsWith('token does not have at least one of required scope(s)') || message === 'token scope is limited to public repos');
+    && (message.startsWith('token does not have at least one of required scope(s)') || /^token scope is limited to public (repos|orgs)$/.test(message));
 }
 
 export class ApiClient {

@@ -34,3 +34,27 @@ export function contextGuardOf(routePath: string): ((deps: Deps, caller: Caller,
     }
   };
 }
+
+const ORG_ROUTE = /^\/orgs?\/:org(\/|$)/;
+
+/**
+ * Gitea's reqToken for a `public-only` token on an organization route: an organization that
+ * is not public is refused with 403 (a repository's service answers the same for a private
+ * repository). Undefined for routes this does not apply to; the check answers the refusal
+ * message, or undefined to go on.
+ */
+export function publicOnlyGuardOf(routePath: string, scopes: readonly string[]): ((deps: Deps, caller: Caller, params: Record<string, string>) => Promise<string | undefined>) | undefined {
+  if (!ORG_ROUTE.test(routePath) || !scopes.includes('organization')) return undefined;
+  return async (deps, caller, { org }) => {
+    if (!caller.scopes.includes('public-only')) return undefined;
+    // Asked as the token's holder would be without the limit: an organization they could
+    // not see anyway stays not found (the route answers that), one they could is refused.
+    const holder = { ...caller, scopes: caller.scopes.filter((s) => s !== 'public-only') };
+    try {
+      const view = await deps.services.orgs.GetOrg({ name: org! }, { caller: holder });
+      return view.org?.account?.visibility === 'VISIBILITY_PUBLIC' ? undefined : 'token scope is limited to public orgs';
+    } catch {
+      return undefined;
+    }
+  };
+}

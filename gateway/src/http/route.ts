@@ -12,7 +12,7 @@ import { grantsScopes, levelOfMethod, requiredScopes, type ScopeCategory } from 
 import type { ServiceClients } from '../services.js';
 import { ApiError, logFailure, publicMessage, sendError, statusOf, type StatusOverrides } from './errors.js';
 import { readPage, setPagingHeaders, type Page } from './pagination.js';
-import { contextGuardOf } from './context-guard.js';
+import { contextGuardOf, publicOnlyGuardOf } from './context-guard.js';
 import { routeIndex } from './route-index.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -128,6 +128,7 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
   for (const route of routes) {
     const rule = accessRuleOf(route);
     const hidden = contextGuardOf(route.path);
+    const publicOnly = publicOnlyGuardOf(route.path, route.scopes);
     const handlers: RequestHandler[] = [];
     const hasBody = operationHasBody(route.operationId);
     if (hasBody) handlers.push(parseJson);
@@ -142,6 +143,8 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
         }
         return sendError(res, denied.status, denied.message, rootUrl);
       }
+      const limited = publicOnly && await publicOnly(deps, caller, req.params as Record<string, string>);
+      if (limited) return sendError(res, 403, limited, rootUrl);
 
       let body: unknown = req.body;
       if (hasBody) {
