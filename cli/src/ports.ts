@@ -3,7 +3,10 @@
 // program is reported in one line naming the variable that moves it, instead of a child
 // crashing half way through start-up.
 import type { Config } from '@anvil/kit';
-import { freePort, isPortFree } from './net.js';
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { freePort, freePorts, isPortFree } from './net.js';
 
 export interface PortClaim {
   /** The variable that sets it, e.g. `ANVIL_REPOSITORY_ADDR`. */
@@ -36,4 +39,36 @@ export async function takenPortMessage(claims: readonly PortClaim[]): Promise<st
     return `port ${claim.port} (${claim.variable}) is in use by another program: set ${claim.variable}=${suggestion} or stop that program`;
   }
   return undefined;
+}
+
+/** The internal addresses `anvil start` chooses itself when the environment leaves them unset. */
+export const INTERNAL_ADDRESS_VARIABLES = [
+  'ANVIL_IDENTITY_ADDR', 'ANVIL_REPOSITORY_ADDR', 'ANVIL_COLLABORATION_ADDR', 'ANVIL_HOOKS_ADDR', 'ANVIL_REPOSITORY_HTTP_ADDR',
+] as const;
+
+/** Where `anvil start` writes the addresses it chose, for `anvil admin` to find identity. */
+export const INTERNAL_ADDRESSES_FILE = 'internal-addresses.json';
+
+/**
+ * Free loopback addresses for the internal variables `env` leaves unset, so two installs on
+ * one machine never fight over the same internal port. Set ones are kept as they are.
+ */
+export async function chooseInternalAddresses(env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
+  const unset = INTERNAL_ADDRESS_VARIABLES.filter((name) => !env[name]);
+  const ports = await freePorts(unset.length);
+  return Object.fromEntries(unset.map((name, i) => [name, `127.0.0.1:${ports[i]}`]));
+}
+
+export async function writeInternalAddresses(dataDir: string, addresses: Record<string, string>): Promise<void> {
+  await writeFile(join(dataDir, INTERNAL_ADDRESSES_FILE), `${JSON.stringify(addresses, null, 2)}\n`);
+}
+
+/** The addresses the running `anvil start` of `dataDir` chose; empty when there is none. */
+export function readInternalAddresses(dataDir: string): Record<string, string> {
+  try {
+    const parsed = JSON.parse(readFileSync(join(dataDir, INTERNAL_ADDRESSES_FILE), 'utf8')) as Record<string, unknown>;
+    return Object.fromEntries(Object.entries(parsed).filter(([k, v]) => (INTERNAL_ADDRESS_VARIABLES as readonly string[]).includes(k) && typeof v === 'string')) as Record<string, string>;
+  } catch {
+    return {};
+  }
 }

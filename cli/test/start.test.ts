@@ -110,6 +110,25 @@ suite('anvil start (fake deployables)', () => {
     expect(stopped.slice(1).sort()).toEqual(['collaboration', 'hooks', 'identity', 'repository']);
   }, 30_000);
 
+  it('chooses free loopback ports for the internal addresses left unset, and writes them down for anvil admin', async () => {
+    const env = await envFor('chosen');
+    for (const name of ['ANVIL_IDENTITY_ADDR', 'ANVIL_REPOSITORY_ADDR', 'ANVIL_COLLABORATION_ADDR', 'ANVIL_REPOSITORY_HTTP_ADDR']) delete env[name];
+    const run = runSupervisor(root, env, /Anvil is ready at/);
+    await run.matched;
+    const got = JSON.parse(await readFile(join(env.FAKE_DIR!, 'identity.env.json'), 'utf8'));
+    const written = JSON.parse(await readFile(join(env.ANVIL_DATA_DIR!, 'internal-addresses.json'), 'utf8'));
+    expect(got.ANVIL_IDENTITY_ADDR).toMatch(/^127\.0\.0\.1:\d+$/);
+    expect(got.ANVIL_IDENTITY_ADDR).not.toBe('127.0.0.1:50051');
+    expect(got.ANVIL_HOOKS_ADDR).toBe(env.ANVIL_HOOKS_ADDR);
+    expect(written).toEqual({
+      ANVIL_IDENTITY_ADDR: got.ANVIL_IDENTITY_ADDR, ANVIL_REPOSITORY_ADDR: got.ANVIL_REPOSITORY_ADDR,
+      ANVIL_COLLABORATION_ADDR: got.ANVIL_COLLABORATION_ADDR, ANVIL_HOOKS_ADDR: env.ANVIL_HOOKS_ADDR,
+      ANVIL_REPOSITORY_HTTP_ADDR: got.ANVIL_REPOSITORY_HTTP_ADDR,
+    });
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+  }, 30_000);
+
   it('stops everything and exits non-zero when a child dies', async () => {
     const env = await envFor('die', { FAKE_DIE: 'hooks', ANVIL__security__INTERNAL_TOKEN: 'x'.repeat(32) });
     const run = runSupervisor(root, env, /stopped/);

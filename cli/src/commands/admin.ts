@@ -1,11 +1,12 @@
 // `anvil admin user create`, shaped like Gitea's `gitea admin user create`. It talks to a
 // running identity service over gRPC as the system caller, signed with the internal
 // secret: from ANVIL__security__INTERNAL_TOKEN, else the one `anvil start` keeps in the
-// data directory.
+// data directory, at the identity address `anvil start` chose unless ANVIL_IDENTITY_ADDR is set.
 import { randomBytes } from 'node:crypto';
 import { ConfigError, createServiceClient, DomainError, loadConfig, SYSTEM } from '@anvil/kit';
 import { loadAnvilGrpc, type identity } from '@anvil/proto';
 import { readInternalToken } from '../internal-token.js';
+import { readInternalAddresses } from '../ports.js';
 
 export interface CreateUserArgs {
   username: string;
@@ -33,6 +34,10 @@ export async function createUser(args: CreateUserArgs, env: NodeJS.ProcessEnv = 
   let config;
   try {
     config = loadConfig(env);
+    // Under `anvil start` the internal addresses are chosen at start and written down.
+    const chosen = readInternalAddresses(config.dataDir);
+    const unset = Object.fromEntries(Object.entries(chosen).filter(([name]) => !env[name]));
+    if (Object.keys(unset).length) config = loadConfig({ ...env, ...unset });
   } catch (err) {
     if (err instanceof ConfigError) return fail(err.message);
     throw err;

@@ -11,7 +11,7 @@ import { startEmbeddedPostgres } from '../infra/embedded-postgres.js';
 import { startNats } from '../infra/nats.js';
 import { loadOrCreateInternalToken } from '../internal-token.js';
 import { sleep } from '../net.js';
-import { portClaims, takenPortMessage } from '../ports.js';
+import { chooseInternalAddresses, INTERNAL_ADDRESS_VARIABLES, portClaims, takenPortMessage, writeInternalAddresses } from '../ports.js';
 import { deployableEntry, DEPLOYABLES, ProcessRunner, SERVICES, type ProcessExit } from '../processes.js';
 
 const ME = 'anvil';
@@ -32,7 +32,10 @@ export interface StartOptions {
   root?: string;
 }
 
-export async function start(env: NodeJS.ProcessEnv = process.env, options: StartOptions = {}): Promise<void> {
+export async function start(givenEnv: NodeJS.ProcessEnv = process.env, options: StartOptions = {}): Promise<void> {
+  // Internal addresses the environment leaves unset are free loopback ports chosen now.
+  const chosenAddresses = await chooseInternalAddresses(givenEnv);
+  const env: NodeJS.ProcessEnv = { ...givenEnv, ...chosenAddresses };
   let config: Config;
   try {
     config = loadConfig(env);
@@ -105,6 +108,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env, options: Start
 
   try {
     await mkdir(config.dataDir, { recursive: true });
+    await writeInternalAddresses(config.dataDir, Object.fromEntries(INTERNAL_ADDRESS_VARIABLES.map((name) => [name, env[name]!])));
     let databaseUrl = config.databaseUrl;
     if (!databaseUrl) {
       const postgres = await startEmbeddedPostgres({ dataDir: config.dataDir, runner, say });
