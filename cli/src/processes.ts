@@ -101,7 +101,7 @@ export interface ProcessRunnerOptions {
   write?: (text: string, stream: 'stdout' | 'stderr') => void;
   /** Colored names and levels; defaults to whether stdout is a terminal. */
   color?: boolean;
-  /** Reformat pino JSON lines for people; defaults to `color`. */
+  /** Reformat pino JSON lines for people; defaults to ANVIL_LOG_FORMAT (`pretty` or `json`), else `color`. */
   pretty?: boolean;
   /** Called once per child exit, expected or not. */
   onExit?: (exit: ProcessExit) => void;
@@ -134,7 +134,8 @@ export class ProcessRunner {
   constructor(private readonly options: ProcessRunnerOptions = {}) {
     this.write = options.write ?? ((text, stream) => (stream === 'stdout' ? process.stdout : process.stderr).write(text));
     this.color = options.color ?? Boolean(process.stdout.isTTY);
-    this.pretty = options.pretty ?? this.color;
+    const format = process.env.ANVIL_LOG_FORMAT;
+    this.pretty = options.pretty ?? (format === 'pretty' ? true : format === 'json' ? false : this.color);
   }
 
   start(spec: ProcessSpec): void {

@@ -1,5 +1,8 @@
 // `anvil admin user create` against a stand-in identity service built with the kit's own
 // gRPC server, so the signed caller metadata is checked exactly as the real service does.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { alreadyExists, createLogger, startGrpcServer, type Caller, type RunningGrpcServer } from '@anvil/kit';
 import { loadAnvilGrpc, type identity } from '@anvil/proto';
@@ -58,6 +61,27 @@ describe('admin user create', () => {
     expect(result.code).toBe(0);
     const printed = /generated random password is '(.+)'/.exec(result.stdout[0])![1];
     expect(received.at(-1)!.request.password).toBe(printed);
+  });
+
+  it('says a short password is too short and names the rule, without calling the service', async () => {
+    const before = received.length;
+    const result = await createUser(args({ username: 'shorty', password: 'short' }), env);
+    expect(result).toMatchObject({ code: 1, stderr: ['Command error: password is too short: it must be at least 8 characters ([security] MIN_PASSWORD_LENGTH)'] });
+    expect(received).toHaveLength(before);
+    const longer = await createUser(args({ username: 'shorty', password: 'short' }), { ...env, ANVIL__security__MIN_PASSWORD_LENGTH: '4' });
+    expect(longer.code).toBe(0);
+  });
+
+  it('finds identity at the address anvil start chose and wrote into the data directory', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'anvil-admin-'));
+    try {
+      await writeFile(join(dataDir, 'internal-addresses.json'), JSON.stringify({ ANVIL_IDENTITY_ADDR: env.ANVIL_IDENTITY_ADDR }));
+      const { ANVIL_IDENTITY_ADDR: _unset, ...rest } = env;
+      const result = await createUser(args({ username: 'found' }), { ...rest, ANVIL_DATA_DIR: dataDir });
+      expect(result.code).toBe(0);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   it("fails with the service's message", async () => {

@@ -9,7 +9,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../src/net.js';
+import { createServer, type Server } from 'node:net';
+import { freePort, freePorts } from '../src/net.js';
 import { deployableEntry, DEPLOYABLES } from '../src/processes.js';
 
 const START_JS = resolve(fileURLToPath(import.meta.url), '../../dist/commands/start.js');
@@ -68,7 +69,14 @@ suite('anvil start (fake deployables)', () => {
   async function envFor(run: string, extra: NodeJS.ProcessEnv = {}): Promise<NodeJS.ProcessEnv> {
     const dir = join(root, run);
     await mkdir(dir, { recursive: true });
+    // Internal addresses of their own, so a program holding a default port cannot interfere.
+    const [identity, repository, collaboration, hooks, side] = await freePorts(5);
     return {
+      ANVIL_IDENTITY_ADDR: `127.0.0.1:${identity}`,
+      ANVIL_REPOSITORY_ADDR: `127.0.0.1:${repository}`,
+      ANVIL_COLLABORATION_ADDR: `127.0.0.1:${collaboration}`,
+      ANVIL_HOOKS_ADDR: `127.0.0.1:${hooks}`,
+      ANVIL_REPOSITORY_HTTP_ADDR: `127.0.0.1:${side}`,
       PATH: process.env.PATH,
       FAKE_DIR: dir,
       ANVIL_DATA_DIR: join(dir, 'data'),
@@ -95,6 +103,8 @@ suite('anvil start (fake deployables)', () => {
         NATS_URL: env.NATS_URL,
         ANVIL__security__INTERNAL_TOKEN: token,
         ANVIL_DATA_DIR: env.ANVIL_DATA_DIR,
+        // The database is `anvil`, so the events namespace is too.
+        ANVIL_EVENTS_NAMESPACE: 'anvil',
       });
     }
 
@@ -103,6 +113,25 @@ suite('anvil start (fake deployables)', () => {
     const stopped = (await readFile(join(env.FAKE_DIR!, 'stopped'), 'utf8')).trim().split('\n');
     expect(stopped[0]).toBe('gateway');
     expect(stopped.slice(1).sort()).toEqual(['collaboration', 'hooks', 'identity', 'repository']);
+  }, 30_000);
+
+  it('chooses free loopback ports for the internal addresses left unset, and writes them down for anvil admin', async () => {
+    const env = await envFor('chosen');
+    for (const name of ['ANVIL_IDENTITY_ADDR', 'ANVIL_REPOSITORY_ADDR', 'ANVIL_COLLABORATION_ADDR', 'ANVIL_REPOSITORY_HTTP_ADDR']) delete env[name];
+    const run = runSupervisor(root, env, /Anvil is ready at/);
+    await run.matched;
+    const got = JSON.parse(await readFile(join(env.FAKE_DIR!, 'identity.env.json'), 'utf8'));
+    const written = JSON.parse(await readFile(join(env.ANVIL_DATA_DIR!, 'internal-addresses.json'), 'utf8'));
+    expect(got.ANVIL_IDENTITY_ADDR).toMatch(/^127\.0\.0\.1:\d+$/);
+    expect(got.ANVIL_IDENTITY_ADDR).not.toBe('127.0.0.1:50051');
+    expect(got.ANVIL_HOOKS_ADDR).toBe(env.ANVIL_HOOKS_ADDR);
+    expect(written).toEqual({
+      ANVIL_IDENTITY_ADDR: got.ANVIL_IDENTITY_ADDR, ANVIL_REPOSITORY_ADDR: got.ANVIL_REPOSITORY_ADDR,
+      ANVIL_COLLABORATION_ADDR: got.ANVIL_COLLABORATION_ADDR, ANVIL_HOOKS_ADDR: env.ANVIL_HOOKS_ADDR,
+      ANVIL_REPOSITORY_HTTP_ADDR: got.ANVIL_REPOSITORY_HTTP_ADDR,
+    });
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
   }, 30_000);
 
   it('restarts a service that was killed, saying why, and keeps running', async () => {
@@ -129,6 +158,29 @@ suite('anvil start (fake deployables)', () => {
     // A configured token is used as is and not written to disk.
     expect(existsSync(join(env.ANVIL_DATA_DIR!, 'internal_token'))).toBe(false);
   }, 30_000);
+
+  it('names the port another program holds and the variable that moves it, and starts nothing', async () => {
+    const env = await envFor('busy');
+    const holder: Server = createServer();
+    const port = Number(env.ANVIL_REPOSITORY_ADDR!.split(':')[1]);
+    await new Promise<void>((r) => holder.listen(port, '127.0.0.1', () => r()));
+    try {
+      const run = runSupervisor(root, env, /$^/);
+      expect(await run.exited).toBe(1);
+      const lines = run.output().trim().split('\n');
+      expect(lines).toEqual([expect.stringMatching(new RegExp(`^port ${port} \\(ANVIL_REPOSITORY_ADDR\\) is in use by another program: set ANVIL_REPOSITORY_ADDR=127\\.0\\.0\\.1:\\d+ or stop that program$`))]);
+      expect(existsSync(join(env.FAKE_DIR!, 'identity.env.json'))).toBe(false);
+    } finally {
+      await new Promise<void>((r) => holder.close(() => r()));
+    }
+  }, 30_000);
+
+  it('derives the events namespace from the database name unless one is set', async () => {
+    const { eventsNamespaceOf } = await import('../src/commands/start.js');
+    expect(eventsNamespaceOf('postgresql://postgres@127.0.0.1:5432/anvil')).toBe('anvil');
+    expect(eventsNamespaceOf('postgresql://postgres@db:5432/Team-B.git')).toBe('team-b_git');
+    expect(eventsNamespaceOf('postgresql://postgres@db:5432/2nd')).toBe('anvil_2nd');
+  });
 
   it('prints a configuration error and exits 1', async () => {
     const run = runSupervisor(root, { ...(await envFor('bad')), ANVIL_HTTP_PORT: 'nope' }, /$^/);

@@ -4,9 +4,10 @@
 import express, { type Express } from 'express';
 import { authenticate } from './auth/authenticate.js';
 import { trackWrites } from './caches/repository-access.js';
-import { implementedDocument, swaggerUiRouter } from './contract/index.js';
+import { implementedDocument, matchOperation, swaggerUiRouter } from './contract/index.js';
 import { gitHttp } from './git-http/proxy.js';
 import { errorBody, errorHandler, sendError } from './http/errors.js';
+import { accessLog } from './http/access-log.js';
 import { healthz } from './http/health.js';
 import { checkRequestUrl } from './http/request-hygiene.js';
 import { registerRoutes, sendJson, type Deps } from './http/route.js';
@@ -23,6 +24,14 @@ export interface AppOptions {
   jsonBodyLimit?: string;
   /** Largest body of the contents API, which carries whole files in base64 (default 32 MiB). */
   fileBodyLimit?: string;
+  /** An info line per request (default on). */
+  accessLog?: boolean;
+}
+
+/** `not implemented in Anvil yet: GET /repos/{owner}/{repo}/releases` for an operation of the contract, else Gitea's not-found message. */
+export function notServedMessage(method: string, path: string): string {
+  const operation = matchOperation(method, path)?.operation;
+  return operation ? `not implemented in Anvil yet: ${operation.method} ${operation.path}` : 'The target couldn\'t be found.';
 }
 
 export function createApp(deps: Deps, options: AppOptions = {}): Express {
@@ -32,6 +41,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   app.set('etag', false);
   app.set('x-powered-by', false);
   app.set('query parser', 'simple');
+  if (options.accessLog !== false) app.use(accessLog(deps.log));
 
   // Before anything reads a path or query: a malformed URL is the client's 4xx.
   app.use(checkRequestUrl(rootUrl));
@@ -58,7 +68,10 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   });
   api.use(authenticate(deps));
   registerRoutes(api, apiRoutes, deps, { json: options.jsonBodyLimit ?? '2mb', files: options.fileBodyLimit ?? '32mb' });
-  api.use((_req, res) => sendJson(res, 404, errorBody(404, 'The target couldn\'t be found.', rootUrl)));
+  // Past every route: an operation of Gitea's API that Anvil does not serve yet keeps the 404
+  // a client probing for a feature expects, with a message a person can tell from a missing
+  // repository.
+  api.use((req, res) => sendJson(res, 404, errorBody(404, notServedMessage(req.method, req.path), rootUrl)));
   app.use('/api/v1', api);
 
   // The archive links of the Tag JSON (zipball_url, tarball_url) are Gitea's web paths.

@@ -19,6 +19,7 @@ import type { ProtoGrpcType as IdentityOrgsGrpc } from './generated/orgs.js';
 import type { ProtoGrpcType as RepositoryTeamAccessGrpc } from './generated/team_access.js';
 import type { ProtoGrpcType as RepositoryTagsGrpc } from './generated/tags.js';
 import type { ProtoGrpcType as RepositoryLanguagesGrpc } from './generated/languages.js';
+import type { ProtoGrpcType as RepositoryTopicsGrpc } from './generated/topics.js';
 import type { ProtoGrpcType as RepositoryBranchesGrpc } from './generated/branches.js';
 import type { ProtoGrpcType as RepositoryTemplatesGrpc } from './generated/templates.js';
 import type { ProtoGrpcType as RepositoryUnadoptedGrpc } from './generated/unadopted.js';
@@ -41,6 +42,7 @@ export type AnvilGrpc = IdentityGrpc
   & RepositoryTeamAccessGrpc
   & RepositoryTagsGrpc
   & RepositoryLanguagesGrpc
+  & RepositoryTopicsGrpc
   & RepositoryBranchesGrpc
   & RepositoryTemplatesGrpc
   & RepositoryUnadoptedGrpc

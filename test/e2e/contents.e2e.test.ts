@@ -87,7 +87,7 @@ describe('reading files and directories', () => {
     expect(((await docs.json()) as Array<{ path: string }>).map((e) => e.path)).toEqual(['docs/guide']);
 
     // At a tag and at a commit: the old tree, with links naming the ref kind.
-    expect((await owner.client.post(`${base}/tags`, { tag_name: 'v1', target: head.id })).status).toBe(200);
+    expect((await owner.client.post(`${base}/tags`, { tag_name: 'v1', target: head.id })).status).toBe(201);
     expect((await anonymous.get(`${base}/contents/docs?ref=v1`)).status).toBe(404);
     const atTag = await anonymous.get(`${base}/contents/README.md?ref=v1`);
     expect(atTag.body.download_url).toBe(`${root}${owner.username}/reader/raw/tag/v1/README.md`);

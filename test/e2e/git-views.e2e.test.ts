@@ -117,19 +117,19 @@ describe('archives', () => {
 });
 
 describe('tags', () => {
-  test('creates a lightweight and an annotated tag, lists them newest first with paging headers, reads and deletes them', async () => {
+  test('creates (201, as Gitea\'s handler answers) a lightweight and an annotated tag, lists them newest first with paging headers, reads and deletes them', async () => {
     const user = await newUser();
     const { commit } = await repositoryWith(user, 'tagged', { 'a.txt': 'a\n' });
     const base = `/repos/${user.username}/tagged/tags`;
 
     const light = await user.client.post(base, { tag_name: 'v1.0' });
-    expect(light.status).toBe(200);
+    expect(light.status).toBe(201);
     expect(light.body).toMatchObject({ name: 'v1.0', id: commit, message: 'Initial files', commit: { sha: commit } });
     expect(light.body.zipball_url).toBe(`${system.baseUrl}${user.username}/tagged/archive/v1.0.zip`);
     expect(light.body.tarball_url).toBe(`${system.baseUrl}${user.username}/tagged/archive/v1.0.tar.gz`);
 
     const annotated = await user.client.post(base, { tag_name: 'v2.0', target: 'main', message: 'Second release' });
-    expect(annotated.status).toBe(200);
+    expect(annotated.status).toBe(201);
     expect(annotated.body).toMatchObject({ name: 'v2.0', message: 'Second release', commit: { sha: commit } });
     expect(annotated.body.id).not.toBe(commit);
 
@@ -162,7 +162,7 @@ describe('tags', () => {
     expect((await anonymous.get(`/repos/${user.username}/tagged/git/tags/nothex`)).status).toBe(400);
 
     // Tag names with slashes are one tag.
-    expect((await user.client.post(base, { tag_name: 'release/2026' })).status).toBe(200);
+    expect((await user.client.post(base, { tag_name: 'release/2026' })).status).toBe(201);
     expect((await anonymous.get(`${base}/release/2026`)).body).toMatchObject({ name: 'release/2026', id: commit });
     const slashed = await download(`/repos/${user.username}/tagged/archive/release/2026.zip`);
     expect(slashed.status).toBe(200);
@@ -183,7 +183,7 @@ describe('tags', () => {
     const user = await newUser();
     await repositoryWith(user, 'rules', { 'a.txt': 'a\n' });
     const base = `/repos/${user.username}/rules/tags`;
-    expect((await user.client.post(base, { tag_name: 'v1' })).status).toBe(200);
+    expect((await user.client.post(base, { tag_name: 'v1' })).status).toBe(201);
     expect((await user.client.post(base, { tag_name: 'v1' })).status).toBe(409);
     expect((await user.client.post(base, { tag_name: 'v2', target: 'no-such-branch' })).status).toBe(404);
     expect((await user.client.post(base, { tag_name: '-v3' })).status).toBe(422);

@@ -14,9 +14,11 @@ export interface ApiResponse<T = any> {
 
 export class ContractViolation extends Error {}
 
+/** Gitea's token middleware (a missing scope, a public-only token on a private repository) answers 403 on every route. */
 function isScopeDenial(status: number, body: unknown): boolean {
   const message = (body as { message?: unknown } | null)?.message;
-  return status === 403 && typeof message === 'string' && message.startsWith('token does not have at least one of required scope(s)');
+  return status === 403 && typeof message === 'string'
+    && (message.startsWith('token does not have at least one of required scope(s)') || /^token scope is limited to public (repos|orgs)$/.test(message));
 }
 
 export class ApiClient {
@@ -50,7 +52,7 @@ export class ApiClient {
     const parsed = isJson && text ? JSON.parse(text) : text;
     const pathOnly = (options.validateAs ?? path).split('?')[0];
     const problems = validateResponse(method, pathOnly, res.status, isJson ? parsed : undefined, {
-      // Gitea's token-scope middleware answers 403 on every route though few declare it.
+      // Gitea's token middleware answers 403 on every route though few declare it.
       // 413 is the body limit, which stands before every route as a proxy's would.
       crossCutting: isScopeDenial(res.status, parsed) ? [401, 403, 413] : [401, 413],
     });

@@ -16,10 +16,17 @@ import { startEmbeddedPostgres } from '../infra/embedded-postgres.js';
 import { startNats } from '../infra/nats.js';
 import { loadOrCreateInternalToken } from '../internal-token.js';
 import { sleep } from '../net.js';
+import { chooseInternalAddresses, INTERNAL_ADDRESS_VARIABLES, portClaims, takenPortMessage, writeInternalAddresses } from '../ports.js';
 import { deployableEntry, DEPLOYABLES, ProcessRunner, SERVICES, type DeployableName, type ProcessExit } from '../processes.js';
 import { RestartPolicy } from '../restart-policy.js';
 
 const ME = 'anvil';
+
+/** The events namespace an install gets by default: its database name, as the namespace rules allow it. */
+export function eventsNamespaceOf(databaseUrl: string): string {
+  const name = decodeURIComponent(new URL(databaseUrl).pathname.slice(1)).toLowerCase().replace(/[^a-z0-9_-]+/g, '_');
+  return /^[a-z]/.test(name) ? name : `anvil_${name || 'default'}`;
+}
 
 function describeExit(exit: ProcessExit): string {
   if (exit.error) return `could not start (${exit.error.message})`;
@@ -31,7 +38,10 @@ export interface StartOptions {
   root?: string;
 }
 
-export async function start(env: NodeJS.ProcessEnv = process.env, options: StartOptions = {}): Promise<void> {
+export async function start(givenEnv: NodeJS.ProcessEnv = process.env, options: StartOptions = {}): Promise<void> {
+  // Internal addresses the environment leaves unset are free loopback ports chosen now.
+  const chosenAddresses = await chooseInternalAddresses(givenEnv);
+  const env: NodeJS.ProcessEnv = { ...givenEnv, ...chosenAddresses };
   let config: Config;
   try {
     config = loadConfig(env);
@@ -45,6 +55,14 @@ export async function start(env: NodeJS.ProcessEnv = process.env, options: Start
   const missing = DEPLOYABLES.map((name) => deployableEntry(name, options.root)).filter((entry) => !existsSync(entry));
   if (missing.length) {
     console.error(`not built yet (missing ${missing.join(', ')}): run \`pnpm build\` first`);
+    process.exit(1);
+  }
+
+  // A port another program holds would crash a child half way through start-up: say which
+  // variable moves it, before anything is started.
+  const taken = await takenPortMessage(portClaims(config, env));
+  if (taken) {
+    console.error(taken);
     process.exit(1);
   }
 
@@ -125,6 +143,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env, options: Start
 
   try {
     await mkdir(config.dataDir, { recursive: true });
+    await writeInternalAddresses(config.dataDir, Object.fromEntries(INTERNAL_ADDRESS_VARIABLES.map((name) => [name, env[name]!])));
     let databaseUrl = config.databaseUrl;
     if (!databaseUrl) {
       const postgres = await startEmbeddedPostgres({ dataDir: config.dataDir, runner, say });
@@ -151,6 +170,9 @@ export async function start(env: NodeJS.ProcessEnv = process.env, options: Start
       ANVIL_DATABASE_URL: databaseUrl,
       NATS_URL: natsUrl,
       ANVIL__security__INTERNAL_TOKEN: token,
+      // Two installs sharing one NATS must not share durable consumers: unless told
+      // otherwise, the events namespace follows the database name (`.../anvil` → `anvil`).
+      ANVIL_EVENTS_NAMESPACE: env.ANVIL_EVENTS_NAMESPACE || eventsNamespaceOf(databaseUrl),
     };
     for (const name of SERVICES) runner.startDeployable(name, childEnv, { root: options.root });
     runner.startDeployable('gateway', childEnv, { root: options.root });

@@ -11,3 +11,4 @@ export {
 } from './document.js';
 export { bodyOrZero, operationHasBody, validateRequestBody, validateResponse, type ResponseCheckOptions } from './validator.js';
 export { implementedDocument, swaggerUiRouter } from './swagger.js';
+export { CODE_STATUSES, codeStatus, documentedStatusOf } from './code-statuses.js';

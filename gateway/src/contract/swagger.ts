@@ -25,14 +25,25 @@ export function implementedDocument(operationIds: Iterable<string>, rootUrl: str
   }
   const root = new URL(rootUrl);
   const { paths: _every, ...rest } = source;
+  const giteaVersion = String((source.info as { version?: unknown }).version ?? '');
   return {
     ...structuredClone(rest),
+    info: {
+      ...structuredClone(source.info),
+      title: 'Anvil API',
+      description: `Anvil's API v1, wire-compatible with Gitea ${giteaVersion}'s: the same paths, JSON and status codes, `
+        + 'so Gitea clients work unchanged. This document lists only the operations Anvil implements; '
+        + 'any other operation of Gitea\'s API answers 404 "not implemented in Anvil yet".',
+    },
     host: root.host,
     basePath: `${root.pathname.replace(/\/+$/, '')}/api/v1`,
     schemes: [root.protocol.replace(/:$/, '')],
     paths,
   };
 }
+
+/** The Gitea version whose API the contract document describes. */
+const GITEA_VERSION = escapeAttribute(String((contractDocument().info as { version?: unknown }).version ?? ''));
 
 // Resolved through package.json (which swagger-ui-dist lets anyone import) so the files are
 // found wherever pnpm put the package.
@@ -67,7 +78,7 @@ function page(specUrl: string): string {
 <html lang="en">
 <head>
   <meta charset="utf-8">
-  <title>Anvil API</title>
+  <title>Anvil API (Gitea ${GITEA_VERSION} compatible)</title>
   <link rel="stylesheet" href="swagger-ui/swagger-ui.css">
   <link rel="icon" type="image/png" href="swagger-ui/favicon-32x32.png" sizes="32x32">
   <link rel="icon" type="image/png" href="swagger-ui/favicon-16x16.png" sizes="16x16">

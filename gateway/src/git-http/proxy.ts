@@ -11,10 +11,10 @@ import { ANONYMOUS_AUTH, resolveCredential, type AuthState } from '../auth/authe
 import { MalformedCredential, readCredential } from '../auth/credentials.js';
 import { grantsScopes, requiredScopes } from '../auth/scopes.js';
 import type { Deps } from '../http/route.js';
+import { atLeast } from '../presenters/access-mode.js';
 import { GIT_GRANT_HEADER, signGrant } from './grant.js';
 
 const GIT_PATH = /^\/([A-Za-z0-9_][A-Za-z0-9_.-]*)\/([A-Za-z0-9_.-]+?)(\.git)?\/(info\/refs|git-upload-pack|git-receive-pack)$/;
-const MODES = ['none', 'read', 'write', 'admin', 'owner'];
 
 function text(res: Response, status: number, message: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers }).end(`${message}\n`);
@@ -97,7 +97,7 @@ export function gitHttp(deps: Deps): RequestHandler {
     }
     const repo = resolved.repository!;
     const permission = resolved.permission;
-    if (push && MODES.indexOf(permission) < MODES.indexOf('write')) return text(res, 403, 'User permission denied for writing.');
+    if (push && !atLeast(permission, 'write')) return text(res, 403, 'User permission denied for writing.');
     if (push && repo.archived) return text(res, 403, 'This repo is archived. You can view files and clone it, but cannot push or open issues or pull requests.');
 
     const grant = signGrant(secret, caller, resolved);

@@ -57,6 +57,15 @@ export function publicMessage(status: number, err: unknown): string {
   return status >= 500 ? 'internal server error' : (err as Error).message;
 }
 
+/**
+ * Logs a 5xx. A 503 — a service not up yet (start-up) or restarting — is expected and says
+ * so in one line; anything else is a bug and keeps its stack.
+ */
+export function logFailure(log: Logger, status: number, err: unknown, context: Record<string, unknown>): void {
+  if (status === 503) log.warn({ ...context, reason: (err as Error)?.message }, 'service unavailable; answered 503');
+  else if (status >= 500) log.error({ err, ...context }, 'request failed');
+}
+
 /** Express error handler of last resort: body-parser failures, then anything unexpected. */
 export function errorHandler(rootUrl: string, log: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
@@ -71,7 +80,7 @@ export function errorHandler(rootUrl: string, log: Logger) {
       return sendError(res, e.status, e.message ?? 'bad request', rootUrl);
     }
     const status = statusOf(err);
-    if (status >= 500) log.error({ err, method: req.method, url: req.originalUrl }, 'request failed');
+    logFailure(log, status, err, { method: req.method, path: req.path });
     sendError(res, status, publicMessage(status, err), rootUrl);
   };
 }

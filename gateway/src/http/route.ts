@@ -10,9 +10,10 @@ import type { CredentialCache } from '../auth/credential-cache.js';
 import type { RepositoryAccessCache } from '../caches/repository-access.js';
 import { grantsScopes, levelOfMethod, requiredScopes, type ScopeCategory } from '../auth/scopes.js';
 import type { ServiceClients } from '../services.js';
-import { ApiError, publicMessage, sendError, statusOf, type StatusOverrides } from './errors.js';
+import { ApiError, logFailure, publicMessage, sendError, statusOf, type StatusOverrides } from './errors.js';
 import { readPage, setPagingHeaders, type Page } from './pagination.js';
 import { verifyJsonDepth } from './request-hygiene.js';
+import { contextGuardOf, publicOnlyGuardOf } from './context-guard.js';
 import { routeIndex } from './route-index.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -140,6 +141,8 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
 
   for (const route of routes) {
     const rule = accessRuleOf(route);
+    const hidden = contextGuardOf(route.path);
+    const publicOnly = publicOnlyGuardOf(route.path, route.scopes);
     const handlers: RequestHandler[] = [];
     const hasBody = operationHasBody(route.operationId);
     if (hasBody) handlers.push(route.fileBody ? parseFiles : parseJson);
@@ -147,7 +150,15 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
       const auth = res.locals.auth as AuthState;
       const caller = auth.caller;
       const denied = checkAccess(rule, auth, caller, req.method);
-      if (denied) return sendError(res, denied.status, denied.message, rootUrl);
+      if (denied) {
+        // Visibility first, as Gitea: only a refusal pays for the lookup (context-guard.ts).
+        if (hidden && await hidden(deps, caller, req.params as Record<string, string>)) {
+          return sendError(res, 404, 'The target couldn\'t be found.', rootUrl);
+        }
+        return sendError(res, denied.status, denied.message, rootUrl);
+      }
+      const limited = publicOnly && await publicOnly(deps, caller, req.params as Record<string, string>);
+      if (limited) return sendError(res, 403, limited, rootUrl);
 
       let body: unknown = req.body;
       if (hasBody) {
@@ -181,7 +192,7 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
         }
       } catch (err) {
         const status = statusOf(err, route.statusOverrides);
-        if (status >= 500) deps.log.error({ err, route: route.operationId }, 'route failed');
+        logFailure(deps.log, status, err, { route: route.operationId });
         sendError(res, status, publicMessage(status, err), rootUrl);
       }
     });

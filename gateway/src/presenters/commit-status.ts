@@ -1,13 +1,14 @@
 // Commit statuses as Gitea's JSON (services/convert/status.go ToCommitStatus, ToCombinedStatus).
 import { ANONYMOUS, type Caller } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
+import { repoUrls } from './repo-urls.js';
 import { presentRepository } from './repository.js';
 import { formatTime } from './time.js';
 import { presentUser } from './user.js';
 
 /** `{ROOT_URL}api/v1/repos/{owner}/{repo}`, Gitea's Repository.APIURL. */
 export function repoApiUrl(rootUrl: string, repo: { owner: string; name: string }): string {
-  return `${rootUrl}api/v1/repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.name)}`;
+  return repoUrls(rootUrl, repo.owner, repo.name).api;
 }
 
 /**

@@ -1,7 +1,7 @@
 // Commits as Gitea's JSON (services/convert/git_commit.go ToCommit, ToVerification).
 import type { Caller } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
-import type { RepoUrls } from './tag.js';
+import type { RepoUrls } from './repo-urls.js';
 import { presentUser } from './user.js';
 
 /** Gitea's ToVerification: signature and payload when signed, the signer as a PayloadUser. */

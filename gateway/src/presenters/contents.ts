@@ -2,7 +2,7 @@
 // content.go getFileContentsByEntryInternal, file.go GetFileCommitResponse). Absent optional
 // fields are left out rather than sent as null: the contract types them as plain strings.
 import type { repository } from '@anvil/proto';
-import type { RepoUrls } from './tag.js';
+import type { RepoUrls } from './repo-urls.js';
 import { formatTime } from './time.js';
 
 /** Go's url.PathEscape per segment (`/` kept): it leaves `$&+,:;=@` as they are. */

@@ -1,7 +1,7 @@
 // Git objects as Gitea's JSON (services/repository/files GetBlobBySHA, GetTreeBySHA and
 // routers/api/v1/repo/git_ref.go): GitBlobResponse, GitTreeResponse, Reference.
 import type { repository } from '@anvil/proto';
-import type { RepoUrls } from './tag.js';
+import type { RepoUrls } from './repo-urls.js';
 
 /** Each path segment escaped on its own, slashes kept (Gitea's util.PathEscapeSegments). */
 export function pathEscapeSegments(path: string): string {

@@ -1,22 +1,43 @@
 // repository.RepositoryAccess (+ its owner from identity) → Gitea's Repository JSON
-// (services/convert/repository.go innerToRepo). Fields Anvil does not track yet (stars,
-// forks, issues, mirrors) carry Gitea's values for a repository without them.
+// (services/convert/repository.go innerToRepo). Every field Gitea computes is computed from
+// what the repository service stores; the counters of features Anvil has not built (stars,
+// forks, watches, releases, mirrors) carry Gitea's values for a repository without them.
 import type { Caller } from '@anvil/kit';
 import type { identity, repository } from '@anvil/proto';
 import { formatTime } from './time.js';
-import { hostOf, presentUser } from './user.js';
+import { presentPermission } from './access-mode.js';
+import { cloneUrls, repoUrls } from './repo-urls.js';
+import { presentUser, visibilityName } from './user.js';
 
-const MODES = ['none', 'read', 'write', 'admin', 'owner'];
-const atLeast = (mode: string, wanted: string) => MODES.indexOf(mode) >= MODES.indexOf(wanted);
-
-export function presentPermission(mode: string) {
-  return { admin: atLeast(mode, 'admin'), push: atLeast(mode, 'write'), pull: atLeast(mode, 'read') };
+/**
+ * The pull request settings as Gitea reports them: stored values while the unit is on,
+ * Gitea's zero values (every merge style refused, `merge` by default) while it is off.
+ */
+function pullRequestSettingsOf(repo: repository.Repository) {
+  const stored = repo.has_pull_requests ? repo.pull_request_settings : undefined;
+  return {
+    ignore_whitespace_conflicts: stored?.ignore_whitespace_conflicts ?? false,
+    allow_merge_commits: stored?.allow_merge_commits ?? false,
+    allow_rebase: stored?.allow_rebase ?? false,
+    allow_rebase_explicit: stored?.allow_rebase_explicit ?? false,
+    allow_squash_merge: stored?.allow_squash_merge ?? false,
+    allow_fast_forward_only_merge: stored?.allow_fast_forward_only_merge ?? false,
+    allow_manual_merge: stored?.allow_manual_merge ?? false,
+    autodetect_manual_merge: stored?.autodetect_manual_merge ?? false,
+    allow_rebase_update: stored?.allow_rebase_update ?? false,
+    allow_merge_update: stored?.allow_merge_update ?? false,
+    default_delete_branch_after_merge: stored?.default_delete_branch_after_merge ?? false,
+    default_merge_style: stored?.default_merge_style || 'merge',
+    default_update_style: stored?.default_update_style || 'merge',
+    default_allow_maintainer_edit: stored?.default_allow_maintainer_edit ?? false,
+  };
 }
 
 export function presentRepository(access: repository.RepositoryAccess, owner: identity.User, caller: Caller, rootUrl: string) {
   const repo = access.repository!;
   const fullName = `${owner.login}/${repo.name}`;
-  const host = hostOf(rootUrl);
+  const urls = repoUrls(rootUrl, owner.login, repo.name);
+  const clone = cloneUrls(rootUrl, owner.login, repo.name);
   return {
     id: repo.id,
     owner: presentUser(owner, caller, rootUrl),
@@ -30,12 +51,12 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     mirror: false,
     size: repo.size,
     language: repo.language,
-    languages_url: `${rootUrl}api/v1/repos/${fullName}/languages`,
-    html_url: `${rootUrl}${fullName}`,
-    url: `${rootUrl}api/v1/repos/${fullName}`,
+    languages_url: `${urls.api}/languages`,
+    html_url: urls.html,
+    url: urls.api,
     link: '',
-    ssh_url: `git@${host}:${fullName}.git`,
-    clone_url: `${rootUrl}${fullName}.git`,
+    ssh_url: clone.ssh,
+    clone_url: clone.https,
     original_url: '',
     website: repo.website,
     stars_count: 0,
@@ -56,34 +77,27 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     internal_tracker: repo.has_issues
       ? { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: true }
       : undefined,
-    has_wiki: repo.has_wiki,
+    // Units Anvil has not built are not advertised, whatever is stored for them (the stored
+    // setting shows once the unit exists): a client would link to pages that 404.
+    has_wiki: false,
     has_pull_requests: repo.has_pull_requests,
-    has_projects: repo.has_projects,
+    has_projects: false,
     projects_mode: 'all',
-    has_releases: repo.has_releases,
-    has_packages: repo.has_packages,
-    has_actions: repo.has_actions,
-    ignore_whitespace_conflicts: false,
-    allow_merge_commits: true,
-    allow_rebase: true,
-    allow_rebase_explicit: true,
-    allow_squash_merge: true,
-    allow_fast_forward_only_merge: true,
-    allow_rebase_update: true,
-    allow_manual_merge: false,
-    autodetect_manual_merge: false,
-    default_delete_branch_after_merge: false,
-    default_merge_style: 'merge',
-    default_update_style: 'merge',
-    default_allow_maintainer_edit: false,
+    has_releases: false,
+    has_packages: false,
+    has_actions: false,
+    ...pullRequestSettingsOf(repo),
     default_target_branch: repo.default_branch,
+    // Gitea's AvatarLink for a repository without an uploaded avatar ([picture]
+    // REPOSITORY_AVATAR_FALLBACK = none); Anvil has no repository avatar upload yet.
     avatar_url: '',
-    internal: false,
+    // Gitea: a public repository of a private owner is "internal".
+    internal: !repo.private && visibilityName(owner.visibility) === 'private',
     mirror_interval: '',
     object_format_name: repo.object_format_name,
     mirror_updated: formatTime(null),
-    topics: [] as string[],
-    licenses: [] as string[],
-    branch_count: 0,
+    topics: repo.topics ?? [],
+    licenses: repo.licenses ?? [],
+    branch_count: repo.branch_count ?? 0,
   };
 }

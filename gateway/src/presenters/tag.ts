@@ -1,18 +1,7 @@
 // Tags as Gitea's JSON (services/convert: ToTag, ToCommitMeta, ToAnnotatedTag).
 import type { repository } from '@anvil/proto';
+import type { RepoUrls } from './repo-urls.js';
 import { formatTime } from './time.js';
-
-export interface RepoUrls {
-  /** `{ROOT_URL}{owner}/{repo}` */
-  html: string;
-  /** `{ROOT_URL}api/v1/repos/{owner}/{repo}` */
-  api: string;
-}
-
-export function repoUrls(rootUrl: string, owner: string, name: string): RepoUrls {
-  const path = `${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
-  return { html: `${rootUrl}${path}`, api: `${rootUrl}api/v1/repos/${path}` };
-}
 
 export function presentTag(tag: repository.Tag, urls: RepoUrls) {
   return {

@@ -6,10 +6,9 @@ import { createHash } from 'node:crypto';
 import type { Caller } from '@anvil/kit';
 import type { identity } from '@anvil/proto';
 import { formatTime } from './time.js';
+import { visibilityName } from './visibility.js';
 
-export function visibilityName(v: identity.User['visibility']): 'public' | 'limited' | 'private' {
-  return v === 'VISIBILITY_PRIVATE' ? 'private' : v === 'VISIBILITY_LIMITED' ? 'limited' : 'public';
-}
+export { visibilityName };
 
 /** Gitea's IsUserVisibleToViewer for users: limited needs a signed-in viewer, private the user or an admin. */
 export function isUserVisibleTo(user: identity.User, caller: Caller): boolean {

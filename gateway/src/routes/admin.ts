@@ -60,7 +60,7 @@ export const adminRoutes: Route[] = [
         login: ctx.params.username,
         ...presentFields<identity.EditUserRequestInput>(body, EDITABLE),
       };
-      if (body.email === '') throw invalid('[Email]: Email is not a valid email address');
+      if (body.email === '') throw invalid('[email]: Email is not a valid email address');
       const visibility = visibilityOf(body.visibility);
       if (visibility) request.visibility = visibility;
       const user = await ctx.deps.services.identity.EditUser(request, { caller: ctx.caller });
@@ -75,7 +75,7 @@ export const adminRoutes: Route[] = [
     async handle(ctx) {
       const body = ctx.body as { new_username?: unknown };
       const newLogin = typeof body.new_username === 'string' ? body.new_username : '';
-      if (!newLogin) throw invalid('[NewName]: Required');
+      if (!newLogin) throw invalid('[new_name]: Required');
       const user = await ctx.deps.services.identity.RenameUser({ login: ctx.params.username, new_login: newLogin }, { caller: ctx.caller });
       // Basic credentials cached under the old login must not keep working.
       ctx.deps.credentials.dropUser(user.id);

@@ -1,19 +1,5 @@
 // Gitea option structs → identity request messages (the inbound half of the presenter).
-import { invalid } from '@anvil/kit';
-import type { identity } from '@anvil/proto';
-
-const VISIBILITY: Record<string, identity.Visibility> = {
-  public: 'VISIBILITY_PUBLIC',
-  limited: 'VISIBILITY_LIMITED',
-  private: 'VISIBILITY_PRIVATE',
-};
-
-export function visibilityOf(name: unknown): identity.Visibility | undefined {
-  if (name === undefined || name === '') return undefined;
-  const value = VISIBILITY[String(name)];
-  if (!value) throw invalid('[Visibility]: visibility must be one of public, limited, private');
-  return value;
-}
+export { visibilityOf } from '../presenters/visibility.js';
 
 export function timestampOf(iso: unknown): { seconds: number; nanos: number } | undefined {
   if (typeof iso !== 'string' || !iso) return undefined;

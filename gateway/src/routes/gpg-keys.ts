@@ -89,7 +89,8 @@ export const gpgKeyRoutes: Route[] = [
         key_id: text(body.key_id),
         armored_signature: text(body.armored_signature),
       }, { caller: ctx.caller });
-      return created(presentGpgKey(key));
+      // Gitea's handler answers 200 though its document declares 201 (contract/code-statuses.ts).
+      return ok(presentGpgKey(key));
     },
   },
 ];

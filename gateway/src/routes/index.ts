@@ -17,6 +17,7 @@ import { orgsRoutes } from './orgs.js';
 import { repoRoutes } from './repos.js';
 import { repoArchiveRoutes } from './repo-archives.js';
 import { repoLanguageRoutes } from './repo-languages.js';
+import { repoTopicRoutes } from './repo-topics.js';
 import { repoTagRoutes } from './repo-tags.js';
 import { repoStatusRoutes } from './repo-statuses.js';
 import { repoGitRoutes } from './repo-git.js';
@@ -32,7 +33,7 @@ import { usersRoutes } from './users.js';
 export const apiRoutes: readonly Route[] = [
   ...miscRoutes, ...userRoutes, ...usersRoutes, ...gpgKeyRoutes, ...adminRoutes, ...oauth2AppRoutes, ...orgsRoutes, ...teamsRoutes,
   ...repoRoutes, ...orgRepoRoutes, ...collaboratorRoutes,
-  ...repoTagRoutes, ...repoArchiveRoutes, ...repoLanguageRoutes,
+  ...repoTagRoutes, ...repoArchiveRoutes, ...repoLanguageRoutes, ...repoTopicRoutes,
   ...repoBranchRoutes, ...repoBranchProtectionRoutes,
   ...templateRoutes, ...adminUnadoptedRoutes,
   ...repoStatusRoutes,

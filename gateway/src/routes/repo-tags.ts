@@ -1,7 +1,7 @@
 // Tags of a repository (routers/api/v1/repo/tag.go) and annotated tag objects
 // (routers/api/v1/repo/git_ref.go GetAnnotatedTag). The tag service resolves the repository
 // and the caller's permission itself, so each request is one gRPC call.
-import { noContent, ok, type Route } from '../http/route.js';
+import { created, noContent, ok, type Route } from '../http/route.js';
 import { presentAnnotatedTag, presentTag } from '../presenters/tag.js';
 import { refWrite, repoRef, repoUrlsOf } from './repo-context.js';
 
@@ -25,8 +25,7 @@ export const repoTagRoutes: Route[] = [
     },
   },
   {
-    // Gitea 1.27 answers 201 here, but its own document declares 200 for a created tag; the
-    // contract decides (DESIGN.md §1), so this answers 200.
+    // Gitea's handler answers 201 though its document declares 200 (contract/code-statuses.ts).
     method: 'POST', path: '/repos/:owner/:repo/tags', operationId: 'repoCreateTag', access: 'signed', scopes: ['repository'],
     statusOverrides: ARCHIVED_423,
     async handle(ctx) {
@@ -34,7 +33,7 @@ export const repoTagRoutes: Route[] = [
       const tag = await ctx.deps.services.tags.CreateTag({
         ref: repoRef(ctx), tag_name: body.tag_name ?? '', target: body.target ?? '', message: body.message ?? '',
       }, refWrite(ctx));
-      return ok(presentTag(tag, repoUrlsOf(ctx, tag.repository)));
+      return created(presentTag(tag, repoUrlsOf(ctx, tag.repository)));
     },
   },
   {

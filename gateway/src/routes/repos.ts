@@ -5,6 +5,13 @@ import type { repository } from '@anvil/proto';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
 import { presentOne, presentRepositories, repoRef, resolveRepo } from './repo-context.js';
 
+/** The pull request settings of Gitea's EditRepoOption, named as in the JSON from end to end. */
+const PULL_REQUEST_SETTINGS = [
+  'ignore_whitespace_conflicts', 'allow_merge_commits', 'allow_rebase', 'allow_rebase_explicit', 'allow_squash_merge',
+  'allow_fast_forward_only_merge', 'allow_manual_merge', 'autodetect_manual_merge', 'allow_rebase_update', 'allow_merge_update',
+  'default_delete_branch_after_merge', 'default_allow_maintainer_edit', 'default_merge_style', 'default_update_style',
+] as const;
+
 export const CREATE_OVERRIDES = { repo_limit_reached: 422, repo_exists: 409, forbidden: 403 };
 
 interface CreateRepoOption {
@@ -143,6 +150,13 @@ export const repoRoutes: Route[] = [
     },
   },
   {
+    // The SPDX ids of the default branch's license files, as the repository JSON's `licenses`.
+    method: 'GET', path: '/repos/:owner/:repo/licenses', operationId: 'repoGetLicenses', access: 'public', scopes: ['repository'],
+    async handle(ctx) {
+      return ok((await resolveRepo(ctx)).repository?.licenses ?? []);
+    },
+  },
+  {
     method: 'PATCH', path: '/repos/:owner/:repo', operationId: 'repoEdit', access: 'signed', scopes: ['repository'],
     statusOverrides: { repo_exists: 422, invalid_branch_name: 422 },
     async handle(ctx) {
@@ -165,6 +179,7 @@ export const repoRoutes: Route[] = [
         has_actions: opt<boolean>('has_actions'),
         has_code: opt<boolean>('has_code'),
         is_template: opt<boolean>('template'),
+        pull_request_settings: Object.fromEntries(PULL_REQUEST_SETTINGS.map((key) => [key, opt(key)])),
       }, { caller: ctx.caller });
       return ok(presentOne(ctx, access));
     },

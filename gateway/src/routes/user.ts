@@ -6,7 +6,7 @@ import { presentUser } from '../presenters/user.js';
 
 function emailsOf(body: unknown): string[] {
   const emails = (body as { emails?: unknown }).emails;
-  if (!Array.isArray(emails) || emails.length === 0) throw invalid('[Emails]: Required');
+  if (!Array.isArray(emails) || emails.length === 0) throw invalid('[emails]: Required');
   return emails.map(String);
 }
 

@@ -60,7 +60,7 @@ export const usersRoutes: Route[] = [
     async handle(ctx) {
       const user = await loadSelfOrAdminTarget(ctx);
       const body = ctx.body as { name: string; scopes?: string[] };
-      if (!body.name) throw invalid('[Name]: Required');
+      if (!body.name) throw invalid('[name]: Required');
       const token = await ctx.deps.services.identity.CreateAccessToken(
         { user_id: user.id, name: body.name, scopes: body.scopes ?? [] }, { caller: ctx.caller });
       return created(presentAccessToken(token));

@@ -21,6 +21,13 @@ describe('implementedDocument', () => {
     expect(implementedDocument([], 'http://localhost:3000/')).toMatchObject({ host: 'localhost:3000', basePath: '/api/v1', schemes: ['http'], paths: {} });
   });
 
+  it('names Anvil and the Gitea version whose API it speaks', () => {
+    expect(doc.info.title).toBe('Anvil API');
+    expect(doc.info.description).toContain('Gitea 1.27.1');
+    expect(doc.info.description).toContain('not implemented in Anvil yet');
+    expect(contractDocument().info.title).toBe('Gitea API');
+  });
+
   it('leaves the contract itself untouched and refuses unknown operationIds', () => {
     expect(Object.keys(contractDocument().paths).length).toBeGreaterThan(300);
     expect(contractDocument().host).toBeUndefined();
@@ -40,6 +47,7 @@ describe('swaggerUiRouter', () => {
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
     const html = await res.text();
     expect(html).toContain('data-spec-url="/swagger.v1.json"');
+    expect(html).toContain('<title>Anvil API (Gitea 1.27.1 compatible)</title>');
     expect(html).not.toMatch(/https?:\/\//);
   });
 

@@ -104,7 +104,7 @@ describe('adding a key', () => {
   test('refuses a key naming none of the owner\'s addresses, and offers the token', async () => {
     const ada = await givenUser(ctx.identity, 'ada');
     const failure = await failureOf(addGpgKey(ctx, callerOf(ada), ada.id, (await keyPair('stranger@example.com')).publicKey, ''));
-    expect(failure).toMatchObject({ kind: 'invalid', reason: 'gpg_no_email_found' });
+    expect(failure).toMatchObject({ kind: 'not_found', reason: 'gpg_no_email_found' });
     expect(failure.message).toContain(await gpgKeyToken(ctx, callerOf(ada), ada.id));
     expect((ctx.keys as MemoryGpgKeyStore).keys).toHaveLength(0);
   });

@@ -50,7 +50,7 @@ describe('redirect URIs', () => {
   });
 
   it('needs at least one and drops duplicates', () => {
-    expect(() => normalizeRedirectUris([])).toThrow('[RedirectURIs]: Required');
+    expect(() => normalizeRedirectUris([])).toThrow('[redirect_uris]: Required');
     expect(normalizeRedirectUris([CALLBACK, CALLBACK, 'https://b.example/'])).toEqual([CALLBACK, 'https://b.example/']);
   });
 

@@ -1,4 +1,5 @@
 // The repository service: wiring only (DESIGN.md §2).
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runService, type ServiceDeps } from '@anvil/kit';
@@ -23,6 +24,13 @@ import { tagGit } from './git/tag-git.js';
 import { languageGit } from './git/language-git.js';
 import { linguistTable } from './git/linguist-table.js';
 import { languageGrpcService } from './grpc/language-service.js';
+import { topicGrpcService } from './grpc/topic-service.js';
+import { topicStore } from './store/topics.js';
+import { gitFactsConsumer } from './events/git-facts-consumer.js';
+import { gitFactsReader } from './git/git-facts.js';
+import { gitFactsStore } from './store/git-facts.js';
+import { LicenseDetector, type LicenseTexts } from './domain/licenses.js';
+import { backfillGitFacts, type GitFactsDeps } from './domain/git-facts.js';
 import { languageStatsStore } from './store/languages.js';
 import { languageStatsConsumer } from './events/language-stats-consumer.js';
 import type { LanguageDeps } from './domain/language-stats.js';
@@ -68,6 +76,13 @@ let identityCommits: IdentityCommitClients | undefined;
 let maxBlobSize: number | undefined;
 let sizes: RepositorySizes | undefined;
 
+// The SPDX texts (5 MB) load on the first license file seen, not at start.
+const licenseDetector = new LicenseDetector(() => createRequire(import.meta.url)('spdx-license-list/full') as LicenseTexts);
+
+function gitFactsDeps(): GitFactsDeps {
+  return { store: deps!.store, git: gitFactsReader((owner, name) => storage!.pathOf(owner, name)), facts: gitFactsStore(db!), detector: licenseDetector };
+}
+
 function languageDeps(): LanguageDeps {
   return { store: deps!.store, stats: languageStatsStore(db!), git: languageGit(storage!), table: linguistTable() };
 }
@@ -94,12 +109,17 @@ await runService<RepositoryDb, RepositoryTx>({
     service.onShutdown('access hints', () => hints.stop());
     // Packs travel over this HTTP side channel, never inside gRPC (DESIGN.md §3).
     await startGitHttpServer({ address: service.config.repositoryHttpAddress, secret: service.secret, log: service.log, deps, storage, preReceive, writeLock });
+    // Repositories from before branch_count and licenses were kept get them now, in the background.
+    void backfillGitFacts(gitFactsDeps(), (err, repository) => service.log.warn({ err, repository }, 'reading a repository\'s branches and licenses failed'))
+      .then((count) => count && service.log.info({ count }, 'recorded branch counts and licenses of existing repositories'))
+      .catch((err: unknown) => service.log.warn({ err }, 'recording branch counts and licenses stopped'));
   },
   grpcServices: () => [
     repositoryGrpcService(deps!),
     teamAccessGrpcService(deps!),
     tagGrpcService({ store: deps!.store, tags: tagGit(storage!), writeLock }),
     languageGrpcService(languageDeps()),
+    topicGrpcService({ store: deps!.store, topics: topicStore(db!) }),
     templateGrpcService(deps!.templates!),
     unadoptedGrpcService({ store: deps!.store, rows: unadoptedRows(db!), git: unadoptedGit(storage!), settings: deps!.settings }),
     commitStatusGrpcService({ store: deps!.store, statuses: commitStatuses!, git: commitStatusGit(storage!) }),
@@ -112,6 +132,7 @@ await runService<RepositoryDb, RepositoryTx>({
     identityUserConsumer(log, storage),
     identityOrgConsumer(log, storage),
     languageStatsConsumer(log, languageDeps),
+    gitFactsConsumer(log, gitFactsDeps),
     commitStatusCleanupConsumer(),
   ],
 });

@@ -41,3 +41,13 @@ describe('repository names', () => {
     expect(defaultReadme('demo', 'A demo')).toBe('# demo\n\nA demo\n');
   });
 });
+
+describe('validation messages', () => {
+  it('name the JSON field as the client wrote it, never a Go struct field', () => {
+    expect(() => validateRepositoryName('')).toThrow('[name]: Required');
+    expect(() => validateRepositoryName('a b')).toThrow('[name]: AlphaDashDot');
+    expect(() => validateRepositoryName('x'.repeat(101))).toThrow('[name]: MaxSize');
+    expect(() => validateDescription('d'.repeat(2049))).toThrow(/^\[description\]: MaxSize/);
+    expect(() => validateWebsite('not a url')).toThrow(/^\[website\]: /);
+  });
+});

@@ -18,7 +18,7 @@ export async function createAccessToken(
   identity: Identity, caller: Caller, userId: number, name: string, scopeNames: readonly string[],
 ): Promise<CreatedAccessToken> {
   requireSelfOrAdmin(caller, userId);
-  if (name.trim() === '') throw invalid('[Name]: Required', 'token_name_required');
+  if (name.trim() === '') throw invalid('[name]: Required', 'token_name_required');
   const user = await existingUser(identity, userId);
   // Gitea checks the name before the scopes.
   if ((await identity.store.accessTokensNamed(user.id, name)).length > 0) throw nameTaken();

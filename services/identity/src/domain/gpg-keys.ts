@@ -66,7 +66,7 @@ async function signerAmong(keys: ParsedGpgKey[], armoredSignature: string, paylo
 
 /**
  * The user's activated addresses among the key's user ids. Without a token signature a key
- * must name at least one of them (Gitea's ErrGPGNoEmailFound).
+ * must name at least one of them (Gitea's ErrGPGNoEmailFound, a 404).
  */
 export function matchedEmails(key: Pick<ParsedGpgKey, 'user_emails' | 'key_id'>, addresses: readonly EmailAddress[], verified: boolean, token: string): string[] {
   const matched: string[] = [];
@@ -76,10 +76,9 @@ export function matchedEmails(key: Pick<ParsedGpgKey, 'user_emails' | 'key_id'>,
     if (address && !matched.includes(address.email)) matched.push(address.email);
   }
   if (!verified && matched.length === 0) {
-    const named = key.user_emails.length ? key.user_emails.join(', ') : 'none';
-    throw invalid(
-      `None of the emails attached to the GPG key could be found (key ${key.key_id}, e-mails: ${named}). `
-      + `It may still be added if you provide a valid signature for the token: ${token}`,
+    // Gitea answers 404 here (HandleAddGPGKeyError), with this message word for word.
+    throw notFound(
+      `None of the emails attached to the GPG key could be found. It may still be added if you provide a valid signature for the token: ${token}`,
       'gpg_no_email_found',
     );
   }
@@ -104,6 +103,9 @@ export async function addGpgKey(
     if (!signer) throw invalidTokenSignature(token);
     keys = [signer];
   }
+  // As Gitea's AddGPGKey: a key id already in use (422) is refused before the e-mails (404).
+  const allIds = keys.flatMap((k) => [k.key_id, ...k.subkeys.map((s) => s.key_id)]);
+  if (new Set(allIds).size !== allIds.length || (await ctx.keys.gpgKeyIdsUsed(allIds))) throw keyIdTaken();
   const addresses = await ctx.identity.store.emailsOf(user.id);
   const records: NewGpgKey[] = keys.map((key) => ({
     owner_id: user.id,
@@ -120,8 +122,6 @@ export async function addGpgKey(
     verified,
     subkeys: key.subkeys,
   }));
-  const allIds = keys.flatMap((k) => [k.key_id, ...k.subkeys.map((s) => s.key_id)]);
-  if (new Set(allIds).size !== allIds.length || (await ctx.keys.gpgKeyIdsUsed(allIds))) throw keyIdTaken();
   try {
     const [first] = await ctx.keys.insertGpgKeys(records);
     return first!;

@@ -24,7 +24,7 @@ const applicationNotFound = (id: number) =>
   notFound(`OAuth2 application [id: ${id}] does not exist`, 'oauth2_application_not_found');
 
 function checkedInput(input: OAuth2ApplicationInput): OAuth2ApplicationInput {
-  if (input.name.trim() === '') throw invalid('[Name]: Required', 'oauth2_application_name_required');
+  if (input.name.trim() === '') throw invalid('[name]: Required', 'oauth2_application_name_required');
   return { ...input, redirect_uris: normalizeRedirectUris(input.redirect_uris) };
 }
 

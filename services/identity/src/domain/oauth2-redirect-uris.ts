@@ -13,7 +13,7 @@ const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:',
  * no credentials in the URL.
  */
 export function validateRedirectUri(uri: string): void {
-  const bad = (why: string) => invalid(`[RedirectURIs]: invalid redirect URI ${JSON.stringify(uri)}: ${why}`, 'invalid_redirect_uri');
+  const bad = (why: string) => invalid(`[redirect_uris]: invalid redirect URI ${JSON.stringify(uri)}: ${why}`, 'invalid_redirect_uri');
   let url: URL;
   try {
     url = new URL(uri);
@@ -33,7 +33,7 @@ export function validateRedirectUri(uri: string): void {
 
 /** The registered list as stored: validated, at least one, duplicates dropped in order. */
 export function normalizeRedirectUris(uris: readonly string[]): string[] {
-  if (uris.length === 0) throw invalid('[RedirectURIs]: Required', 'invalid_redirect_uri');
+  if (uris.length === 0) throw invalid('[redirect_uris]: Required', 'invalid_redirect_uri');
   for (const uri of uris) validateRedirectUri(uri);
   return [...new Set(uris)];
 }

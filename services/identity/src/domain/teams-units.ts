@@ -24,7 +24,7 @@ export type UnitsMap = Record<string, AccessMode>;
 export function parsePermission(permission: string): AccessMode {
   if (permission === '') return 'read';
   if (permission === 'read' || permission === 'write' || permission === 'admin') return permission;
-  throw invalid(`[Permission]: permission must be one of read, write, admin`, 'team_permission_invalid');
+  throw invalid(`[permission]: permission must be one of read, write, admin`, 'team_permission_invalid');
 }
 
 function parseUnitMode(value: string): AccessMode {

@@ -17,15 +17,15 @@ const teamExists = (orgId: number, name: string) =>
 // Gitea binds team names with AlphaDashDot and MaxSize(255).
 const TEAM_NAME = /^[\w.-]+$/;
 function assertTeamName(name: string): void {
-  if (!name) throw invalid('[Name]: Required', 'team_name_required');
-  if (!TEAM_NAME.test(name)) throw invalid('[Name]: AlphaDashDot', 'team_name_invalid');
-  if ([...name].length > 255) throw invalid('[Name]: MaxSize', 'team_name_invalid');
+  if (!name) throw invalid('[name]: Required', 'team_name_required');
+  if (!TEAM_NAME.test(name)) throw invalid('[name]: AlphaDashDot', 'team_name_invalid');
+  if ([...name].length > 255) throw invalid('[name]: MaxSize', 'team_name_invalid');
 }
 
 const TEAM_VISIBILITIES: readonly string[] = ['public', 'limited', 'private'];
 function teamVisibilityOf(value: string | undefined): Visibility | undefined {
   if (value === undefined || value === '') return undefined;
-  if (!TEAM_VISIBILITIES.includes(value)) throw invalid('[Visibility]: must be one of public, limited, private', 'team_visibility_invalid');
+  if (!TEAM_VISIBILITIES.includes(value)) throw invalid('[visibility]: must be one of public, limited, private', 'team_visibility_invalid');
   return value as Visibility;
 }
 

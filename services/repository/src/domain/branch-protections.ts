@@ -125,8 +125,8 @@ export const DEFAULT_PROTECTION: BranchProtectionInput = {
 };
 
 function validate(input: Partial<BranchProtectionInput>): void {
-  if (input.requiredApprovals !== undefined && input.requiredApprovals < 0) throw invalid('[RequiredApprovals]: Min', 'invalid_required_approvals');
-  if (input.ruleName !== undefined && (!input.ruleName.trim() || input.ruleName.length > 255)) throw invalid('[RuleName]: Required', 'invalid_rule_name');
+  if (input.requiredApprovals !== undefined && input.requiredApprovals < 0) throw invalid('[required_approvals]: Min', 'invalid_required_approvals');
+  if (input.ruleName !== undefined && (!input.ruleName.trim() || input.ruleName.length > 255)) throw invalid('[rule_name]: Required', 'invalid_rule_name');
 }
 
 /** POST /branch_protections; a rule without a priority goes after the existing ones. */
@@ -164,7 +164,7 @@ export async function deleteBranchProtection(deps: ProtectionDeps, owner: string
 export async function updateBranchProtectionPriorities(deps: ProtectionDeps, owner: string, name: string, ids: number[], caller: Caller): Promise<void> {
   const access = await requireRuleAdmin(deps, owner, name, caller);
   const rules = new Map((await deps.protections.list(access.repository.id)).map((r) => [r.id, r]));
-  if (new Set(ids).size !== ids.length || ids.some((id) => !rules.has(id))) throw invalid('[IDs]: unknown or repeated branch protection ids', 'invalid_ids');
+  if (new Set(ids).size !== ids.length || ids.some((id) => !rules.has(id))) throw invalid('[ids]: unknown or repeated branch protection ids', 'invalid_ids');
   for (const [index, id] of ids.entries()) {
     if (rules.get(id)!.priority !== index + 1) await deps.protections.update(id, { priority: index + 1 });
   }

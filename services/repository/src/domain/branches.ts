@@ -126,7 +126,7 @@ export async function createBranch(deps: BranchDeps, owner: string, name: string
   const access = await requireWritable(deps, owner, name, caller);
   const repo = access.repository;
   if (repo.isEmpty) throw notFound('Git Repository is empty.', 'repo_empty');
-  if (!isBranchName(input.newBranchName)) throw invalid('[NewBranchName]: GitRefName', 'invalid_branch_name');
+  if (!isBranchName(input.newBranchName)) throw invalid('[new_branch_name]: GitRefName', 'invalid_branch_name');
   let source: string | undefined;
   if (input.oldRefName) {
     source = isSafeRevision(input.oldRefName) ? await deps.git.resolve(repo.ownerLogin, repo.name, input.oldRefName) : undefined;
@@ -182,7 +182,7 @@ export async function deleteBranch(deps: BranchDeps, owner: string, name: string
 export async function renameBranch(deps: BranchDeps, owner: string, name: string, branch: string, newName: string, caller: Caller): Promise<void> {
   const access = await requireWritable(deps, owner, name, caller);
   const repo = access.repository;
-  if (!isBranchName(newName)) throw invalid('[Name]: GitRefName', 'invalid_branch_name');
+  if (!isBranchName(newName)) throw invalid('[name]: GitRefName', 'invalid_branch_name');
   const head = await headOf(deps, access, branch);
   if (!head) throw branchNotFound();
   if (branch === newName) return;

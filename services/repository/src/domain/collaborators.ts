@@ -20,7 +20,7 @@ export async function listCollaborators(store: RepositoryStore, owner: string, n
 
 export async function setCollaborator(store: RepositoryStore, owner: string, name: string, login: string, mode: string, caller: Caller): Promise<void> {
   const wanted = (mode || 'write') as CollaboratorMode;
-  if (!MODES.includes(wanted)) throw invalid(`[Permission]: invalid permission ${mode}`, 'invalid_permission');
+  if (!MODES.includes(wanted)) throw invalid(`[permission]: invalid permission ${mode}`, 'invalid_permission');
   const access = await requirePermission(store, owner, name, caller, 'admin');
   const user = await userByLogin(store, login);
   if (user.id === access.repository.ownerId) throw invalid('user is the owner of the repository', 'collaborator_is_owner');

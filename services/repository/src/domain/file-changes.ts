@@ -162,7 +162,7 @@ function indexChanges(plan: PlannedFile[]): IndexChange[] {
 }
 
 function validate(input: ChangeFilesInput): void {
-  if (input.files.length === 0) throw invalid('[Files]: Required', 'no_files');
+  if (input.files.length === 0) throw invalid('[files]: Required', 'no_files');
   const seen = new Set<string>();
   for (const file of input.files) {
     if (!OPERATIONS.has(file.operation)) throw invalid(`invalid file operation: ${file.operation} ${file.path}`, 'invalid_operation');
@@ -172,7 +172,7 @@ function validate(input: ChangeFilesInput): void {
     seen.add(file.path);
   }
   if (input.branch && !isBranchName(input.branch)) throw notFound(`branch does not exist [name: ${input.branch}]`, 'branch_not_found');
-  if (input.newBranch && !isBranchName(input.newBranch)) throw invalid('[NewBranchName]: GitRefName', 'invalid_branch_name');
+  if (input.newBranch && !isBranchName(input.newBranch)) throw invalid('[new_branch]: GitRefName', 'invalid_branch_name');
 }
 
 async function requireWriter(deps: ContentDeps, owner: string, name: string, caller: Caller): Promise<RepositoryAccess> {

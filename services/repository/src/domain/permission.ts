@@ -1,5 +1,5 @@
 // A caller's permission on a repository, computed in one place from plain facts so that
-// organization ownership and team grants plug in as more facts (issue #4, Access).
+// organization ownership and team grants plug in as more facts.
 import type { Caller } from '@anvil/kit';
 
 /** Gitea's access modes, weakest first. */

@@ -3,7 +3,8 @@
 import { DomainError, alreadyExists, forbidden, invalid, notFound, type Caller } from '@anvil/kit';
 import { canCreateOrgRepository, orgFactsOf, type MemberTeam } from './org-access.js';
 import type { Owner } from './owner.js';
-import { atLeast, permissionOf, type AccessMode } from './permission.js';
+import { atLeast, isPublicOnly, permissionOf, type AccessMode } from './permission.js';
+import { editPullRequestSettings, type PullRequestSettingsEdit } from './pull-request-settings.js';
 import { checkTemplateNames, initialFiles, type TemplateCatalog } from './repo-templates.js';
 import { UNIT_FLAGS, validateDescription, validateNewRepositoryName, validateRepositoryName, validateWebsite, type Repository, type UnitFlag } from './repository.js';
 import type { RepositoryPatch, RepositoryStore, RepositoryWithOwner, SearchFilter } from './store.js';
@@ -89,11 +90,20 @@ export async function permissionOfUser(store: RepositoryStore, found: Repository
 export async function resolveRepository(store: RepositoryStore, ownerLogin: string, name: string, caller: Caller): Promise<RepositoryAccess> {
   const found = await store.findByNameForViewer(ownerLogin, name, Math.max(caller.userId, 0));
   if (!found) throw repoNotFound();
-  const permission = permissionOf({
+  const facts = {
     repository: found.repository, owner: found.owner, caller, collaboration: found.collaboration,
     ...orgFactsOf(found.teams, found.owner.id, found.repository.id),
-  });
-  if (permission === 'none') throw repoNotFound();
+  };
+  const permission = permissionOf(facts);
+  if (permission === 'none') {
+    // Gitea tells a public-only token's holder why their own private repository is refused
+    // (its reqToken: 403); to anyone else the repository does not exist.
+    const withoutLimit = { ...caller, scopes: caller.scopes.filter((s) => s !== 'public-only') };
+    if (isPublicOnly(caller) && permissionOf({ ...facts, caller: withoutLimit }) !== 'none') {
+      throw forbidden('token scope is limited to public repos', 'token_public_only');
+    }
+    throw repoNotFound();
+  }
   return { repository: found.repository, owner: found.owner, permission };
 }
 
@@ -208,6 +218,7 @@ export interface EditRepositoryInput extends Partial<Record<UnitFlag, boolean>> 
   isArchived?: boolean;
   defaultBranch?: string;
   isTemplate?: boolean;
+  pullRequestSettings?: PullRequestSettingsEdit;
 }
 
 export async function editRepository(deps: RepositoryDeps, ownerLogin: string, name: string, input: EditRepositoryInput, caller: Caller): Promise<RepositoryAccess> {
@@ -240,6 +251,12 @@ export async function editRepository(deps: RepositoryDeps, ownerLogin: string, n
     patch.archivedAt = input.isArchived ? new Date() : null;
   }
   for (const flag of UNIT_FLAGS) if (input[flag] !== undefined) patch[flag] = input[flag];
+  // Gitea's updateRepoUnits applies the pull request settings while the unit is on or being
+  // turned on; an edit that leaves pull requests off does not touch them.
+  const pullRequestsOn = input.hasPullRequests ?? repo.hasPullRequests;
+  if (pullRequestsOn && input.pullRequestSettings && Object.keys(input.pullRequestSettings).length) {
+    patch.pullRequestSettings = editPullRequestSettings(repo.pullRequestSettings, input.pullRequestSettings);
+  }
   if (input.defaultBranch !== undefined && input.defaultBranch !== repo.defaultBranch) {
     if (!isBranchName(input.defaultBranch)) throw invalid(`invalid default branch name: ${input.defaultBranch}`, 'invalid_branch_name');
     // An empty repository may name any branch (its first push creates it); otherwise the

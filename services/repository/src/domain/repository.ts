@@ -1,5 +1,6 @@
 // A repository as the domain sees it, and Gitea's rules for its name.
 import { invalid } from '@anvil/kit';
+import type { PullRequestSettings } from './pull-request-settings.js';
 
 export interface Repository {
   id: number;
@@ -25,6 +26,14 @@ export interface Repository {
   hasPackages: boolean;
   hasActions: boolean;
   hasCode: boolean;
+  /** The pull request unit's settings, Gitea's defaults until edited. */
+  pullRequestSettings: PullRequestSettings;
+  /** Lower case, sorted. */
+  topics: string[];
+  /** Read from git after each change of refs (git-facts.ts). */
+  branchCount: number;
+  /** SPDX ids of the default branch's license files (git-facts.ts). */
+  licenses: string[];
   createdAt: Date;
   updatedAt: Date;
   /** The default branch's top language (set by language statistics; '' until computed). */
@@ -46,9 +55,9 @@ const CONSECUTIVE_DOTS = /\.{2,}/;
 
 /** Throws Gitea's 422 errors for a name that cannot be a repository name. */
 export function validateRepositoryName(name: string): void {
-  if (!name) throw invalid('[Name]: Required', 'invalid_repo_name');
-  if (name.length > MAX_NAME_LENGTH) throw invalid('[Name]: MaxSize', 'invalid_repo_name');
-  if (!ALPHA_DASH_DOT.test(name)) throw invalid('[Name]: AlphaDashDot', 'invalid_repo_name');
+  if (!name) throw invalid('[name]: Required', 'invalid_repo_name');
+  if (name.length > MAX_NAME_LENGTH) throw invalid('[name]: MaxSize', 'invalid_repo_name');
+  if (!ALPHA_DASH_DOT.test(name)) throw invalid('[name]: AlphaDashDot', 'invalid_repo_name');
   // Checked before the reserved names, as Gitea does: `..` is "invalid", not "reserved".
   if (CONSECUTIVE_DOTS.test(name)) {
     throw invalid(`name is invalid [${name}]: must be valid alpha or numeric or dash(-_) or dot characters`, 'repo_name_chars_not_allowed');
@@ -80,20 +89,20 @@ export function validateNewRepositoryName(name: string): void {
 
 /** Gitea's binding rules for a repository's description (MaxSize(2048)). */
 export function validateDescription(description: string): void {
-  if (description.length > 2048) throw invalid('[Description]: MaxSize', 'invalid_description');
+  if (description.length > 2048) throw invalid('[description]: MaxSize', 'invalid_description');
 }
 
 /** Gitea's binding rules for a website: ValidUrl, MaxSize(1024); empty clears it. */
 export function validateWebsite(website: string): void {
   if (!website) return;
-  if (website.length > 1024) throw invalid('[Website]: MaxSize', 'invalid_website');
+  if (website.length > 1024) throw invalid('[website]: MaxSize', 'invalid_website');
   let url: URL;
   try {
     url = new URL(website);
   } catch {
-    throw invalid('[Website]: Invalid url', 'invalid_website');
+    throw invalid('[website]: Invalid url', 'invalid_website');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid('[Website]: Invalid url', 'invalid_website');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid('[website]: Invalid url', 'invalid_website');
 }
 
 /** Gitea's "Default" README template. */

@@ -53,5 +53,9 @@ export function repositoryMessage(r: Repository): pb.RepositoryInput {
     created: timestamp(r.createdAt),
     updated: timestamp(r.updatedAt),
     language: r.language ?? '',
+    pull_request_settings: r.pullRequestSettings,
+    topics: r.topics,
+    branch_count: r.branchCount,
+    licenses: r.licenses,
   };
 }

@@ -9,7 +9,7 @@ import {
 } from '../domain/repositories.js';
 import type { SearchFilter } from '../domain/store.js';
 import { ownerUserMessage, repositoryMessage } from './messages.js';
-import { pageOf } from './requests.js';
+import { definedFields, pageOf } from './requests.js';
 
 export const REPOSITORY_SERVICE_NAME = 'anvil.repository.v1.RepositoryService';
 
@@ -94,6 +94,7 @@ export function repositoryService(deps: RepositoryDeps): ServiceImplementation<r
         hasPackages: request.has_packages ?? undefined,
         hasActions: request.has_actions ?? undefined,
         hasCode: request.has_code ?? undefined,
+        pullRequestSettings: request.pull_request_settings ? definedFields(request.pull_request_settings) : undefined,
       }, caller));
     },
     async DeleteRepository(request, { caller }) {

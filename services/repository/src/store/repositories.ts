@@ -3,6 +3,7 @@
 import { alreadyExists, outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
 import type { Owner } from '../domain/owner.js';
 import type { CollaboratorMode } from '../domain/permission.js';
+import { pullRequestSettingsOf } from '../domain/pull-request-settings.js';
 import type { Repository } from '../domain/repository.js';
 import type { NewRepository, RepositoryEvent, RepositoryPatch, RepositoryReader, RepositoryStore, RepositoryWithOwner, RepositoryWriter, SearchFilter } from '../domain/store.js';
 import { outboxRowOf } from '../events/repository-events.js';
@@ -37,6 +38,10 @@ export function toRepository(row: RepositoryRow): Repository {
     hasPackages: row.has_packages,
     hasActions: row.has_actions,
     hasCode: row.has_code,
+    pullRequestSettings: pullRequestSettingsOf(row.pull_request_settings),
+    topics: row.topics ?? [],
+    branchCount: row.branch_count ?? 0,
+    licenses: row.licenses ?? [],
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     language: row.language ?? '',
@@ -64,6 +69,8 @@ function toColumns(patch: RepositoryPatch): Prisma.RepositoryUpdateInput {
   if (patch.hasPackages !== undefined) data.has_packages = patch.hasPackages;
   if (patch.hasActions !== undefined) data.has_actions = patch.hasActions;
   if (patch.hasCode !== undefined) data.has_code = patch.hasCode;
+  if (patch.pullRequestSettings !== undefined) data.pull_request_settings = { ...patch.pullRequestSettings };
+  if (patch.topics !== undefined) data.topics = patch.topics;
   return data;
 }
 

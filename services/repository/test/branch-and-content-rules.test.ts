@@ -1,4 +1,4 @@
-// Issue #5 audit (docs/issue-5-checklist.md): team whitelists match team names whatever
+// Branch protection rules (docs/branches-and-contents-checklist.md): team whitelists match team names whatever
 // their case, as Gitea's (which resolves names to team ids) do.
 import { describe, expect, it } from '@jest/globals';
 import { canUserForcePush, canUserMerge, canUserPush, type BranchProtection, type Pusher } from '../src/domain/branch-protection.js';

@@ -1,4 +1,4 @@
-// Issue #4's site-wide switches, proven on a system booted with them on (one boot per file):
+// The repository area's site-wide switches, proven on a system booted with them on (one boot per file):
 // `[repository] FORCE_PRIVATE` makes every new repository private and lets only site admins
 // publish one; `[repository] DISABLE_HTTP_GIT` turns git over HTTP off, and
 // /settings/repository says so.

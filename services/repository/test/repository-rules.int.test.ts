@@ -1,4 +1,4 @@
-// Integration test for the gaps the issue #4 audit closed (docs/issue-4-checklist.md), over
+// Repository rules (docs/repositories-checklist.md) proven over
 // real PostgreSQL and git: names Gitea accepts that the storage once refused (`.profile`),
 // names Gitea refuses (`a..b`), rename errors with Gitea's messages, and FORCE_PRIVATE on edit.
 import { readdir, stat } from 'node:fs/promises';

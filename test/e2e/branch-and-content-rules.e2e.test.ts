@@ -1,4 +1,4 @@
-// Issue #5 audit (docs/issue-5-checklist.md): the rules that had no end-to-end proof —
+// Branch and content rules (docs/branches-and-contents-checklist.md) that other suites leave unproven —
 // branch fields as each caller sees them, POST /branches errors, renames under protection,
 // team whitelists, unprotected file patterns, rule priority, signed commits on contents
 // writes, token scopes, private repositories on every route, and `push` for every write.

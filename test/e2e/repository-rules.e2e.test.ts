@@ -1,5 +1,5 @@
-// Issue #4, rule by rule, where the other suites left a rule unproven (see
-// docs/issue-4-checklist.md): repository names and limits as Gitea answers them, rename and
+// Repository rules, one by one, where the other suites leave a rule unproven (see
+// docs/repositories-checklist.md): repository names and limits as Gitea answers them, rename and
 // archive with the git data and the git client, every /repos/search parameter, the list
 // routes' paging, clone URLs, smart HTTP's 401, push events with what each commit changed,
 // refs shaped like options, and a repository whose git data is broken. One booted system

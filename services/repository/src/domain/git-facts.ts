@@ -1,0 +1,64 @@
+// Keeps the facts the Repository JSON reports from git current (Gitea computes them too):
+// `branch_count` and `licenses` (SPDX ids of the default branch's license files). They are
+// read again after every change of a repository's refs, outside the change's transaction:
+// reading twice gives the same answer, so a redelivered event does no harm.
+import type { LicenseDetector } from './licenses.js';
+import type { RepositoryStore } from './store.js';
+
+export interface GitFactsReader {
+  countBranches(owner: string, name: string): Promise<number>;
+  /** Root files of `branch` whose names are license file names, with their text. */
+  licenseFiles(owner: string, name: string, branch: string): Promise<Array<{ name: string; text: string }>>;
+}
+
+export interface GitFacts {
+  branchCount: number;
+  licenses: string[];
+}
+
+export interface GitFactsStore {
+  save(repositoryId: number, facts: GitFacts): Promise<void>;
+  /** Ids above `afterId` of repositories with git data but no branch counted yet, in id order. */
+  idsWithoutFacts(afterId: number, limit: number): Promise<number[]>;
+}
+
+export interface GitFactsDeps {
+  store: RepositoryStore;
+  git: GitFactsReader;
+  facts: GitFactsStore;
+  detector: LicenseDetector;
+}
+
+/** Reads and stores the facts of repository `id`, as it is now (it may have been renamed or deleted since the event). */
+export async function refreshGitFacts(deps: GitFactsDeps, id: number): Promise<GitFacts | undefined> {
+  const found = await deps.store.findById(id);
+  if (!found) return undefined;
+  const { repository, owner } = found;
+  const branchCount = await deps.git.countBranches(owner.login, repository.name);
+  const licenses = branchCount ? deps.detector.detect(await deps.git.licenseFiles(owner.login, repository.name, repository.defaultBranch)) : [];
+  const facts = { branchCount, licenses };
+  await deps.facts.save(id, facts);
+  return facts;
+}
+
+/**
+ * Reads the facts of every repository that has git data but none recorded: those created
+ * before the facts were kept, or whose last event was missed. Runs once at start, in the
+ * background, one repository at a time; each is visited once even if it has no branches.
+ */
+export async function backfillGitFacts(deps: GitFactsDeps, onError: (err: unknown, id: number) => void): Promise<number> {
+  let after = 0;
+  let refreshed = 0;
+  for (;;) {
+    const ids = await deps.facts.idsWithoutFacts(after, 100);
+    if (!ids.length) return refreshed;
+    for (const id of ids) {
+      try {
+        if (await refreshGitFacts(deps, id)) refreshed += 1;
+      } catch (err) {
+        onError(err, id);
+      }
+    }
+    after = ids[ids.length - 1]!;
+  }
+}

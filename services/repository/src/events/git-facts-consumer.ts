@@ -1,0 +1,29 @@
+// Refreshes a repository's git facts (domain/git-facts.ts) after anything that moves its
+// refs or names its default branch: creation (auto_init), pushes, branch creation and
+// deletion, and edits (a new default branch). The work is outside the event's transaction.
+import type { ConsumerOptions, Logger } from '@anvil/kit';
+import type { repository as pb } from '@anvil/proto';
+import { refreshGitFacts, type GitFactsDeps } from '../domain/git-facts.js';
+import type { RepositoryTx } from '../store/db.js';
+
+export const GIT_FACTS_CONSUMER = 'repository-git-facts';
+
+const SUBJECTS = new Set(['repository.repo.created', 'repository.repo.updated', 'repository.push', 'repository.branch.created', 'repository.branch.deleted']);
+
+export function gitFactsConsumer(log: Logger, deps: () => GitFactsDeps): Omit<ConsumerOptions<RepositoryTx>, 'db' | 'bus' | 'log'> {
+  return {
+    durable: GIT_FACTS_CONSUMER,
+    filter: 'repository.>',
+    async handle(event) {
+      if (!SUBJECTS.has(event.subject)) return;
+      const id = Number((event.payload as { repository?: pb.Repository } | undefined)?.repository?.id ?? 0);
+      if (!id) return;
+      try {
+        await refreshGitFacts(deps(), id);
+      } catch (err) {
+        // The repository may be gone since; the next change of its refs tries again.
+        log.warn({ err, id: event.id, repository: id }, 'reading a repository\'s branches and licenses failed');
+      }
+    },
+  };
+}

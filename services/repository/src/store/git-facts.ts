@@ -1,0 +1,21 @@
+// The git facts of a repository (`repository.branch_count`, `repository.licenses`); written
+// only when they changed, so a redelivered event neither bumps `updated_at` nor wakes caches.
+import type { GitFactsStore } from '../domain/git-facts.js';
+import type { RepositoryDb } from './db.js';
+
+export function gitFactsStore(db: RepositoryDb): GitFactsStore {
+  return {
+    async save(repositoryId, facts) {
+      await db.$executeRaw`
+        UPDATE repository SET branch_count = ${facts.branchCount}, licenses = ${facts.licenses}::text[]
+        WHERE id = ${BigInt(repositoryId)} AND (branch_count <> ${facts.branchCount} OR licenses IS DISTINCT FROM ${facts.licenses}::text[])`;
+    },
+    async idsWithoutFacts(afterId, limit) {
+      const rows = await db.repository.findMany({
+        where: { id: { gt: BigInt(afterId) }, is_empty: false, branch_count: 0 },
+        select: { id: true }, orderBy: { id: 'asc' }, take: limit,
+      });
+      return rows.map((r) => Number(r.id));
+    },
+  };
+}

@@ -1,0 +1,206 @@
+// The Repository JSON tells the truth: every field Gitea computes is computed here too, from
+// what the repository service stores (merge settings, topics, branches, licenses), never a
+// constant standing in for it.
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import type { TestUser } from '../support/accounts.js';
+import type { ApiClient } from '../support/api-client.js';
+import { bootE2e, type E2e } from '../support/e2e.js';
+
+jest.setTimeout(90_000);
+
+let e2e: E2e;
+let anonymous: ApiClient;
+let owner: TestUser;
+
+beforeAll(async () => {
+  e2e = await bootE2e({ prefix: 'json-user' });
+  ({ anonymous } = e2e);
+  owner = await e2e.users.newUser();
+}, 180_000);
+
+afterAll(() => e2e?.close());
+
+async function newRepository(name: string, options: Record<string, unknown> = {}) {
+  const res = await owner.client.post('/user/repos', { name, ...options });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+describe('units', () => {
+  test('a unit Anvil has not built is not advertised, even when enabled; issues and pull requests report their stored settings', async () => {
+    await newRepository('units');
+    const edited = await owner.client.patch(`/repos/${owner.username}/units`, { has_wiki: true, has_releases: true, has_issues: false });
+    expect(edited.body).toMatchObject({
+      has_wiki: false, has_projects: false, has_releases: false, has_packages: false, has_actions: false,
+      has_issues: false, has_pull_requests: true, has_code: true,
+    });
+  });
+
+  test('a public repository of a private organization is internal', async () => {
+    const org = e2e.users.unique('json-org');
+    expect((await owner.client.post('/orgs', { username: org, visibility: 'private' })).status).toBe(201);
+    await e2e.users.eventually(() => owner.client.post(`/orgs/${org}/repos`, { name: 'inside' }), 201);
+    expect((await owner.client.get(`/repos/${org}/inside`)).body).toMatchObject({ private: false, internal: true });
+    expect((await newRepository('outside')).internal).toBe(false);
+  });
+});
+
+describe('merge settings', () => {
+  test('a new repository reports Gitea\'s defaults for its pull request unit', async () => {
+    const repo = await newRepository('defaults');
+    expect(repo).toMatchObject({
+      has_pull_requests: true, allow_merge_commits: true, allow_rebase: true, allow_rebase_explicit: true,
+      allow_squash_merge: true, allow_fast_forward_only_merge: true, allow_rebase_update: true, allow_manual_merge: false,
+      autodetect_manual_merge: false, default_delete_branch_after_merge: false, default_merge_style: 'merge',
+      default_allow_maintainer_edit: false, ignore_whitespace_conflicts: false,
+    });
+  });
+
+  test('PATCH stores them, reports them, and keeps them across reads', async () => {
+    await newRepository('merging');
+    const path = `/repos/${owner.username}/merging`;
+    const edited = await owner.client.patch(path, {
+      has_pull_requests: true, allow_merge_commits: false, allow_rebase: false, allow_manual_merge: true,
+      autodetect_manual_merge: true, default_delete_branch_after_merge: true, default_merge_style: 'squash',
+      default_allow_maintainer_edit: true, ignore_whitespace_conflicts: true,
+    });
+    expect(edited.status).toBe(200);
+    const expected = {
+      allow_merge_commits: false, allow_rebase: false, allow_squash_merge: true, allow_manual_merge: true,
+      autodetect_manual_merge: true, default_delete_branch_after_merge: true, default_merge_style: 'squash',
+      default_allow_maintainer_edit: true, ignore_whitespace_conflicts: true,
+    };
+    expect(edited.body).toMatchObject(expected);
+    expect((await anonymous.get(path)).body).toMatchObject(expected);
+  });
+
+  test('an edit that leaves pull requests off does not touch them, as Gitea does', async () => {
+    await newRepository('untouched');
+    const path = `/repos/${owner.username}/untouched`;
+    expect((await owner.client.patch(path, { allow_rebase: false })).body.allow_rebase).toBe(false);
+    expect((await owner.client.patch(path, { has_pull_requests: false, allow_squash_merge: false })).status).toBe(200);
+    const back = await owner.client.patch(path, { has_pull_requests: true });
+    expect(back.body).toMatchObject({ allow_rebase: false, allow_squash_merge: true });
+  });
+
+  test('a repository with pull requests off reports every merge style refused', async () => {
+    await newRepository('no-pulls');
+    const res = await owner.client.patch(`/repos/${owner.username}/no-pulls`, { has_pull_requests: false });
+    expect(res.body).toMatchObject({ has_pull_requests: false, allow_merge_commits: false, allow_rebase: false, allow_squash_merge: false, default_merge_style: 'merge' });
+    const back = await owner.client.patch(`/repos/${owner.username}/no-pulls`, { has_pull_requests: true });
+    expect(back.body).toMatchObject({ has_pull_requests: true, allow_merge_commits: true, allow_squash_merge: true });
+  });
+
+  test('an unknown merge style is 422 naming the field, and nothing changes', async () => {
+    await newRepository('styles');
+    const path = `/repos/${owner.username}/styles`;
+    const res = await owner.client.patch(path, { has_pull_requests: true, default_merge_style: 'octopus', allow_rebase: false });
+    expect(res.status).toBe(422);
+    expect(res.body.message).toMatch(/^\[default_merge_style\]: must be one of merge, rebase, rebase-merge, squash/);
+    expect((await owner.client.get(path)).body).toMatchObject({ default_merge_style: 'merge', allow_rebase: true });
+  });
+});
+
+describe('topics', () => {
+  test('PUT replaces them normalised and sorted; the repository JSON and GET /topics report them', async () => {
+    await newRepository('topical');
+    const path = `/repos/${owner.username}/topical`;
+    expect((await owner.client.put(`${path}/topics`, { topics: ['Rust', ' web ', 'rust', 'cli-tools', ''] })).status).toBe(204);
+    const listed = await anonymous.get(`${path}/topics`);
+    expect(listed.body).toEqual({ topics: ['cli-tools', 'rust', 'web'] });
+    expect(listed.headers.get('x-total-count')).toBe('3');
+    expect((await anonymous.get(path)).body.topics).toEqual(['cli-tools', 'rust', 'web']);
+  });
+
+  test('PUT /topics/{topic} adds one and DELETE removes it; removing one the repository lacks is 404', async () => {
+    await newRepository('one-by-one');
+    const path = `/repos/${owner.username}/one-by-one/topics`;
+    expect((await owner.client.put(`${path}/Go`)).status).toBe(204);
+    expect((await owner.client.put(`${path}/go`)).status).toBe(204);
+    expect((await owner.client.put(`${path}/api`)).status).toBe(204);
+    expect((await owner.client.get(path)).body.topics).toEqual(['api', 'go']);
+    expect((await owner.client.delete(`${path}/go`)).status).toBe(204);
+    expect((await owner.client.get(path)).body.topics).toEqual(['api']);
+    expect((await owner.client.delete(`${path}/go`)).status).toBe(404);
+  });
+
+  test('invalid names are 422 listing them, and nothing changes', async () => {
+    await newRepository('picky');
+    const path = `/repos/${owner.username}/picky/topics`;
+    expect((await owner.client.put(path, { topics: ['kept'] })).status).toBe(204);
+    const refused = await owner.client.put(path, { topics: ['fine', '-dash-first', 'has space', 'x'.repeat(36)] });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toEqual({ invalidTopics: ['-dash-first', 'has space', 'x'.repeat(36)], message: 'Topic names are invalid' });
+    const one = await owner.client.put(`${path}/_nope`);
+    expect([one.status, one.body.invalidTopics]).toEqual([422, ['_nope']]);
+    const tooMany = await owner.client.put(path, { topics: Array.from({ length: 26 }, (_, i) => `t${i}`) });
+    expect([tooMany.status, tooMany.body.message]).toEqual([422, 'Exceeding maximum number of topics per repo']);
+    expect((await owner.client.get(path)).body.topics).toEqual(['kept']);
+  });
+
+  test('only the repository\'s admins change them', async () => {
+    await newRepository('guarded');
+    const stranger = await e2e.users.newUser();
+    const res = await stranger.client.undeclared('PUT', `/repos/${owner.username}/guarded/topics`, { topics: ['mine'] });
+    expect(res.status).toBe(403);
+    expect((await anonymous.put(`/repos/${owner.username}/guarded/topics`, { topics: ['mine'] })).status).toBe(401);
+  });
+
+  test('GET /topics/search finds topics in use by keyword, most used first, with their counts', async () => {
+    const unique = `kw${Date.now() % 100000}`;
+    await newRepository('search-a');
+    await newRepository('search-b');
+    await owner.client.put(`/repos/${owner.username}/search-a/topics`, { topics: [`${unique}-rare`, `${unique}-common`] });
+    await owner.client.put(`/repos/${owner.username}/search-b/topics`, { topics: [`${unique}-common`] });
+    const found = await anonymous.get(`/topics/search?q=${unique}`);
+    expect(found.status).toBe(200);
+    expect(found.body.topics.map((t: { topic_name: string; repo_count: number }) => [t.topic_name, t.repo_count]))
+      .toEqual([[`${unique}-common`, 2], [`${unique}-rare`, 1]]);
+    expect(found.body.topics[0]).toEqual(expect.objectContaining({ id: expect.any(Number), created: expect.any(String), updated: expect.any(String) }));
+    // A topic no repository has any more is not offered.
+    await owner.client.delete(`/repos/${owner.username}/search-a/topics/${unique}-rare`);
+    expect((await anonymous.get(`/topics/search?q=${unique}`)).body.topics.map((t: { topic_name: string }) => t.topic_name)).toEqual([`${unique}-common`]);
+  });
+});
+
+/** Reads until `check` holds: git facts are read from git just after the change that moved them. */
+async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
+  let value = await read();
+  for (let attempt = 0; attempt < 200 && !check(value); attempt += 1) {
+    await new Promise((r) => setTimeout(r, 50));
+    value = await read();
+  }
+  return value;
+}
+
+describe('facts read from git', () => {
+  test('branch_count counts the branches as they are created and deleted', async () => {
+    await newRepository('branchy', { auto_init: true });
+    const path = `/repos/${owner.username}/branchy`;
+    const read = async () => (await anonymous.get(path)).body.branch_count as number;
+    expect(await eventually(read, (n) => n === 1)).toBe(1);
+    expect((await owner.client.post(`${path}/branches`, { new_branch_name: 'feature' })).status).toBe(201);
+    expect(await eventually(read, (n) => n === 2)).toBe(2);
+    expect((await owner.client.delete(`${path}/branches/feature`)).status).toBe(204);
+    expect(await eventually(read, (n) => n === 1)).toBe(1);
+  });
+
+  test('an empty repository has no branches and no licenses', async () => {
+    const repo = await newRepository('hollow');
+    expect(repo).toMatchObject({ branch_count: 0, licenses: [] });
+    expect((await anonymous.get(`/repos/${owner.username}/hollow/licenses`)).body).toEqual([]);
+  });
+
+  test('licenses names the SPDX ids of the default branch\'s license files, in the JSON and GET /licenses', async () => {
+    await newRepository('licensed', { auto_init: true, license: 'MIT' });
+    const path = `/repos/${owner.username}/licensed`;
+    const json = await eventually(async () => (await anonymous.get(path)).body, (body) => body.licenses.length > 0);
+    expect(json.licenses).toEqual(['MIT']);
+    expect((await anonymous.get(`${path}/licenses`)).body).toEqual(['MIT']);
+    // A second license file, written through the contents API, is found too.
+    const apache = await owner.client.post(`${path}/contents/COPYING`, { content: Buffer.from('SPDX-License-Identifier: Apache-2.0\n').toString('base64') });
+    expect(apache.status).toBe(201);
+    const both = await eventually(async () => (await anonymous.get(`${path}/licenses`)).body as string[], (ids) => ids.length === 2);
+    expect(both).toEqual(['Apache-2.0', 'MIT']);
+  });
+});
