@@ -5,7 +5,7 @@ import type { Caller } from '@anvil/kit';
 import type { collaboration, identity } from '@anvil/proto';
 import { formatTime } from './time.js';
 import { presentUser } from './user.js';
-import { repoUrls } from './tag.js';
+import { repoUrls } from './repo-urls.js';
 
 /** What an issue's JSON says about its repository (Gitea's RepositoryMeta). */
 export interface IssueRepository {
