@@ -66,6 +66,13 @@ function errorToStatus(err: unknown, log: Logger, method: string): Partial<grpc.
     metadata.set('x-anvil-reason', err.reason.slice(0, 200));
     return { code: grpcStatusOf(err.kind), details: boundedDetails(err.message), metadata };
   }
+  // PostgreSQL out of connections or unreachable (Prisma's P2037 / P1001): a passing
+  // condition, not the request's fault, so `unavailable` (the gateway's 503: retry).
+  const prismaCode = (err as { code?: unknown } | null)?.code;
+  if (prismaCode === 'P2037' || prismaCode === 'P1001') {
+    log.warn({ err, method }, 'database unavailable');
+    return { code: grpc.status.UNAVAILABLE, details: 'database temporarily unavailable' };
+  }
   log.error({ err, method }, 'unexpected error in gRPC handler');
   return { code: grpc.status.INTERNAL, details: 'internal error' };
 }
