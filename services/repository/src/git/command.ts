@@ -152,8 +152,10 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
-// Git processes at once: a few per caller (enough to keep every core busy), more in all.
-const slots = new ProcessSlots({ perCaller: Math.max(4, 2 * availableParallelism()), total: Math.max(16, 8 * availableParallelism()) });
+// Git processes at once: per caller enough to keep every core busy several times over (a
+// request may run a few in a row), and four callers' worth in all.
+const cores = availableParallelism();
+const slots = new ProcessSlots({ perCaller: Math.max(8, 4 * cores), total: Math.max(32, 16 * cores) });
 
 /**
  * The repository's directory is gone (deleted or renamed by a request that finished while
