@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { DomainError } from '@anvil/kit';
-import { oauth2FailureOf, RepeatedParameter, singleParam } from '../src/oauth/errors.js';
+import { oauth2FailureOf, InvalidParameter, singleParam } from '../src/oauth/errors.js';
 
 describe('OAuth2 error answers', () => {
   it('carry the RFC error code the service gave as its reason', () => {
@@ -19,7 +19,9 @@ describe('OAuth2 request parameters', () => {
   it('are taken once, as strings', () => {
     expect(singleParam({ code: 'abc' }, 'code')).toBe('abc');
     expect(singleParam({}, 'code')).toBe('');
-    expect(() => singleParam({ code: ['a', 'b'] }, 'code')).toThrow(RepeatedParameter);
-    expect(() => singleParam({ code: { nested: 1 } }, 'code')).toThrow(RepeatedParameter);
+    expect(() => singleParam({ code: ['a', 'b'] }, 'code')).toThrow(InvalidParameter);
+    expect(() => singleParam({ code: { nested: 1 } }, 'code')).toThrow(InvalidParameter);
+    expect(() => singleParam({ code: 'a\u0000b' }, 'code')).toThrow(InvalidParameter);
+    expect(() => singleParam({ code: 'c'.repeat(4097) }, 'code')).toThrow(InvalidParameter);
   });
 });

@@ -14,7 +14,7 @@ import { DomainError } from '@anvil/kit';
 import { resolveCredential } from '../auth/authenticate.js';
 import { MalformedCredential, readCredential } from '../auth/credentials.js';
 import type { Deps } from '../http/route.js';
-import { oauth2FailureOf, RepeatedParameter, sendOAuth2Error, singleParam, type OAuth2Failure } from './errors.js';
+import { oauth2FailureOf, InvalidParameter, sendOAuth2Error, singleParam, type OAuth2Failure } from './errors.js';
 
 const SIGN_IN = { 'www-authenticate': 'Basic realm="Anvil", charset="UTF-8"' };
 
@@ -48,7 +48,7 @@ export function authorizeHandler(deps: Deps): RequestHandler {
         code_challenge_method: singleParam(query, 'code_challenge_method'),
       };
     } catch (err) {
-      if (err instanceof RepeatedParameter) return sendOAuth2Error(res, 400, { error: 'invalid_request', error_description: err.message });
+      if (err instanceof InvalidParameter) return sendOAuth2Error(res, 400, { error: 'invalid_request', error_description: err.message });
       throw err;
     }
 

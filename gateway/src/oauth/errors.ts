@@ -37,17 +37,24 @@ export function sendOAuth2Error(res: Response, status: number, failure: OAuth2Fa
   res.end(payload);
 }
 
+// No parameter of the OAuth2 endpoints (ids, secrets, codes, tokens, URIs) comes near it.
+const MAX_PARAMETER_LENGTH = 4096;
+
+/** `value` as a parameter may be: bounded and without NUL (PostgreSQL refuses NUL in text). */
+export function checkedParam(name: string, value: string): string {
+  if (value.length > MAX_PARAMETER_LENGTH) throw new InvalidParameter(`parameter ${name} is longer than ${MAX_PARAMETER_LENGTH} characters`);
+  if (value.includes('\0')) throw new InvalidParameter(`parameter ${name} contains a NUL character`);
+  return value;
+}
+
 /** A request parameter, which OAuth2 allows at most once (RFC 6749 §3.1). */
 export function singleParam(source: Record<string, unknown> | undefined, name: string): string {
   const value = source?.[name];
   if (value === undefined || value === null) return '';
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return checkedParam(name, value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  throw new RepeatedParameter(name);
+  throw new InvalidParameter(`parameter ${name} must be given once, as a string`);
 }
 
-export class RepeatedParameter extends Error {
-  constructor(readonly parameter: string) {
-    super(`parameter ${parameter} must be given once, as a string`);
-  }
-}
+/** A parameter the endpoint cannot use: repeated, not a string, too long, or with a NUL (400 invalid_request). */
+export class InvalidParameter extends Error {}

@@ -1,6 +1,7 @@
 // The OAuth2 provider endpoints outside /api/v1, at Gitea's paths: /login/oauth/authorize,
 // /login/oauth/access_token and /login/oauth/userinfo.
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { verifyJsonDepth } from '../http/request-hygiene.js';
 import type { Deps } from '../http/route.js';
 import { authorizeHandler } from './authorize.js';
 import { sendOAuth2Error } from './errors.js';
@@ -13,7 +14,7 @@ export function oauth2Router(deps: Deps): Router {
   router.post(
     '/login/oauth/access_token',
     express.urlencoded({ extended: false, limit: '64kb' }),
-    express.json({ limit: '64kb' }),
+    express.json({ limit: '64kb', verify: verifyJsonDepth }),
     tokenHandler(deps),
   );
   router.get('/login/oauth/userinfo', userinfoHandler(deps));

@@ -5,7 +5,7 @@
 import type { RequestHandler } from 'express';
 import { ANONYMOUS } from '@anvil/kit';
 import type { Deps } from '../http/route.js';
-import { oauth2FailureOf, RepeatedParameter, sendOAuth2Error, singleParam } from './errors.js';
+import { checkedParam, oauth2FailureOf, InvalidParameter, sendOAuth2Error, singleParam } from './errors.js';
 
 interface ClientCredentials {
   client_id: string;
@@ -32,13 +32,13 @@ export function tokenHandler(deps: Deps): RequestHandler {
         grant_type: singleParam(body, 'grant_type'),
         code: singleParam(body, 'code'),
         redirect_uri: singleParam(body, 'redirect_uri'),
-        client_id: basic?.client_id || singleParam(body, 'client_id'),
-        client_secret: basic?.client_secret || singleParam(body, 'client_secret'),
+        client_id: checkedParam('client_id', basic?.client_id || singleParam(body, 'client_id')),
+        client_secret: checkedParam('client_secret', basic?.client_secret || singleParam(body, 'client_secret')),
         code_verifier: singleParam(body, 'code_verifier'),
         refresh_token: singleParam(body, 'refresh_token'),
       };
     } catch (err) {
-      if (err instanceof RepeatedParameter) return sendOAuth2Error(res, 400, { error: 'invalid_request', error_description: err.message });
+      if (err instanceof InvalidParameter) return sendOAuth2Error(res, 400, { error: 'invalid_request', error_description: err.message });
       throw err;
     }
     try {

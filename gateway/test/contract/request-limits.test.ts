@@ -58,14 +58,12 @@ describe('string lengths', () => {
 });
 
 describe('git ref names (Gitea`s GitRefName)', () => {
-  it('refuses a name git would refuse or read as an option, and a 90 KB one, quickly', () => {
+  it('refuses a name git would refuse or read as an option, and a 90 KB one', () => {
     for (const name of ['-x', '--upload-pack=evil', 'a..b', 'a b', 'x.lock', 'a/', '/a', 'a\\b', 'a~1', '@', 'a@{1}']) {
       expect(validateRequestBody('repoCreateBranch', { new_branch_name: name })).toBe('[new_branch_name]: GitRefName is not a valid git reference name');
     }
-    const started = process.hrtime.bigint();
     expect(validateRequestBody('repoCreateBranch', { new_branch_name: 'b'.repeat(90_000) })).toMatch(/^\[new_branch_name\]: (MaxSize|GitRefName)/);
     expect(validateRequestBody('createCurrentUserRepo', { name: 'r', default_branch: 'b'.repeat(90_000) })).toMatch(/^\[default_branch\]/);
-    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(1000);
   });
 
   it('accepts ordinary and non-ASCII names, and an empty optional one', () => {
@@ -99,11 +97,9 @@ describe('NUL characters and nesting', () => {
 });
 
 describe('huge bodies', () => {
-  it('are checked up to their first mismatch, and refused beyond 100,000 values, so a 2 MiB body costs little', () => {
-    const started = process.hrtime.bigint();
+  it('are checked up to their first mismatch, and refused beyond 100,000 values', () => {
     expect(validateRequestBody('userAddEmail', { emails: Array(90_000).fill(1) })).toMatch(/^\[emails\[0\]\]: json: cannot unmarshal number/);
     expect(validateRequestBody('orgEdit', Object.fromEntries(Array.from({ length: 90_000 }, (_, i) => [`k${i}`, 'v'])))).toBeNull();
     expect(validateRequestBody('repoChangeFiles', { files: Array(200_000).fill({ operation: 'create', path: 'a' }) })).toBe(`[]: DeserializationError: more than ${MAX_BODY_VALUES} values`);
-    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(1500);
   });
 });

@@ -63,11 +63,27 @@ export function boundedDetails(message: string): string {
   return characters.length <= MAX_STATUS_DETAILS ? message : `${characters.slice(0, MAX_STATUS_DETAILS - 1).join('')}…`;
 }
 
+// PostgreSQL out of connections (SQLSTATE 53300; Prisma's P2037, or P2010 around a raw
+// query) or unreachable (P1001, P1017): a passing condition, not the request's fault.
+const DATABASE_UNAVAILABLE = /too many clients|too many database connections|can't reach database server|server has closed the connection|connection terminated/i;
+
+function isDatabaseUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  if (e?.code === 'P2037' || e?.code === 'P1001' || e?.code === 'P1017' || e?.code === '53300') return true;
+  return typeof e?.message === 'string' && DATABASE_UNAVAILABLE.test(e.message);
+}
+
+/** A status for what a handler threw: a DomainError's own, `unavailable` for a database gone, else `internal`. */
 function errorToStatus(err: unknown, log: Logger, method: string): Partial<grpc.StatusObject> {
   if (err instanceof DomainError) {
     const metadata = new grpc.Metadata();
     metadata.set('x-anvil-reason', err.reason.slice(0, 200));
     return { code: grpcStatusOf(err.kind), details: boundedDetails(err.message), metadata };
+  }
+  if (isDatabaseUnavailable(err)) {
+    // `unavailable` is the gateway's 503: the client may retry.
+    log.warn({ err, method }, 'database unavailable');
+    return { code: grpc.status.UNAVAILABLE, details: 'database temporarily unavailable' };
   }
   log.error({ err, method }, 'unexpected error in gRPC handler');
   return { code: grpc.status.INTERNAL, details: 'internal error' };

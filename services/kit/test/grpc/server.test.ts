@@ -24,6 +24,10 @@ beforeAll(async () => {
         await new Promise<void>((resolve) => (release = resolve));
         return { tags: [], total: 0 };
       },
+      // What Prisma throws when PostgreSQL has no connection left.
+      async DeleteTag() {
+        throw Object.assign(new Error('Too many database connections opened: sorry, too many clients already'), { code: 'P2037' });
+      },
       // Quotes its input in the error, as domain errors do (`tag doesn't exist: <name>`).
       async GetTag(request: { name: string }) {
         throw new DomainError('not_found', `tag doesn't exist: ${request.name}`, 'tag_not_found');
@@ -72,5 +76,13 @@ describe('an error that quotes a huge input', () => {
     expect((emoji as DomainError).kind).toBe('not_found');
     const small = await client.GetTag({ ref: { owner: 'ada', name: 'x' }, name: 'v1' }, { caller, deadlineMs: 5_000 }).then(() => undefined, (e: unknown) => e);
     expect((small as DomainError).message).toBe("tag doesn't exist: v1");
+  });
+});
+
+describe('a database out of connections', () => {
+  it('is unavailable for the caller (a 503 to retry), not an internal error', async () => {
+    const err = await client.DeleteTag({ ref: { owner: 'ada', name: 'x' }, name: 'v1' }, { caller, deadlineMs: 5_000 }).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(DomainError);
+    expect((err as DomainError).kind).toBe('unavailable');
   });
 });

@@ -3,7 +3,7 @@
 // grant; this server runs `git upload-pack`/`git receive-pack --stateless-rpc` through the
 // one git command builder and streams both ways, never buffering a pack.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Logger } from '@anvil/kit';
+import { DomainError, type Logger } from '@anvil/kit';
 import type { RepositoryDeps } from '../domain/repositories.js';
 import type { RepositoryWriteLock } from '../domain/write-lock.js';
 import { git, spawnGit, type GitCommandBuilder } from '../git/command.js';
@@ -152,6 +152,8 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
+      // The repository went away while the request ran (git/command.ts RepositoryGone).
+      if (err instanceof DomainError && err.kind === 'not_found') return fail(res, 404, err.message);
       log.error({ err }, 'git http request failed');
       fail(res, 500, 'internal error');
     });

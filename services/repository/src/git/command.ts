@@ -152,8 +152,20 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
-// Git processes at once: a few per caller (enough to keep every core busy), more in all.
-const slots = new ProcessSlots({ perCaller: Math.max(4, 2 * availableParallelism()), total: Math.max(16, 8 * availableParallelism()) });
+// Git processes at once: per caller enough to keep every core busy several times over (a
+// request may run a few in a row), and four callers' worth in all.
+const cores = availableParallelism();
+const slots = new ProcessSlots({ perCaller: Math.max(8, 4 * cores), total: Math.max(32, 16 * cores) });
+
+/**
+ * The repository's directory is gone (deleted or renamed by a request that finished while
+ * this one was running): the repository the caller named no longer exists there, a 404.
+ */
+export class RepositoryGone extends DomainError {
+  constructor() {
+    super('not_found', 'repository does not exist', 'repo_not_found');
+  }
+}
 
 /** git was not run because the gRPC caller stopped waiting (it got `unavailable` already). */
 export class GitAbandoned extends DomainError {
@@ -190,8 +202,10 @@ export function runGitBytes(command: GitCommand, options: RunOptions = {}): Prom
     });
     child.on('close', (code) => {
       done();
-      if (code === 0) resolve(Buffer.concat(out));
-      else reject(new GitError(command.args, code, Buffer.concat(err).toString('utf8')));
+      if (code === 0) return resolve(Buffer.concat(out));
+      const stderr = Buffer.concat(err).toString('utf8');
+      if (command.args.some((a) => a.startsWith('--git-dir=')) && stderr.startsWith('fatal: not a git repository')) return reject(new RepositoryGone());
+      reject(new GitError(command.args, code, stderr));
     });
     child.stdin!.on('error', () => {}); // git may exit before reading all of stdin
     child.stdin!.end(options.stdin ?? '');
