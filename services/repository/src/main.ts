@@ -78,6 +78,7 @@ await runService<RepositoryDb, RepositoryTx>({
   createDb,
   async beforeServing(service) {
     storage = new RepositoryStorage(resolve(service.config.dataDir, service.config.settings.repository.ROOT || 'repositories'));
+    service.onShutdown('cat-file processes', async () => storage!.catfile.close());
     deps = domainDeps(service, storage);
     db = service.db;
     protections = branchProtectionStore(service.db);
@@ -101,7 +102,7 @@ await runService<RepositoryDb, RepositoryTx>({
     templateGrpcService(deps!.templates!),
     unadoptedGrpcService({ store: deps!.store, rows: unadoptedRows(db!), git: unadoptedGit(storage!), settings: deps!.settings }),
     commitStatusGrpcService({ store: deps!.store, statuses: commitStatuses!, git: commitStatusGit(storage!) }),
-    gitObjectGrpcService({ store: deps!.store, git: gitObjectsGit((owner, name) => storage!.pathOf(owner, name)) }),
+    gitObjectGrpcService({ store: deps!.store, git: gitObjectsGit(storage!) }),
     branchGrpcService({ store: deps!.store, protections: protections!, git: branchGit(storage!, identityCommits!.signatures), writeLock }),
     commitGrpcService({ store: deps!.store, git: commitGit(storage!), people: identityCommits!.people, signatures: identityCommits!.signatures }),
     contentGrpcService({ store: deps!.store, protections: protections!, files: contentFiles(storage!), maxBlobSize: maxBlobSize!, writeLock, sizes: sizes! }),

@@ -1,6 +1,6 @@
 // The commit domain's CommitGit port over RepositoryStorage and src/git/commits.ts.
 import type { CommitGit } from '../domain/commits.js';
-import { commitIds, countCommits, filesOf, rawDiff, readCommits, statsOf } from './commits.js';
+import { commitIds, countCommits, filesOf, rawDiff, statsOf } from './commits.js';
 import { resolveCommit as resolveRevision } from './refs.js';
 import type { RepositoryStorage } from './storage.js';
 
@@ -9,6 +9,7 @@ export function commitGit(storage: RepositoryStorage): CommitGit {
     gitDirOf: (owner, name) => storage.pathOf(owner, name),
     resolveRevision, countCommits, filesOf, statsOf, rawDiff,
     commitIds: (gitDir, range, skip, limit) => commitIds(gitDir, range, skip, limit),
-    readCommits: (gitDir, ids) => readCommits(gitDir, ids),
+    // Commits by id from the cat-file cache: no process per page.
+    readCommits: (gitDir, ids) => storage.objects(gitDir).commits(ids),
   };
 }

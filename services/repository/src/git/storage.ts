@@ -5,6 +5,8 @@
 import { mkdir, rename, rm, stat, lstat, readdir } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { git, runGit } from './command.js';
+import { CatfileCache, type CatfileCacheOptions } from './catfile-cache.js';
+import { RepositoryObjects } from './repository-objects.js';
 
 export class UnsafePath extends Error {}
 
@@ -26,10 +28,18 @@ export function isSafeName(value: string): boolean {
 
 export class RepositoryStorage {
   readonly root: string;
+  /** Long-lived cat-file processes of the repositories under the root (catfile-cache.ts). */
+  readonly catfile: CatfileCache;
 
-  constructor(root: string) {
+  constructor(root: string, catfile: CatfileCacheOptions = {}) {
     if (!isAbsolute(root)) throw new UnsafePath(`storage root must be absolute: ${root}`);
     this.root = resolve(root);
+    this.catfile = new CatfileCache(catfile);
+  }
+
+  /** Objects of the repository at `gitDir` (a path from pathOf), read through the cat-file cache. */
+  objects(gitDir: string): RepositoryObjects {
+    return new RepositoryObjects(this.catfile, gitDir);
   }
 
   /** The bare repository directory for owner/name; throws UnsafePath for anything odd. */
@@ -71,7 +81,10 @@ export class RepositoryStorage {
     const to = this.pathOf(toOwner, toName);
     if (from === to) return;
     await mkdir(dirname(to), { recursive: true });
+    // Processes opened on the old path would keep answering for a name that moved away.
+    this.catfile.forget(from);
     await rename(from, to);
+    this.catfile.forget(to);
   }
 
   /** Moves every repository of an owner after the owner's login changed. */
@@ -80,6 +93,7 @@ export class RepositoryStorage {
     const from = resolve(this.root, fromLogin.toLowerCase());
     const to = resolve(this.root, toLogin.toLowerCase());
     if (from === to) return;
+    this.catfile.forget(from);
     try {
       await rename(from, to);
     } catch (err) {
@@ -91,12 +105,17 @@ export class RepositoryStorage {
   /** Removes every repository of an owner (the owner was deleted). */
   async removeOwner(login: string): Promise<void> {
     if (!isSafeSegment(login)) throw new UnsafePath(`unsafe owner ${JSON.stringify(login)}`);
+    this.catfile.forget(resolve(this.root, login.toLowerCase()));
     await rm(resolve(this.root, login.toLowerCase()), { recursive: true, force: true });
   }
 
   async remove(owner: string, name: string): Promise<void> {
     const path = this.pathOf(owner, name);
+    // A running cat-file keeps its packs open: close it, or it would answer for a deleted
+    // repository (and for one created again under the same name).
+    this.catfile.forget(path);
     await rm(path, { recursive: true, force: true });
+    this.catfile.forget(path);
   }
 
   /** Bytes of git data under the repository (Gitea reports size in KiB from this). */
