@@ -11,6 +11,7 @@ import type { Logger } from '@anvil/kit';
 import { cleanTreePath, resolveLocation, type RawRefKind } from '../domain/git-objects.js';
 import { lastChanged, lookupThroughCache, spawnBlob } from '../git/objects-git.js';
 import type { RepositoryStorage } from '../git/storage.js';
+import type { RefIndex } from '../git/ref-index.js';
 import { authorize } from './grant.js';
 import { fail } from './reply.js';
 import { contentDisposition, contentSecurityPolicy, rawContentType, SNIFF_LENGTH } from './raw-headers.js';
@@ -59,7 +60,7 @@ function notModified(req: IncomingMessage, etag: string, lastModified?: Date): b
 
 export async function serveRaw(
   req: IncomingMessage, res: ServerResponse, match: RegExpExecArray, url: URL,
-  options: { secret: string; storage: RepositoryStorage; log: Logger },
+  options: { secret: string; storage: RepositoryStorage; log: Logger; refs?: RefIndex },
 ): Promise<void> {
   const grant = authorize(req, res, { owner: match[1], name: match[2] }, 'read', options.secret);
   if (!grant) return;
@@ -68,7 +69,8 @@ export async function serveRaw(
   const gitDir = options.storage.pathOf(grant.owner, grant.name);
 
   const objects = options.storage.objects(gitDir);
-  const location = await resolveLocation({ lookupObjects: (dir, names) => lookupThroughCache(objects, names) }, gitDir, { kind, path: url.searchParams.get('path') ?? '', ref: url.searchParams.get('ref') ?? '' });
+  const lookupObjects = (dir: string, names: readonly string[]) => (options.refs ? options.refs.lookupObjects(dir, names) : lookupThroughCache(objects, names));
+  const location = await resolveLocation({ lookupObjects }, gitDir, { kind, path: url.searchParams.get('path') ?? '', ref: url.searchParams.get('ref') ?? '' });
   const path = location && cleanTreePath(location.treePath);
   if (!location || !path) return fail(res, 404, 'file not found');
   const entry = (await objects.entriesAt(location.commit, [path])).get(path);

@@ -7,17 +7,18 @@ import { lastCommitOf, lastCommitsOfEntries, resolveRevision, submoduleUrl } fro
 import { writeCommit } from './file-changes-git.js';
 import { GitError } from './command.js';
 import type { RepositoryObjects } from './repository-objects.js';
+import type { RefIndex } from './ref-index.js';
 import { directorySize, setHead, type RepositoryStorage } from './storage.js';
 
 /** Reads of objects go through the cat-file cache (`objects`); revisions are resolved apart. */
-export function repoFiles(gitDir: string, objects: RepositoryObjects): RepoFiles {
+export function repoFiles(gitDir: string, objects: RepositoryObjects, refs?: RefIndex): RepoFiles {
   const readBlob = async (sha: string) => {
     const bytes = await objects.blob(sha);
     if (!bytes) throw new GitError(['cat-file'], null, `no blob ${sha}`);
     return bytes;
   };
   return {
-    resolve: (revision) => resolveRevision(gitDir, revision),
+    resolve: (revision) => (refs ? refs.resolveRevision(gitDir, revision) : resolveRevision(gitDir, revision)),
     entries: (treeish, paths) => objects.entriesAt(treeish, paths),
     list: (treeish, prefix) => objects.list(treeish, prefix),
     readBlob,
@@ -32,9 +33,9 @@ export function repoFiles(gitDir: string, objects: RepositoryObjects): RepoFiles
   };
 }
 
-export function contentFiles(storage: RepositoryStorage): (owner: string, name: string) => RepoFiles {
+export function contentFiles(storage: RepositoryStorage, refs?: RefIndex): (owner: string, name: string) => RepoFiles {
   return (owner, name) => {
     const gitDir = storage.pathOf(owner, name);
-    return repoFiles(gitDir, storage.objects(gitDir));
+    return repoFiles(gitDir, storage.objects(gitDir), refs);
   };
 }

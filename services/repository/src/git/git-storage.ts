@@ -4,13 +4,18 @@ import { git, runGit } from './command.js';
 import { commitInitialFiles } from './refs.js';
 import { RepositoryStorage, setHead } from './storage.js';
 
-export function gitStorage(storage: RepositoryStorage): GitStorage {
+/**
+ * `afterRefChange` runs after a ref moved outside a write turn (a new repository's first
+ * commit): it takes the repository's turn, whose end rewrites the refs table.
+ */
+export function gitStorage(storage: RepositoryStorage, afterRefChange?: (owner: string, name: string) => Promise<void>): GitStorage {
   return {
     async init(owner, name, branch, objectFormat) {
       await storage.init(owner, name, branch, objectFormat);
     },
     async commitInitialFiles(owner, name, branch, files, author) {
       await commitInitialFiles(storage.pathOf(owner, name), branch, files, 'Initial commit\n', author);
+      await afterRefChange?.(owner, name);
     },
     move: (fo, fn, to, tn) => storage.move(fo, fn, to, tn),
     remove: (owner, name) => storage.remove(owner, name),

@@ -7,6 +7,7 @@ import type { GitObjectsGit, ObjectInfo, RawEntry, RefEntry, TreeEntry } from '.
 import { git, GitError, isObjectId, spawnGit, runGit, runGitBytes } from './command.js';
 import type { RepositoryObjects } from './repository-objects.js';
 import type { RepositoryStorage } from './storage.js';
+import type { RefIndex } from './ref-index.js';
 
 /**
  * Looks up many revision names in one `cat-file --batch-check` process: name → object id,
@@ -98,10 +99,10 @@ export async function lookupThroughCache(objects: RepositoryObjects, names: read
 }
 
 /** The GitObjectsGit port of the domain over the repositories of `storage`. */
-export function gitObjectsGit(storage: RepositoryStorage): GitObjectsGit {
+export function gitObjectsGit(storage: RepositoryStorage, refs?: RefIndex): GitObjectsGit {
   return {
     gitDirOf: (owner, name) => storage.pathOf(owner, name),
-    lookupObjects: (gitDir, names) => lookupThroughCache(storage.objects(gitDir), names),
+    lookupObjects: (gitDir, names) => (refs ? refs.lookupObjects(gitDir, names) : lookupThroughCache(storage.objects(gitDir), names)),
     listTreeEntries: (gitDir, treeSha, recursive) => (recursive ? storage.objects(gitDir).listRecursive(treeSha) : storage.objects(gitDir).list(treeSha, '')),
     listAllRefs,
     async readBlob(gitDir, sha) {
