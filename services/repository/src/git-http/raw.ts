@@ -76,7 +76,7 @@ export async function serveRaw(
   const entry = (await objects.entriesAt(location.commit, [path])).get(path);
   // Directories and submodules have no bytes to serve (Gitea: 404).
   if (!entry || entry.type !== 'blob') return fail(res, 404, 'file not found');
-  const changed = await lastChanged(gitDir, location.commit, path);
+  const changed = await options.storage.computed.get(gitDir, `changed:${location.commit}:${path}`, () => lastChanged(gitDir, location.commit, path));
   const lastModified = changed ? new Date(changed * 1000) : undefined;
   const etag = `"${entry.sha}"`;
   const cacheHeaders: Record<string, string> = { etag, 'cache-control': CACHE_CONTROL };

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Logger } from '@anvil/kit';
 import type { RepositoryDeps } from '../domain/repositories.js';
 import type { RepositoryWriteLock } from '../domain/write-lock.js';
-import { git, spawnGit, type GitCommandBuilder } from '../git/command.js';
+import { git, runGitBytes, spawnGit, type GitCommandBuilder } from '../git/command.js';
 import { listRefs } from '../git/refs.js';
 import type { RepositoryStorage } from '../git/storage.js';
 import { ARCHIVE_PATH, serveArchive } from './archive.js';
@@ -77,6 +77,14 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
         pragma: 'no-cache',
       });
       if (protocol !== 'version=2' || service === 'git-receive-pack') res.write(`${pktLine(`# service=${service}\n`)}0000`);
+      // Gitaly's info-refs cache: a fetch's advertisement is what the refs say, so it is kept
+      // under the version of the refs table, which every write turn that moves a ref changes.
+      const version = service === 'git-upload-pack' ? await options.refs?.version(gitDir) : undefined;
+      if (version) {
+        const command = serviceCommand(service as GitService, gitDir, true, protocol).build();
+        res.end(await storage.computed.get(gitDir, `info-refs:${protocol && /^version=\d$/.test(protocol) ? protocol : ''}:${version}`, () => runGitBytes(command)));
+        return;
+      }
       await pipeGit(serviceCommand(service as GitService, gitDir, true, protocol), req, res, { withBody: false });
       return;
     }

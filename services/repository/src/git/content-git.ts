@@ -8,10 +8,11 @@ import { writeCommit } from './file-changes-git.js';
 import { GitError } from './command.js';
 import type { RepositoryObjects } from './repository-objects.js';
 import type { RefIndex } from './ref-index.js';
+import type { ImmutableCache } from './immutable-cache.js';
 import { directorySize, setHead, type RepositoryStorage } from './storage.js';
 
 /** Reads of objects go through the cat-file cache (`objects`); revisions are resolved apart. */
-export function repoFiles(gitDir: string, objects: RepositoryObjects, refs?: RefIndex): RepoFiles {
+export function repoFiles(gitDir: string, objects: RepositoryObjects, computed: ImmutableCache, refs?: RefIndex): RepoFiles {
   const readBlob = async (sha: string) => {
     const bytes = await objects.blob(sha);
     if (!bytes) throw new GitError(['cat-file'], null, `no blob ${sha}`);
@@ -22,8 +23,9 @@ export function repoFiles(gitDir: string, objects: RepositoryObjects, refs?: Ref
     entries: (treeish, paths) => objects.entriesAt(treeish, paths),
     list: (treeish, prefix) => objects.list(treeish, prefix),
     readBlob,
-    lastCommit: (commit, path) => lastCommitOf(gitDir, commit, path),
-    lastCommits: (commit, dir, names) => lastCommitsOfEntries(gitDir, commit, dir, names),
+    // Keyed by the commit id: the answer never changes (immutable-cache.ts).
+    lastCommit: (commit, path) => computed.get(gitDir, `last:${commit}:${path}`, () => lastCommitOf(gitDir, commit, path)),
+    lastCommits: (commit, dir, names) => computed.get(gitDir, `last-entries:${commit}:${dir}:${names.length}:${names.join('\0')}`, () => lastCommitsOfEntries(gitDir, commit, dir, names)),
     submoduleUrl: (commit, path) => submoduleUrl(objects, commit, path),
     writeCommit: (input) => writeCommit(gitDir, input),
     updateRef: (ref, newSha, oldSha) => updateRef(gitDir, ref, newSha, oldSha),
@@ -36,6 +38,6 @@ export function repoFiles(gitDir: string, objects: RepositoryObjects, refs?: Ref
 export function contentFiles(storage: RepositoryStorage, refs?: RefIndex): (owner: string, name: string) => RepoFiles {
   return (owner, name) => {
     const gitDir = storage.pathOf(owner, name);
-    return repoFiles(gitDir, storage.objects(gitDir), refs);
+    return repoFiles(gitDir, storage.objects(gitDir), storage.computed, refs);
   };
 }

@@ -98,6 +98,12 @@ export class RefIndex {
     return snapshot;
   }
 
+  /** The version of the repository's rows (changes with every ref move); undefined when it has none. */
+  async version(gitDir: string): Promise<string | undefined> {
+    // No ref is named HEAD: the statement answers the state alone.
+    return (await this.snapshot(gitDir, 'HEAD'))?.version;
+  }
+
   /** Writes the rows of every repository that has none, one turn at a time (at start). */
   async backfill(batch = 100): Promise<number> {
     const tried = new Set<string>();

@@ -7,6 +7,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { git, runGit } from './command.js';
 import { CatfileCache, type CatfileCacheOptions } from './catfile-cache.js';
 import { RepositoryObjects } from './repository-objects.js';
+import { ImmutableCache } from './immutable-cache.js';
 
 export class UnsafePath extends Error {}
 
@@ -30,11 +31,19 @@ export class RepositoryStorage {
   readonly root: string;
   /** Long-lived cat-file processes of the repositories under the root (catfile-cache.ts). */
   readonly catfile: CatfileCache;
+  /** Answers computed from object ids (immutable-cache.ts). */
+  readonly computed = new ImmutableCache();
 
   constructor(root: string, catfile: CatfileCacheOptions = {}) {
     if (!isAbsolute(root)) throw new UnsafePath(`storage root must be absolute: ${root}`);
     this.root = resolve(root);
     this.catfile = new CatfileCache(catfile);
+  }
+
+  /** Closes the cat-file processes and drops the computed answers of `gitDir` and what lies under it. */
+  private forget(gitDir: string): void {
+    this.catfile.forget(gitDir);
+    this.computed.forget(gitDir);
   }
 
   /** Objects of the repository at `gitDir` (a path from pathOf), read through the cat-file cache. */
@@ -82,9 +91,9 @@ export class RepositoryStorage {
     if (from === to) return;
     await mkdir(dirname(to), { recursive: true });
     // Processes opened on the old path would keep answering for a name that moved away.
-    this.catfile.forget(from);
+    this.forget(from);
     await rename(from, to);
-    this.catfile.forget(to);
+    this.forget(to);
   }
 
   /** Moves every repository of an owner after the owner's login changed. */
@@ -93,7 +102,7 @@ export class RepositoryStorage {
     const from = resolve(this.root, fromLogin.toLowerCase());
     const to = resolve(this.root, toLogin.toLowerCase());
     if (from === to) return;
-    this.catfile.forget(from);
+    this.forget(from);
     try {
       await rename(from, to);
     } catch (err) {
@@ -105,7 +114,7 @@ export class RepositoryStorage {
   /** Removes every repository of an owner (the owner was deleted). */
   async removeOwner(login: string): Promise<void> {
     if (!isSafeSegment(login)) throw new UnsafePath(`unsafe owner ${JSON.stringify(login)}`);
-    this.catfile.forget(resolve(this.root, login.toLowerCase()));
+    this.forget(resolve(this.root, login.toLowerCase()));
     await rm(resolve(this.root, login.toLowerCase()), { recursive: true, force: true });
   }
 
@@ -113,9 +122,9 @@ export class RepositoryStorage {
     const path = this.pathOf(owner, name);
     // A running cat-file keeps its packs open: close it, or it would answer for a deleted
     // repository (and for one created again under the same name).
-    this.catfile.forget(path);
+    this.forget(path);
     await rm(path, { recursive: true, force: true });
-    this.catfile.forget(path);
+    this.forget(path);
   }
 
   /** Bytes of git data under the repository (Gitea reports size in KiB from this). */
