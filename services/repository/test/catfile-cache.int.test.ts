@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { CatfileCache } from '../src/git/catfile-cache.js';
+import { runAsWriter } from '../src/git/lanes.js';
 import { RepositoryObjects } from '../src/git/repository-objects.js';
 import { RepositoryStorage } from '../src/git/storage.js';
 
@@ -73,6 +74,18 @@ describe('the cat-file cache', () => {
       expect(read[2 * i + 1]).toEqual({ oid, type: 'blob', size: bytes.length });
     });
     expect(cache.pidsOf(gitDir)).toHaveLength(2);
+  });
+
+  it('gives the reads of a write turn processes of their own, never queued behind other reads', async () => {
+    const cache = newCache();
+    const oid = await writeBlob(gitDir, 'lanes\n');
+    await cache.object(gitDir, oid);
+    const readers = cache.pidsOf(gitDir);
+    const read = await runAsWriter('ada/notes', () => cache.object(gitDir, oid));
+    expect(read?.content?.toString()).toBe('lanes\n');
+    const all = cache.pidsOf(gitDir);
+    expect(all).toHaveLength(2);
+    expect(all).toEqual(expect.arrayContaining(readers));
   });
 
   it('answers a missing object as missing and keeps answering the requests behind it', async () => {

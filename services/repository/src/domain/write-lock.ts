@@ -9,16 +9,15 @@
 // A writer whose caller stopped waiting before its turn came (`signal`: the gateway's
 // deadline passed and it answered with an error) is skipped, so nothing lands that its
 // client was told had failed.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { DomainError } from '@anvil/kit';
+import { currentWriter, runAsWriter } from '../git/lanes.js';
 
-// The repository whose turn the current async context runs in: a writer reading back what it
-// just moved (before `afterTurn` rewrote the refs table) must read git, not the table.
-const turn = new AsyncLocalStorage<string>();
-
-/** True inside a write turn of owner/name (the writer's own reads). */
+/**
+ * True inside a write turn of owner/name: a writer reading back what it just moved (before
+ * `afterTurn` rewrote the refs table) must read git, not the table.
+ */
 export function inWriteTurn(owner: string, name: string): boolean {
-  return turn.getStore() === `${owner}/${name}`.toLowerCase();
+  return currentWriter() === `${owner}/${name}`.toLowerCase();
 }
 
 // `afterTurn` runs at the end of every turn that ran, before the next writer's: the refs
@@ -46,7 +45,7 @@ export class RepositoryWriteLock {
     try {
       if (signal?.aborted) throw new DomainError('unavailable', 'the caller stopped waiting before its turn to write', 'abandoned');
       try {
-        return await turn.run(key, work);
+        return await runAsWriter(key, work);
       } finally {
         await this.hooks.afterTurn?.(owner, name).catch((err) => this.hooks.onAfterTurnError?.(err, key));
       }

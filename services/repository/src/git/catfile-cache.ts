@@ -16,6 +16,7 @@
 //   is asked for is not found, so objects written after it started are found.
 import type { ChildProcess } from 'node:child_process';
 import { git, GitError, isObjectId, spawnGit } from './command.js';
+import { currentWriter } from './lanes.js';
 
 export type CatfileKind = 'batch' | 'check';
 
@@ -245,7 +246,9 @@ export class CatfileCache {
   }
 
   private processFor(gitDir: string, kind: CatfileKind): CatfileProcess {
-    const key = `${kind}\0${gitDir}`;
+    // A writer's reads get processes of their own, never queued behind a burst of reads.
+    const lane = currentWriter() === undefined ? 'read' : 'write';
+    const key = `${kind}\0${lane}\0${gitDir}`;
     let p = this.processes.get(key);
     if (p && !p.exited) {
       this.processes.delete(key);

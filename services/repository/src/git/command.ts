@@ -4,6 +4,7 @@
 // id, so a value like `--upload-pack=evil` can never be read as an option.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
+import { processSlot } from './lanes.js';
 
 export class GitError extends Error {
   constructor(readonly args: readonly string[], readonly code: number | null, readonly stderr: string) {
@@ -155,7 +156,17 @@ export interface RunOptions {
  * Runs git to completion, collecting stdout as bytes (blobs and raw objects are not always
  * UTF-8, and object sizes count bytes); a non-zero exit throws GitError with stderr.
  */
-export function runGitBytes(command: GitCommand, options: RunOptions = {}): Promise<Buffer> {
+export async function runGitBytes(command: GitCommand, options: RunOptions = {}): Promise<Buffer> {
+  // Reads take turns for a bounded number of process slots; a writer never waits (lanes.ts).
+  const release = await processSlot();
+  try {
+    return await runToEnd(command, options);
+  } finally {
+    release();
+  }
+}
+
+function runToEnd(command: GitCommand, options: RunOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const child = spawnGit(command);
     const out: Buffer[] = [];
