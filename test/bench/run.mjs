@@ -24,6 +24,7 @@ import { signPayload } from '../../services/kit/dist/index.js';
 import { startCpuMeter, processTree } from './cpu-time.mjs';
 import { benchClone, buildCloneRepository } from './git-clone.mjs';
 import { benchContents } from './contents.mjs';
+import { benchGitReads, benchMixed } from './git-reads.mjs';
 import { benchRepoSearch } from './repo-search.mjs';
 import { benchUserSearch } from './user-search.mjs';
 
@@ -31,8 +32,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const WARMUP = 3;
-// BENCH_PARTS=user,repo,clone,search,contents (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search,contents').split(','));
+// BENCH_PARTS=user,repo,clone,search,contents,reads,mixed (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search,contents,reads,mixed').split(','));
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
 const here = (file) => new URL(file, import.meta.url).pathname;
@@ -336,6 +337,10 @@ async function main() {
     if (PARTS.has('clone')) await benchGitClone({ baseUrl, token, dataDir, repositoryHttpAddress, viewerId, log, supervisor });
     await benchSearches({ baseUrl, token, log });
     if (PARTS.has('contents')) await benchContentWrites({ baseUrl, token, dataDir, log });
+    // Git-backed reads against the one-process reference, and the mixed workload (git-reads.mjs).
+    const gitReads = { baseUrl, token, owner: admin.username, dataDir, log, fmt, machine, startForked, stopForked, freePorts, connections: CONNECTIONS, duration: DURATION, supervisor };
+    if (PARTS.has('reads')) await benchGitReads(gitReads);
+    if (PARTS.has('mixed')) await benchMixed(gitReads);
   } finally {
     await cleanUp(dataDir);
   }

@@ -13,7 +13,7 @@ import type { RefIndex } from './ref-index.js';
 /** Per-commit answers: the ids not yet known are computed in one batch, then each is remembered. */
 function perCommit<T>(storage: RepositoryStorage, kind: string, compute: (gitDir: string, ids: readonly string[]) => Promise<Map<string, T>>, empty: () => T) {
   return async (gitDir: string, ids: readonly string[]): Promise<Map<string, T>> => {
-    const missing = ids.filter((id) => !storage.computed.peek(gitDir, `${kind}:${id}`));
+    const missing = ids.filter((id) => !storage.computed.has(gitDir, `${kind}:${id}`));
     const batch = missing.length ? compute(gitDir, missing) : undefined;
     const values = await Promise.all(ids.map((id) => storage.computed.get(gitDir, `${kind}:${id}`, async () => (await batch!).get(id) ?? empty())));
     return new Map(ids.map((id, i) => [id, values[i]]));

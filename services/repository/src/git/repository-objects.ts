@@ -6,6 +6,9 @@ import type { TreeEntry } from '../domain/git-objects.js';
 import type { RawCommit } from '../domain/commits.js';
 import { isObjectId } from './command.js';
 import type { CatfileCache, CatfileObject } from './catfile-cache.js';
+import type { ImmutableCache } from './immutable-cache.js';
+
+class MissingObject extends Error {}
 import { parseCommit } from './commits.js';
 
 /** One entry of a tree object as git stores it. */
@@ -44,15 +47,33 @@ function tagTarget(content: Buffer): string | undefined {
 
 const MAX_PEEL = 10;
 
-export class RepositoryObjects {
-  constructor(private readonly cache: CatfileCache, readonly gitDir: string) {}
+// Blobs up to this size are remembered whole (within the byte bound of the cache).
+const REMEMBERED_BLOB = 256 << 10;
 
-  object(oid: string): Promise<CatfileObject | undefined> {
-    return this.cache.object(this.gitDir, oid);
+export class RepositoryObjects {
+  /** `memo` remembers what object ids answer (immutable-cache.ts): trees, commits, small blobs, sizes. */
+  constructor(private readonly cache: CatfileCache, readonly gitDir: string, private readonly memo?: ImmutableCache) {}
+
+  /** The object with its bytes: trees, commits and tags and small blobs are remembered. */
+  async object(oid: string): Promise<CatfileObject | undefined> {
+    if (!this.memo || !isObjectId(oid)) return this.cache.object(this.gitDir, oid);
+    const known = this.memo.has(this.gitDir, `object:${oid}`);
+    const info = known ? undefined : await this.info(oid);
+    if (!known && (!info || (info.type === 'blob' && info.size > REMEMBERED_BLOB))) return info && this.cache.object(this.gitDir, oid);
+    return this.memo.get(this.gitDir, `object:${oid}`, () => this.cache.object(this.gitDir, oid), (o) => (o?.size ?? 0) + 200);
   }
 
+  /** Type and size; remembered (a missing object is asked again next time). */
   info(oid: string): Promise<CatfileObject | undefined> {
-    return this.cache.info(this.gitDir, oid);
+    if (!this.memo || !isObjectId(oid)) return this.cache.info(this.gitDir, oid);
+    return this.memo.get(this.gitDir, `info:${oid}`, async () => {
+      const found = await this.cache.info(this.gitDir, oid);
+      if (!found) throw new MissingObject();
+      return found;
+    }).catch((err) => {
+      if (err instanceof MissingObject) return undefined;
+      throw err;
+    });
   }
 
   async blob(oid: string): Promise<Buffer | undefined> {
@@ -61,8 +82,11 @@ export class RepositoryObjects {
   }
 
   async commit(oid: string): Promise<RawCommit | undefined> {
-    const found = await this.object(oid);
-    return found?.type === 'commit' && found.content ? parseCommit(found.oid, found.content) : undefined;
+    const parse = async () => {
+      const found = await this.object(oid);
+      return found?.type === 'commit' && found.content ? parseCommit(found.oid, found.content) : undefined;
+    };
+    return this.memo ? this.memo.get(this.gitDir, `commit:${oid}`, parse) : parse();
   }
 
   /** Commits with these ids, in the order given; ids that are not commits are left out. */
@@ -72,9 +96,12 @@ export class RepositoryObjects {
   }
 
   async tree(oid: string): Promise<RawTreeEntry[] | undefined> {
-    const found = await this.object(oid);
-    if (found?.type !== 'tree' || !found.content) return undefined;
-    return parseTree(found.content, oid.length / 2);
+    const parse = async () => {
+      const found = await this.object(oid);
+      if (found?.type !== 'tree' || !found.content) return undefined;
+      return parseTree(found.content, oid.length / 2);
+    };
+    return this.memo ? this.memo.get(this.gitDir, `tree:${oid}`, parse) : parse();
   }
 
   /** `<id>^{type}`: follows tags (and a commit to its tree) until an object of `type`. */

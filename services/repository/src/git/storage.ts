@@ -48,7 +48,7 @@ export class RepositoryStorage {
 
   /** Objects of the repository at `gitDir` (a path from pathOf), read through the cat-file cache. */
   objects(gitDir: string): RepositoryObjects {
-    return new RepositoryObjects(this.catfile, gitDir);
+    return new RepositoryObjects(this.catfile, gitDir, this.computed);
   }
 
   /** The bare repository directory for owner/name; throws UnsafePath for anything odd. */
