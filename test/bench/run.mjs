@@ -338,7 +338,7 @@ async function main() {
     await benchSearches({ baseUrl, token, log });
     if (PARTS.has('contents')) await benchContentWrites({ baseUrl, token, dataDir, log });
     // Git-backed reads against the one-process reference, and the mixed workload (git-reads.mjs).
-    const gitReads = { baseUrl, token, owner: admin.username, dataDir, log, fmt, machine, startForked, stopForked, freePorts, connections: CONNECTIONS, duration: DURATION, supervisor };
+    const gitReads = { baseUrl, token, owner: admin.username, dataDir, log, fmt, machine, startForked, stopForked, freePorts, connections: CONNECTIONS, duration: DURATION, supervisor, pgBackends: runBackends };
     if (PARTS.has('reads')) await benchGitReads(gitReads);
     if (PARTS.has('mixed')) await benchMixed(gitReads);
   } finally {
