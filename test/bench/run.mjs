@@ -8,6 +8,8 @@
 // Then: cloning a ~50 MB repository through the gateway vs stock git http-backend
 // (git-clone.mjs, git-backend.mjs), and page 1 of /users/search and /repos/search as the
 // tables grow (user-search.mjs, repo-search.mjs).
+// Then git-backed reads against a one-process cat-file reference, and a mixed workload
+// over 20 repositories (git-reads.mjs, git-reference.mjs).
 // Uses the machine's PostgreSQL and NATS with a throwaway database prefix and events
 // namespace, removed afterwards. Env: BENCH_CONNECTIONS (64), BENCH_DURATION seconds per
 // measurement (10), BENCH_ROUNDS (2), BENCH_PG_URL, BENCH_NATS_URL, BENCH_NODE_OPTIONS (for the system).
