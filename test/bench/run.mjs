@@ -8,6 +8,8 @@
 // Then: cloning a ~50 MB repository through the gateway vs stock git http-backend
 // (git-clone.mjs, git-backend.mjs), and page 1 of /users/search and /repos/search as the
 // tables grow (user-search.mjs, repo-search.mjs).
+// Then git-backed reads against a one-process cat-file reference, and a mixed workload
+// over 20 repositories (git-reads.mjs, git-reference.mjs).
 // Uses the machine's PostgreSQL and NATS with a throwaway database prefix and events
 // namespace, removed afterwards. Env: BENCH_CONNECTIONS (64), BENCH_DURATION seconds per
 // measurement (10), BENCH_ROUNDS (2), BENCH_PG_URL, BENCH_NATS_URL, BENCH_NODE_OPTIONS (for the system).
@@ -26,6 +28,7 @@ import { benchClone, buildCloneRepository } from './git-clone.mjs';
 import { benchContents } from './contents.mjs';
 import { benchHooks } from './hooks.mjs';
 import { footprint, printFootprint, startWithPnpm, stopPnpm } from './footprint.mjs';
+import { benchGitReads, benchMixed } from './git-reads.mjs';
 import { benchRepoSearch } from './repo-search.mjs';
 import { benchUserSearch } from './user-search.mjs';
 
@@ -33,8 +36,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const WARMUP = 3;
-// BENCH_PARTS=user,repo,clone,search,contents,hooks,footprint (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search,contents,hooks,footprint').split(','));
+// BENCH_PARTS=user,repo,clone,search,contents,hooks,footprint,reads,mixed (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search,contents,hooks,footprint,reads,mixed').split(','));
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
 const here = (file) => new URL(file, import.meta.url).pathname;
@@ -395,6 +398,10 @@ async function main() {
     await benchSearches({ baseUrl, token, log });
     if (PARTS.has('contents')) await benchContentWrites({ baseUrl, token, dataDir, log });
     if (PARTS.has('hooks')) await benchWebhooks({ baseUrl, token, log });
+    // Git-backed reads against the one-process reference, and the mixed workload (git-reads.mjs).
+    const gitReads = { baseUrl, token, owner: admin.username, dataDir, log, fmt, machine, startForked, stopForked, freePorts, connections: CONNECTIONS, duration: DURATION, supervisor, pgBackends: runBackends };
+    if (PARTS.has('reads')) await benchGitReads(gitReads);
+    if (PARTS.has('mixed')) await benchMixed(gitReads);
   } finally {
     await cleanUp(dataDir);
   }

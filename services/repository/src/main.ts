@@ -53,12 +53,14 @@ import { commitStatusStore } from './store/commit-statuses.js';
 import type { CommitStatusStore } from './domain/commit-statuses.js';
 import { commitStatusGit } from './git/commit-status-git.js';
 import { commitStatusCleanupConsumer } from './events/commit-status-cleanup.js';
+import { RefIndex } from './git/ref-index.js';
+import { gitRefRows } from './store/git-refs.js';
 
 function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: RepositoryStorage): RepositoryDeps {
   const { repository } = config.settings;
   return {
     store: repositoryStore(db, { onPublished: () => relay.kick() }),
-    git: gitStorage(storage),
+    git: gitStorage(storage, (owner, name) => writeLock.run(owner, name, async () => {})),
     templates: templateCatalog(),
     settings: { forcePrivate: repository.FORCE_PRIVATE, maxCreationLimit: repository.MAX_CREATION_LIMIT, defaultBranch: repository.DEFAULT_BRANCH },
   };
@@ -68,8 +70,14 @@ let deps: RepositoryDeps | undefined;
 let db: RepositoryDb | undefined;
 let storage: RepositoryStorage | undefined;
 let protections: BranchProtectionStore | undefined;
+// Refs from the database (git/ref-index.ts), rewritten at the end of every write turn.
+let refs: RefIndex | undefined;
+let log: ServiceDeps<RepositoryDb>['log'] | undefined;
 // One turn per repository for pushes and the API's ref writers (domain/write-lock.ts).
-const writeLock = new RepositoryWriteLock();
+const writeLock = new RepositoryWriteLock({
+  afterTurn: async (owner, name) => refs?.sync(owner, name),
+  onAfterTurnError: (err, repository) => log?.warn({ err, repository }, 'writing the refs table failed; reads use git until the next write'),
+});
 let commitStatuses: CommitStatusStore | undefined;
 // Commit authors and signatures are identity's to answer (one call per page or push).
 let identityCommits: IdentityCommitClients | undefined;
@@ -84,7 +92,7 @@ function gitFactsDeps(): GitFactsDeps {
 }
 
 function languageDeps(): LanguageDeps {
-  return { store: deps!.store, stats: languageStatsStore(db!), git: languageGit(storage!), table: linguistTable() };
+  return { store: deps!.store, stats: languageStatsStore(db!), git: languageGit(storage!, refs), table: linguistTable() };
 }
 
 await runService<RepositoryDb, RepositoryTx>({
@@ -95,6 +103,12 @@ await runService<RepositoryDb, RepositoryTx>({
     storage = new RepositoryStorage(resolve(service.config.dataDir, service.config.settings.repository.ROOT || 'repositories'));
     // Creations a crash interrupted before their row committed (storage.ts, CREATING_MARKER).
     await storage.clearStaging();
+    service.onShutdown('cat-file processes', async () => storage!.catfile.close());
+    log = service.log;
+    refs = new RefIndex(gitRefRows(service.db), storage, {
+      inTurn: (owner, name, work) => writeLock.run(owner, name, work),
+      onError: (err, repository) => service.log.warn({ err, repository }, 'backfilling the refs table failed'),
+    });
     deps = domainDeps(service, storage);
     db = service.db;
     protections = branchProtectionStore(service.db);
@@ -108,25 +122,28 @@ await runService<RepositoryDb, RepositoryTx>({
     const hints = forwardAccessHints(service.databaseUrl, service.bus, service.log);
     service.onShutdown('access hints', () => hints.stop());
     // Packs travel over this HTTP side channel, never inside gRPC (DESIGN.md §3).
-    await startGitHttpServer({ address: service.config.repositoryHttpAddress, secret: service.secret, log: service.log, deps, storage, preReceive, writeLock });
+    await startGitHttpServer({ address: service.config.repositoryHttpAddress, secret: service.secret, log: service.log, deps, storage, preReceive, writeLock, refs });
     // Repositories from before branch_count and licenses were kept get them now, in the background.
     void backfillGitFacts(gitFactsDeps(), (err, repository) => service.log.warn({ err, repository }, 'reading a repository\'s branches and licenses failed'))
       .then((count) => count && service.log.info({ count }, 'recorded branch counts and licenses of existing repositories'))
       .catch((err: unknown) => service.log.warn({ err }, 'recording branch counts and licenses stopped'));
+    // Repositories without rows (created before the table, or by a path outside a write
+    // turn) get them in the background; until then their reads go to git.
+    void refs.backfill().then((count) => count && service.log.info({ count }, 'refs table backfilled'));
   },
   grpcServices: () => [
     repositoryGrpcService(deps!),
     teamAccessGrpcService(deps!),
-    tagGrpcService({ store: deps!.store, tags: tagGit(storage!), writeLock }),
+    tagGrpcService({ store: deps!.store, tags: tagGit(storage!, refs), writeLock }),
     languageGrpcService(languageDeps()),
     topicGrpcService({ store: deps!.store, topics: topicStore(db!) }),
     templateGrpcService(deps!.templates!),
     unadoptedGrpcService({ store: deps!.store, rows: unadoptedRows(db!), git: unadoptedGit(storage!), settings: deps!.settings }),
     commitStatusGrpcService({ store: deps!.store, statuses: commitStatuses!, git: commitStatusGit(storage!) }),
-    gitObjectGrpcService({ store: deps!.store, git: gitObjectsGit((owner, name) => storage!.pathOf(owner, name)) }),
-    branchGrpcService({ store: deps!.store, protections: protections!, git: branchGit(storage!, identityCommits!.signatures), writeLock }),
-    commitGrpcService({ store: deps!.store, git: commitGit(storage!), people: identityCommits!.people, signatures: identityCommits!.signatures }),
-    contentGrpcService({ store: deps!.store, protections: protections!, files: contentFiles(storage!), maxBlobSize: maxBlobSize!, writeLock, sizes: sizes! }),
+    gitObjectGrpcService({ store: deps!.store, git: gitObjectsGit(storage!, refs) }),
+    branchGrpcService({ store: deps!.store, protections: protections!, git: branchGit(storage!, identityCommits!.signatures, refs), writeLock }),
+    commitGrpcService({ store: deps!.store, git: commitGit(storage!, refs), people: identityCommits!.people, signatures: identityCommits!.signatures }),
+    contentGrpcService({ store: deps!.store, protections: protections!, files: contentFiles(storage!, refs), maxBlobSize: maxBlobSize!, writeLock, sizes: sizes! }),
   ],
   consumers: ({ log }) => [
     identityUserConsumer(log, storage),

@@ -10,9 +10,29 @@
 // deadline passed and it answered with an error) is skipped, so nothing lands that its
 // client was told had failed.
 import { DomainError } from '@anvil/kit';
+import { currentWriter, runAsWriter } from '../git/lanes.js';
+
+/**
+ * True inside a write turn of owner/name: a writer reading back what it just moved (before
+ * `afterTurn` rewrote the refs table) must read git, not the table.
+ */
+export function inWriteTurn(owner: string, name: string): boolean {
+  return currentWriter() === `${owner}/${name}`.toLowerCase();
+}
+
+// `afterTurn` runs at the end of every turn that ran, before the next writer's: the refs
+// table is rewritten from git there (git/ref-index.ts), so it moves with every ref change of
+// a push or an API write. Its failure is reported, not thrown: the write itself landed.
+
+export interface WriteTurnHooks {
+  afterTurn?(owner: string, name: string): Promise<void>;
+  onAfterTurnError?(err: unknown, repository: string): void;
+}
 
 export class RepositoryWriteLock {
   private readonly tails = new Map<string, Promise<void>>();
+
+  constructor(private readonly hooks: WriteTurnHooks = {}) {}
 
   async run<T>(owner: string, name: string, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     const key = `${owner}/${name}`.toLowerCase();
@@ -24,7 +44,11 @@ export class RepositoryWriteLock {
     await previous;
     try {
       if (signal?.aborted) throw new DomainError('unavailable', 'the caller stopped waiting before its turn to write', 'abandoned');
-      return await work();
+      try {
+        return await runAsWriter(key, work);
+      } finally {
+        await this.hooks.afterTurn?.(owner, name).catch((err) => this.hooks.onAfterTurnError?.(err, key));
+      }
     } finally {
       release();
       if (this.tails.get(key) === tail) this.tails.delete(key);

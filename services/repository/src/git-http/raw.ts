@@ -9,8 +9,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Logger } from '@anvil/kit';
 import { cleanTreePath, resolveLocation, type RawRefKind } from '../domain/git-objects.js';
-import { findEntry, lastChanged, lookupObjects, spawnBlob } from '../git/objects-git.js';
+import { lastChanged, lookupThroughCache, spawnBlob } from '../git/objects-git.js';
 import type { RepositoryStorage } from '../git/storage.js';
+import type { RefIndex } from '../git/ref-index.js';
 import { authorize } from './grant.js';
 import { fail } from './reply.js';
 import { contentDisposition, contentSecurityPolicy, rawContentType, SNIFF_LENGTH } from './raw-headers.js';
@@ -20,6 +21,8 @@ export const RAW_PATH = /^\/([^/]+)\/([^/]+)\/raw$/;
 const KINDS = new Set<RawRefKind>(['api', 'branch', 'tag', 'commit']);
 // Gitea's [server] STATIC_CACHE_TIME (6h), as its ETag/time cache helpers send it.
 const CACHE_CONTROL = 'private, max-age=21600';
+// Files up to this size are read whole from the cat-file cache instead of a process of their own.
+const CACHED_BLOB_LIMIT = 1 << 20;
 
 /** Up to `size` bytes from the start of `stream` (fewer when it ends first); leaves it paused. */
 function readHead(stream: Readable, size: number): Promise<{ head: Buffer; ended: boolean }> {
@@ -57,7 +60,7 @@ function notModified(req: IncomingMessage, etag: string, lastModified?: Date): b
 
 export async function serveRaw(
   req: IncomingMessage, res: ServerResponse, match: RegExpExecArray, url: URL,
-  options: { secret: string; storage: RepositoryStorage; log: Logger },
+  options: { secret: string; storage: RepositoryStorage; log: Logger; refs?: RefIndex },
 ): Promise<void> {
   const grant = authorize(req, res, { owner: match[1], name: match[2] }, 'read', options.secret);
   if (!grant) return;
@@ -65,13 +68,15 @@ export async function serveRaw(
   if (!KINDS.has(kind)) return fail(res, 404, 'unknown ref kind');
   const gitDir = options.storage.pathOf(grant.owner, grant.name);
 
+  const objects = options.storage.objects(gitDir);
+  const lookupObjects = (dir: string, names: readonly string[]) => (options.refs ? options.refs.lookupObjects(dir, names) : lookupThroughCache(objects, names));
   const location = await resolveLocation({ lookupObjects }, gitDir, { kind, path: url.searchParams.get('path') ?? '', ref: url.searchParams.get('ref') ?? '' });
   const path = location && cleanTreePath(location.treePath);
   if (!location || !path) return fail(res, 404, 'file not found');
-  const entry = await findEntry(gitDir, location.commit, path);
+  const entry = (await objects.entriesAt(location.commit, [path])).get(path);
   // Directories and submodules have no bytes to serve (Gitea: 404).
   if (!entry || entry.type !== 'blob') return fail(res, 404, 'file not found');
-  const changed = await lastChanged(gitDir, location.commit, path);
+  const changed = await options.storage.computed.get(gitDir, `changed:${location.commit}:${path}`, () => lastChanged(gitDir, location.commit, path));
   const lastModified = changed ? new Date(changed * 1000) : undefined;
   const etag = `"${entry.sha}"`;
   const cacheHeaders: Record<string, string> = { etag, 'cache-control': CACHE_CONTROL };
@@ -81,6 +86,25 @@ export async function serveRaw(
     return;
   }
 
+  const fileName = path.slice(path.lastIndexOf('/') + 1);
+  const headers = (contentType: string) => ({
+    ...cacheHeaders,
+    'content-type': contentType,
+    'content-length': String(entry.size),
+    'content-disposition': contentDisposition('inline', fileName),
+    'access-control-expose-headers': 'Content-Disposition',
+    'content-security-policy': contentSecurityPolicy(contentType),
+    'x-content-type-options': 'nosniff',
+    // Gitea's X-Gitea-Object-Type: file, or symlink for a link (served as its target path).
+    'x-gitea-object-type': entry.mode === '120000' ? 'symlink' : 'file',
+  });
+  // A small file comes whole from the cat-file cache; a large one streams from its own process.
+  if (entry.size <= CACHED_BLOB_LIMIT) {
+    const bytes = await objects.blob(entry.sha);
+    if (!bytes) return fail(res, 404, 'file not found');
+    res.writeHead(200, headers(rawContentType(bytes.subarray(0, SNIFF_LENGTH), bytes.length < SNIFF_LENGTH))).end(bytes);
+    return;
+  }
   const child = spawnBlob(gitDir, entry.sha);
   child.stderr!.resume();
   child.stdin!.end();
@@ -101,19 +125,7 @@ export async function serveRaw(
   } catch {
     return fail(res, 500, 'reading the blob failed');
   }
-  const contentType = rawContentType(head, ended);
-  const fileName = path.slice(path.lastIndexOf('/') + 1);
-  res.writeHead(200, {
-    ...cacheHeaders,
-    'content-type': contentType,
-    'content-length': String(entry.size),
-    'content-disposition': contentDisposition('inline', fileName),
-    'access-control-expose-headers': 'Content-Disposition',
-    'content-security-policy': contentSecurityPolicy(contentType),
-    'x-content-type-options': 'nosniff',
-    // Gitea's X-Gitea-Object-Type: file, or symlink for a link (served as its target path).
-    'x-gitea-object-type': entry.mode === '120000' ? 'symlink' : 'file',
-  });
+  res.writeHead(200, headers(rawContentType(head, ended)));
   res.write(head);
   if (ended) res.end();
   else child.stdout!.pipe(res);

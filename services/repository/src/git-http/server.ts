@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { DomainError, type Logger } from '@anvil/kit';
 import type { RepositoryDeps } from '../domain/repositories.js';
 import type { RepositoryWriteLock } from '../domain/write-lock.js';
-import { git, spawnGit, type GitCommandBuilder } from '../git/command.js';
+import { git, runGitBytes, spawnGit, type GitCommandBuilder } from '../git/command.js';
 import { listRefs } from '../git/refs.js';
 import type { RepositoryStorage } from '../git/storage.js';
 import { ARCHIVE_PATH, serveArchive } from './archive.js';
@@ -14,6 +14,7 @@ import { answerWithGitOutput, requestBody } from './git-body.js';
 import { authorize } from './grant.js';
 import { PRE_RECEIVE_PATH, type PreReceiveHooks } from './pre-receive.js';
 import { RAW_PATH, serveRaw } from './raw.js';
+import type { RefIndex } from '../git/ref-index.js';
 import { fail } from './reply.js';
 import { recordPush } from './push-recorder.js';
 
@@ -27,6 +28,8 @@ export interface GitHttpOptions {
   preReceive?: PreReceiveHooks;
   /** Shared with the API's writers, so the ref snapshots around a push bracket that push only. */
   writeLock: RepositoryWriteLock;
+  /** Refs from the database for raw reads (git/ref-index.ts). */
+  refs?: RefIndex;
 }
 
 type GitService = 'git-upload-pack' | 'git-receive-pack';
@@ -55,7 +58,7 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
     if (url.pathname === PRE_RECEIVE_PATH && options.preReceive) return options.preReceive.handle(req, res);
     const archive = req.method === 'GET' ? ARCHIVE_PATH.exec(url.pathname) : null;
     if (archive) return serveArchive(req, res, archive, { secret, storage, log });
-    if (req.method === 'GET' && RAW_PATH.test(url.pathname)) return serveRaw(req, res, RAW_PATH.exec(url.pathname)!, url, { secret, storage, log });
+    if (req.method === 'GET' && RAW_PATH.test(url.pathname)) return serveRaw(req, res, RAW_PATH.exec(url.pathname)!, url, { secret, storage, log, refs: options.refs });
     const match = /^\/([^/]+)\/([^/]+)\/(info\/refs|git-upload-pack|git-receive-pack)$/.exec(url.pathname);
     if (!match) return fail(res, 404, 'not found');
     const [, owner, name, action] = match;
@@ -74,6 +77,14 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
         pragma: 'no-cache',
       });
       if (protocol !== 'version=2' || service === 'git-receive-pack') res.write(`${pktLine(`# service=${service}\n`)}0000`);
+      // Gitaly's info-refs cache: a fetch's advertisement is what the refs say, so it is kept
+      // under the version of the refs table, which every write turn that moves a ref changes.
+      const version = service === 'git-upload-pack' ? await options.refs?.version(gitDir) : undefined;
+      if (version) {
+        const command = serviceCommand(service as GitService, gitDir, true, protocol).build();
+        res.end(await storage.computed.get(gitDir, `info-refs:${protocol && /^version=\d$/.test(protocol) ? protocol : ''}:${version}`, () => runGitBytes(command)));
+        return;
+      }
       await pipeGit(serviceCommand(service as GitService, gitDir, true, protocol), req, res, { withBody: false });
       return;
     }
@@ -87,10 +98,7 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
         const hooks = hook && { hooksPath: options.preReceive!.hooksDir, env: hook.env };
         const ok = await pipeGit(serviceCommand('git-receive-pack', gitDir, false, protocol, hooks), req, res, { withBody: true, resultOf: 'git-receive-pack', endResponse: false })
           .finally(() => hook?.end());
-        if (!ok) {
-          res.end();
-          return;
-        }
+        if (!ok) return;
         const after = await listRefs(gitDir);
         // The response stays open until the push is recorded, so when `git push` returns
         // the API already shows it (as Gitea's post-receive runs inside the push).
@@ -99,8 +107,10 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
           pusher: { id: grant.caller.userId, login: grant.caller.login },
           sizeOf: () => storage.sizeOf(grant.owner, grant.name),
         }, before, after).catch((err: unknown) => log.error({ err, repository: grant.repositoryId }, 'recording a push failed'));
-        res.end();
       });
+      // Ended after the turn, whose end wrote the refs table: when `git push` returns, the
+      // next read of any replica sees the push.
+      res.end();
       return;
     }
     await answerWithGitOutput(serviceCommand('git-upload-pack', gitDir, false, protocol).build(), req, res, 'application/x-git-upload-pack-result', log);

@@ -7,6 +7,7 @@ import { changedFiles, isAncestor, listBranchHeads, renameRef, updateRef, type O
 import { resolveCommit } from './refs.js';
 import { commitsBetween } from './refs.js';
 import { RepositoryStorage, setHead } from './storage.js';
+import type { RefIndex } from './ref-index.js';
 
 /** Without identity's verifier no signature can be trusted: require_signed_commits then refuses every new commit. */
 const TRUST_NO_SIGNATURE: SignatureVerifier = {
@@ -25,10 +26,11 @@ export function pushGitFacts(gitDir: string, env: ObjectEnv = {}, signatures: Si
   };
 }
 
-export function branchGit(storage: RepositoryStorage, signatures: SignatureVerifier): BranchGit {
+/** Heads and resolution from the refs table when `refs` is given (ref-index.ts), else from git. */
+export function branchGit(storage: RepositoryStorage, signatures: SignatureVerifier, refs?: RefIndex): BranchGit {
   return {
-    heads: (owner, name, only) => listBranchHeads(storage.pathOf(owner, name), only),
-    resolve: (owner, name, revision) => resolveCommit(storage.pathOf(owner, name), revision),
+    heads: (owner, name, only) => (refs ? refs.branchHeads(storage.pathOf(owner, name), only) : listBranchHeads(storage.pathOf(owner, name), only)),
+    resolve: (owner, name, revision) => (refs ? refs.resolveCommit(storage.pathOf(owner, name), revision) : resolveCommit(storage.pathOf(owner, name), revision)),
     updateRef: (owner, name, ref, newSha, oldSha) => updateRef(storage.pathOf(owner, name), ref, newSha, oldSha),
     renameRef: (owner, name, from, to, sha) => renameRef(storage.pathOf(owner, name), from, to, sha),
     facts: (owner, name) => pushGitFacts(storage.pathOf(owner, name), {}, signatures),

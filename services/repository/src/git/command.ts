@@ -7,6 +7,7 @@ import type { Socket } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { currentCallSignal, DomainError, isValidRefName } from '@anvil/kit';
 import { callerKey, ProcessSlots } from './process-slots.js';
+import { processSlot } from './lanes.js';
 
 export class GitError extends Error {
   constructor(readonly args: readonly string[], readonly code: number | null, readonly stderr: string) {
@@ -182,7 +183,19 @@ export class GitAbandoned extends DomainError {
  */
 export function runGitBytes(command: GitCommand, options: RunOptions = {}): Promise<Buffer> {
   const signal = currentCallSignal();
-  return slots.run(callerKey(), () => new Promise<Buffer>((resolve, reject) => {
+  return slots.run(callerKey(), async () => {
+    // Reads also take turns for a bounded number of processes; a writer never waits (lanes.ts).
+    const release = await processSlot();
+    try {
+      return await runToEnd(command, options, signal);
+    } finally {
+      release();
+    }
+  });
+}
+
+function runToEnd(command: GitCommand, options: RunOptions, signal: AbortSignal | undefined): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new GitAbandoned());
     const child = spawnGit(command);
     const out: Buffer[] = [];
@@ -209,7 +222,7 @@ export function runGitBytes(command: GitCommand, options: RunOptions = {}): Prom
     });
     child.stdin!.on('error', () => {}); // git may exit before reading all of stdin
     child.stdin!.end(options.stdin ?? '');
-  }));
+  });
 }
 
 /** runGitBytes for text output. */

@@ -3,20 +3,30 @@
 import type { RepoFiles } from '../domain/contents.js';
 import { pushGitFacts } from './branch-git.js';
 import { updateRef } from './branches.js';
-import { entriesAt, lastCommitOf, lastCommitsOfEntries, listTree, resolveRevision, submoduleUrl } from './contents-git.js';
-import { readBlob } from './objects-git.js';
+import { lastCommitOf, lastCommitsOfEntries, resolveRevision, submoduleUrl } from './contents-git.js';
 import { writeCommit } from './file-changes-git.js';
+import { GitError } from './command.js';
+import type { RepositoryObjects } from './repository-objects.js';
+import type { RefIndex } from './ref-index.js';
+import type { ImmutableCache } from './immutable-cache.js';
 import { directorySize, setHead, type RepositoryStorage } from './storage.js';
 
-export function repoFiles(gitDir: string): RepoFiles {
+/** Reads of objects go through the cat-file cache (`objects`); revisions are resolved apart. */
+export function repoFiles(gitDir: string, objects: RepositoryObjects, computed: ImmutableCache, refs?: RefIndex): RepoFiles {
+  const readBlob = async (sha: string) => {
+    const bytes = await objects.blob(sha);
+    if (!bytes) throw new GitError(['cat-file'], null, `no blob ${sha}`);
+    return bytes;
+  };
   return {
-    resolve: (revision) => resolveRevision(gitDir, revision),
-    entries: (treeish, paths) => entriesAt(gitDir, treeish, paths),
-    list: (treeish, prefix) => listTree(gitDir, treeish, prefix),
-    readBlob: (sha) => readBlob(gitDir, sha),
-    lastCommit: (commit, path) => lastCommitOf(gitDir, commit, path),
-    lastCommits: (commit, dir, names) => lastCommitsOfEntries(gitDir, commit, dir, names),
-    submoduleUrl: (commit, path) => submoduleUrl(gitDir, commit, path),
+    resolve: (revision) => (refs ? refs.resolveRevision(gitDir, revision) : resolveRevision(gitDir, revision)),
+    entries: (treeish, paths) => objects.entriesAt(treeish, paths),
+    list: (treeish, prefix) => objects.list(treeish, prefix),
+    readBlob,
+    // Keyed by the commit id: the answer never changes (immutable-cache.ts).
+    lastCommit: (commit, path) => computed.get(gitDir, `last:${commit}:${path}`, () => lastCommitOf(gitDir, commit, path)),
+    lastCommits: (commit, dir, names) => computed.get(gitDir, `last-entries:${commit}:${dir}:${names.length}:${names.join('\0')}`, () => lastCommitsOfEntries(gitDir, commit, dir, names)),
+    submoduleUrl: (commit, path) => submoduleUrl(objects, commit, path),
     writeCommit: (input) => writeCommit(gitDir, input),
     updateRef: (ref, newSha, oldSha) => updateRef(gitDir, ref, newSha, oldSha),
     facts: () => pushGitFacts(gitDir),
@@ -25,6 +35,9 @@ export function repoFiles(gitDir: string): RepoFiles {
   };
 }
 
-export function contentFiles(storage: RepositoryStorage): (owner: string, name: string) => RepoFiles {
-  return (owner, name) => repoFiles(storage.pathOf(owner, name));
+export function contentFiles(storage: RepositoryStorage, refs?: RefIndex): (owner: string, name: string) => RepoFiles {
+  return (owner, name) => {
+    const gitDir = storage.pathOf(owner, name);
+    return repoFiles(gitDir, storage.objects(gitDir), storage.computed, refs);
+  };
 }

@@ -4,7 +4,8 @@
 // so `*` or `:(glob)` in a name is just a character) or travel on stdin.
 import type { TreeEntry } from '../domain/git-objects.js';
 import { git, runGit, spawnGit } from './command.js';
-import { lookupObjects, parseLsTree, readBlob } from './objects-git.js';
+import { lookupObjects, parseLsTree } from './objects-git.js';
+import type { RepositoryObjects } from './repository-objects.js';
 
 export type RefKind = 'branch' | 'tag' | 'commit';
 
@@ -126,10 +127,10 @@ export function lastCommitsOfEntries(gitDir: string, commit: string, dir: string
 }
 
 /** The `url` of submodule `path` in the commit's .gitmodules, if any. */
-export async function submoduleUrl(gitDir: string, commit: string, path: string): Promise<string | undefined> {
-  const modules = (await entriesAt(gitDir, commit, ['.gitmodules'])).get('.gitmodules');
+export async function submoduleUrl(objects: RepositoryObjects, commit: string, path: string): Promise<string | undefined> {
+  const modules = (await objects.entriesAt(commit, ['.gitmodules'])).get('.gitmodules');
   if (!modules || modules.type !== 'blob') return undefined;
-  const text = (await readBlob(gitDir, modules.sha)).toString('utf8');
+  const text = (await objects.blob(modules.sha))?.toString('utf8') ?? '';
   let current: string | undefined;
   let url: string | undefined;
   const urls = new Map<string, string>();

@@ -3,7 +3,12 @@ import type { LanguageGit } from '../domain/language-stats.js';
 import { linguistAttributes, listTreeFiles } from './languages.js';
 import type { RepositoryStorage } from './storage.js';
 import { resolveCommit } from './refs.js';
+import type { RefIndex } from './ref-index.js';
 
-export function languageGit(storage: RepositoryStorage): LanguageGit {
-  return { gitDirOf: (owner, name) => storage.pathOf(owner, name), resolveCommit, listTreeFiles, linguistAttributes };
+export function languageGit(storage: RepositoryStorage, refs?: RefIndex): LanguageGit {
+  return {
+    gitDirOf: (owner, name) => storage.pathOf(owner, name),
+    resolveCommit: refs ? (gitDir, revision) => refs.resolveCommit(gitDir, revision) : resolveCommit,
+    listTreeFiles, linguistAttributes,
+  };
 }

@@ -3,8 +3,11 @@
 // git only as validated object ids, as lines on cat-file's stdin (never argv, so never an
 // option), or as a literal path after `--` (GIT_LITERAL_PATHSPECS: no pathspec magic).
 import type { ChildProcess } from 'node:child_process';
-import type { GitObjectsGit, RawEntry, RefEntry, TreeEntry } from '../domain/git-objects.js';
-import { git, isObjectId, spawnGit, runGit, runGitBytes } from './command.js';
+import type { GitObjectsGit, ObjectInfo, RawEntry, RefEntry, TreeEntry } from '../domain/git-objects.js';
+import { git, GitError, isObjectId, spawnGit, runGit, runGitBytes } from './command.js';
+import type { RepositoryObjects } from './repository-objects.js';
+import type { RepositoryStorage } from './storage.js';
+import type { RefIndex } from './ref-index.js';
 
 /**
  * Looks up many revision names in one `cat-file --batch-check` process: name → object id,
@@ -75,7 +78,37 @@ export function spawnBlob(gitDir: string, sha: string): ChildProcess {
   return spawnGit(git('cat-file', { gitDir }).arg('blob').oid(sha).build());
 }
 
-/** The GitObjectsGit port of the domain over a repository's git directory. */
-export function gitObjectsGit(gitDirOf: (owner: string, name: string) => string): GitObjectsGit {
-  return { gitDirOf, lookupObjects, listTreeEntries, listAllRefs, readBlob };
+const PEELED_ID = /^([0-9a-f]{40}|[0-9a-f]{64})(?:\^\{(commit|tree)\})?$/;
+
+/**
+ * lookupObjects that asks the cat-file cache for names that are object ids (`<id>`,
+ * `<id>^{commit}`, `<id>^{tree}`), and one short-lived process for the rest (ref names,
+ * short ids), which must be resolved against the refs as they are now.
+ */
+export async function lookupThroughCache(objects: RepositoryObjects, names: readonly string[]): Promise<Map<string, ObjectInfo | undefined>> {
+  const result = new Map<string, ObjectInfo | undefined>();
+  const rest: string[] = [];
+  await Promise.all(names.map(async (name) => {
+    const match = PEELED_ID.exec(name);
+    if (!match) return void rest.push(name);
+    const found = match[2] ? await objects.peel(match[1], match[2] as 'commit' | 'tree') : await objects.info(match[1]);
+    result.set(name, found ? { sha: found.oid, type: found.type, size: found.size } : undefined);
+  }));
+  if (rest.length) for (const [name, info] of await lookupObjects(objects.gitDir, rest)) result.set(name, info);
+  return result;
+}
+
+/** The GitObjectsGit port of the domain over the repositories of `storage`. */
+export function gitObjectsGit(storage: RepositoryStorage, refs?: RefIndex): GitObjectsGit {
+  return {
+    gitDirOf: (owner, name) => storage.pathOf(owner, name),
+    lookupObjects: (gitDir, names) => (refs ? refs.lookupObjects(gitDir, names) : lookupThroughCache(storage.objects(gitDir), names)),
+    listTreeEntries: (gitDir, treeSha, recursive) => (recursive ? storage.objects(gitDir).listRecursive(treeSha) : storage.objects(gitDir).list(treeSha, '')),
+    listAllRefs,
+    async readBlob(gitDir, sha) {
+      const bytes = await storage.objects(gitDir).blob(sha);
+      if (!bytes) throw new GitError(['cat-file'], null, `no blob ${sha}`);
+      return bytes;
+    },
+  };
 }

@@ -6,6 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, lstat, readdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { git, runGit } from './command.js';
+import { CatfileCache, type CatfileCacheOptions } from './catfile-cache.js';
+import { RepositoryObjects } from './repository-objects.js';
+import { ImmutableCache } from './immutable-cache.js';
 
 export class UnsafePath extends Error {}
 
@@ -38,10 +41,26 @@ export function isSafeName(value: string): boolean {
 
 export class RepositoryStorage {
   readonly root: string;
+  /** Long-lived cat-file processes of the repositories under the root (catfile-cache.ts). */
+  readonly catfile: CatfileCache;
+  /** Answers computed from object ids (immutable-cache.ts). */
+  readonly computed = new ImmutableCache();
 
-  constructor(root: string) {
+  constructor(root: string, catfile: CatfileCacheOptions = {}) {
     if (!isAbsolute(root)) throw new UnsafePath(`storage root must be absolute: ${root}`);
     this.root = resolve(root);
+    this.catfile = new CatfileCache(catfile);
+  }
+
+  /** Closes the cat-file processes and drops the computed answers of `gitDir` and what lies under it. */
+  private forget(gitDir: string): void {
+    this.catfile.forget(gitDir);
+    this.computed.forget(gitDir);
+  }
+
+  /** Objects of the repository at `gitDir` (a path from pathOf), read through the cat-file cache. */
+  objects(gitDir: string): RepositoryObjects {
+    return new RepositoryObjects(this.catfile, gitDir, this.computed);
   }
 
   /** The bare repository directory for owner/name; throws UnsafePath for anything odd. */
@@ -137,7 +156,10 @@ export class RepositoryStorage {
     const to = this.pathOf(toOwner, toName);
     if (from === to) return;
     await mkdir(dirname(to), { recursive: true });
+    // Processes opened on the old path would keep answering for a name that moved away.
+    this.forget(from);
     await rename(from, to);
+    this.forget(to);
   }
 
   /** Moves every repository of an owner after the owner's login changed. */
@@ -146,6 +168,7 @@ export class RepositoryStorage {
     const from = resolve(this.root, fromLogin.toLowerCase());
     const to = resolve(this.root, toLogin.toLowerCase());
     if (from === to) return;
+    this.forget(from);
     try {
       await rename(from, to);
     } catch (err) {
@@ -157,12 +180,17 @@ export class RepositoryStorage {
   /** Removes every repository of an owner (the owner was deleted). */
   async removeOwner(login: string): Promise<void> {
     if (!isSafeSegment(login)) throw new UnsafePath(`unsafe owner ${JSON.stringify(login)}`);
+    this.forget(resolve(this.root, login.toLowerCase()));
     await rm(resolve(this.root, login.toLowerCase()), { recursive: true, force: true });
   }
 
   async remove(owner: string, name: string): Promise<void> {
     const path = this.pathOf(owner, name);
+    // A running cat-file keeps its packs open: close it, or it would answer for a deleted
+    // repository (and for one created again under the same name).
+    this.forget(path);
     await rm(path, { recursive: true, force: true });
+    this.forget(path);
   }
 
   /** Bytes of git data under the repository (Gitea reports size in KiB from this). */

@@ -2,12 +2,17 @@
 import type { TagGit } from '../domain/tags.js';
 import type { RepositoryStorage } from './storage.js';
 import { resolveCommit } from './refs.js';
+import type { RefIndex } from './ref-index.js';
 import { createTag, deleteTag, findTag, isValidTagName, listTags, readTagObject, TagExists } from './tags.js';
 
-export function tagGit(storage: RepositoryStorage): TagGit {
+/** Tags and resolution from the refs table when `refs` is given (ref-index.ts), else from git. */
+export function tagGit(storage: RepositoryStorage, refs?: RefIndex): TagGit {
   return {
     gitDirOf: (owner, name) => storage.pathOf(owner, name),
-    listTags, findTag, resolveCommit, deleteTag, readTagObject, isValidTagName,
+    listTags: refs ? (gitDir) => refs.tags(gitDir) : listTags,
+    findTag: refs ? (gitDir, name) => refs.findTag(gitDir, name) : findTag,
+    resolveCommit: refs ? (gitDir, revision) => refs.resolveCommit(gitDir, revision) : resolveCommit,
+    deleteTag, readTagObject, isValidTagName,
     createTag: (gitDir, name, commit, message, tagger) => createTag(gitDir, name, commit, message, tagger),
     isTagExists: (err) => err instanceof TagExists,
   };

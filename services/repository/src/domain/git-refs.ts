@@ -1,0 +1,48 @@
+// A repository's branches and tags as the database holds them (table git_ref): what branch
+// lists, branch and tag reads and ref resolution answer from, written from git in the same
+// write turn that moves a ref (write-lock.ts). Names are full ref names.
+
+/** One branch or tag with the commit it names. Times are unix seconds. */
+export interface GitRefRow {
+  name: string;
+  objectId: string;
+  /** `commit`, or `tag` for an annotated tag (or a tree/blob in odd repositories). */
+  objectType: string;
+  /** The commit after peeling a tag; undefined when the ref names no commit. */
+  commitId?: string;
+  message: string;
+  authorName: string;
+  authorEmail: string;
+  authorTime: number;
+  committerName: string;
+  committerEmail: string;
+  committerTime: number;
+  tagMessage: string;
+  taggerName: string;
+  taggerEmail: string;
+  taggerTime: number;
+  creatorTime: number;
+}
+
+/** A repository's refs as last written, in name order. */
+export interface RefSnapshot {
+  /** Changes with every rewrite: keys caches of what the refs decide. */
+  version: string;
+  defaultBranch: string;
+  refs: GitRefRow[];
+}
+
+/** The git_ref table, addressed by the owner's login and repository name (case-insensitive). */
+export interface GitRefRows {
+  /**
+   * The repository's refs (only the one named `only`, when given); undefined when its rows
+   * were never written from git (the caller reads git and has them backfilled).
+   */
+  read(owner: string, name: string, only?: string): Promise<RefSnapshot | undefined>;
+  /** Replaces every row of the repository; false when no such repository exists. */
+  replace(owner: string, name: string, refs: GitRefRow[]): Promise<boolean>;
+  /** Marks the rows as not written from git (reads go to git until they are rewritten). */
+  forget(owner: string, name: string): Promise<void>;
+  /** Repositories whose rows were never written, oldest first. */
+  unsynced(limit: number): Promise<Array<{ owner: string; name: string }>>;
+}

@@ -1,0 +1,210 @@
+// Refs read from the database instead of git: branch heads, tags and every resolution of a
+// caller's revision come from the git_ref rows (domain/git-refs.ts), one SQL statement, and
+// objects from the cat-file cache. The rows are rewritten from `git for-each-ref` at the
+// end of every write turn (domain/write-lock.ts calls sync()), so a read after a push or
+// an API write sees it. A repository whose rows were never written is read from git as
+// before, and written in a turn of its own (backfill) so the next read finds it.
+import { relative, sep } from 'node:path';
+import type { BranchHead } from './branches.js';
+import { listBranchHeads } from './branches.js';
+import { isObjectId, isSafeRef } from './command.js';
+import type { ResolvedRevision } from './contents-git.js';
+import { resolveRevision as resolveRevisionByGit } from './contents-git.js';
+import { lookupThroughCache } from './objects-git.js';
+import { readRefRows } from './ref-snapshot.js';
+import { resolveCommit as resolveCommitByGit } from './refs.js';
+import type { RepositoryStorage } from './storage.js';
+import { findTag as findTagByGit, listTags as listTagsByGit } from './tags.js';
+import type { GitRefRow, GitRefRows, RefSnapshot } from '../domain/git-refs.js';
+import type { ObjectInfo } from '../domain/git-objects.js';
+import type { GitTag } from '../domain/tags.js';
+import { inWriteTurn } from '../domain/write-lock.js';
+
+export interface RefIndexOptions {
+  /** Runs `work` in the repository's write turn, whose end rewrites its rows (sync()). */
+  inTurn(owner: string, name: string, work: () => Promise<void>): Promise<void>;
+  onError?(err: unknown, repository: string): void;
+}
+
+const HEADS = 'refs/heads/';
+const TAGS = 'refs/tags/';
+
+export function branchHeadOf(row: GitRefRow): BranchHead {
+  return {
+    name: row.name.slice(HEADS.length), sha: row.objectId, message: row.message,
+    authorName: row.authorName, authorEmail: row.authorEmail, authorTime: row.authorTime,
+    committerName: row.committerName, committerEmail: row.committerEmail, committerTime: row.committerTime,
+  };
+}
+
+export function tagOf(row: GitRefRow): GitTag {
+  const annotated = row.objectType === 'tag';
+  return {
+    name: row.name.slice(TAGS.length), id: row.objectId, annotated,
+    commitSha: row.commitId ?? row.objectId,
+    message: annotated ? row.tagMessage : row.message,
+    created: row.creatorTime,
+    tagger: annotated ? { name: row.taggerName, email: row.taggerEmail, when: row.taggerTime } : undefined,
+  };
+}
+
+/** Newest first by creator date, then by name (as `for-each-ref --sort=-creatordate`). */
+const byCreatorDate = (a: GitRefRow, b: GitRefRow) => b.creatorTime - a.creatorTime || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** `git rev-parse`'s order for a short name: refs/<x>, refs/tags/<x>, refs/heads/<x>. */
+function dwim(snapshot: RefSnapshot, revision: string): GitRefRow | undefined | 'ask-git' {
+  const byName = (name: string) => snapshot.refs.find((r) => r.name === name);
+  if (revision === 'HEAD') return byName(`${HEADS}${snapshot.defaultBranch}`);
+  if (revision.startsWith('refs/') && !revision.startsWith(HEADS) && !revision.startsWith(TAGS)) return 'ask-git';
+  for (const candidate of [revision, `refs/${revision}`, `${TAGS}${revision}`, `${HEADS}${revision}`]) {
+    if (!candidate.startsWith('refs/')) continue;
+    const found = byName(candidate);
+    if (found) return found;
+  }
+  // A short object id: git knows which object it abbreviates.
+  return /^[0-9a-f]{4,63}$/.test(revision) ? 'ask-git' : undefined;
+}
+
+export class RefIndex {
+  private readonly pending = new Set<string>();
+
+  constructor(private readonly rows: GitRefRows, private readonly storage: RepositoryStorage, private readonly options: RefIndexOptions) {}
+
+  /** Rewrites the repository's rows from git; called at the end of each of its write turns. */
+  async sync(owner: string, name: string): Promise<void> {
+    let refs: GitRefRow[];
+    try {
+      refs = await readRefRows(this.storage.pathOf(owner, name));
+    } catch {
+      // No git directory (being created, or removed): reads go to git until a turn writes rows.
+      await this.rows.forget(owner, name);
+      return;
+    }
+    try {
+      await this.rows.replace(owner, name, refs);
+    } catch (err) {
+      await this.rows.forget(owner, name).catch(() => {});
+      throw err;
+    }
+  }
+
+  /** The rows of the repository at `gitDir`; undefined (and a backfill queued) when it has none yet. */
+  async snapshot(gitDir: string, only?: string): Promise<RefSnapshot | undefined> {
+    const names = this.namesOf(gitDir);
+    // A writer reading what it just moved: the rows are rewritten only when its turn ends.
+    if (!names || inWriteTurn(names.owner, names.name)) return undefined;
+    const snapshot = await this.rows.read(names.owner, names.name, only);
+    if (!snapshot) this.backfillSoon(names.owner, names.name);
+    return snapshot;
+  }
+
+  /** The version of the repository's rows (changes with every ref move); undefined when it has none. */
+  async version(gitDir: string): Promise<string | undefined> {
+    // No ref is named HEAD: the statement answers the state alone.
+    return (await this.snapshot(gitDir, 'HEAD'))?.version;
+  }
+
+  /** Writes the rows of every repository that has none, one turn at a time (at start). */
+  async backfill(batch = 100): Promise<number> {
+    const tried = new Set<string>();
+    for (;;) {
+      const todo = (await this.rows.unsynced(batch + tried.size)).filter((r) => !tried.has(`${r.owner}/${r.name}`.toLowerCase()));
+      if (!todo.length) return tried.size;
+      for (const { owner, name } of todo) {
+        tried.add(`${owner}/${name}`.toLowerCase());
+        await this.options.inTurn(owner, name, async () => {}).catch((err) => this.options.onError?.(err, `${owner}/${name}`));
+      }
+    }
+  }
+
+  /** Branch heads in name order (only `only`, a full ref name, when given). */
+  async branchHeads(gitDir: string, only?: string): Promise<BranchHead[]> {
+    const snapshot = await this.snapshot(gitDir, only);
+    if (!snapshot) return listBranchHeads(gitDir, only);
+    return snapshot.refs.filter((r) => r.name.startsWith(HEADS)).map(branchHeadOf);
+  }
+
+  /** Every tag, newest first. */
+  async tags(gitDir: string): Promise<GitTag[]> {
+    const snapshot = await this.snapshot(gitDir);
+    if (!snapshot) return listTagsByGit(gitDir);
+    return snapshot.refs.filter((r) => r.name.startsWith(TAGS)).sort(byCreatorDate).map(tagOf);
+  }
+
+  async findTag(gitDir: string, name: string): Promise<GitTag | undefined> {
+    if (!isSafeRef(name) || name.startsWith('refs/') || name === 'HEAD') return undefined;
+    const snapshot = await this.snapshot(gitDir, `${TAGS}${name}`);
+    if (!snapshot) return findTagByGit(gitDir, name);
+    const row = snapshot.refs[0];
+    return row ? tagOf(row) : undefined;
+  }
+
+  /** The commit a caller's revision names (branch, tag, full or short id, HEAD), as `rev-parse <rev>^{commit}`. */
+  async resolveCommit(gitDir: string, revision: string): Promise<string | undefined> {
+    if (!isSafeRef(revision)) return undefined;
+    if (isObjectId(revision)) return (await this.storage.objects(gitDir).peel(revision, 'commit'))?.oid;
+    const snapshot = await this.snapshot(gitDir);
+    if (!snapshot) return resolveCommitByGit(gitDir, revision);
+    const found = dwim(snapshot, revision);
+    if (found === 'ask-git') return resolveCommitByGit(gitDir, revision);
+    return found?.commitId;
+  }
+
+  /** Gitea's ResolveRefCommit: a branch of that name, else a tag, else a commit id (7 to 64 hex digits). */
+  async resolveRevision(gitDir: string, revision: string): Promise<ResolvedRevision | undefined> {
+    if (!revision || /[\x00-\x1f\x7f]/.test(revision)) return undefined;
+    const snapshot = await this.snapshot(gitDir);
+    if (!snapshot) return resolveRevisionByGit(gitDir, revision);
+    const branch = snapshot.refs.find((r) => r.name === `${HEADS}${revision}`);
+    if (branch?.commitId) return { kind: 'branch', name: revision, commitSha: branch.commitId };
+    const tag = snapshot.refs.find((r) => r.name === `${TAGS}${revision}`);
+    if (tag?.commitId) return { kind: 'tag', name: revision, commitSha: tag.commitId };
+    if (!/^[0-9a-f]{7,64}$/.test(revision)) return undefined;
+    if (!isObjectId(revision)) return resolveRevisionByGit(gitDir, revision);
+    const commit = await this.storage.objects(gitDir).peel(revision, 'commit');
+    return commit ? { kind: 'commit', name: commit.oid, commitSha: commit.oid } : undefined;
+  }
+
+  /**
+   * Revision names (`<rev>`, `<rev>^{commit}`, `<rev>^{tree}`) → object: refs from the rows,
+   * objects from the cat-file cache; git only for what neither can answer (short ids).
+   */
+  async lookupObjects(gitDir: string, names: readonly string[]): Promise<Map<string, ObjectInfo | undefined>> {
+    const objects = this.storage.objects(gitDir);
+    const snapshot = names.some((n) => !isObjectId(n.replace(/\^\{(commit|tree)\}$/, ''))) ? await this.snapshot(gitDir) : undefined;
+    if (!snapshot) return lookupThroughCache(objects, names);
+    const result = new Map<string, ObjectInfo | undefined>();
+    const rest: string[] = [];
+    await Promise.all(names.map(async (name) => {
+      const match = /^(.*?)(\^\{(commit|tree)\})?$/.exec(name)!;
+      const [base, , peel] = [match[1], match[2], match[3] as 'commit' | 'tree' | undefined];
+      if (isObjectId(base) || !isSafeRef(base)) return void rest.push(name);
+      const row = dwim(snapshot, base);
+      if (row === 'ask-git') return void rest.push(name);
+      if (!row) return void result.set(name, undefined);
+      if (!peel) return void result.set(name, { sha: row.objectId, type: row.objectType, size: 0 });
+      if (!row.commitId) return void result.set(name, undefined);
+      if (peel === 'commit') return void result.set(name, { sha: row.commitId, type: 'commit', size: 0 });
+      const tree = await objects.peel(row.commitId, 'tree');
+      result.set(name, tree ? { sha: tree.oid, type: tree.type, size: tree.size } : undefined);
+    }));
+    if (rest.length) for (const [name, info] of await lookupThroughCache(objects, rest)) result.set(name, info);
+    return result;
+  }
+
+  /** owner and name of a repository directory under the storage root (`<owner>/<name>.git`). */
+  private namesOf(gitDir: string): { owner: string; name: string } | undefined {
+    const parts = relative(this.storage.root, gitDir).split(sep);
+    if (parts.length !== 2 || parts[0].startsWith('..') || !parts[1].endsWith('.git')) return undefined;
+    return { owner: parts[0], name: parts[1].slice(0, -'.git'.length) };
+  }
+
+  private backfillSoon(owner: string, name: string): void {
+    const key = `${owner}/${name}`;
+    if (this.pending.has(key)) return;
+    this.pending.add(key);
+    this.options.inTurn(owner, name, async () => {})
+      .catch((err) => this.options.onError?.(err, key))
+      .finally(() => this.pending.delete(key));
+  }
+}

@@ -1,0 +1,119 @@
+// The git_ref table (domain/git-refs.ts): a read is one prepared statement on the pg pool
+// (it runs on every branch list, ref resolution and contents read); a rewrite replaces the
+// repository's rows and bumps its version in one transaction.
+import type pg from 'pg';
+import type { GitRefRow, GitRefRows, RefSnapshot } from '../domain/git-refs.js';
+import { poolOf, type RepositoryDb } from './db.js';
+
+// The repository by its directory's names (storage.ts lower-cases both), its state row, and
+// its refs (all, or the one named $3): no state row, no result.
+const READ_SQL = `
+SELECT s.version::text AS version, r.default_branch, g.name, g.object_id, g.object_type, g.commit_id, g.message,
+       g.author_name, g.author_email, g.author_time::float8 AS author_time, g.committer_name, g.committer_email,
+       g.committer_time::float8 AS committer_time, g.tag_message, g.tagger_name, g.tagger_email,
+       g.tagger_time::float8 AS tagger_time, g.creator_time::float8 AS creator_time
+FROM repository r
+JOIN git_ref_state s ON s.repository_id = r.id
+LEFT JOIN git_ref g ON g.repository_id = r.id AND ($3::text IS NULL OR g.name = $3::text)
+WHERE r.lower_name = $2 AND lower(r.owner_name) = $1
+ORDER BY g.name`;
+
+const ID_SQL = 'SELECT r.id FROM repository r WHERE r.lower_name = $2 AND lower(r.owner_name) = $1 FOR UPDATE';
+
+const COLUMNS = ['repository_id', 'name', 'object_id', 'object_type', 'commit_id', 'message', 'author_name', 'author_email', 'author_time',
+  'committer_name', 'committer_email', 'committer_time', 'tag_message', 'tagger_name', 'tagger_email', 'tagger_time', 'creator_time'];
+
+interface Row {
+  version: string;
+  default_branch: string;
+  name: string | null;
+  object_id: string;
+  object_type: string;
+  commit_id: string | null;
+  message: string;
+  author_name: string;
+  author_email: string;
+  author_time: number;
+  committer_name: string;
+  committer_email: string;
+  committer_time: number;
+  tag_message: string;
+  tagger_name: string;
+  tagger_email: string;
+  tagger_time: number;
+  creator_time: number;
+}
+
+function toRef(row: Row & { name: string }): GitRefRow {
+  return {
+    name: row.name, objectId: row.object_id, objectType: row.object_type, commitId: row.commit_id ?? undefined, message: row.message,
+    authorName: row.author_name, authorEmail: row.author_email, authorTime: row.author_time,
+    committerName: row.committer_name, committerEmail: row.committer_email, committerTime: row.committer_time,
+    tagMessage: row.tag_message, taggerName: row.tagger_name, taggerEmail: row.tagger_email, taggerTime: row.tagger_time, creatorTime: row.creator_time,
+  };
+}
+
+const key = (owner: string, name: string) => [owner.toLowerCase(), name.toLowerCase()];
+
+export function gitRefRows(db: RepositoryDb): GitRefRows {
+  const pool = poolOf(db);
+  if (!pool) throw new Error('gitRefRows needs a client made by createDb');
+
+  return {
+    async read(owner, name, only) {
+      const { rows } = await pool.query<Row>({ name: 'read-git-refs', text: READ_SQL, values: [...key(owner, name), only ?? null] });
+      if (!rows.length) return undefined;
+      const snapshot: RefSnapshot = { version: rows[0].version, defaultBranch: rows[0].default_branch, refs: [] };
+      for (const row of rows) if (row.name !== null) snapshot.refs.push(toRef(row as Row & { name: string }));
+      return snapshot;
+    },
+
+    async replace(owner, name, refs) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        // The repository row's lock orders two rewrites of one repository (two replicas).
+        const found = await client.query<{ id: string }>(ID_SQL, key(owner, name));
+        if (!found.rows.length) {
+          await client.query('ROLLBACK');
+          return false;
+        }
+        const id = found.rows[0].id;
+        await client.query('DELETE FROM git_ref WHERE repository_id = $1', [id]);
+        for (let at = 0; at < refs.length; at += 500) {
+          const chunk = refs.slice(at, at + 500);
+          const values: unknown[] = [];
+          const tuples = chunk.map((r) => {
+            const row = [id, r.name, r.objectId, r.objectType, r.commitId ?? null, r.message, r.authorName, r.authorEmail, r.authorTime,
+              r.committerName, r.committerEmail, r.committerTime, r.tagMessage, r.taggerName, r.taggerEmail, r.taggerTime, r.creatorTime];
+            const start = values.length;
+            values.push(...row);
+            return `(${row.map((_, i) => `$${start + i + 1}`).join(', ')})`;
+          });
+          await client.query(`INSERT INTO git_ref (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`, values);
+        }
+        // Microseconds of the clock: a version never repeats, even after forget() dropped the row.
+        await client.query(`INSERT INTO git_ref_state (repository_id, version) VALUES ($1, (extract(epoch FROM clock_timestamp()) * 1000000)::bigint)
+          ON CONFLICT (repository_id) DO UPDATE SET version = GREATEST(git_ref_state.version + 1, EXCLUDED.version), synced_at = now()`, [id]);
+        await client.query('COMMIT');
+        return true;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+
+    async forget(owner, name) {
+      await pool.query(`DELETE FROM git_ref_state s USING repository r
+        WHERE s.repository_id = r.id AND r.lower_name = $2 AND lower(r.owner_name) = $1`, key(owner, name));
+    },
+
+    async unsynced(limit) {
+      const { rows } = await pool.query<{ owner_name: string; lower_name: string }>(`SELECT r.owner_name, r.lower_name FROM repository r
+        WHERE NOT EXISTS (SELECT 1 FROM git_ref_state s WHERE s.repository_id = r.id) ORDER BY r.id LIMIT $1`, [limit]);
+      return rows.map((r) => ({ owner: r.owner_name, name: r.lower_name }));
+    },
+  };
+}

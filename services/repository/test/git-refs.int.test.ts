@@ -1,0 +1,146 @@
+// The refs table against real git and PostgreSQL: after pushes, force pushes, deletions,
+// tags and API-style ref moves, each in a write turn, the rows say what `git for-each-ref`
+// says; reads resolve from them; a repository without rows is read from git and backfilled.
+import { execFile } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { createRepository } from '../src/domain/repositories.js';
+import { RepositoryWriteLock } from '../src/domain/write-lock.js';
+import { updateRef } from '../src/git/branches.js';
+import { RefIndex } from '../src/git/ref-index.js';
+import { gitRefRows } from '../src/store/git-refs.js';
+import { repositoryTestbed, type RepositoryTestbed } from './support/testbed.js';
+
+jest.setTimeout(90_000);
+
+const env = {
+  ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com',
+};
+
+function sh(cwd: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('git', args, { cwd, env }, (err, stdout, stderr) => (err ? reject(new Error(`git ${args.join(' ')}: ${stderr}`)) : resolve(stdout.trim())));
+  });
+}
+
+let bed: RepositoryTestbed;
+let refs: RefIndex;
+let lock: RepositoryWriteLock;
+let gitDir: string;
+let work: string;
+
+/** What git says, written out independently of the service's parser. */
+async function gitSays(): Promise<Array<{ name: string; objectId: string; commitId: string; subject: string; author: string }>> {
+  const out = await sh(gitDir, ['for-each-ref', '--sort=refname', '--format=%(refname) %(objectname) %(*objectname)', 'refs/heads/', 'refs/tags/']);
+  const rows = [];
+  for (const line of out.split('\n').filter(Boolean)) {
+    const [name, objectId, peeled] = line.split(' ');
+    const commitId = peeled || objectId;
+    const [subject, author] = (await sh(gitDir, ['log', '-1', '--format=%s%x00%an <%ae>', commitId])).split('\0');
+    rows.push({ name, objectId, commitId, subject, author });
+  }
+  return rows;
+}
+
+async function tableSays() {
+  const snapshot = await refs.snapshot(gitDir);
+  return snapshot?.refs.map((r) => ({
+    name: r.name, objectId: r.objectId, commitId: r.commitId, subject: r.message.split('\n')[0], author: `${r.authorName} <${r.authorEmail}>`,
+  }));
+}
+
+/** A push as the git side channel runs one: inside the repository's write turn. */
+const push = (...args: string[]) => lock.run('ada', 'tracked', () => sh(work, ['push', gitDir, ...args]));
+
+async function commit(message: string) {
+  await sh(work, ['commit', '--allow-empty', '-m', message]);
+  return sh(work, ['rev-parse', 'HEAD']);
+}
+
+beforeAll(async () => {
+  bed = await repositoryTestbed('gitrefs');
+  const ada = await bed.owner(1, 'ada');
+  lock = new RepositoryWriteLock({ afterTurn: (owner, name) => refs.sync(owner, name) });
+  refs = new RefIndex(gitRefRows(bed.db), bed.storage, { inTurn: (owner, name, w) => lock.run(owner, name, w) });
+  await createRepository(bed.deps, {
+    ownerId: 1, name: 'tracked', description: '', isPrivate: false, defaultBranch: '', autoInit: true, readme: '', isTemplate: false, objectFormatName: '',
+  }, ada);
+  gitDir = bed.storage.pathOf('ada', 'tracked');
+  work = await mkdtemp(join(bed.dir, 'work-'));
+  await sh(work, ['init', '-q', '-b', 'main']);
+  await sh(work, ['fetch', '-q', gitDir, 'main']);
+  await sh(work, ['reset', '-q', '--hard', 'FETCH_HEAD']);
+});
+
+afterAll(async () => {
+  bed.storage.catfile.close();
+  await bed?.close();
+});
+
+describe('the refs table', () => {
+  it('is read from git and backfilled for a repository that has no rows yet', async () => {
+    expect(await refs.snapshot(gitDir)).toBeUndefined();
+    const heads = await refs.branchHeads(gitDir);
+    expect(heads.map((h) => h.name)).toEqual(['main']);
+    // The backfill takes the repository's turn; another turn runs after it.
+    await lock.run('ada', 'tracked', async () => {});
+    expect(await tableSays()).toEqual(await gitSays());
+  });
+
+  it('equals git after pushes of new branches, moves, tags, force pushes and deletions', async () => {
+    const one = await commit('one');
+    await push('HEAD:refs/heads/main', 'HEAD:refs/heads/feature');
+    expect(await tableSays()).toEqual(await gitSays());
+
+    await commit('two');
+    await sh(work, ['tag', '-a', 'v1', '-m', 'Release one']);
+    await sh(work, ['tag', 'light', one]);
+    await push('HEAD:refs/heads/main', 'refs/tags/v1', 'refs/tags/light');
+    expect(await tableSays()).toEqual(await gitSays());
+
+    await sh(work, ['reset', '-q', '--hard', one]);
+    await commit('rewritten');
+    await push('--force', 'HEAD:refs/heads/main');
+    expect(await tableSays()).toEqual(await gitSays());
+
+    await push(':refs/heads/feature', ':refs/tags/light');
+    expect(await tableSays()).toEqual(await gitSays());
+    expect((await tableSays())!.map((r) => r.name)).toEqual(['refs/heads/main', 'refs/tags/v1']);
+  });
+
+  it('equals git after ref moves an API write makes in its turn', async () => {
+    const main = await sh(gitDir, ['rev-parse', 'refs/heads/main']);
+    const zero = '0'.repeat(40);
+    await lock.run('ada', 'tracked', () => updateRef(gitDir, 'refs/heads/from-api', main, zero));
+    expect(await tableSays()).toEqual(await gitSays());
+    await lock.run('ada', 'tracked', () => updateRef(gitDir, 'refs/heads/from-api', zero, main));
+    expect(await tableSays()).toEqual(await gitSays());
+  });
+
+  it('resolves branches, tags, HEAD and ids as git does, from the rows', async () => {
+    const main = await sh(gitDir, ['rev-parse', 'refs/heads/main']);
+    const v1 = await sh(gitDir, ['rev-parse', 'v1^{commit}']);
+    expect(await refs.resolveCommit(gitDir, 'main')).toBe(main);
+    expect(await refs.resolveCommit(gitDir, 'refs/heads/main')).toBe(main);
+    expect(await refs.resolveCommit(gitDir, 'HEAD')).toBe(main);
+    expect(await refs.resolveCommit(gitDir, 'v1')).toBe(v1);
+    expect(await refs.resolveCommit(gitDir, main)).toBe(main);
+    expect(await refs.resolveCommit(gitDir, main.slice(0, 10))).toBe(main);
+    expect(await refs.resolveCommit(gitDir, 'nope')).toBeUndefined();
+    expect(await refs.resolveCommit(gitDir, '--all')).toBeUndefined();
+    expect(await refs.resolveRevision(gitDir, 'v1')).toEqual({ kind: 'tag', name: 'v1', commitSha: v1 });
+    const [tag] = await refs.tags(gitDir);
+    expect(tag).toMatchObject({ name: 'v1', annotated: true, commitSha: v1, message: 'Release one\n', tagger: { name: 'Ada', email: 'ada@example.com' } });
+    expect(await refs.findTag(gitDir, 'v1')).toEqual(tag);
+    const tree = await sh(gitDir, ['rev-parse', 'main^{tree}']);
+    expect((await refs.lookupObjects(gitDir, ['main^{tree}'])).get('main^{tree}')?.sha).toBe(tree);
+  });
+
+  it('is removed with its repository', async () => {
+    await bed.db.repository.deleteMany({ where: { lower_name: 'tracked' } });
+    expect(await bed.db.gitRef.count()).toBe(0);
+    expect(await bed.db.gitRefState.count()).toBe(0);
+  });
+});

@@ -1,0 +1,228 @@
+// Git-backed reads (`BENCH_PARTS=reads`) and the mixed workload (`BENCH_PARTS=mixed`).
+//
+// reads: GET contents (file, directory), raw, branch list, one branch, one commit (by id and
+//   by branch), commit list (limit=10), trees, tags, languages and info/refs of one small
+//   repository, each at 64 connections, against the one-process reference (git-reference.mjs:
+//   node:http + one long-lived `git cat-file --batch` answering the same contents JSON),
+//   measured before the first route and after the last (the mean is the reference figure).
+// mixed: 64 connections over 20 repositories for one run: repository gets, contents gets,
+//   branch lists, strangers probing a private repository (404), and ~2 % contents creates;
+//   per kind p50/p99, and commits counted afterwards (no lost update). Then the CPU one
+//   contents write costs, split into node and the git processes it ran.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { processTree, startCpuMeter } from './cpu-time.mjs';
+
+const WARMUP = 3;
+
+function loadWith(url, headers, { connections, duration }) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections, duration, headers }, (err, result) => {
+      if (err) return reject(err);
+      // Failures (non-2xx, errors, timeouts) are reported with the figures, not thrown: an
+      // overloaded server answering 503 is a result too.
+      const failed = result.non2xx + result.errors + result.timeouts;
+      resolve({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total, failed });
+    });
+  });
+}
+
+async function api(baseUrl, token, method, path, body) {
+  const res = await fetch(`${baseUrl}api/v1${path}`, {
+    method, headers: { authorization: `token ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+const b64 = (text) => Buffer.from(text).toString('base64');
+
+/** A small repository: README, a directory of five files, twelve commits, one tag. */
+async function seedRepository(ctx, name, { isPrivate = false, files = 11 } = {}) {
+  const { baseUrl, token, owner } = ctx;
+  await api(baseUrl, token, 'POST', '/user/repos', { name, auto_init: true, private: isPrivate });
+  for (let i = 0; i < files; i++) {
+    const path = i < 5 ? `src/file${i}.ts` : `docs/note${i}.md`;
+    await api(baseUrl, token, 'POST', `/repos/${owner}/${name}/contents/${path}`, { content: b64(`export const n${i} = ${i};\n`), message: `Add ${path}` });
+  }
+  return `/repos/${owner}/${name}`;
+}
+
+export async function benchGitReads(ctx) {
+  const { baseUrl, token, owner, dataDir, log, fmt, machine, startForked, stopForked, freePorts, connections, duration, supervisor, pgBackends } = ctx;
+  // CPU per request hardly moves with the machine's load, unlike req/s (cpu-time.mjs).
+  const measured = async (url, headers, groups) => {
+    const stop = await startCpuMeter(groups);
+    const r = await loadWith(url, headers, { connections, duration });
+    r.cpu = await stop(r.requests);
+    return r;
+  };
+  const name = 'bench-reads';
+  const base = await seedRepository(ctx, name);
+  await api(baseUrl, token, 'POST', `${base}/tags`, { tag_name: 'v1', message: 'one' });
+  const head = (await api(baseUrl, token, 'GET', `${base}/branches/main`)).commit.id;
+  const gitDir = join(dataDir, 'repositories', owner, `${name}.git`);
+  const contentsJson = await (await fetch(`${baseUrl}api/v1${base}/contents/README.md`, { headers: { authorization: `token ${token}` } })).text();
+  const [port] = await freePorts(1);
+  const reference = await startForked('git-reference.mjs', {
+    BENCH_PORT: String(port), BENCH_GIT_DIR: gitDir, BENCH_BRANCH: 'main', BENCH_PATH: 'README.md', BENCH_TEMPLATE: contentsJson,
+  }, 'git reference');
+  const auth = { authorization: `token ${token}` };
+  const basic = { authorization: `Basic ${Buffer.from(`${owner}:${token}`).toString('base64')}` };
+  const api1 = (path) => `${baseUrl}api/v1${base}${path}`;
+  const routes = [
+    ['GET contents/README.md (file)', api1('/contents/README.md'), auth],
+    ['GET contents/src (directory)', api1('/contents/src'), auth],
+    ['GET raw/README.md', api1('/raw/README.md'), auth],
+    ['GET branches', api1('/branches'), auth],
+    ['GET branches/main', api1('/branches/main'), auth],
+    ['GET git/commits/{sha}', api1(`/git/commits/${head}`), auth],
+    ['GET git/commits/main', api1('/git/commits/main'), auth],
+    ['GET commits?limit=10', api1('/commits?limit=10'), auth],
+    ['GET git/trees/main', api1('/git/trees/main'), auth],
+    ['GET tags', api1('/tags'), auth],
+    ['GET languages', api1('/languages'), auth],
+    ['GET info/refs (upload-pack)', `${baseUrl}${owner}/${name}.git/info/refs?service=git-upload-pack`, basic],
+  ];
+  const options = { connections, duration };
+  const referenceUrl = `http://127.0.0.1:${port}${base}/contents/README.md`;
+  await loadWith(referenceUrl, {}, { connections, duration: WARMUP });
+  const referenceCpu = { node: () => processTree(reference.pid) };
+  // On a shared PostgreSQL a refused connection must not end the run: the column reads 0 then.
+  const anvilCpu = { node: () => processTree(supervisor.pid), pg: () => pgBackends().catch(() => []) };
+  const refBefore = await measured(referenceUrl, {}, referenceCpu);
+  log(`reference (before) ${fmt(refBefore.rps)} req/s p99 ${refBefore.p99} ms`);
+  const results = [];
+  for (const [label, url, headers] of routes) {
+    await loadWith(url, headers, { connections, duration: WARMUP });
+    const r = await measured(url, headers, anvilCpu);
+    log(`${label.padEnd(32)} ${fmt(r.rps)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  failed ${r.failed}`);
+    results.push([label, r]);
+  }
+  const refAfter = await measured(referenceUrl, {}, referenceCpu);
+  log(`reference (after) ${fmt(refAfter.rps)} req/s p99 ${refAfter.p99} ms`);
+  await stopForked(reference);
+  const ref = (refBefore.rps + refAfter.rps) / 2;
+  console.log(`\nGit-backed reads with a token, ${connections} connections, ${duration} s each, one small repository (12 commits, 13 files)`);
+  console.log(`${machine()}\n`);
+  console.log('| route | req/s | p50 ms | p99 ms | failed | ÷ reference | target (≥ 0.3×, p99 ≤ 100 ms) | CPU µs/req: node | PostgreSQL |');
+  console.log('|---|---:|---:|---:|---:|---:|---|---:|---:|');
+  const refCpu = (refBefore.cpu.node + refAfter.cpu.node) / 2;
+  console.log(`| reference: node:http + one cat-file --batch (mean of before/after) | ${fmt(ref)} | ${fmt((refBefore.p50 + refAfter.p50) / 2, 1)} | ${fmt(Math.max(refBefore.p99, refAfter.p99), 1)} | ${refBefore.failed + refAfter.failed} | — | | ${fmt(refCpu)} | – |`);
+  for (const [label, r] of results) {
+    const ratio = r.rps / ref;
+    console.log(`| ${label} | ${fmt(r.rps)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.failed} | ${fmt(ratio, 3)} | ${ratio >= 0.3 && r.p99 <= 100 && !r.failed ? 'met' : 'MISSED'} | ${fmt(r.cpu.node ?? NaN)} | ${fmt(r.cpu.pg ?? NaN)} |`);
+  }
+}
+
+/** Percentile of sorted numbers. */
+const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
+
+const commitCount = (gitDir) => Number(execFileSync('git', ['--git-dir', gitDir, 'rev-list', '--count', 'refs/heads/main'], { encoding: 'utf8' }).trim());
+
+/** CPU (ms) of a process tree, split into its own (node) and its reaped children's (git). */
+function treeCpu(rootPid) {
+  let own = 0;
+  let reaped = 0;
+  for (const pid of processTree(rootPid)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      own += Number(f[11]) + Number(f[12]);
+      reaped += Number(f[13]) + Number(f[14]);
+    } catch { /* gone */ }
+  }
+  return { nodeMs: own * 10, gitMs: reaped * 10 };
+}
+
+export async function benchMixed(ctx) {
+  const { baseUrl, token, owner, dataDir, log, fmt, machine, connections, duration, supervisor } = ctx;
+  const repos = [];
+  for (let i = 0; i < 20; i++) repos.push(await seedRepository(ctx, `mixed-${i}`, { files: 2 }));
+  const secret = await seedRepository(ctx, 'mixed-secret', { isPrivate: true, files: 0 });
+  const gitDirs = repos.map((r) => join(dataDir, 'repositories', owner, `${r.split('/').pop()}.git`));
+  const before = gitDirs.map(commitCount);
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const url = new URL(baseUrl);
+  const send = (method, path, headers, body) => new Promise((resolve) => {
+    const started = process.hrtime.bigint();
+    const req = request({ host: url.hostname, port: url.port, method, path: `/api/v1${path}`, agent, headers: { ...headers, ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+    });
+    req.on('error', () => resolve({ status: 0, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+    req.end(body);
+  });
+  const auth = { authorization: `token ${token}` };
+  const pick = (xs) => xs[Math.floor(Math.random() * xs.length)];
+  let serial = 0;
+  const kinds = [
+    ['repository get', 0.30, () => send('GET', pick(repos), auth), 200],
+    ['contents get', 0.30, () => send('GET', `${pick(repos)}/contents/README.md`, auth), 200],
+    ['branch list', 0.25, () => send('GET', `${pick(repos)}/branches`, auth), 200],
+    ['private probe (stranger)', 0.13, () => send('GET', secret, {}), 404],
+    ['contents create', 0.02, () => send('POST', `${pick(repos)}/contents/mixed/${process.pid}-${serial++}.txt`, auth, JSON.stringify({ content: b64('mixed\n'), message: 'mixed write' })), 201],
+  ];
+  const samples = new Map(kinds.map(([k]) => [k, []]));
+  const wrong = new Map(kinds.map(([k]) => [k, 0]));
+  const choose = () => {
+    let r = Math.random();
+    for (const kind of kinds) if ((r -= kind[1]) < 0) return kind;
+    return kinds[0];
+  };
+  const run = async (seconds, record) => {
+    const until = Date.now() + seconds * 1000;
+    await Promise.all(Array.from({ length: connections }, async () => {
+      while (Date.now() < until) {
+        const [kind, , go, expected] = choose();
+        const { status, ms } = await go();
+        if (!record) continue;
+        samples.get(kind).push(ms);
+        if (status !== expected) wrong.set(kind, wrong.get(kind) + 1);
+      }
+    }));
+  };
+  await run(WARMUP, false);
+  const beforeMeasured = gitDirs.map(commitCount);
+  const started = Date.now();
+  await run(duration, true);
+  const seconds = (Date.now() - started) / 1000;
+  const all = [...samples.values()].flat().sort((a, b) => a - b);
+  console.log(`\nMixed workload: ${connections} connections, ${duration} s, 20 repositories (+1 private), no cache warm-up beyond ${WARMUP} s`);
+  console.log(`${machine()}\n`);
+  console.log('| kind | share | requests | p50 ms | p99 ms | unexpected status |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const [kind, share] of kinds) {
+    const xs = samples.get(kind).sort((a, b) => a - b);
+    console.log(`| ${kind} | ${fmt(share * 100)} % | ${xs.length} | ${fmt(pct(xs, 50), 1)} | ${fmt(pct(xs, 99), 1)} | ${wrong.get(kind)} |`);
+  }
+  const rps = all.length / seconds;
+  const creates = samples.get('contents create');
+  const landed = creates.length - wrong.get('contents create');
+  const after = gitDirs.map(commitCount);
+  const added = after.reduce((s, n, i) => s + n - beforeMeasured[i], 0);
+  const createP99 = pct([...creates].sort((a, b) => a - b), 99);
+  console.log(`\nall: ${fmt(rps)} req/s, p99 ${fmt(pct(all, 99), 1)} ms (target ≥ 1,000 req/s, p99 ≤ 100 ms: ${rps >= 1000 && pct(all, 99) <= 100 ? 'met' : 'MISSED'}); ` +
+    `contents creates p99 ${fmt(createP99, 1)} ms (target ≤ 500 ms: ${createP99 <= 500 ? 'met' : 'MISSED'})`);
+  console.log(`contents creates landed ${landed}, commits added ${added} (warm-up writes before the count excluded; since seeding ${after.reduce((s, n, i) => s + n - before[i], 0)}), lost ${landed - added}: ${landed === added ? 'met' : 'MISSED'}`);
+
+  // The CPU one contents write costs, on a quiet system: node (all of Anvil's processes) and
+  // the git processes they ran and reaped.
+  const writes = 30;
+  const cpuBefore = treeCpu(supervisor.pid);
+  for (let i = 0; i < writes; i++) {
+    const { status } = await send('POST', `${repos[0]}/contents/cpu/${i}.txt`, auth, JSON.stringify({ content: b64(`cpu ${i}\n`), message: 'cpu' }));
+    if (status !== 201) log(`cpu write ${i}: ${status}`);
+  }
+  const cpuAfter = treeCpu(supervisor.pid);
+  const nodeMs = (cpuAfter.nodeMs - cpuBefore.nodeMs) / writes;
+  const gitMs = (cpuAfter.gitMs - cpuBefore.gitMs) / writes;
+  console.log(`\nCPU per contents write (${writes} sequential creates): node ${fmt(nodeMs, 1)} ms + git processes ${fmt(gitMs, 1)} ms = ${fmt(nodeMs + gitMs, 1)} ms; ` +
+    `git processes are ${fmt((100 * gitMs) / (nodeMs + gitMs))} % (forking them is counted in node)`);
+  agent.destroy();
+}
