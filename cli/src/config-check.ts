@@ -4,16 +4,12 @@
 // footprint part); a child that exits gives it all back.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { Config } from '@anvil/kit/config';
 
-/** What `anvil start` needs from the configuration. */
-export interface StartConfig {
-  dataDir: string;
-  databaseUrl?: string;
-  natsUrl?: string;
-  httpPort: number;
-  rootUrl: string;
+/** What `anvil start` needs from the configuration (plain data: it crosses a pipe as JSON). */
+export type StartConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 'natsUrl' | 'httpPort' | 'rootUrl' | 'addresses' | 'repositoryHttpAddress'> & {
   internalToken?: string;
-}
+};
 
 export type ConfigCheck = { ok: true; config: StartConfig } | { ok: false; message: string };
 
@@ -34,7 +30,8 @@ async function main(): Promise<void> {
       ok: true,
       config: {
         dataDir: config.dataDir, databaseUrl: config.databaseUrl, natsUrl: config.natsUrl,
-        httpPort: config.httpPort, rootUrl: config.rootUrl, internalToken: config.settings.security.INTERNAL_TOKEN,
+        httpPort: config.httpPort, rootUrl: config.rootUrl, addresses: config.addresses,
+        repositoryHttpAddress: config.repositoryHttpAddress, internalToken: config.settings.security.INTERNAL_TOKEN,
       },
     };
   } catch (err) {

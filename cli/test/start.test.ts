@@ -82,7 +82,8 @@ suite('anvil start (fake deployables)', () => {
 
   it('passes the resolved env, reports ready, and stops the gateway first on SIGTERM', async () => {
     const env = await envFor('ok');
-    const run = runSupervisor(root, env, /Anvil is ready at/);
+    // Ready, and identity's first line has come through (the fakes start at the same time).
+    const run = runSupervisor(root, env, /^(?=[\s\S]*Anvil is ready at)(?=[\s\S]*identity +\| .*identity up)/);
     await run.matched;
     expect(run.output()).toContain(`Anvil is ready at http://localhost:${env.ANVIL_HTTP_PORT}/`);
     expect(run.output()).toMatch(/identity +\| .*identity up/);
