@@ -21,7 +21,7 @@ function claimOf(variable: string, address: string): PortClaim | undefined {
   return { variable, host: match[1]!.replace(/^\[|\]$/g, ''), port: Number(match[2]) };
 }
 
-export function portClaims(config: Config, env: NodeJS.ProcessEnv): PortClaim[] {
+export function portClaims(config: Pick<Config, 'httpPort' | 'addresses' | 'repositoryHttpAddress'>, env: NodeJS.ProcessEnv): PortClaim[] {
   const claims: Array<PortClaim | undefined> = [
     { variable: 'ANVIL_HTTP_PORT', host: env.ANVIL_HTTP_HOST || '0.0.0.0', port: config.httpPort },
     ...Object.entries(config.addresses).map(([service, address]) => claimOf(`ANVIL_${service.toUpperCase()}_ADDR`, address)),

@@ -53,6 +53,9 @@ function runSupervisor(root: string, env: NodeJS.ProcessEnv, until: RegExp) {
   return { child, matched, exited, output: () => output };
 }
 
+/** The supervisor said it is ready and every fake has said it is up (they start at the same time; each writes its env file first). */
+const allUp = new RegExp(`^(?=[\\s\\S]*Anvil is ready at)${DEPLOYABLES.map((n) => `(?=[\\s\\S]*${n} +\\| .*${n} up)`).join('')}`);
+
 const suite = existsSync(START_JS) ? describe : describe.skip;
 suite('anvil start (fake deployables)', () => {
   let root: string;
@@ -90,7 +93,7 @@ suite('anvil start (fake deployables)', () => {
 
   it('passes the resolved env, reports ready, and stops the gateway first on SIGTERM', async () => {
     const env = await envFor('ok');
-    const run = runSupervisor(root, env, /Anvil is ready at/);
+    const run = runSupervisor(root, env, allUp);
     await run.matched;
     expect(run.output()).toContain(`Anvil is ready at http://localhost:${env.ANVIL_HTTP_PORT}/`);
     expect(run.output()).toMatch(/identity +\| .*identity up/);
@@ -136,8 +139,8 @@ suite('anvil start (fake deployables)', () => {
 
   it('restarts a service that was killed, saying why, and keeps running', async () => {
     const env = await envFor('heal', { FAKE_CRASH_ONCE: 'identity' });
-    // Ready, and the second identity has said it is up (so it will hear SIGTERM).
-    const run = runSupervisor(root, env, /^(?=[\s\S]*Anvil is ready at)(?=[\s\S]*identity restarted[\s\S]*identity up)/);
+    // Ready, every fake up, and the second identity up too (so each will hear SIGTERM).
+    const run = runSupervisor(root, env, new RegExp(`${allUp.source}(?=[\\s\\S]*identity restarted[\\s\\S]*identity up)`));
     await run.matched;
     expect(run.output()).toMatch(/identity was killed by SIGKILL \(its last line: .*identity up.*\); restarting it in 500 ms/);
     expect(run.output()).not.toContain('stopping Anvil');

@@ -4,7 +4,7 @@
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import protobuf from 'protobufjs';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -75,32 +75,59 @@ function protoFiles(dir: string): string[] {
   });
 }
 
+/** `anvil/<context>/…/*.proto`, relative to PROTO_ROOT. */
+function contextFiles(context: string): string[] {
+  const dir = join(PROTO_ROOT, 'anvil', context);
+  return existsSync(dir) ? protoFiles(dir) : [];
+}
+
+// Per process, per context. A process loads only the contexts it serves or calls: every
+// context's descriptors in every process cost about 7 MiB each (`pnpm bench`, footprint).
+const grpcContexts = new Map<string, unknown>();
 let grpcObject: AnvilGrpc | undefined;
 
-/** Every Anvil gRPC service and message, loaded once per process. */
+/**
+ * Every Anvil gRPC service and message, each context (`anvil.identity`, `anvil.repository`,
+ * …) loaded from its .proto files the first time it is used, then kept.
+ */
 export function loadAnvilGrpc(): AnvilGrpc {
-  if (!grpcObject) {
-    const definition = protoLoader.loadSync(protoFiles(join(PROTO_ROOT, 'anvil')), LOADER_OPTIONS);
-    grpcObject = grpc.loadPackageDefinition(definition) as unknown as AnvilGrpc;
-  }
+  grpcObject ??= {
+    anvil: new Proxy({} as Record<string, unknown>, {
+      get(_target, context) {
+        if (typeof context !== 'string') return undefined;
+        if (!grpcContexts.has(context)) {
+          const files = contextFiles(context);
+          const loaded = files.length
+            ? (grpc.loadPackageDefinition(protoLoader.loadSync(files, LOADER_OPTIONS)) as { anvil?: Record<string, unknown> }).anvil?.[context]
+            : undefined;
+          grpcContexts.set(context, loaded);
+        }
+        return grpcContexts.get(context);
+      },
+    }),
+  } as unknown as AnvilGrpc;
   return grpcObject;
 }
 
-let eventRoot: protobuf.Root | undefined;
+const eventRoots = new Map<string, protobuf.Root>();
 
-function eventTypes(): protobuf.Root {
-  if (!eventRoot) {
-    const root = new protobuf.Root();
+/** The protobuf types of one context's events (`anvil.<context>.v1.*`), loaded on first use. */
+function eventTypes(typeName: string): protobuf.Root {
+  const context = typeName.split('.')[1] ?? '';
+  let root = eventRoots.get(context);
+  if (!root) {
+    root = new protobuf.Root();
     root.resolvePath = (_origin, target) =>
       target.startsWith('google/protobuf/') ? target : join(PROTO_ROOT, target);
-    eventRoot = root.loadSync(protoFiles(join(PROTO_ROOT, 'anvil')), { keepCase: true });
+    root.loadSync(contextFiles(context), { keepCase: true });
+    eventRoots.set(context, root);
   }
-  return eventRoot;
+  return root;
 }
 
 /** Encodes an event payload: `typeName` is the full message name, e.g. `anvil.identity.v1.UserCreated`. */
 export function encodeEvent(typeName: string, payload: object): Uint8Array {
-  const type = eventTypes().lookupType(typeName);
+  const type = eventTypes(typeName).lookupType(typeName);
   // fromObject first: it turns enum names ('PRIVATE') into numbers, which verify demands.
   const message = type.fromObject(payload);
   const problem = type.verify(message);
@@ -110,7 +137,7 @@ export function encodeEvent(typeName: string, payload: object): Uint8Array {
 
 /** Decodes an event payload into a plain object with the same conventions as gRPC replies. */
 export function decodeEvent<T>(typeName: string, bytes: Uint8Array): T {
-  const type = eventTypes().lookupType(typeName);
+  const type = eventTypes(typeName).lookupType(typeName);
   return type.toObject(type.decode(bytes), { longs: Number, enums: String, defaults: true, oneofs: true }) as T;
 }
 

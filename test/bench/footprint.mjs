@@ -39,7 +39,7 @@ function rssKiB(pid) {
  * /proc/<pid>/task/<pid>/children this also finds children a process started from another
  * thread (pnpm does).
  */
-function processTree(rootPid) {
+export function wholeTree(rootPid) {
   const parentOf = new Map();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -60,7 +60,7 @@ function processTree(rootPid) {
 /** Every process under `rootPid` (itself included) with its role and RSS; git processes summed into one row. */
 export function footprint(rootPid) {
   const rows = new Map();
-  for (const pid of processTree(rootPid)) {
+  for (const pid of wholeTree(rootPid)) {
     const cmd = cmdline(pid);
     const rss = rssKiB(pid);
     if (!cmd || !rss) continue; // exited meanwhile, or a zombie

@@ -27,7 +27,7 @@ import { startCpuMeter, processTree } from './cpu-time.mjs';
 import { benchClone, buildCloneRepository } from './git-clone.mjs';
 import { benchContents } from './contents.mjs';
 import { benchHooks } from './hooks.mjs';
-import { footprint, printFootprint, startWithPnpm, stopPnpm } from './footprint.mjs';
+import { footprint, printFootprint, startWithPnpm, stopPnpm, wholeTree } from './footprint.mjs';
 import { benchGitReads, benchMixed } from './git-reads.mjs';
 import { benchRepoSearch } from './repo-search.mjs';
 import { benchUserSearch } from './user-search.mjs';
@@ -368,14 +368,23 @@ async function benchFootprint({ dataDir, log }) {
       body: JSON.stringify({ name: 'footprint', auto_init: true }),
     });
     if (created.status !== 201) throw new Error(`creating footprint: ${created.status} ${await created.text()}`);
-    const user = await load(`${baseUrl}api/v1/user`, token, DURATION);
-    const repo = await load(`${baseUrl}api/v1/repos/${admin.username}/footprint`, token, DURATION);
-    const contents = await load(`${baseUrl}api/v1/repos/${admin.username}/footprint/contents/README.md`, token, DURATION);
+    // CPU per request of the whole tree: the figure that tells whether a leaner process costs
+    // throughput on a shared machine, where req/s swing with the neighbours.
+    const measured = async (url) => {
+      const stopMeter = await startCpuMeter({ node: () => wholeTree(pnpm.pid) });
+      const r = await load(url, token, DURATION);
+      r.cpu = (await stopMeter(r.requests)).node;
+      return r;
+    };
+    const user = await measured(`${baseUrl}api/v1/user`);
+    const repo = await measured(`${baseUrl}api/v1/repos/${admin.username}/footprint`);
+    const contents = await measured(`${baseUrl}api/v1/repos/${admin.username}/footprint/contents/README.md`);
     log(`footprint load: GET /user ${fmt(user.rps)} req/s, GET /repos/{o}/{r} ${fmt(repo.rps)} req/s, GET contents ${fmt(contents.rps)} req/s`);
     const loaded = footprint(pnpm.pid);
     printFootprint(idle, loaded, {
       fmt, machine,
-      loadText: `${DURATION} s each of GET /user (${fmt(user.rps)} req/s), GET /repos/{owner}/{repo} (${fmt(repo.rps)} req/s) and GET contents (${fmt(contents.rps)} req/s) at ${CONNECTIONS} connections`,
+      loadText: `${DURATION} s each at ${CONNECTIONS} connections of GET /user (${fmt(user.rps)} req/s, ${fmt(user.cpu)} µs CPU/req), ` +
+        `GET /repos/{owner}/{repo} (${fmt(repo.rps)} req/s, ${fmt(repo.cpu)} µs) and GET contents (${fmt(contents.rps)} req/s, ${fmt(contents.cpu)} µs; CPU of the node processes)`,
     });
   } finally {
     await stopPnpm(pnpm);

@@ -3,8 +3,10 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { createServiceClient, DomainError, SYSTEM, type ServiceClient } from '@anvil/kit';
-import { loadAnvilGrpc, type repository } from '@anvil/proto';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { createServiceClient, DomainError, serviceDatabaseUrl, SYSTEM, type ServiceClient } from '@anvil/kit';
+import { encodeEvent, loadAnvilGrpc, type repository } from '@anvil/proto';
 import { waitUntil } from '../../cli/src/net.js';
 import { ApiClient } from '../support/api-client.js';
 import { bootE2e, type E2e } from '../support/e2e.js';
@@ -76,6 +78,37 @@ describe('the admin CLI', () => {
     expect(again.stderr).toMatch(/already exists/);
     // The first account's password still works: nothing was overwritten.
     expect((await anonymous.as({ basic: ['cli-made', 'cli-password-1'] }).get('/user')).status).toBe(200);
+  });
+});
+
+describe('an event that can never be published', () => {
+  test('is set aside while later events flow, and `anvil admin events` shows it', async () => {
+    // A 2 MiB event in identity's outbox, as an older version without event bounds could
+    // have written: above NATS's max_payload (1 MiB), it used to block every later event.
+    const id = randomUUID();
+    const db = new pg.Client({ connectionString: serviceDatabaseUrl(system.env.ANVIL_DATABASE_URL!, 'identity') });
+    await db.connect();
+    try {
+      const payload = encodeEvent('anvil.identity.v1.UserDeleted', { user_id: 999_999, login: 'x'.repeat(2 * 1024 * 1024) });
+      await db.query('INSERT INTO outbox_event (id, subject, type, payload) VALUES ($1, $2, $3, $4)',
+        [id, 'identity.user.deleted', 'anvil.identity.v1.UserDeleted', Buffer.from(payload)]);
+    } finally {
+      await db.end();
+    }
+    // A user created afterwards still reaches the repository service (newUser waits for it).
+    await e2e.users.newUser();
+
+    const listed = await cli('admin', 'events', 'list');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain('identity: 1 dead letter');
+    expect(listed.stdout).toContain(`${id}  identity.user.deleted`);
+    expect(listed.stdout).toMatch(/more than the NATS server accepts \(max_payload \d+ bytes\)/);
+    for (const service of ['repository', 'collaboration', 'hooks']) expect(listed.stdout).toContain(`${service}: 0 dead letters`);
+
+    const shown = await cli('admin', 'events', 'show', id);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('"user_id": 999999');
+    expect(shown.stdout.length).toBeLessThan(10_000);
   });
 });
 

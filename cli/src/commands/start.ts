@@ -8,9 +8,7 @@
 // looks half-alive.
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-// The config entry alone: the whole kit (gRPC, NATS, Prisma's adapter) would cost the
-// supervisor tens of MiB it never uses.
-import { ConfigError, loadConfig, type Config } from '@anvil/kit/config';
+import { checkConfig, type StartConfig } from '../config-check.js';
 import { fetchHealth } from '../health.js';
 import { startEmbeddedPostgres } from '../infra/embedded-postgres.js';
 import { startNats } from '../infra/nats.js';
@@ -42,14 +40,13 @@ export async function start(givenEnv: NodeJS.ProcessEnv = process.env, options: 
   // Internal addresses the environment leaves unset are free loopback ports chosen now.
   const chosenAddresses = await chooseInternalAddresses(givenEnv);
   const env: NodeJS.ProcessEnv = { ...givenEnv, ...chosenAddresses };
-  let config: Config;
-  try {
-    config = loadConfig(env);
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    console.error(err.message);
+  // Read in a child process: the supervisor never imports the kit (config-check.ts says why).
+  const checked = checkConfig(env);
+  if (!checked.ok) {
+    console.error(checked.message);
     process.exit(1);
   }
+  const config: StartConfig = checked.config;
 
   // Check the build before starting databases we would only have to stop again.
   const missing = DEPLOYABLES.map((name) => deployableEntry(name, options.root)).filter((entry) => !existsSync(entry));
@@ -160,7 +157,7 @@ export async function start(givenEnv: NodeJS.ProcessEnv = process.env, options: 
       say(`embedded NATS on ${nats.url} (JetStream store in ${config.dataDir}/nats)`);
     }
     if (stopping) return;
-    const token = config.settings.security.INTERNAL_TOKEN ?? (await loadOrCreateInternalToken(config.dataDir));
+    const token = config.internalToken ?? (await loadOrCreateInternalToken(config.dataDir));
 
     // Everything a child needs that we may have decided for it is passed explicitly; the
     // rest (ANVIL__* settings, addresses, admin bootstrap) it reads from the same env.
