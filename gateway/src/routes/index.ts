@@ -22,6 +22,7 @@ import { repoRawRoutes } from './repo-raw.js';
 import { repoCommitRoutes } from './repo-commits.js';
 import { repoIssueRoutes } from './repo-issues.js';
 import { repoLabelRoutes } from './repo-labels.js';
+import { orgLabelRoutes } from './org-labels.js';
 import { repoMilestoneRoutes } from './repo-milestones.js';
 import { teamsRoutes } from './teams.js';
 import { userRoutes } from './user.js';
@@ -37,5 +38,5 @@ export const apiRoutes: readonly Route[] = [
   ...repoGitRoutes, ...repoRawRoutes,
   ...repoCommitRoutes,
   ...repoContentRoutes,
-  ...repoIssueRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes,
+  ...repoIssueRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes, ...orgLabelRoutes,
 ];
