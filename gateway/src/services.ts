@@ -23,6 +23,7 @@ export interface ServiceClients {
   issues: ServiceClient<collaboration.IssueServiceClient>;
   labels: ServiceClient<collaboration.LabelServiceClient>;
   milestones: ServiceClient<collaboration.MilestoneServiceClient>;
+  comments: ServiceClient<collaboration.CommentServiceClient>;
   close(): void;
 }
 
@@ -48,6 +49,7 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     issues: createServiceClient<collaboration.IssueServiceClient>(anvil.collaboration.v1.IssueService, collaborationAddress, secret),
     labels: createServiceClient<collaboration.LabelServiceClient>(anvil.collaboration.v1.LabelService, collaborationAddress, secret),
     milestones: createServiceClient<collaboration.MilestoneServiceClient>(anvil.collaboration.v1.MilestoneService, collaborationAddress, secret),
+    comments: createServiceClient<collaboration.CommentServiceClient>(anvil.collaboration.v1.CommentService, collaborationAddress, secret),
   };
   return {
     ...clients,

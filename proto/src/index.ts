@@ -28,6 +28,7 @@ import type { ProtoGrpcType as RepositoryCommitsGrpc } from './generated/commits
 import type { ProtoGrpcType as RepositoryContentsGrpc } from './generated/contents.js';
 import type { ProtoGrpcType as CollaborationLabelsGrpc } from './generated/labels.js';
 import type { ProtoGrpcType as CollaborationMilestonesGrpc } from './generated/milestones.js';
+import type { ProtoGrpcType as CollaborationCommentsGrpc } from './generated/comments.js';
 
 // One service per line, so that adding one touches one line.
 export type AnvilGrpc = IdentityGrpc
@@ -48,7 +49,8 @@ export type AnvilGrpc = IdentityGrpc
   & RepositoryCommitsGrpc
   & RepositoryContentsGrpc
   & CollaborationLabelsGrpc
-  & CollaborationMilestonesGrpc;
+  & CollaborationMilestonesGrpc
+  & CollaborationCommentsGrpc;
 
 /** Folder holding `anvil/<ctx>/v1/*.proto`; the include root for every import. */
 export const PROTO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

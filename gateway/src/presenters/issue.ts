@@ -84,3 +84,22 @@ export function presentIssue(issue: collaboration.Issue, repo: IssueRepository, 
     content_version: issue.content_version,
   };
 }
+
+/** Gitea's ToAPIComment. */
+export function presentComment(comment: collaboration.Comment, repo: IssueRepository, caller: Caller, rootUrl: string) {
+  const urls = repoUrls(rootUrl, repo.owner, repo.name);
+  const kind = comment.is_pull ? 'pulls' : 'issues';
+  return {
+    id: comment.id,
+    html_url: `${urls.html}/${kind}/${comment.issue_index}#issuecomment-${comment.id}`,
+    pull_request_url: comment.is_pull ? `${urls.html}/pulls/${comment.issue_index}` : '',
+    issue_url: comment.is_pull ? '' : `${urls.html}/issues/${comment.issue_index}`,
+    user: presentUser(completeUser(comment.user ?? GHOST), caller, rootUrl),
+    original_author: '',
+    original_author_id: 0,
+    body: comment.body,
+    assets: [],
+    created_at: formatTime(comment.created),
+    updated_at: formatTime(comment.updated),
+  };
+}

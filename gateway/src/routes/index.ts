@@ -20,6 +20,7 @@ import { repoStatusRoutes } from './repo-statuses.js';
 import { repoGitRoutes } from './repo-git.js';
 import { repoRawRoutes } from './repo-raw.js';
 import { repoCommitRoutes } from './repo-commits.js';
+import { repoCommentRoutes } from './repo-comments.js';
 import { repoIssueRoutes } from './repo-issues.js';
 import { repoLabelRoutes } from './repo-labels.js';
 import { orgLabelRoutes } from './org-labels.js';
@@ -38,5 +39,6 @@ export const apiRoutes: readonly Route[] = [
   ...repoGitRoutes, ...repoRawRoutes,
   ...repoCommitRoutes,
   ...repoContentRoutes,
-  ...repoIssueRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes, ...orgLabelRoutes,
+  // Comments first: `/issues/comments` must not be taken for an issue number.
+  ...repoCommentRoutes, ...repoIssueRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes, ...orgLabelRoutes,
 ];

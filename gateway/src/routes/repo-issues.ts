@@ -93,4 +93,19 @@ export const repoIssueRoutes: Route[] = [
       return created({ due_date: issue.due_date ? formatTime(issue.due_date) : null });
     }),
   },
+  {
+    method: 'PUT', path: '/repos/:owner/:repo/issues/:index/lock', operationId: 'issueLockIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
+    handle: inRepository('read', async (ctx, call) => {
+      const reason = (ctx.body as { lock_reason?: string }).lock_reason ?? '';
+      await ctx.deps.services.issues.SetIssueLock({ index: indexOf(ctx), locked: true, reason }, call.options);
+      return noContent();
+    }),
+  },
+  {
+    method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/lock', operationId: 'issueUnlockIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
+    handle: inRepository('read', async (ctx, call) => {
+      await ctx.deps.services.issues.SetIssueLock({ index: indexOf(ctx), locked: false, reason: '' }, call.options);
+      return noContent();
+    }),
+  },
 ];

@@ -111,6 +111,7 @@ export interface IssueChange {
   assigneeIds?: number[];
   /** null removes the due date. */
   dueDate?: Date | null;
+  isLocked?: boolean;
   /** The whole new set of labels. */
   labelIds?: number[];
   /** The body's mentions, when the body changed. */

@@ -2,7 +2,7 @@
 // repository the gateway resolved (signed metadata), encode the reply.
 import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type collaboration } from '@anvil/proto';
-import { createIssue, deleteIssue, editIssue, getIssue, listIssues, setIssueDeadline, type IssueDeps } from '../domain/issues.js';
+import { createIssue, deleteIssue, editIssue, getIssue, listIssues, setIssueDeadline, setIssueLock, type IssueDeps } from '../domain/issues.js';
 import { dateOf, issueMessage } from './messages.js';
 
 export const ISSUE_SERVICE_NAME = 'anvil.collaboration.v1.IssueService';
@@ -45,6 +45,10 @@ export function issueService(deps: IssueDeps): ServiceImplementation<collaborati
     },
     async SetIssueDeadline(request, { caller, repository }) {
       return issueMessage(await setIssueDeadline(deps, repository, caller, request.index, dateOf(request.due_date) ?? null));
+    },
+    async SetIssueLock(request, { caller, repository }) {
+      await setIssueLock(deps, repository, caller, request.index, request.locked);
+      return {};
     },
   };
 }

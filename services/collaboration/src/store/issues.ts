@@ -94,6 +94,7 @@ export function issueStore(db: CollaborationDb, options: OutboxStoreOptions = {}
           data.content_version = { increment: 1 };
         }
         if (change.ref !== undefined) data.ref = change.ref;
+        if (change.isLocked !== undefined) data.is_locked = change.isLocked;
         if (change.isClosed !== undefined && change.isClosed !== before.isClosed) {
           data.is_closed = change.isClosed;
           data.closed_at = change.isClosed ? now : null;
