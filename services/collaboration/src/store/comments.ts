@@ -9,7 +9,7 @@ import { outboxRowOfCommentEvent } from '../events/issue-events.js';
 import { Prisma } from './generated/client.js';
 import type { CollaborationDb, CollaborationTx } from './db.js';
 import { readIssue } from './issue-rows.js';
-import { rememberUsers } from './users.js';
+import { profileOf, rememberUsers } from './users.js';
 
 type Client = CollaborationDb | CollaborationTx;
 
@@ -47,7 +47,9 @@ export function commentStore(db: CollaborationDb, options: OutboxStoreOptions = 
       tx,
       async publish(context: ChangeContext, action: 'created' | 'edited' | 'deleted', comment: Comment, bodyFrom?: string) {
         const issue = (await readIssue(tx, Prisma.sql`i.id = ${BigInt(comment.issueId)}`))!;
-        const row = outboxRowOfCommentEvent(context, action, comment, issue, bodyFrom);
+        // The sender as identity described them, for the webhook's `sender`.
+        const sender = await profileOf(tx, context.sender);
+        const row = outboxRowOfCommentEvent({ ...context, sender }, action, comment, issue, bodyFrom);
         await tx.outboxEvent.create({ data: row });
         published.push(row.id);
       },

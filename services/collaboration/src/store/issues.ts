@@ -8,7 +8,7 @@ import { outboxRowOfIssueEvent } from '../events/issue-events.js';
 import { Prisma } from './generated/client.js';
 import type { CollaborationDb, CollaborationTx } from './db.js';
 import { listIssueRows, readIssue, toLabel } from './issue-rows.js';
-import { rememberUsers, usersByLogin } from './users.js';
+import { profileOf, rememberUsers, usersByLogin } from './users.js';
 
 /** The issue_index counter an issue counts in. */
 const counterOf = (issue: { isPull: boolean; isClosed: boolean }) => Prisma.raw(`${issue.isClosed ? 'closed' : 'open'}_${issue.isPull ? 'pulls' : 'issues'}`);
@@ -37,7 +37,9 @@ export function issueStore(db: CollaborationDb, options: OutboxStoreOptions = {}
     outboxTransaction(db, (tx: CollaborationTx, published: string[]) => ({
       tx,
       async publish(context: ChangeContext, issue: Issue, facts: IssueEventFacts) {
-        const row = outboxRowOfIssueEvent(context, issue, facts);
+        // The sender as identity described them, for the webhook's `sender`.
+        const sender = await profileOf(tx, context.sender);
+        const row = outboxRowOfIssueEvent({ ...context, sender }, issue, facts);
         await tx.outboxEvent.create({ data: row });
         published.push(row.id);
       },
