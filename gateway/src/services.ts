@@ -24,6 +24,7 @@ export interface ServiceClients {
   labels: ServiceClient<collaboration.LabelServiceClient>;
   milestones: ServiceClient<collaboration.MilestoneServiceClient>;
   comments: ServiceClient<collaboration.CommentServiceClient>;
+  reactions: ServiceClient<collaboration.ReactionServiceClient>;
   close(): void;
 }
 
@@ -50,6 +51,7 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     labels: createServiceClient<collaboration.LabelServiceClient>(anvil.collaboration.v1.LabelService, collaborationAddress, secret),
     milestones: createServiceClient<collaboration.MilestoneServiceClient>(anvil.collaboration.v1.MilestoneService, collaborationAddress, secret),
     comments: createServiceClient<collaboration.CommentServiceClient>(anvil.collaboration.v1.CommentService, collaborationAddress, secret),
+    reactions: createServiceClient<collaboration.ReactionServiceClient>(anvil.collaboration.v1.ReactionService, collaborationAddress, secret),
   };
   return {
     ...clients,

@@ -29,6 +29,7 @@ import type { ProtoGrpcType as RepositoryContentsGrpc } from './generated/conten
 import type { ProtoGrpcType as CollaborationLabelsGrpc } from './generated/labels.js';
 import type { ProtoGrpcType as CollaborationMilestonesGrpc } from './generated/milestones.js';
 import type { ProtoGrpcType as CollaborationCommentsGrpc } from './generated/comments.js';
+import type { ProtoGrpcType as CollaborationReactionsGrpc } from './generated/reactions.js';
 
 // One service per line, so that adding one touches one line.
 export type AnvilGrpc = IdentityGrpc
@@ -50,7 +51,8 @@ export type AnvilGrpc = IdentityGrpc
   & RepositoryContentsGrpc
   & CollaborationLabelsGrpc
   & CollaborationMilestonesGrpc
-  & CollaborationCommentsGrpc;
+  & CollaborationCommentsGrpc
+  & CollaborationReactionsGrpc;
 
 /** Folder holding `anvil/<ctx>/v1/*.proto`; the include root for every import. */
 export const PROTO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -103,3 +103,8 @@ export function presentComment(comment: collaboration.Comment, repo: IssueReposi
     updated_at: formatTime(comment.updated),
   };
 }
+
+/** Gitea's api.Reaction. */
+export function presentReaction(reaction: collaboration.Reaction, caller: Caller, rootUrl: string) {
+  return { user: presentUser(completeUser(reaction.user ?? GHOST), caller, rootUrl), content: reaction.content, created_at: formatTime(reaction.created) };
+}

@@ -22,6 +22,7 @@ import { repoRawRoutes } from './repo-raw.js';
 import { repoCommitRoutes } from './repo-commits.js';
 import { repoCommentRoutes } from './repo-comments.js';
 import { repoIssueRoutes } from './repo-issues.js';
+import { repoReactionRoutes } from './repo-reactions.js';
 import { repoLabelRoutes } from './repo-labels.js';
 import { orgLabelRoutes } from './org-labels.js';
 import { repoMilestoneRoutes } from './repo-milestones.js';
@@ -40,5 +41,5 @@ export const apiRoutes: readonly Route[] = [
   ...repoCommitRoutes,
   ...repoContentRoutes,
   // Comments first: `/issues/comments` must not be taken for an issue number.
-  ...repoCommentRoutes, ...repoIssueRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes, ...orgLabelRoutes,
+  ...repoCommentRoutes, ...repoIssueRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes, ...repoReactionRoutes, ...orgLabelRoutes,
 ];

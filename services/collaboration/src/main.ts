@@ -1,31 +1,35 @@
 // The collaboration service: wiring only (DESIGN.md §2).
 import { fileURLToPath } from 'node:url';
 import { runService, type ServiceDeps } from '@anvil/kit';
-import type { CommentDeps } from './domain/comments.js';
 import type { LabelDeps } from './domain/labels.js';
 import type { MilestoneDeps } from './domain/milestones.js';
+import type { ReactionDeps } from './domain/reactions.js';
 import { identityUserConsumer } from './events/identity-user-consumer.js';
 import { repositoryConsumer } from './events/repository-consumer.js';
 import { commentGrpcService } from './grpc/comment-service.js';
 import { issueGrpcService } from './grpc/issue-service.js';
 import { labelGrpcService } from './grpc/label-service.js';
 import { milestoneGrpcService } from './grpc/milestone-service.js';
+import { reactionGrpcService } from './grpc/reaction-service.js';
 import { createDb, type CollaborationDb, type CollaborationTx } from './store/db.js';
 import { commentStore } from './store/comments.js';
 import { issueStore } from './store/issues.js';
 import { labelStore } from './store/labels.js';
 import { milestoneStore } from './store/milestones.js';
+import { reactionStore } from './store/reactions.js';
 
-type Contexts = LabelDeps & MilestoneDeps & CommentDeps;
+type Contexts = LabelDeps & MilestoneDeps & ReactionDeps;
 
 /** One set of stores per process, whatever asks first. */
 const contexts = new WeakMap<CollaborationDb, Contexts>();
 
-function contextsOf({ db, relay }: ServiceDeps<CollaborationDb>): Contexts {
+function contextsOf({ db, relay, config }: ServiceDeps<CollaborationDb>): Contexts {
   let found = contexts.get(db);
   if (!found) {
     const onPublished = () => relay.kick();
-    found = { issues: issueStore(db, { onPublished }), labels: labelStore(db), milestones: milestoneStore(db), comments: commentStore(db, { onPublished }) };
+    found = { issues: issueStore(db, { onPublished }), labels: labelStore(db), milestones: milestoneStore(db), comments: commentStore(db, { onPublished }),
+      reactions: reactionStore(db), allowedReactions: config.settings.ui.REACTIONS,
+    };
     contexts.set(db, found);
   }
   return found;
@@ -37,7 +41,7 @@ await runService<CollaborationDb, CollaborationTx>({
   createDb,
   grpcServices: (deps) => {
     const all = contextsOf(deps);
-    return [issueGrpcService(all), labelGrpcService(all), milestoneGrpcService(all), commentGrpcService(all)];
+    return [issueGrpcService(all), labelGrpcService(all), milestoneGrpcService(all), commentGrpcService(all), reactionGrpcService(all)];
   },
   consumers: ({ log }) => [identityUserConsumer(log), repositoryConsumer(log)],
 });

@@ -1,6 +1,7 @@
 // Domain values → collaboration messages, shared by the gRPC adapters and the events.
 import type { collaboration as pb, identity } from '@anvil/proto';
 import type { Comment } from '../domain/comments.js';
+import type { Reaction } from '../domain/reactions.js';
 import type { Issue, Label, Milestone } from '../domain/issue-store.js';
 import type { UserProfile } from '../domain/users.js';
 
@@ -51,4 +52,8 @@ export function commentMessage(comment: Comment): pb.CommentInput {
     user: comment.poster ? userMessage(comment.poster) : undefined, type: comment.type, body: comment.body,
     created: timestamp(comment.createdAt), updated: timestamp(comment.updatedAt),
   };
+}
+
+export function reactionMessage(reaction: Reaction): pb.ReactionInput {
+  return { user: reaction.user ? userMessage(reaction.user) : undefined, content: reaction.content, created: timestamp(reaction.createdAt) };
 }

@@ -110,6 +110,7 @@ export function commentStore(db: CollaborationDb, options: OutboxStoreOptions = 
         const comment = await readComment(tx, id);
         if (!comment) return false;
         await tx.comment.delete({ where: { id: BigInt(id) } });
+        await tx.reaction.deleteMany({ where: { issue_id: BigInt(comment.issueId), comment_id: BigInt(id) } });
         await tx.issue.update({ where: { id: BigInt(comment.issueId) }, data: { comments: { decrement: 1 } } });
         await publish(context, 'deleted', comment);
         return true;
