@@ -25,6 +25,7 @@ export interface ServiceClients {
   milestones: ServiceClient<collaboration.MilestoneServiceClient>;
   comments: ServiceClient<collaboration.CommentServiceClient>;
   reactions: ServiceClient<collaboration.ReactionServiceClient>;
+  subscriptions: ServiceClient<collaboration.SubscriptionServiceClient>;
   close(): void;
 }
 
@@ -52,6 +53,7 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     milestones: createServiceClient<collaboration.MilestoneServiceClient>(anvil.collaboration.v1.MilestoneService, collaborationAddress, secret),
     comments: createServiceClient<collaboration.CommentServiceClient>(anvil.collaboration.v1.CommentService, collaborationAddress, secret),
     reactions: createServiceClient<collaboration.ReactionServiceClient>(anvil.collaboration.v1.ReactionService, collaborationAddress, secret),
+    subscriptions: createServiceClient<collaboration.SubscriptionServiceClient>(anvil.collaboration.v1.SubscriptionService, collaborationAddress, secret),
   };
   return {
     ...clients,

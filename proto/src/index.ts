@@ -30,6 +30,7 @@ import type { ProtoGrpcType as CollaborationLabelsGrpc } from './generated/label
 import type { ProtoGrpcType as CollaborationMilestonesGrpc } from './generated/milestones.js';
 import type { ProtoGrpcType as CollaborationCommentsGrpc } from './generated/comments.js';
 import type { ProtoGrpcType as CollaborationReactionsGrpc } from './generated/reactions.js';
+import type { ProtoGrpcType as CollaborationSubscriptionsGrpc } from './generated/subscriptions.js';
 
 // One service per line, so that adding one touches one line.
 export type AnvilGrpc = IdentityGrpc
@@ -52,7 +53,8 @@ export type AnvilGrpc = IdentityGrpc
   & CollaborationLabelsGrpc
   & CollaborationMilestonesGrpc
   & CollaborationCommentsGrpc
-  & CollaborationReactionsGrpc;
+  & CollaborationReactionsGrpc
+  & CollaborationSubscriptionsGrpc;
 
 /** Folder holding `anvil/<ctx>/v1/*.proto`; the include root for every import. */
 export const PROTO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

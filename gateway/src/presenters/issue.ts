@@ -104,6 +104,9 @@ export function presentComment(comment: collaboration.Comment, repo: IssueReposi
   };
 }
 
+/** A user of collaboration's read model as Gitea's User JSON. */
+export const presentIssueUser = (user: identity.User, caller: Caller, rootUrl: string) => presentUser(completeUser(user), caller, rootUrl);
+
 /** Gitea's api.Reaction. */
 export function presentReaction(reaction: collaboration.Reaction, caller: Caller, rootUrl: string) {
   return { user: presentUser(completeUser(reaction.user ?? GHOST), caller, rootUrl), content: reaction.content, created_at: formatTime(reaction.created) };

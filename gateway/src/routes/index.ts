@@ -23,6 +23,7 @@ import { repoCommitRoutes } from './repo-commits.js';
 import { repoCommentRoutes } from './repo-comments.js';
 import { repoIssueRoutes } from './repo-issues.js';
 import { repoReactionRoutes } from './repo-reactions.js';
+import { repoSubscriptionRoutes } from './repo-subscriptions.js';
 import { repoLabelRoutes } from './repo-labels.js';
 import { orgLabelRoutes } from './org-labels.js';
 import { repoMilestoneRoutes } from './repo-milestones.js';
@@ -41,5 +42,5 @@ export const apiRoutes: readonly Route[] = [
   ...repoCommitRoutes,
   ...repoContentRoutes,
   // Comments first: `/issues/comments` must not be taken for an issue number.
-  ...repoCommentRoutes, ...repoIssueRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes, ...repoReactionRoutes, ...orgLabelRoutes,
+  ...repoCommentRoutes, ...repoIssueRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes, ...repoReactionRoutes, ...repoSubscriptionRoutes, ...orgLabelRoutes,
 ];
