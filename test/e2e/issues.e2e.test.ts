@@ -265,3 +265,24 @@ describe('bad input', () => {
     expect((await anonymous.get(`${base}/issues/not-a-number`)).status).toBe(404);
   });
 });
+
+describe('pinned issues', () => {
+  test('writers pin up to three issues, reorder and unpin them; everyone sees them in order', async () => {
+    const owner = await newUser();
+    const reader = await newUser();
+    const base = await newRepository(owner);
+    for (const title of ['a', 'b', 'c', 'd']) await owner.client.post(`${base}/issues`, { title });
+    for (const index of [2, 4, 1]) expect((await owner.client.post(`${base}/issues/${index}/pin`)).status).toBe(204);
+    expect((await owner.client.undeclared('POST', `${base}/issues/3/pin`)).status).toBe(400);
+    expect((await reader.client.post(`${base}/issues/3/pin`)).status).toBe(403);
+    expect(numbers((await anonymous.get(`${base}/issues/pinned`)).body)).toEqual([2, 4, 1]);
+    expect((await anonymous.get(`${base}/issues/1`)).body.pin_order).toBe(3);
+
+    expect((await owner.client.patch(`${base}/issues/1/pin/1`)).status).toBe(204);
+    expect(numbers((await anonymous.get(`${base}/issues/pinned`)).body)).toEqual([1, 2, 4]);
+    expect((await owner.client.delete(`${base}/issues/2/pin`)).status).toBe(204);
+    expect(numbers((await anonymous.get(`${base}/issues/pinned`)).body)).toEqual([1, 4]);
+    expect((await anonymous.get(`${base}/issues/4`)).body.pin_order).toBe(2);
+    expect((await owner.client.post(`${base}/issues/99/pin`)).status).toBe(404);
+  });
+});

@@ -37,6 +37,14 @@ interface EditIssueBody { title?: string; body?: string; ref?: string; state?: s
 
 export const repoIssueRoutes: Route[] = [
   {
+    // Before `/issues/:index`, so "pinned" is never taken for an issue number.
+    method: 'GET', path: '/repos/:owner/:repo/issues/pinned', operationId: 'repoListPinnedIssues', access: 'public', scopes: ['issue'],
+    handle: inRepository('read', async (ctx, call) => {
+      const reply = await ctx.deps.services.issues.ListPinnedIssues({}, call.options);
+      return ok(reply.issues.map(present(ctx, call)));
+    }),
+  },
+  {
     method: 'GET', path: '/repos/:owner/:repo/issues', operationId: 'issueListIssues', access: 'public', scopes: ['issue'],
     handle: inRepository('read', async (ctx, call) => {
       const { page, limit } = ctx.page();
@@ -105,6 +113,28 @@ export const repoIssueRoutes: Route[] = [
     method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/lock', operationId: 'issueUnlockIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
     handle: inRepository('read', async (ctx, call) => {
       await ctx.deps.services.issues.SetIssueLock({ index: indexOf(ctx), locked: false, reason: '' }, call.options);
+      return noContent();
+    }),
+  },
+  {
+    method: 'POST', path: '/repos/:owner/:repo/issues/:index/pin', operationId: 'pinIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
+    handle: inRepository('write', async (ctx, call) => {
+      await ctx.deps.services.issues.PinIssue({ index: indexOf(ctx) }, call.options);
+      return noContent();
+    }),
+  },
+  {
+    method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/pin', operationId: 'unpinIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
+    handle: inRepository('write', async (ctx, call) => {
+      await ctx.deps.services.issues.UnpinIssue({ index: indexOf(ctx) }, call.options);
+      return noContent();
+    }),
+  },
+  {
+    method: 'PATCH', path: '/repos/:owner/:repo/issues/:index/pin/:position', operationId: 'moveIssuePin', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
+    handle: inRepository('write', async (ctx, call) => {
+      const position = /^\d{1,9}$/.test(ctx.params.position) ? Number(ctx.params.position) : 0;
+      await ctx.deps.services.issues.MoveIssuePin({ index: indexOf(ctx), position }, call.options);
       return noContent();
     }),
   },

@@ -1,6 +1,7 @@
 // The collaboration service: wiring only (DESIGN.md §2).
 import { fileURLToPath } from 'node:url';
 import { runService, type ServiceDeps } from '@anvil/kit';
+import type { PinDeps } from './domain/issue-pins.js';
 import type { LabelDeps } from './domain/labels.js';
 import type { MilestoneDeps } from './domain/milestones.js';
 import type { ReactionDeps } from './domain/reactions.js';
@@ -15,13 +16,14 @@ import { reactionGrpcService } from './grpc/reaction-service.js';
 import { subscriptionGrpcService } from './grpc/subscription-service.js';
 import { createDb, type CollaborationDb, type CollaborationTx } from './store/db.js';
 import { commentStore } from './store/comments.js';
+import { pinStore } from './store/issue-pins.js';
 import { issueStore } from './store/issues.js';
 import { labelStore } from './store/labels.js';
 import { milestoneStore } from './store/milestones.js';
 import { reactionStore } from './store/reactions.js';
 import { subscriptionStore } from './store/subscriptions.js';
 
-type Contexts = LabelDeps & MilestoneDeps & ReactionDeps & SubscriptionDeps;
+type Contexts = LabelDeps & MilestoneDeps & ReactionDeps & SubscriptionDeps & PinDeps;
 
 /** One set of stores per process, whatever asks first. */
 const contexts = new WeakMap<CollaborationDb, Contexts>();
@@ -32,6 +34,7 @@ function contextsOf({ db, relay, config }: ServiceDeps<CollaborationDb>): Contex
     const onPublished = () => relay.kick();
     found = { issues: issueStore(db, { onPublished }), labels: labelStore(db), milestones: milestoneStore(db), comments: commentStore(db, { onPublished }),
       reactions: reactionStore(db), allowedReactions: config.settings.ui.REACTIONS, subscriptions: subscriptionStore(db),
+      pins: pinStore(db),
     };
     contexts.set(db, found);
   }

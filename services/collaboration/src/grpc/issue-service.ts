@@ -2,7 +2,8 @@
 // repository the gateway resolved (signed metadata), encode the reply.
 import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type collaboration } from '@anvil/proto';
-import { createIssue, deleteIssue, editIssue, getIssue, listIssues, setIssueDeadline, setIssueLock, type IssueDeps } from '../domain/issues.js';
+import { moveIssuePin, pinIssue, pinnedIssues, unpinIssue, type PinDeps } from '../domain/issue-pins.js';
+import { createIssue, deleteIssue, editIssue, getIssue, listIssues, setIssueDeadline, setIssueLock } from '../domain/issues.js';
 import { dateOf, issueMessage } from './messages.js';
 
 export const ISSUE_SERVICE_NAME = 'anvil.collaboration.v1.IssueService';
@@ -13,7 +14,7 @@ export function pageOf(page: { page?: number; limit?: number } | null | undefine
   return { offset: (Math.max(page?.page || 1, 1) - 1) * limit, limit };
 }
 
-export function issueService(deps: IssueDeps): ServiceImplementation<collaboration.IssueServiceHandlers> {
+export function issueService(deps: PinDeps): ServiceImplementation<collaboration.IssueServiceHandlers> {
   return {
     async ListIssues(request, { caller: _caller, repository }) {
       const { items, total } = await listIssues(deps, repository, {
@@ -46,6 +47,22 @@ export function issueService(deps: IssueDeps): ServiceImplementation<collaborati
     async SetIssueDeadline(request, { caller, repository }) {
       return issueMessage(await setIssueDeadline(deps, repository, caller, request.index, dateOf(request.due_date) ?? null));
     },
+    async PinIssue(request, { repository }) {
+      await pinIssue(deps, repository, request.index);
+      return {};
+    },
+    async UnpinIssue(request, { repository }) {
+      await unpinIssue(deps, repository, request.index);
+      return {};
+    },
+    async MoveIssuePin(request, { repository }) {
+      await moveIssuePin(deps, repository, request.index, request.position);
+      return {};
+    },
+    async ListPinnedIssues(_request, { repository }) {
+      const issues = await pinnedIssues(deps, repository);
+      return { issues: issues.map(issueMessage), total: issues.length };
+    },
     async SetIssueLock(request, { caller, repository }) {
       await setIssueLock(deps, repository, caller, request.index, request.locked);
       return {};
@@ -53,7 +70,7 @@ export function issueService(deps: IssueDeps): ServiceImplementation<collaborati
   };
 }
 
-export function issueGrpcService(deps: IssueDeps) {
+export function issueGrpcService(deps: PinDeps) {
   return {
     name: ISSUE_SERVICE_NAME,
     definition: loadAnvilGrpc().anvil.collaboration.v1.IssueService.service,
