@@ -1,7 +1,7 @@
 // Issues in PostgreSQL. A new issue's index comes from an upsert on its repository's
-// `issue_index` row in the transaction that inserts it: concurrent creators queue on that
-// row lock, so each gets the next index and none is lost or repeated (pull requests will
-// take theirs from the same row). The same row keeps the open/closed counts lists report.
+// `issue_index` row in the transaction that inserts it, as late in it as can be:
+// concurrent creators queue on that row lock, so each gets the next index and none is lost
+// or repeated (pull requests will take theirs from the same row). The same row keeps the open/closed counts lists report.
 import { outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
 import type { ChangeContext, Issue, IssueEventFacts, IssueStore } from '../domain/issue-store.js';
 import { outboxRowOfIssueEvent } from '../events/issue-events.js';
@@ -50,15 +50,13 @@ export function issueStore(db: CollaborationDb, options: OutboxStoreOptions = {}
       return inTransaction(async (tx, publish) => {
         await rememberUsers(tx, context.knownUsers);
         const repositoryId = BigInt(context.repository.id);
-        const counter = counterOf({ isPull: false, isClosed: issue.isClosed });
-        const [{ max_index }] = await tx.$queryRaw<Array<{ max_index: bigint }>>`
-          INSERT INTO issue_index (repository_id, max_index, ${counter}) VALUES (${repositoryId}, 1, 1)
-          ON CONFLICT (repository_id) DO UPDATE SET max_index = issue_index.max_index + 1, ${counter} = issue_index.${counter} + 1
-          RETURNING max_index`;
         const now = new Date();
+        // The row goes in under a provisional negative index no one else sees; the real one is
+        // taken last, so the repository's index row stays locked for as short a time as can be.
+        const provisional = -BigInt(Date.now()) * 1_000_000n - BigInt(Math.floor(Math.random() * 1_000_000));
         const created = await tx.issue.create({
           data: {
-            repository_id: repositoryId, index: max_index, poster_id: BigInt(issue.posterId), title: issue.title, body: issue.body, ref: issue.ref,
+            repository_id: repositoryId, index: provisional, poster_id: BigInt(issue.posterId), title: issue.title, body: issue.body, ref: issue.ref,
             is_closed: issue.isClosed, closed_at: issue.isClosed ? now : null, milestone_id: issue.milestoneId ? BigInt(issue.milestoneId) : null,
             due_date: issue.dueDate ?? null, created_at: now, updated_at: now,
             labels: { createMany: { data: issue.labelIds.map((id) => ({ label_id: BigInt(id) })) } },
@@ -68,6 +66,12 @@ export function issueStore(db: CollaborationDb, options: OutboxStoreOptions = {}
           select: { id: true },
         });
         await recountMilestones(tx, [issue.milestoneId]);
+        const counter = counterOf({ isPull: false, isClosed: issue.isClosed });
+        const [{ max_index }] = await tx.$queryRaw<Array<{ max_index: bigint }>>`
+          INSERT INTO issue_index (repository_id, max_index, ${counter}) VALUES (${repositoryId}, 1, 1)
+          ON CONFLICT (repository_id) DO UPDATE SET max_index = issue_index.max_index + 1, ${counter} = issue_index.${counter} + 1
+          RETURNING max_index`;
+        await tx.issue.update({ where: { id: created.id }, data: { index: max_index } });
         const stored = (await readIssue(tx, byId(Number(created.id))))!;
         await publish(context, stored, { action: 'opened' });
         // Gitea notifies a creation with closed: true as opened, then closed.
