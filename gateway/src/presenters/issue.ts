@@ -111,3 +111,34 @@ export const presentIssueUser = (user: identity.User, caller: Caller, rootUrl: s
 export function presentReaction(reaction: collaboration.Reaction, caller: Caller, rootUrl: string) {
   return { user: presentUser(completeUser(reaction.user ?? GHOST), caller, rootUrl), content: reaction.content, created_at: formatTime(reaction.created) };
 }
+
+interface TimelineData {
+  label?: collaboration.Label;
+  milestone?: collaboration.Milestone | null;
+  old_milestone?: collaboration.Milestone | null;
+  assignee?: identity.User;
+  removed_assignee?: boolean;
+  old_title?: string;
+  new_title?: string;
+  old_ref?: string;
+  new_ref?: string;
+}
+
+/** Gitea's ToTimelineComment: a comment, or a recorded change with what it records. */
+export function presentTimelineComment(comment: collaboration.Comment, repo: IssueRepository, caller: Caller, rootUrl: string) {
+  const data = (comment.data_json ? JSON.parse(comment.data_json) : {}) as TimelineData;
+  const { assets: _assets, original_author: _author, original_author_id: _authorId, ...base } = presentComment(comment, repo, caller, rootUrl);
+  return {
+    ...base,
+    type: comment.type,
+    label: data.label ? presentLabel(data.label, rootUrl, repo) : null,
+    milestone: data.milestone ? presentMilestone(data.milestone) : null,
+    old_milestone: data.old_milestone ? presentMilestone(data.old_milestone) : null,
+    assignee: data.assignee ? presentUser(completeUser(data.assignee), caller, rootUrl) : null,
+    removed_assignee: data.removed_assignee ?? false,
+    old_title: data.old_title ?? '',
+    new_title: data.new_title ?? '',
+    old_ref: data.old_ref ?? '',
+    new_ref: data.new_ref ?? '',
+  };
+}

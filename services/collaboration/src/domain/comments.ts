@@ -19,6 +19,8 @@ export interface Comment {
   poster?: UserProfile;
   type: string;
   body: string;
+  /** Timeline entries: what they record beyond their type. */
+  data?: Record<string, unknown>;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -31,6 +33,8 @@ export interface CommentWindow {
 export interface CommentStore {
   /** An issue's comments, oldest first. */
   listForIssue(issueId: number, window: CommentWindow): Promise<Comment[]>;
+  /** An issue's comments and recorded changes, oldest first, paged. */
+  timeline(issueId: number, window: CommentWindow & { offset: number; limit: number }): Promise<{ items: Comment[]; total: number }>;
   /** A repository's comments, oldest first, paged. */
   listForRepository(repositoryId: number, window: CommentWindow & { offset: number; limit: number }): Promise<{ items: Comment[]; total: number }>;
   find(repositoryId: number, id: number): Promise<Comment | undefined>;
@@ -93,14 +97,24 @@ async function changeable(deps: CommentDeps, scope: RepositoryScope | undefined,
   return { repository, comment };
 }
 
+/** Only what people wrote is edited; a timeline entry comes back unchanged (Gitea: 204). */
 export async function editComment(deps: CommentDeps, scope: RepositoryScope | undefined, caller: Caller, id: number, body: string): Promise<Comment> {
-  const { repository } = await changeable(deps, scope, caller, id);
+  const { repository, comment } = await changeable(deps, scope, caller, id);
+  if (comment.type !== 'comment') return comment;
   const edited = await deps.comments.edit(changeContext(repository, caller), id, checkBody(body));
   if (!edited) throw notFoundError('comment');
   return edited;
 }
 
+/** Only what people wrote is deleted; a timeline entry stays (Gitea answers 204 all the same). */
 export async function deleteComment(deps: CommentDeps, scope: RepositoryScope | undefined, caller: Caller, id: number): Promise<void> {
-  const { repository } = await changeable(deps, scope, caller, id);
+  const { repository, comment } = await changeable(deps, scope, caller, id);
+  if (comment.type !== 'comment') return;
   if (!(await deps.comments.remove(changeContext(repository, caller), id))) throw notFoundError('comment');
+}
+
+export async function listTimeline(deps: CommentDeps, scope: RepositoryScope | undefined, index: number, window: CommentWindow & { offset: number; limit: number }) {
+  const issue = await deps.issues.find(scopedRepository(scope).id, index);
+  if (!issue) throw notFoundError('issue');
+  return deps.comments.timeline(issue.id, window);
 }

@@ -2,7 +2,7 @@
 // the repository the gateway resolved (signed metadata), encode the reply.
 import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type collaboration } from '@anvil/proto';
-import { createComment, deleteComment, editComment, getComment, listIssueComments, listRepositoryComments, type CommentDeps } from '../domain/comments.js';
+import { createComment, deleteComment, editComment, getComment, listIssueComments, listRepositoryComments, listTimeline, type CommentDeps } from '../domain/comments.js';
 import { pageOf } from './issue-service.js';
 import { commentMessage, dateOf } from './messages.js';
 
@@ -16,6 +16,10 @@ export function commentService(deps: CommentDeps): ServiceImplementation<collabo
     },
     async ListRepoComments(request, { repository }) {
       const { items, total } = await listRepositoryComments(deps, repository, { since: dateOf(request.since), before: dateOf(request.before), ...pageOf(request.page) });
+      return { comments: items.map(commentMessage), total };
+    },
+    async ListTimeline(request, { repository }) {
+      const { items, total } = await listTimeline(deps, repository, request.index, { since: dateOf(request.since), before: dateOf(request.before), ...pageOf(request.page) });
       return { comments: items.map(commentMessage), total };
     },
     async GetComment(request, { repository }) {

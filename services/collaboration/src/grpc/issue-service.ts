@@ -64,7 +64,7 @@ export function issueService(deps: PinDeps): ServiceImplementation<collaboration
       return { issues: issues.map(issueMessage), total: issues.length };
     },
     async SetIssueLock(request, { caller, repository }) {
-      await setIssueLock(deps, repository, caller, request.index, request.locked);
+      await setIssueLock(deps, repository, caller, request.index, request.locked, request.reason);
       return {};
     },
   };

@@ -50,7 +50,7 @@ export function commentMessage(comment: Comment): pb.CommentInput {
   return {
     id: comment.id, issue_id: comment.issueId, issue_index: comment.issueIndex, is_pull: comment.isPull,
     user: comment.poster ? userMessage(comment.poster) : undefined, type: comment.type, body: comment.body,
-    created: timestamp(comment.createdAt), updated: timestamp(comment.updatedAt),
+    created: timestamp(comment.createdAt), updated: timestamp(comment.updatedAt), data_json: comment.data ? JSON.stringify(comment.data) : '',
   };
 }
 

@@ -15,17 +15,17 @@ type Client = CollaborationDb | CollaborationTx;
 
 interface CommentRow {
   id: bigint; issue_id: bigint; issue_index: bigint; is_pull: boolean; repository_id: bigint; poster_id: bigint;
-  type: string; body: string; created_at: Date; updated_at: Date; poster: UserProfile | null; total?: bigint;
+  type: string; body: string; data: Record<string, unknown> | null; created_at: Date; updated_at: Date; poster: UserProfile | null; total?: bigint;
 }
 
 const toComment = (row: CommentRow): Comment => ({
   id: Number(row.id), issueId: Number(row.issue_id), issueIndex: Number(row.issue_index), isPull: row.is_pull, repositoryId: Number(row.repository_id),
   posterId: Number(row.poster_id), poster: row.poster ? { ...row.poster, id: Number(row.poster.id) } : undefined,
-  type: row.type, body: row.body, createdAt: row.created_at, updatedAt: row.updated_at,
+  type: row.type, body: row.body, data: row.data ?? undefined, createdAt: row.created_at, updatedAt: row.updated_at,
 });
 
 const SELECT_COMMENT = Prisma.sql`
-  SELECT c.id, c.issue_id, i.index AS issue_index, i.is_pull, c.repository_id, c.poster_id, c.type, c.body, c.created_at, c.updated_at, u.profile AS poster`;
+  SELECT c.id, c.issue_id, i.index AS issue_index, i.is_pull, c.repository_id, c.poster_id, c.type, c.body, c.data, c.created_at, c.updated_at, u.profile AS poster`;
 const FROM_COMMENT = Prisma.sql`FROM comment c JOIN issue i ON i.id = c.issue_id LEFT JOIN "user" u ON u.id = c.poster_id`;
 
 function windowOf(window: CommentWindow): Prisma.Sql[] {
@@ -60,6 +60,13 @@ export function commentStore(db: CollaborationDb, options: OutboxStoreOptions = 
       const where = Prisma.join([Prisma.sql`c.issue_id = ${BigInt(issueId)}`, Prisma.sql`c.type = 'comment'`, ...windowOf(window)], ' AND ');
       const rows = await db.$queryRaw<CommentRow[]>`${SELECT_COMMENT} ${FROM_COMMENT} WHERE ${where} ORDER BY c.id`;
       return rows.map(toComment);
+    },
+
+    async timeline(issueId, window) {
+      const where = Prisma.join([Prisma.sql`c.issue_id = ${BigInt(issueId)}`, ...windowOf(window)], ' AND ');
+      const rows = await db.$queryRaw<CommentRow[]>`${SELECT_COMMENT}, count(*) OVER () AS total ${FROM_COMMENT}
+        WHERE ${where} ORDER BY c.id LIMIT ${window.limit} OFFSET ${window.offset}`;
+      return { items: rows.map(toComment), total: Number(rows[0]?.total ?? 0) };
     },
 
     async listForRepository(repositoryId, window) {

@@ -8,6 +8,7 @@ import { outboxRowOfIssueEvent } from '../events/issue-events.js';
 import { Prisma } from './generated/client.js';
 import type { CollaborationDb, CollaborationTx } from './db.js';
 import { listIssueRows, readIssue, toLabel } from './issue-rows.js';
+import { recordTimeline } from './timeline.js';
 import { profileOf, rememberUsers, usersByLogin } from './users.js';
 
 /** The issue_index counter an issue counts in. */
@@ -123,7 +124,10 @@ export function issueStore(db: CollaborationDb, options: OutboxStoreOptions = {}
         }
         await recountMilestones(tx, [before.milestone?.id, change.milestoneId]);
         const after = (await readIssue(tx, byId(id)))!;
-        for (const facts of eventsOf(before, after)) await publish(context, after, facts);
+        const events = eventsOf(before, after);
+        const lock = change.isLocked !== undefined && change.isLocked !== before.isLocked ? { locked: change.isLocked, reason: change.lockReason ?? '' } : undefined;
+        await recordTimeline(tx, context, before, after, events, lock);
+        for (const facts of events) await publish(context, after, facts);
         return after;
       });
     },
