@@ -1,6 +1,7 @@
 // The collaboration service: wiring only (DESIGN.md §2).
 import { fileURLToPath } from 'node:url';
 import { runService, type ServiceDeps } from '@anvil/kit';
+import type { DependencyDeps } from './domain/issue-dependencies.js';
 import type { PinDeps } from './domain/issue-pins.js';
 import type { LabelDeps } from './domain/labels.js';
 import type { MilestoneDeps } from './domain/milestones.js';
@@ -16,6 +17,7 @@ import { reactionGrpcService } from './grpc/reaction-service.js';
 import { subscriptionGrpcService } from './grpc/subscription-service.js';
 import { createDb, type CollaborationDb, type CollaborationTx } from './store/db.js';
 import { commentStore } from './store/comments.js';
+import { dependencyStore } from './store/issue-dependencies.js';
 import { pinStore } from './store/issue-pins.js';
 import { issueStore } from './store/issues.js';
 import { labelStore } from './store/labels.js';
@@ -23,7 +25,7 @@ import { milestoneStore } from './store/milestones.js';
 import { reactionStore } from './store/reactions.js';
 import { subscriptionStore } from './store/subscriptions.js';
 
-type Contexts = LabelDeps & MilestoneDeps & ReactionDeps & SubscriptionDeps & PinDeps;
+type Contexts = LabelDeps & MilestoneDeps & ReactionDeps & SubscriptionDeps & PinDeps & DependencyDeps;
 
 /** One set of stores per process, whatever asks first. */
 const contexts = new WeakMap<CollaborationDb, Contexts>();
@@ -34,7 +36,7 @@ function contextsOf({ db, relay, config }: ServiceDeps<CollaborationDb>): Contex
     const onPublished = () => relay.kick();
     found = { issues: issueStore(db, { onPublished }), labels: labelStore(db), milestones: milestoneStore(db), comments: commentStore(db, { onPublished }),
       reactions: reactionStore(db), allowedReactions: config.settings.ui.REACTIONS, subscriptions: subscriptionStore(db),
-      pins: pinStore(db),
+      pins: pinStore(db), dependencies: dependencyStore(db),
     };
     contexts.set(db, found);
   }
