@@ -25,6 +25,9 @@ export interface ServiceClients {
   issues: ServiceClient<collaboration.IssueServiceClient>;
   labels: ServiceClient<collaboration.LabelServiceClient>;
   milestones: ServiceClient<collaboration.MilestoneServiceClient>;
+  comments: ServiceClient<collaboration.CommentServiceClient>;
+  reactions: ServiceClient<collaboration.ReactionServiceClient>;
+  subscriptions: ServiceClient<collaboration.SubscriptionServiceClient>;
   close(): void;
 }
 
@@ -52,6 +55,9 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     issues: createServiceClient<collaboration.IssueServiceClient>(anvil.collaboration.v1.IssueService, collaborationAddress, secret),
     labels: createServiceClient<collaboration.LabelServiceClient>(anvil.collaboration.v1.LabelService, collaborationAddress, secret),
     milestones: createServiceClient<collaboration.MilestoneServiceClient>(anvil.collaboration.v1.MilestoneService, collaborationAddress, secret),
+    comments: createServiceClient<collaboration.CommentServiceClient>(anvil.collaboration.v1.CommentService, collaborationAddress, secret),
+    reactions: createServiceClient<collaboration.ReactionServiceClient>(anvil.collaboration.v1.ReactionService, collaborationAddress, secret),
+    subscriptions: createServiceClient<collaboration.SubscriptionServiceClient>(anvil.collaboration.v1.SubscriptionService, collaborationAddress, secret),
   };
   return {
     ...clients,

@@ -30,6 +30,9 @@ import type { ProtoGrpcType as RepositoryContentsGrpc } from './generated/conten
 import type { ProtoGrpcType as EventAdminGrpc } from './generated/event_admin.js';
 import type { ProtoGrpcType as CollaborationLabelsGrpc } from './generated/labels.js';
 import type { ProtoGrpcType as CollaborationMilestonesGrpc } from './generated/milestones.js';
+import type { ProtoGrpcType as CollaborationCommentsGrpc } from './generated/comments.js';
+import type { ProtoGrpcType as CollaborationReactionsGrpc } from './generated/reactions.js';
+import type { ProtoGrpcType as CollaborationSubscriptionsGrpc } from './generated/subscriptions.js';
 
 // One service per line, so that adding one touches one line.
 export type AnvilGrpc = IdentityGrpc
@@ -52,7 +55,10 @@ export type AnvilGrpc = IdentityGrpc
   & RepositoryContentsGrpc
   & EventAdminGrpc
   & CollaborationLabelsGrpc
-  & CollaborationMilestonesGrpc;
+  & CollaborationMilestonesGrpc
+  & CollaborationCommentsGrpc
+  & CollaborationReactionsGrpc
+  & CollaborationSubscriptionsGrpc;
 
 /** Folder holding `anvil/<ctx>/v1/*.proto`; the include root for every import. */
 export const PROTO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

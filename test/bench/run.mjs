@@ -29,6 +29,7 @@ import { benchContents } from './contents.mjs';
 import { benchHooks } from './hooks.mjs';
 import { footprint, printFootprint, startWithPnpm, stopPnpm, wholeTree } from './footprint.mjs';
 import { benchGitReads, benchMixed } from './git-reads.mjs';
+import { benchIssueList } from './issues.mjs';
 import { benchRepoSearch } from './repo-search.mjs';
 import { benchUserSearch } from './user-search.mjs';
 
@@ -36,8 +37,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const WARMUP = 3;
-// BENCH_PARTS=user,repo,clone,search,contents,hooks,footprint,reads,mixed (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search,contents,hooks,footprint,reads,mixed').split(','));
+// BENCH_PARTS=user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues').split(','));
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
 const here = (file) => new URL(file, import.meta.url).pathname;
@@ -101,7 +102,7 @@ async function createToken(baseUrl) {
   const res = await fetch(`${baseUrl}api/v1/users/${admin.username}/tokens`, {
     method: 'POST',
     headers: { authorization: `Basic ${Buffer.from(`${admin.username}:${admin.password}`).toString('base64')}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'bench', scopes: ['write:user', 'write:repository'] }),
+    body: JSON.stringify({ name: 'bench', scopes: ['write:user', 'write:repository', 'write:issue'] }),
   });
   if (res.status !== 201) throw new Error(`creating the token: ${res.status} ${await res.text()}`);
   return (await res.json()).sha1;
@@ -391,6 +392,20 @@ async function benchFootprint({ dataDir, log }) {
   }
 }
 
+/** Page 1 of a repository's issue list with 100 issues and with 100,000 (issues.mjs). */
+async function benchIssues({ baseUrl, token, log }) {
+  const r = await benchIssueList({ baseUrl, token, owner: admin.username, collaborationDbUrl: databaseUrl(`${prefix}_collaboration`), connections: CONNECTIONS, duration: DURATION, rounds: ROUNDS, log });
+  const ratio = r.large.p50 / r.small.p50;
+  console.log(`\nGET /api/v1/repos/{owner}/{repo}/issues (page 1: 30 open issues with poster, labels, milestone) with a token, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s each`);
+  console.log(`${machine()}\n`);
+  console.log('| repository | req/s | p50 ms | p99 ms |');
+  console.log('|---|---:|---:|---:|');
+  console.log(`| 100 issues | ${fmt(r.small.rps)} | ${fmt(r.small.p50, 1)} | ${fmt(r.small.p99, 1)} |`);
+  console.log(`| 100,000 issues | ${fmt(r.large.rps)} | ${fmt(r.large.p50, 1)} | ${fmt(r.large.p99, 1)} |`);
+  console.log(`\ntargets: 100,000 issues within 1.5× the time of 100 (p50): ${fmt(ratio, 2)}× ${ratio <= 1.5 ? 'met' : 'MISSED'}; ` +
+    `p99 ≤ 100 ms: ${fmt(r.large.p99, 1)} ${r.large.p99 <= 100 ? 'met' : 'MISSED'}`);
+}
+
 async function main() {
   const dataDir = await mkdtemp(join(tmpdir(), 'anvil-bench-'));
   try {
@@ -411,6 +426,7 @@ async function main() {
     const gitReads = { baseUrl, token, owner: admin.username, dataDir, log, fmt, machine, startForked, stopForked, freePorts, connections: CONNECTIONS, duration: DURATION, supervisor, pgBackends: runBackends };
     if (PARTS.has('reads')) await benchGitReads(gitReads);
     if (PARTS.has('mixed')) await benchMixed(gitReads);
+    if (PARTS.has('issues')) await benchIssues({ baseUrl, token, log });
   } finally {
     await cleanUp(dataDir);
   }

@@ -265,3 +265,53 @@ describe('bad input', () => {
     expect((await anonymous.get(`${base}/issues/not-a-number`)).status).toBe(404);
   });
 });
+
+describe('pinned issues', () => {
+  test('writers pin up to three issues, reorder and unpin them; everyone sees them in order', async () => {
+    const owner = await newUser();
+    const reader = await newUser();
+    const base = await newRepository(owner);
+    for (const title of ['a', 'b', 'c', 'd']) await owner.client.post(`${base}/issues`, { title });
+    for (const index of [2, 4, 1]) expect((await owner.client.post(`${base}/issues/${index}/pin`)).status).toBe(204);
+    expect((await owner.client.undeclared('POST', `${base}/issues/3/pin`)).status).toBe(400);
+    expect((await reader.client.post(`${base}/issues/3/pin`)).status).toBe(403);
+    expect(numbers((await anonymous.get(`${base}/issues/pinned`)).body)).toEqual([2, 4, 1]);
+    expect((await anonymous.get(`${base}/issues/1`)).body.pin_order).toBe(3);
+
+    expect((await owner.client.patch(`${base}/issues/1/pin/1`)).status).toBe(204);
+    expect(numbers((await anonymous.get(`${base}/issues/pinned`)).body)).toEqual([1, 2, 4]);
+    expect((await owner.client.delete(`${base}/issues/2/pin`)).status).toBe(204);
+    expect(numbers((await anonymous.get(`${base}/issues/pinned`)).body)).toEqual([1, 4]);
+    expect((await anonymous.get(`${base}/issues/4`)).body.pin_order).toBe(2);
+    expect((await owner.client.post(`${base}/issues/99/pin`)).status).toBe(404);
+  });
+});
+
+describe('issue dependencies', () => {
+  test('an issue that depends on an open one cannot be closed; dependencies and blocks list both sides', async () => {
+    const owner = await newUser();
+    const reader = await newUser();
+    const base = await newRepository(owner);
+    const name = base.split('/')[3];
+    for (const title of ['feature', 'groundwork', 'docs']) await owner.client.post(`${base}/issues`, { title });
+    const added = await owner.client.post(`${base}/issues/1/dependencies`, { owner: owner.username, repo: name, index: 2 });
+    expect(added.status).toBe(201);
+    expect(added.body.number).toBe(2);
+    expect((await owner.client.post(`${base}/issues/3/blocks`, { index: 1 })).status).toBe(201);
+    expect(numbers((await anonymous.get(`${base}/issues/1/dependencies`)).body)).toEqual([2, 3]);
+    expect(numbers((await anonymous.get(`${base}/issues/2/blocks`)).body)).toEqual([1]);
+
+    expect((await owner.client.undeclared('PATCH', `${base}/issues/1`, { state: 'closed' })).status).toBe(412);
+    expect((await anonymous.get(`${base}/issues/1`)).body.state).toBe('open');
+    await owner.client.patch(`${base}/issues/2`, { state: 'closed' });
+    expect((await owner.client.delete(`${base}/issues/1/dependencies`, { index: 3 })).status).toBe(200);
+    expect((await owner.client.patch(`${base}/issues/1`, { state: 'closed' })).status).toBe(201);
+
+    // Itself, a cycle, another repository, readers: refused, nothing changed.
+    expect((await owner.client.undeclared('POST', `${base}/issues/2/dependencies`, { index: 2 })).status).toBe(422);
+    expect((await owner.client.undeclared('POST', `${base}/issues/2/dependencies`, { index: 1 })).status).toBe(422);
+    expect((await owner.client.post(`${base}/issues/2/dependencies`, { owner: owner.username, repo: 'elsewhere', index: 1 })).status).toBe(404);
+    expect((await reader.client.undeclared('POST', `${base}/issues/3/dependencies`, { index: 2 })).status).toBe(403);
+    expect(numbers((await anonymous.get(`${base}/issues/1/dependencies`)).body)).toEqual([2]);
+  });
+});

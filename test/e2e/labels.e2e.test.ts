@@ -140,3 +140,54 @@ describe('labels on issues', () => {
     expect((await anonymous.get(`${base}/issues?state=all`)).headers.get('x-total-count')).toBe('1');
   });
 });
+
+describe('organization labels', () => {
+  async function newOrg(owner: Writer, visibility = 'public'): Promise<string> {
+    const name = e2e.users.unique('org-');
+    expect((await owner.client.post('/orgs', { username: name, visibility })).status).toBe(201);
+    return name;
+  }
+
+  test('are managed by owners and usable on issues in every repository of the organization', async () => {
+    const owner = await newUser();
+    const org = await newOrg(owner);
+    const label = await owner.client.post(`/orgs/${org}/labels`, { name: 'team/backend', color: '#336699', exclusive: true });
+    expect(label.status).toBe(201);
+    expect(label.body.url).toMatch(new RegExp(`/api/v1/orgs/${org}/labels/${label.body.id}$`));
+    expect((await anonymous.get(`/orgs/${org}/labels`)).body.map((l: { name: string }) => l.name)).toEqual(['team/backend']);
+    expect((await owner.client.get(`/orgs/${org}/labels/${label.body.id}`)).body.color).toBe('336699');
+    expect((await owner.client.patch(`/orgs/${org}/labels/${label.body.id}`, { description: 'Server side' })).body.description).toBe('Server side');
+
+    const repo = e2e.users.unique('org-repo-');
+    expect((await owner.client.post(`/orgs/${org}/repos`, { name: repo })).status).toBe(201);
+    const base = `/repos/${org}/${repo}`;
+    const issue = await owner.client.post(`${base}/issues`, { title: 'Org labelled', labels: [label.body.id] });
+    expect(issue.status).toBe(201);
+    expect(issue.body.labels).toEqual([expect.objectContaining({ name: 'team/backend', url: label.body.url })]);
+    expect((await owner.client.post(`${base}/issues`, { title: 'Other' })).status).toBe(201);
+    expect((await anonymous.get(`${base}/issues?labels=team/backend`)).body.map((i: { number: number }) => i.number)).toEqual([1]);
+    expect((await owner.client.put(`${base}/issues/2/labels`, { labels: ['team/backend'] })).body.map((l: { id: number }) => l.id)).toEqual([label.body.id]);
+
+    // A label of another organization is no label here.
+    const otherOrg = await newOrg(owner);
+    const foreign = (await owner.client.post(`/orgs/${otherOrg}/labels`, { name: 'foreign', color: '#000000' })).body.id;
+    expect((await owner.client.post(`${base}/issues`, { title: 'Foreign', labels: [foreign] })).status).toBe(422);
+
+    expect((await owner.client.delete(`/orgs/${org}/labels/${label.body.id}`)).status).toBe(204);
+    expect((await anonymous.get(`${base}/issues/1`)).body.labels).toEqual([]);
+  });
+
+  test('refuse non-owners, and are not found in a private organization for strangers', async () => {
+    const owner = await newUser();
+    const stranger = await newUser();
+    const org = await newOrg(owner, 'private');
+    const label = await owner.client.post(`/orgs/${org}/labels`, { name: 'hidden', color: '#000000' });
+    expect(label.status).toBe(201);
+    expect((await stranger.client.get(`/orgs/${org}/labels`)).status).toBe(404);
+    expect((await stranger.client.get(`/orgs/${org}/labels/${label.body.id}`)).status).toBe(404);
+    const publicOrg = await newOrg(owner);
+    expect((await stranger.client.undeclared('POST', `/orgs/${publicOrg}/labels`, { name: 'mine', color: '#000000' })).status).toBe(403);
+    expect((await owner.client.post(`/orgs/${publicOrg}/labels`, { name: 'bad', color: 'nope' })).status).toBe(422);
+    expect((await anonymous.get(`/orgs/${publicOrg}/labels`)).body).toEqual([]);
+  });
+});

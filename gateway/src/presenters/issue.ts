@@ -84,3 +84,61 @@ export function presentIssue(issue: collaboration.Issue, repo: IssueRepository, 
     content_version: issue.content_version,
   };
 }
+
+/** Gitea's ToAPIComment. */
+export function presentComment(comment: collaboration.Comment, repo: IssueRepository, caller: Caller, rootUrl: string) {
+  const urls = repoUrls(rootUrl, repo.owner, repo.name);
+  const kind = comment.is_pull ? 'pulls' : 'issues';
+  return {
+    id: comment.id,
+    html_url: `${urls.html}/${kind}/${comment.issue_index}#issuecomment-${comment.id}`,
+    pull_request_url: comment.is_pull ? `${urls.html}/pulls/${comment.issue_index}` : '',
+    issue_url: comment.is_pull ? '' : `${urls.html}/issues/${comment.issue_index}`,
+    user: presentUser(completeUser(comment.user ?? GHOST), caller, rootUrl),
+    original_author: '',
+    original_author_id: 0,
+    body: comment.body,
+    assets: [],
+    created_at: formatTime(comment.created),
+    updated_at: formatTime(comment.updated),
+  };
+}
+
+/** A user of collaboration's read model as Gitea's User JSON. */
+export const presentIssueUser = (user: identity.User, caller: Caller, rootUrl: string) => presentUser(completeUser(user), caller, rootUrl);
+
+/** Gitea's api.Reaction. */
+export function presentReaction(reaction: collaboration.Reaction, caller: Caller, rootUrl: string) {
+  return { user: presentUser(completeUser(reaction.user ?? GHOST), caller, rootUrl), content: reaction.content, created_at: formatTime(reaction.created) };
+}
+
+interface TimelineData {
+  label?: collaboration.Label;
+  milestone?: collaboration.Milestone | null;
+  old_milestone?: collaboration.Milestone | null;
+  assignee?: identity.User;
+  removed_assignee?: boolean;
+  old_title?: string;
+  new_title?: string;
+  old_ref?: string;
+  new_ref?: string;
+}
+
+/** Gitea's ToTimelineComment: a comment, or a recorded change with what it records. */
+export function presentTimelineComment(comment: collaboration.Comment, repo: IssueRepository, caller: Caller, rootUrl: string) {
+  const data = (comment.data_json ? JSON.parse(comment.data_json) : {}) as TimelineData;
+  const { assets: _assets, original_author: _author, original_author_id: _authorId, ...base } = presentComment(comment, repo, caller, rootUrl);
+  return {
+    ...base,
+    type: comment.type,
+    label: data.label ? presentLabel(data.label, rootUrl, repo) : null,
+    milestone: data.milestone ? presentMilestone(data.milestone) : null,
+    old_milestone: data.old_milestone ? presentMilestone(data.old_milestone) : null,
+    assignee: data.assignee ? presentUser(completeUser(data.assignee), caller, rootUrl) : null,
+    removed_assignee: data.removed_assignee ?? false,
+    old_title: data.old_title ?? '',
+    new_title: data.new_title ?? '',
+    old_ref: data.old_ref ?? '',
+    new_ref: data.new_ref ?? '',
+  };
+}

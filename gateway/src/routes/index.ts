@@ -23,8 +23,12 @@ import { repoStatusRoutes } from './repo-statuses.js';
 import { repoGitRoutes } from './repo-git.js';
 import { repoRawRoutes } from './repo-raw.js';
 import { repoCommitRoutes } from './repo-commits.js';
+import { repoCommentRoutes } from './repo-comments.js';
 import { repoIssueRoutes } from './repo-issues.js';
+import { repoReactionRoutes } from './repo-reactions.js';
+import { repoSubscriptionRoutes } from './repo-subscriptions.js';
 import { repoLabelRoutes } from './repo-labels.js';
+import { orgLabelRoutes } from './org-labels.js';
 import { repoMilestoneRoutes } from './repo-milestones.js';
 import { teamsRoutes } from './teams.js';
 import { userRoutes } from './user.js';
@@ -41,5 +45,6 @@ export const apiRoutes: readonly Route[] = [
   ...repoCommitRoutes,
   ...repoContentRoutes,
   ...hookRoutes, ...repoHookTestRoutes,
-  ...repoIssueRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes,
+  // Comments first: `/issues/comments` must not be taken for an issue number.
+  ...repoCommentRoutes, ...repoIssueRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes, ...repoReactionRoutes, ...repoSubscriptionRoutes, ...orgLabelRoutes,
 ];

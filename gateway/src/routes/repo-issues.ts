@@ -1,7 +1,7 @@
 // Issues of a repository (routers/api/v1/repo/issue.go): list with Gitea's filters, open,
 // read, edit, delete, and the due date. One gRPC call per request; collaboration receives
 // the repository and the caller's permission with it (issue-scope.ts).
-import { invalid } from '@anvil/kit';
+import { invalid, notFound } from '@anvil/kit';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
 import { presentIssue } from '../presenters/issue.js';
 import { formatTime } from '../presenters/time.js';
@@ -9,6 +9,8 @@ import { inRepository, type RepositoryCall } from './issue-scope.js';
 
 // Gitea's mustNotBeArchived: every issue write in an archived repository is 423 Locked.
 const WRITE_STATUSES = { repo_archived: 423 };
+// Gitea's ErrDependenciesLeft when closing an issue that depends on open ones.
+const EDIT_STATUSES = { ...WRITE_STATUSES, dependencies_left: 412 };
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
@@ -29,6 +31,18 @@ function indexOf(ctx: RouteContext): number {
   return index;
 }
 
+/**
+ * The other issue of a dependency (IssueMeta). Only issues of the same repository are
+ * supported yet; one of another repository is not found.
+ */
+function otherIndexOf(ctx: RouteContext, call: RepositoryCall): number {
+  const meta = ctx.body as { owner?: string; repo?: string; index?: number };
+  const sameOwner = !meta.owner || meta.owner.toLowerCase() === call.repo.owner.toLowerCase();
+  const sameRepo = !meta.repo || meta.repo.toLowerCase() === call.repo.name.toLowerCase();
+  if (!sameOwner || !sameRepo) throw notFound('dependencies on issues of another repository are not supported yet', 'issue_not_found');
+  return Number(meta.index ?? 0);
+}
+
 const present = (ctx: RouteContext, call: RepositoryCall) => (issue: Parameters<typeof presentIssue>[0]) =>
   presentIssue(issue, call.repo, ctx.caller, ctx.deps.config.rootUrl);
 
@@ -36,6 +50,14 @@ interface CreateIssueBody { title?: string; body?: string; ref?: string; assigne
 interface EditIssueBody { title?: string; body?: string; ref?: string; state?: string; assignee?: string; assignees?: string[]; milestone?: number; due_date?: string; unset_due_date?: boolean }
 
 export const repoIssueRoutes: Route[] = [
+  {
+    // Before `/issues/:index`, so "pinned" is never taken for an issue number.
+    method: 'GET', path: '/repos/:owner/:repo/issues/pinned', operationId: 'repoListPinnedIssues', access: 'public', scopes: ['issue'],
+    handle: inRepository('read', async (ctx, call) => {
+      const reply = await ctx.deps.services.issues.ListPinnedIssues({}, call.options);
+      return ok(reply.issues.map(present(ctx, call)));
+    }),
+  },
   {
     method: 'GET', path: '/repos/:owner/:repo/issues', operationId: 'issueListIssues', access: 'public', scopes: ['issue'],
     handle: inRepository('read', async (ctx, call) => {
@@ -66,7 +88,7 @@ export const repoIssueRoutes: Route[] = [
   },
   {
     // Gitea answers an edit with 201.
-    method: 'PATCH', path: '/repos/:owner/:repo/issues/:index', operationId: 'issueEditIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
+    method: 'PATCH', path: '/repos/:owner/:repo/issues/:index', operationId: 'issueEditIssue', access: 'signed', scopes: ['issue'], statusOverrides: EDIT_STATUSES,
     handle: inRepository('read', async (ctx, call) => {
       const body = ctx.body as EditIssueBody;
       const setAssignees = body.assignees !== undefined || body.assignee !== undefined;
@@ -92,5 +114,78 @@ export const repoIssueRoutes: Route[] = [
       const issue = await ctx.deps.services.issues.SetIssueDeadline({ index: indexOf(ctx), due_date: timestampOf(body.due_date, 'due_date') }, call.options);
       return created({ due_date: issue.due_date ? formatTime(issue.due_date) : null });
     }),
+  },
+  {
+    method: 'PUT', path: '/repos/:owner/:repo/issues/:index/lock', operationId: 'issueLockIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
+    handle: inRepository('read', async (ctx, call) => {
+      const reason = (ctx.body as { lock_reason?: string }).lock_reason ?? '';
+      await ctx.deps.services.issues.SetIssueLock({ index: indexOf(ctx), locked: true, reason }, call.options);
+      return noContent();
+    }),
+  },
+  {
+    method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/lock', operationId: 'issueUnlockIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
+    handle: inRepository('read', async (ctx, call) => {
+      await ctx.deps.services.issues.SetIssueLock({ index: indexOf(ctx), locked: false, reason: '' }, call.options);
+      return noContent();
+    }),
+  },
+  {
+    method: 'POST', path: '/repos/:owner/:repo/issues/:index/pin', operationId: 'pinIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
+    handle: inRepository('write', async (ctx, call) => {
+      await ctx.deps.services.issues.PinIssue({ index: indexOf(ctx) }, call.options);
+      return noContent();
+    }),
+  },
+  {
+    method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/pin', operationId: 'unpinIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
+    handle: inRepository('write', async (ctx, call) => {
+      await ctx.deps.services.issues.UnpinIssue({ index: indexOf(ctx) }, call.options);
+      return noContent();
+    }),
+  },
+  {
+    method: 'PATCH', path: '/repos/:owner/:repo/issues/:index/pin/:position', operationId: 'moveIssuePin', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
+    handle: inRepository('write', async (ctx, call) => {
+      const position = /^\d{1,9}$/.test(ctx.params.position) ? Number(ctx.params.position) : 0;
+      await ctx.deps.services.issues.MoveIssuePin({ index: indexOf(ctx), position }, call.options);
+      return noContent();
+    }),
+  },
+  {
+    method: 'GET', path: '/repos/:owner/:repo/issues/:index/dependencies', operationId: 'issueListIssueDependencies', access: 'public', scopes: ['issue'],
+    handle: inRepository('read', async (ctx, call) => {
+      const { page, limit } = ctx.page();
+      const reply = await ctx.deps.services.issues.ListIssueDependencies({ index: indexOf(ctx), blocks: false, page: { page, limit } }, call.options);
+      return ok(reply.issues.map(present(ctx, call)), Number(reply.total));
+    }),
+  },
+  {
+    method: 'POST', path: '/repos/:owner/:repo/issues/:index/dependencies', operationId: 'issueCreateIssueDependencies', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
+    handle: inRepository('read', async (ctx, call) => created(present(ctx, call)(await ctx.deps.services.issues.SetIssueDependency(
+      { index: indexOf(ctx), other_index: otherIndexOf(ctx, call), blocks: false, add: true }, call.options)))),
+  },
+  {
+    method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/dependencies', operationId: 'issueRemoveIssueDependencies', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
+    handle: inRepository('read', async (ctx, call) => ok(present(ctx, call)(await ctx.deps.services.issues.SetIssueDependency(
+      { index: indexOf(ctx), other_index: otherIndexOf(ctx, call), blocks: false, add: false }, call.options)))),
+  },
+  {
+    method: 'GET', path: '/repos/:owner/:repo/issues/:index/blocks', operationId: 'issueListBlocks', access: 'public', scopes: ['issue'],
+    handle: inRepository('read', async (ctx, call) => {
+      const { page, limit } = ctx.page();
+      const reply = await ctx.deps.services.issues.ListIssueDependencies({ index: indexOf(ctx), blocks: true, page: { page, limit } }, call.options);
+      return ok(reply.issues.map(present(ctx, call)), Number(reply.total));
+    }),
+  },
+  {
+    method: 'POST', path: '/repos/:owner/:repo/issues/:index/blocks', operationId: 'issueCreateIssueBlocking', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
+    handle: inRepository('read', async (ctx, call) => created(present(ctx, call)(await ctx.deps.services.issues.SetIssueDependency(
+      { index: indexOf(ctx), other_index: otherIndexOf(ctx, call), blocks: true, add: true }, call.options)))),
+  },
+  {
+    method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/blocks', operationId: 'issueRemoveIssueBlocking', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
+    handle: inRepository('read', async (ctx, call) => ok(present(ctx, call)(await ctx.deps.services.issues.SetIssueDependency(
+      { index: indexOf(ctx), other_index: otherIndexOf(ctx, call), blocks: true, add: false }, call.options)))),
   },
 ];

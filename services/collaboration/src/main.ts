@@ -1,27 +1,43 @@
 // The collaboration service: wiring only (DESIGN.md §2).
 import { fileURLToPath } from 'node:url';
 import { runService, type ServiceDeps } from '@anvil/kit';
+import type { DependencyDeps } from './domain/issue-dependencies.js';
+import type { PinDeps } from './domain/issue-pins.js';
 import type { LabelDeps } from './domain/labels.js';
 import type { MilestoneDeps } from './domain/milestones.js';
+import type { ReactionDeps } from './domain/reactions.js';
+import type { SubscriptionDeps } from './domain/subscriptions.js';
 import { identityUserConsumer } from './events/identity-user-consumer.js';
 import { repositoryConsumer } from './events/repository-consumer.js';
+import { commentGrpcService } from './grpc/comment-service.js';
 import { issueGrpcService } from './grpc/issue-service.js';
 import { labelGrpcService } from './grpc/label-service.js';
 import { milestoneGrpcService } from './grpc/milestone-service.js';
+import { reactionGrpcService } from './grpc/reaction-service.js';
+import { subscriptionGrpcService } from './grpc/subscription-service.js';
 import { createDb, type CollaborationDb, type CollaborationTx } from './store/db.js';
+import { commentStore } from './store/comments.js';
+import { dependencyStore } from './store/issue-dependencies.js';
+import { pinStore } from './store/issue-pins.js';
 import { issueStore } from './store/issues.js';
 import { labelStore } from './store/labels.js';
 import { milestoneStore } from './store/milestones.js';
+import { reactionStore } from './store/reactions.js';
+import { subscriptionStore } from './store/subscriptions.js';
 
-type Contexts = LabelDeps & MilestoneDeps;
+type Contexts = LabelDeps & MilestoneDeps & ReactionDeps & SubscriptionDeps & PinDeps & DependencyDeps;
 
 /** One set of stores per process, whatever asks first. */
 const contexts = new WeakMap<CollaborationDb, Contexts>();
 
-function contextsOf({ db, relay }: ServiceDeps<CollaborationDb>): Contexts {
+function contextsOf({ db, relay, config }: ServiceDeps<CollaborationDb>): Contexts {
   let found = contexts.get(db);
   if (!found) {
-    found = { issues: issueStore(db, { onPublished: () => relay.kick() }), labels: labelStore(db), milestones: milestoneStore(db) };
+    const onPublished = () => relay.kick();
+    found = { issues: issueStore(db, { onPublished }), labels: labelStore(db), milestones: milestoneStore(db), comments: commentStore(db, { onPublished }),
+      reactions: reactionStore(db), allowedReactions: config.settings.ui.REACTIONS, subscriptions: subscriptionStore(db),
+      pins: pinStore(db), dependencies: dependencyStore(db),
+    };
     contexts.set(db, found);
   }
   return found;
@@ -33,7 +49,8 @@ await runService<CollaborationDb, CollaborationTx>({
   createDb,
   grpcServices: (deps) => {
     const all = contextsOf(deps);
-    return [issueGrpcService(all), labelGrpcService(all), milestoneGrpcService(all)];
+    return [issueGrpcService(all), labelGrpcService(all), milestoneGrpcService(all), commentGrpcService(all), reactionGrpcService(all),
+      subscriptionGrpcService(all)];
   },
   consumers: ({ log }) => [identityUserConsumer(log), repositoryConsumer(log)],
 });

@@ -5,6 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { checkHealth, createLogger, startGrpcServer } from '@anvil/kit';
 import { issueGrpcService, ISSUE_SERVICE_NAME } from '../src/grpc/issue-service.js';
 import type { IssueStore } from '../src/domain/issue-store.js';
+import type { PinStore } from '../src/domain/issue-pins.js';
+import type { DependencyStore } from '../src/domain/issue-dependencies.js';
 
 process.env.ANVIL_LOG_LEVEL ??= 'silent';
 
@@ -14,7 +16,7 @@ describe('collaboration gRPC service', () => {
       listen: '127.0.0.1:0',
       secret: randomBytes(32).toString('hex'),
       log: createLogger('collaboration-test'),
-      services: [issueGrpcService({ issues: {} as IssueStore })],
+      services: [issueGrpcService({ issues: {} as IssueStore, pins: {} as PinStore, dependencies: {} as DependencyStore })],
     });
     try {
       const address = `127.0.0.1:${server.port}`;

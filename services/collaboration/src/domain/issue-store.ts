@@ -111,6 +111,9 @@ export interface IssueChange {
   assigneeIds?: number[];
   /** null removes the due date. */
   dueDate?: Date | null;
+  isLocked?: boolean;
+  /** Why it was locked (Gitea's lock reasons), for the timeline. */
+  lockReason?: string;
   /** The whole new set of labels. */
   labelIds?: number[];
   /** The body's mentions, when the body changed. */

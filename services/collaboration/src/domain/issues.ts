@@ -218,3 +218,13 @@ export async function deleteIssue(deps: IssueDeps, scope: RepositoryScope | unde
   requireNotArchived(repository);
   if (!(await deps.issues.remove(changeContext(repository, caller), index))) throw issueNotFound();
 }
+
+/** PUT/DELETE /issues/{index}/lock: writers only (Gitea answers 204 whether or not it changed). */
+export async function setIssueLock(deps: IssueDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, locked: boolean, reason = ''): Promise<void> {
+  const repository = scopedRepository(scope);
+  const issue = await deps.issues.find(repository.id, index);
+  if (!issue) throw issueNotFound();
+  requireWriter(repository);
+  requireNotArchived(repository);
+  if (issue.isLocked !== locked) await deps.issues.edit(changeContext(repository, caller), index, { isLocked: locked, lockReason: reason.trim() }, () => []);
+}

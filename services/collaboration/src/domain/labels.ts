@@ -15,13 +15,16 @@ export interface NewLabel {
   isArchived: boolean;
 }
 
+/** Whose labels: a repository's or an organization's. */
+export type LabelOwner = { repositoryId: number } | { orgId: number };
+
 export interface LabelStore {
-  list(repositoryId: number, page: { offset: number; limit: number }): Promise<{ items: Label[]; total: number }>;
-  /** The repository's own label. */
-  find(repositoryId: number, id: number): Promise<Label | undefined>;
-  create(repositoryId: number, label: NewLabel): Promise<Label>;
-  update(repositoryId: number, id: number, change: Partial<NewLabel>): Promise<Label | undefined>;
-  remove(repositoryId: number, id: number): Promise<boolean>;
+  list(owner: LabelOwner, page: { offset: number; limit: number }): Promise<{ items: Label[]; total: number }>;
+  /** The owner's own label. */
+  find(owner: LabelOwner, id: number): Promise<Label | undefined>;
+  create(owner: LabelOwner, label: NewLabel): Promise<Label>;
+  update(owner: LabelOwner, id: number, change: Partial<NewLabel>): Promise<Label | undefined>;
+  remove(owner: LabelOwner, id: number): Promise<boolean>;
   /** Labels usable in the repository (its own, and its organization's) named by id or name. */
   usable(repository: ScopedRepository, tokens: string[]): Promise<Label[]>;
 }
@@ -68,14 +71,14 @@ export function keepExclusive(labels: Label[]): Label[] {
   return kept;
 }
 
-const labelNotFound = () => notFound('The target couldn\'t be found.', 'label_not_found');
+export const labelNotFound = () => notFound('The target couldn\'t be found.', 'label_not_found');
 
 export async function listLabels(deps: LabelDeps, scope: RepositoryScope | undefined, page: { offset: number; limit: number }) {
-  return deps.labels.list(scopedRepository(scope).id, page);
+  return deps.labels.list({ repositoryId: scopedRepository(scope).id }, page);
 }
 
 export async function getLabel(deps: LabelDeps, scope: RepositoryScope | undefined, id: number): Promise<Label> {
-  const label = await deps.labels.find(scopedRepository(scope).id, id);
+  const label = await deps.labels.find({ repositoryId: scopedRepository(scope).id }, id);
   if (!label) throw labelNotFound();
   return label;
 }
@@ -87,29 +90,37 @@ function writable(scope: RepositoryScope | undefined): ScopedRepository {
   return repository;
 }
 
-export async function createLabel(deps: LabelDeps, scope: RepositoryScope | undefined, input: NewLabel): Promise<Label> {
-  const repository = writable(scope);
-  return deps.labels.create(repository.id, {
-    name: checkName(input.name), color: normalizeColor(input.color), description: input.description.trim(), exclusive: input.exclusive, isArchived: input.isArchived,
-  });
+/** A new label's fields, checked and normalised. */
+export function checkedLabel(input: NewLabel): NewLabel {
+  return { name: checkName(input.name), color: normalizeColor(input.color), description: input.description.trim(), exclusive: input.exclusive, isArchived: input.isArchived };
 }
 
-export async function editLabel(deps: LabelDeps, scope: RepositoryScope | undefined, id: number, input: Partial<NewLabel>): Promise<Label> {
-  const repository = writable(scope);
+/** A label change's fields, checked and normalised; absent ones stay absent. */
+export function checkedLabelChange(input: Partial<NewLabel>): Partial<NewLabel> {
   const change: Partial<NewLabel> = {};
   if (input.name !== undefined) change.name = checkName(input.name);
   if (input.color !== undefined) change.color = normalizeColor(input.color);
   if (input.description !== undefined) change.description = input.description.trim();
   if (input.exclusive !== undefined) change.exclusive = input.exclusive;
   if (input.isArchived !== undefined) change.isArchived = input.isArchived;
-  const label = await deps.labels.update(repository.id, id, change);
+  return change;
+}
+
+export async function createLabel(deps: LabelDeps, scope: RepositoryScope | undefined, input: NewLabel): Promise<Label> {
+  const repository = writable(scope);
+  return deps.labels.create({ repositoryId: repository.id }, checkedLabel(input));
+}
+
+export async function editLabel(deps: LabelDeps, scope: RepositoryScope | undefined, id: number, input: Partial<NewLabel>): Promise<Label> {
+  const repository = writable(scope);
+  const label = await deps.labels.update({ repositoryId: repository.id }, id, checkedLabelChange(input));
   if (!label) throw labelNotFound();
   return label;
 }
 
 export async function deleteLabel(deps: LabelDeps, scope: RepositoryScope | undefined, id: number): Promise<void> {
   const repository = writable(scope);
-  if (!(await deps.labels.remove(repository.id, id))) throw labelNotFound();
+  if (!(await deps.labels.remove({ repositoryId: repository.id }, id))) throw labelNotFound();
 }
 
 const issueNotFound = () => notFound('The target couldn\'t be found.', 'issue_not_found');

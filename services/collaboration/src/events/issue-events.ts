@@ -4,8 +4,9 @@
 // the hooks service and notifications never call back.
 import { outboxEvent, type OutboxEventRow } from '@anvil/kit';
 import type { collaboration as pb, identity, repository } from '@anvil/proto';
+import type { Comment } from '../domain/comments.js';
 import type { ChangeContext, Issue, IssueEventFacts } from '../domain/issue-store.js';
-import { issueMessage, labelMessage, userMessage } from '../grpc/messages.js';
+import { commentMessage, issueMessage, labelMessage, userMessage } from '../grpc/messages.js';
 
 export const ISSUE_EVENT_TYPE = 'anvil.collaboration.v1.IssueEvent';
 
@@ -25,4 +26,22 @@ export function outboxRowOfIssueEvent(context: ChangeContext, issue: Issue, fact
     removed_labels: (facts.removedLabels ?? []).map(labelMessage),
     assignee: facts.assignee ? userMessage(facts.assignee) : undefined,
   } satisfies pb.IssueEventInput);
+}
+
+export const COMMENT_EVENT_TYPE = 'anvil.collaboration.v1.CommentEvent';
+
+/** `collaboration.issue_comment.<action>` (Gitea's issue_comment webhook). */
+export const commentSubject = (action: 'created' | 'edited' | 'deleted') => `collaboration.issue_comment.${action}`;
+
+export function outboxRowOfCommentEvent(context: ChangeContext, action: 'created' | 'edited' | 'deleted', comment: Comment, issue: Issue, bodyFrom?: string): OutboxEventRow {
+  const { scope } = context.repository;
+  return outboxEvent(commentSubject(action), COMMENT_EVENT_TYPE, {
+    action,
+    comment: commentMessage(comment),
+    issue: issueMessage(issue),
+    repository: scope.repository as unknown as repository.RepositoryInput,
+    repository_owner: (scope.owner ?? undefined) as unknown as identity.UserInput | undefined,
+    sender: userMessage(context.sender),
+    changes: bodyFrom !== undefined ? { body_from: bodyFrom } : undefined,
+  } satisfies pb.CommentEventInput);
 }

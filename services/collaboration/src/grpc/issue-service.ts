@@ -2,7 +2,9 @@
 // repository the gateway resolved (signed metadata), encode the reply.
 import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type collaboration } from '@anvil/proto';
-import { createIssue, deleteIssue, editIssue, getIssue, listIssues, setIssueDeadline, type IssueDeps } from '../domain/issues.js';
+import { listIssueDependencies, setIssueDependency, type DependencyDeps } from '../domain/issue-dependencies.js';
+import { moveIssuePin, pinIssue, pinnedIssues, unpinIssue, type PinDeps } from '../domain/issue-pins.js';
+import { createIssue, deleteIssue, editIssue, getIssue, listIssues, setIssueDeadline, setIssueLock } from '../domain/issues.js';
 import { dateOf, issueMessage } from './messages.js';
 
 export const ISSUE_SERVICE_NAME = 'anvil.collaboration.v1.IssueService';
@@ -13,7 +15,7 @@ export function pageOf(page: { page?: number; limit?: number } | null | undefine
   return { offset: (Math.max(page?.page || 1, 1) - 1) * limit, limit };
 }
 
-export function issueService(deps: IssueDeps): ServiceImplementation<collaboration.IssueServiceHandlers> {
+export function issueService(deps: PinDeps & DependencyDeps): ServiceImplementation<collaboration.IssueServiceHandlers> {
   return {
     async ListIssues(request, { caller: _caller, repository }) {
       const { items, total } = await listIssues(deps, repository, {
@@ -46,10 +48,37 @@ export function issueService(deps: IssueDeps): ServiceImplementation<collaborati
     async SetIssueDeadline(request, { caller, repository }) {
       return issueMessage(await setIssueDeadline(deps, repository, caller, request.index, dateOf(request.due_date) ?? null));
     },
+    async PinIssue(request, { repository }) {
+      await pinIssue(deps, repository, request.index);
+      return {};
+    },
+    async UnpinIssue(request, { repository }) {
+      await unpinIssue(deps, repository, request.index);
+      return {};
+    },
+    async MoveIssuePin(request, { repository }) {
+      await moveIssuePin(deps, repository, request.index, request.position);
+      return {};
+    },
+    async ListPinnedIssues(_request, { repository }) {
+      const issues = await pinnedIssues(deps, repository);
+      return { issues: issues.map(issueMessage), total: issues.length };
+    },
+    async ListIssueDependencies(request, { repository }) {
+      const { items, total } = await listIssueDependencies(deps, repository, request.index, request.blocks, pageOf(request.page));
+      return { issues: items.map(issueMessage), total };
+    },
+    async SetIssueDependency(request, { repository }) {
+      return issueMessage(await setIssueDependency(deps, repository, request.index, request.other_index, request.blocks, request.add));
+    },
+    async SetIssueLock(request, { caller, repository }) {
+      await setIssueLock(deps, repository, caller, request.index, request.locked, request.reason);
+      return {};
+    },
   };
 }
 
-export function issueGrpcService(deps: IssueDeps) {
+export function issueGrpcService(deps: PinDeps & DependencyDeps) {
   return {
     name: ISSUE_SERVICE_NAME,
     definition: loadAnvilGrpc().anvil.collaboration.v1.IssueService.service,

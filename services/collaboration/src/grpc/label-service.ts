@@ -5,10 +5,20 @@ import { loadAnvilGrpc, type collaboration } from '@anvil/proto';
 import {
   addIssueLabels, clearIssueLabels, createLabel, deleteLabel, editLabel, getLabel, listIssueLabels, listLabels, removeIssueLabel, replaceIssueLabels, type LabelDeps,
 } from '../domain/labels.js';
+import { createOrgLabel, deleteOrgLabel, editOrgLabel, getOrgLabel, listOrgLabels } from '../domain/org-labels.js';
 import { pageOf } from './issue-service.js';
 import { labelMessage } from './messages.js';
 
 export const LABEL_SERVICE_NAME = 'anvil.collaboration.v1.LabelService';
+
+const newLabelOf = (request: collaboration.CreateLabelRequest) => ({
+  name: request.name, color: request.color, description: request.description, exclusive: request.exclusive, isArchived: request.is_archived,
+});
+
+const labelChangeOf = (request: collaboration.EditLabelRequest) => ({
+  name: request.name ?? undefined, color: request.color ?? undefined, description: request.description ?? undefined,
+  exclusive: request.exclusive ?? undefined, isArchived: request.is_archived ?? undefined,
+});
 
 const listOf = (labels: Parameters<typeof labelMessage>[0][], total = labels.length) => ({ labels: labels.map(labelMessage), total });
 
@@ -22,15 +32,10 @@ export function labelService(deps: LabelDeps): ServiceImplementation<collaborati
       return labelMessage(await getLabel(deps, repository, request.id));
     },
     async CreateLabel(request, { repository }) {
-      return labelMessage(await createLabel(deps, repository, {
-        name: request.name, color: request.color, description: request.description, exclusive: request.exclusive, isArchived: request.is_archived,
-      }));
+      return labelMessage(await createLabel(deps, repository, newLabelOf(request)));
     },
     async EditLabel(request, { repository }) {
-      return labelMessage(await editLabel(deps, repository, request.id, {
-        name: request.name ?? undefined, color: request.color ?? undefined, description: request.description ?? undefined,
-        exclusive: request.exclusive ?? undefined, isArchived: request.is_archived ?? undefined,
-      }));
+      return labelMessage(await editLabel(deps, repository, request.id, labelChangeOf(request)));
     },
     async DeleteLabel(request, { repository }) {
       await deleteLabel(deps, repository, request.id);
@@ -51,6 +56,23 @@ export function labelService(deps: LabelDeps): ServiceImplementation<collaborati
     },
     async RemoveIssueLabel(request, { caller, repository }) {
       await removeIssueLabel(deps, repository, caller, request.index, request.label_id);
+      return {};
+    },
+    async ListOrgLabels(request, { org }) {
+      const { items, total } = await listOrgLabels(deps, org, pageOf(request.page));
+      return listOf(items, total);
+    },
+    async GetOrgLabel(request, { org }) {
+      return labelMessage(await getOrgLabel(deps, org, request.id));
+    },
+    async CreateOrgLabel(request, { caller, org }) {
+      return labelMessage(await createOrgLabel(deps, org, caller, newLabelOf(request)));
+    },
+    async EditOrgLabel(request, { caller, org }) {
+      return labelMessage(await editOrgLabel(deps, org, caller, request.id, labelChangeOf(request)));
+    },
+    async DeleteOrgLabel(request, { caller, org }) {
+      await deleteOrgLabel(deps, org, caller, request.id);
       return {};
     },
   };

@@ -1,5 +1,7 @@
 // Domain values → collaboration messages, shared by the gRPC adapters and the events.
 import type { collaboration as pb, identity } from '@anvil/proto';
+import type { Comment } from '../domain/comments.js';
+import type { Reaction } from '../domain/reactions.js';
 import type { Issue, Label, Milestone } from '../domain/issue-store.js';
 import type { UserProfile } from '../domain/users.js';
 
@@ -42,4 +44,16 @@ export function issueMessage(issue: Issue): pb.IssueInput {
     created: timestamp(issue.createdAt), updated: timestamp(issue.updatedAt), closed: optionalTimestamp(issue.closedAt), due_date: optionalTimestamp(issue.dueDate),
     pin_order: issue.pinOrder, ref: issue.ref, content_version: issue.contentVersion,
   };
+}
+
+export function commentMessage(comment: Comment): pb.CommentInput {
+  return {
+    id: comment.id, issue_id: comment.issueId, issue_index: comment.issueIndex, is_pull: comment.isPull,
+    user: comment.poster ? userMessage(comment.poster) : undefined, type: comment.type, body: comment.body,
+    created: timestamp(comment.createdAt), updated: timestamp(comment.updatedAt), data_json: comment.data ? JSON.stringify(comment.data) : '',
+  };
+}
+
+export function reactionMessage(reaction: Reaction): pb.ReactionInput {
+  return { user: reaction.user ? userMessage(reaction.user) : undefined, content: reaction.content, created: timestamp(reaction.createdAt) };
 }

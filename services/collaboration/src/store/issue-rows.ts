@@ -60,6 +60,12 @@ export async function readIssue(db: Client, where: Prisma.Sql): Promise<Issue | 
   return row ? toIssue(row) : undefined;
 }
 
+/** Issues matching `where` in `order`, each with what presenting it needs: one statement. */
+export async function readIssues(db: Client, where: Prisma.Sql, order: Prisma.Sql): Promise<Issue[]> {
+  const rows = await db.$queryRaw<IssueRow[]>`${SELECT_ISSUE} FROM issue i LEFT JOIN "user" p ON p.id = i.poster_id WHERE ${where} ORDER BY ${order}`;
+  return rows.map(toIssue);
+}
+
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Label tokens (names or ids) as SQL matching a label usable in the repository. */

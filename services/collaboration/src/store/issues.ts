@@ -1,14 +1,16 @@
 // Issues in PostgreSQL. A new issue's index comes from an upsert on its repository's
-// `issue_index` row in the transaction that inserts it: concurrent creators queue on that
-// row lock, so each gets the next index and none is lost or repeated (pull requests will
-// take theirs from the same row). The same row keeps the open/closed counts lists report.
+// `issue_index` row in the transaction that inserts it, as late in it as can be:
+// concurrent creators queue on that row lock, so each gets the next index and none is lost
+// or repeated (pull requests will take theirs from the same row). The same row keeps the open/closed counts lists report.
 import { outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
 import type { ChangeContext, Issue, IssueEventFacts, IssueStore } from '../domain/issue-store.js';
+import { dependenciesLeft } from '../domain/issue-dependencies.js';
 import { outboxRowOfIssueEvent } from '../events/issue-events.js';
 import { Prisma } from './generated/client.js';
 import type { CollaborationDb, CollaborationTx } from './db.js';
 import { listIssueRows, readIssue, toLabel } from './issue-rows.js';
-import { rememberUsers, usersByLogin } from './users.js';
+import { recordTimeline } from './timeline.js';
+import { profileOf, rememberUsers, usersByLogin } from './users.js';
 
 /** The issue_index counter an issue counts in. */
 const counterOf = (issue: { isPull: boolean; isClosed: boolean }) => Prisma.raw(`${issue.isClosed ? 'closed' : 'open'}_${issue.isPull ? 'pulls' : 'issues'}`);
@@ -37,7 +39,9 @@ export function issueStore(db: CollaborationDb, options: OutboxStoreOptions = {}
     outboxTransaction(db, (tx: CollaborationTx, published: string[]) => ({
       tx,
       async publish(context: ChangeContext, issue: Issue, facts: IssueEventFacts) {
-        const row = outboxRowOfIssueEvent(context, issue, facts);
+        // The sender as identity described them, for the webhook's `sender`.
+        const sender = await profileOf(tx, context.sender);
+        const row = outboxRowOfIssueEvent({ ...context, sender }, issue, facts);
         await tx.outboxEvent.create({ data: row });
         published.push(row.id);
       },
@@ -48,15 +52,13 @@ export function issueStore(db: CollaborationDb, options: OutboxStoreOptions = {}
       return inTransaction(async (tx, publish) => {
         await rememberUsers(tx, context.knownUsers);
         const repositoryId = BigInt(context.repository.id);
-        const counter = counterOf({ isPull: false, isClosed: issue.isClosed });
-        const [{ max_index }] = await tx.$queryRaw<Array<{ max_index: bigint }>>`
-          INSERT INTO issue_index (repository_id, max_index, ${counter}) VALUES (${repositoryId}, 1, 1)
-          ON CONFLICT (repository_id) DO UPDATE SET max_index = issue_index.max_index + 1, ${counter} = issue_index.${counter} + 1
-          RETURNING max_index`;
         const now = new Date();
+        // The row goes in under a provisional negative index no one else sees; the real one is
+        // taken last, so the repository's index row stays locked for as short a time as can be.
+        const provisional = -BigInt(Date.now()) * 1_000_000n - BigInt(Math.floor(Math.random() * 1_000_000));
         const created = await tx.issue.create({
           data: {
-            repository_id: repositoryId, index: max_index, poster_id: BigInt(issue.posterId), title: issue.title, body: issue.body, ref: issue.ref,
+            repository_id: repositoryId, index: provisional, poster_id: BigInt(issue.posterId), title: issue.title, body: issue.body, ref: issue.ref,
             is_closed: issue.isClosed, closed_at: issue.isClosed ? now : null, milestone_id: issue.milestoneId ? BigInt(issue.milestoneId) : null,
             due_date: issue.dueDate ?? null, created_at: now, updated_at: now,
             labels: { createMany: { data: issue.labelIds.map((id) => ({ label_id: BigInt(id) })) } },
@@ -66,6 +68,12 @@ export function issueStore(db: CollaborationDb, options: OutboxStoreOptions = {}
           select: { id: true },
         });
         await recountMilestones(tx, [issue.milestoneId]);
+        const counter = counterOf({ isPull: false, isClosed: issue.isClosed });
+        const [{ max_index }] = await tx.$queryRaw<Array<{ max_index: bigint }>>`
+          INSERT INTO issue_index (repository_id, max_index, ${counter}) VALUES (${repositoryId}, 1, 1)
+          ON CONFLICT (repository_id) DO UPDATE SET max_index = issue_index.max_index + 1, ${counter} = issue_index.${counter} + 1
+          RETURNING max_index`;
+        await tx.issue.update({ where: { id: created.id }, data: { index: max_index } });
         const stored = (await readIssue(tx, byId(Number(created.id))))!;
         await publish(context, stored, { action: 'opened' });
         // Gitea notifies a creation with closed: true as opened, then closed.
@@ -94,7 +102,13 @@ export function issueStore(db: CollaborationDb, options: OutboxStoreOptions = {}
           data.content_version = { increment: 1 };
         }
         if (change.ref !== undefined) data.ref = change.ref;
+        if (change.isLocked !== undefined) data.is_locked = change.isLocked;
         if (change.isClosed !== undefined && change.isClosed !== before.isClosed) {
+          if (change.isClosed) {
+            const [{ open }] = await tx.$queryRaw<Array<{ open: bigint }>>`
+              SELECT count(*) AS open FROM issue_dependency d JOIN issue b ON b.id = d.dependency_id WHERE d.issue_id = ${BigInt(id)} AND NOT b.is_closed`;
+            if (open > 0n) throw dependenciesLeft();
+          }
           data.is_closed = change.isClosed;
           data.closed_at = change.isClosed ? now : null;
           await bumpCounter(tx, before.repositoryId, before, -1);
@@ -116,7 +130,10 @@ export function issueStore(db: CollaborationDb, options: OutboxStoreOptions = {}
         }
         await recountMilestones(tx, [before.milestone?.id, change.milestoneId]);
         const after = (await readIssue(tx, byId(id)))!;
-        for (const facts of eventsOf(before, after)) await publish(context, after, facts);
+        const events = eventsOf(before, after);
+        const lock = change.isLocked !== undefined && change.isLocked !== before.isLocked ? { locked: change.isLocked, reason: change.lockReason ?? '' } : undefined;
+        await recordTimeline(tx, context, before, after, events, lock);
+        for (const facts of events) await publish(context, after, facts);
         return after;
       });
     },

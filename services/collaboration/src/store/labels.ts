@@ -1,7 +1,7 @@
 // Labels in PostgreSQL (table `label`): a repository's own (repository_id) or an
 // organization's (org_id), usable by name or id.
 import type { Label } from '../domain/issue-store.js';
-import type { LabelStore, NewLabel } from '../domain/labels.js';
+import type { LabelOwner, LabelStore, NewLabel } from '../domain/labels.js';
 import type { Label as LabelRow, Prisma } from './generated/client.js';
 import type { CollaborationDb } from './db.js';
 
@@ -22,13 +22,15 @@ function dataOf(change: Partial<NewLabel>): Prisma.LabelUncheckedUpdateInput {
   return data;
 }
 
+const ownerWhere = (owner: LabelOwner) => ('orgId' in owner ? { org_id: BigInt(owner.orgId) } : { repository_id: BigInt(owner.repositoryId) });
+
 // Gitea lists labels alphabetically; the id keeps equal names in a stable order.
 const ORDER: Prisma.LabelOrderByWithRelationInput[] = [{ name: 'asc' }, { id: 'asc' }];
 
 export function labelStore(db: CollaborationDb): LabelStore {
   return {
-    async list(repositoryId, page) {
-      const where = { repository_id: BigInt(repositoryId) };
+    async list(owner, page) {
+      const where = ownerWhere(owner);
       const [rows, total] = await Promise.all([
         db.label.findMany({ where, orderBy: ORDER, skip: page.offset, take: page.limit }),
         db.label.count({ where }),
@@ -36,29 +38,29 @@ export function labelStore(db: CollaborationDb): LabelStore {
       return { items: rows.map(toLabel), total };
     },
 
-    async find(repositoryId, id) {
-      const row = await db.label.findFirst({ where: { id: BigInt(id), repository_id: BigInt(repositoryId) } });
+    async find(owner, id) {
+      const row = await db.label.findFirst({ where: { id: BigInt(id), ...ownerWhere(owner) } });
       return row ? toLabel(row) : undefined;
     },
 
-    async create(repositoryId, label) {
+    async create(owner, label) {
       const row = await db.label.create({
         data: {
-          repository_id: BigInt(repositoryId), name: label.name, color: label.color, description: label.description,
+          ...ownerWhere(owner), name: label.name, color: label.color, description: label.description,
           exclusive: label.exclusive, archived_at: label.isArchived ? new Date() : null,
         },
       });
       return toLabel(row);
     },
 
-    async update(repositoryId, id, change) {
-      const { count } = await db.label.updateMany({ where: { id: BigInt(id), repository_id: BigInt(repositoryId) }, data: dataOf(change) });
+    async update(owner, id, change) {
+      const { count } = await db.label.updateMany({ where: { id: BigInt(id), ...ownerWhere(owner) }, data: dataOf(change) });
       if (!count) return undefined;
       return toLabel((await db.label.findUnique({ where: { id: BigInt(id) } }))!);
     },
 
-    async remove(repositoryId, id) {
-      const { count } = await db.label.deleteMany({ where: { id: BigInt(id), repository_id: BigInt(repositoryId) } });
+    async remove(owner, id) {
+      const { count } = await db.label.deleteMany({ where: { id: BigInt(id), ...ownerWhere(owner) } });
       return count > 0;
     },
 

@@ -34,3 +34,9 @@ export async function usersByLogin(db: Client, logins: string[]): Promise<UserPr
   const rows = await db.user.findMany({ where: { lower_name: { in: logins.map((l) => l.toLowerCase()) } } });
   return rows.map((r) => ({ ...(r.profile as object), id: Number(r.id), login: r.login, type: r.type }));
 }
+
+/** The user as the read model knows them (identity's full description), else `fallback`. */
+export async function profileOf(db: Client, fallback: UserProfile): Promise<UserProfile> {
+  const row = await db.user.findUnique({ where: { id: BigInt(fallback.id) } });
+  return row ? { ...(row.profile as object), id: Number(row.id), login: row.login, type: row.type } : fallback;
+}

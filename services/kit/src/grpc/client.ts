@@ -5,12 +5,14 @@
 import * as grpc from '@grpc/grpc-js';
 import { DomainError, kindOfGrpcStatus } from '../errors.js';
 import { writeCaller, type Caller } from './caller.js';
-import { writeRepositoryScope, type RepositoryScope } from './repository-scope.js';
+import { writeOrgScope, writeRepositoryScope, type OrgScope, type RepositoryScope } from './repository-scope.js';
 
 export interface CallOptions {
   caller: Caller;
   /** The repository the call is about, as the gateway resolved it for the caller (signed). */
   repository?: RepositoryScope;
+  /** The organization the call is about, as identity answered the gateway for the caller (signed). */
+  org?: OrgScope;
   /** Milliseconds; defaults to the client's deadline. */
   deadlineMs?: number;
 }
@@ -77,6 +79,7 @@ export function createServiceClient<C>(
             const metadata = new grpc.Metadata();
             writeCaller(metadata, options.caller, secret);
             if (options.repository) writeRepositoryScope(metadata, options.repository, options.caller, secret);
+            if (options.org) writeOrgScope(metadata, options.org, options.caller, secret);
             const deadline = Date.now() + (options.deadlineMs ?? defaultDeadline);
             rpc.call(channel, request, metadata, { deadline }, (err: grpc.ServiceError | null, reply: unknown) =>
               err ? reject(errorFromStatus(err)) : resolve(reply),

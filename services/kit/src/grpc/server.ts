@@ -6,13 +6,15 @@ import { HealthImplementation, type ServingStatusMap } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import { DomainError, grpcStatusOf } from '../errors.js';
 import { readCaller, type Caller } from './caller.js';
-import { readRepositoryScope, type RepositoryScope } from './repository-scope.js';
+import { readOrgScope, readRepositoryScope, type OrgScope, type RepositoryScope } from './repository-scope.js';
 import { MAX_MESSAGE_BYTES } from './client.js';
 
 export interface CallContext {
   caller: Caller;
   /** The repository the gateway resolved for this caller, when it sent one (signed). */
   repository?: RepositoryScope;
+  /** The organization the gateway resolved for this caller, when it sent one (signed). */
+  org?: OrgScope;
   log: Logger;
   /**
    * Aborted once the caller stops waiting: it went away or its deadline passed, and
@@ -116,7 +118,8 @@ function wrapUnary(method: string, fn: (req: unknown, ctx: CallContext) => Promi
     let answered = false;
     call.once('cancelled', () => answered || abandoned.abort());
     const repository = readRepositoryScope(call.metadata, caller, secret);
-    callContext.run({ caller, signal: abandoned.signal }, () => fn(call.request, { caller, repository, log, signal: abandoned.signal })).then(
+    const org = readOrgScope(call.metadata, caller, secret);
+    callContext.run({ caller, signal: abandoned.signal }, () => fn(call.request, { caller, repository, org, log, signal: abandoned.signal })).then(
       (reply) => {
         answered = true;
         callback(null, reply);

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "comment" ADD COLUMN     "data" JSONB;

@@ -1,0 +1,48 @@
+// Issue dependencies (Gitea's routers/api/v1/repo/issue_dependency.go), within one
+// repository: an issue depending on an open one cannot be closed (412). Reading needs read,
+// changing needs write; an issue cannot depend on itself or on one that depends on it.
+import { DomainError, invalid, notFound, type RepositoryScope } from '@anvil/kit';
+import type { Issue } from './issue-store.js';
+import type { IssueDeps } from './issues.js';
+import { requireNotArchived, requireWriter, scopedRepository } from './scope.js';
+
+export interface DependencyStore {
+  /** What the issue depends on (blocks: false) or blocks (true), by number, paged. */
+  list(issueId: number, blocks: boolean, page: { offset: number; limit: number }): Promise<{ items: Issue[]; total: number }>;
+  add(issueId: number, dependencyId: number): Promise<void>;
+  remove(issueId: number, dependencyId: number): Promise<void>;
+  exists(issueId: number, dependencyId: number): Promise<boolean>;
+}
+
+export interface DependencyDeps extends IssueDeps {
+  dependencies: DependencyStore;
+}
+
+const issueNotFound = () => notFound('The target couldn\'t be found.', 'issue_not_found');
+
+export async function listIssueDependencies(deps: DependencyDeps, scope: RepositoryScope | undefined, index: number, blocks: boolean, page: { offset: number; limit: number }) {
+  const issue = await deps.issues.find(scopedRepository(scope).id, index);
+  if (!issue) throw issueNotFound();
+  return deps.dependencies.list(issue.id, blocks, page);
+}
+
+/** Adds or removes a dependency; answers the other issue, as Gitea does. */
+export async function setIssueDependency(deps: DependencyDeps, scope: RepositoryScope | undefined, index: number, otherIndex: number, blocks: boolean, add: boolean): Promise<Issue> {
+  const repository = scopedRepository(scope);
+  const [issue, other] = await Promise.all([deps.issues.find(repository.id, index), deps.issues.find(repository.id, otherIndex)]);
+  if (!issue || !other) throw issueNotFound();
+  requireWriter(repository);
+  requireNotArchived(repository);
+  const [dependent, dependency] = blocks ? [other, issue] : [issue, other];
+  if (!add) {
+    await deps.dependencies.remove(dependent.id, dependency.id);
+    return other;
+  }
+  if (dependent.id === dependency.id) throw invalid('an issue cannot depend on itself', 'dependency_on_itself');
+  if (await deps.dependencies.exists(dependency.id, dependent.id)) throw invalid('the issues would depend on each other', 'dependency_circular');
+  await deps.dependencies.add(dependent.id, dependency.id);
+  return other;
+}
+
+/** Gitea's ErrDependenciesLeft: 412 at the gateway. */
+export const dependenciesLeft = () => new DomainError('bad_request', 'cannot close this issue because it still has open dependencies', 'dependencies_left');
