@@ -76,7 +76,7 @@ export interface HooksTestbed {
   receiver(): Promise<Receiver>;
   /** A `hooks` consumer, as one replica runs it. */
   consumer(): Promise<RunningConsumer>;
-  /** A sender pool, as one replica runs it, allowing `allowed` ([webhook] ALLOWED_HOST_LIST). */
+  /** A sender pool, as one replica runs it, allowing `allowed` ([webhook] ALLOWED_HOST_LIST); stopped at close() if not before. */
   senders(options?: { allowed?: string[]; maxAttempts?: number; timeoutMs?: number; maxPerHost?: number }): SenderPool;
   /** Publishes an event through an outbox row and the kit's relay; answers its id. */
   publish(subject: string, type: string, payload: object): Promise<string>;
@@ -113,12 +113,14 @@ export async function hooksTestbed(name: string): Promise<HooksTestbed> {
           queue: deliveryQueue(db), dispatcher, timeoutMs, log, policy: { maxAttempts, backoffMs: 50 }, senders: 8, maxPerHost,
         });
         const listener = listenForDeliveries(database.url, pool.kick, log);
-        teardown.add(async () => {
+        let stopping: Promise<void> | undefined;
+        const stop = () => (stopping ??= (async () => {
           await listener.stop();
           await pool.stop();
           await dispatcher.close();
-        });
-        return pool;
+        })());
+        teardown.add(stop);
+        return { kick: pool.kick, stop };
       },
       async publish(subject, type, payload) {
         const row = outboxEvent(subject, type, payload);
