@@ -145,6 +145,24 @@ describe('webhook delivery', () => {
     expect(await deliveriesOf(inactive.id)).toHaveLength(0);
     await store.remove({ kind: 'site', list: 'all' }, system.id);
   });
+
+  it('drops a deleted repository\'s hooks and their deliveries, and tells the owner\'s hooks', async () => {
+    const repoId = nextRepo++;
+    const own = await hook(repoId, receiver.url);
+    const ownerHook = await webhookStore(tb.db).create({
+      repoId: 0, ownerId: 9, isSystemWebhook: false, type: 'gitea', name: '', url: receiver.url, contentType: 'json', secret: '',
+      authorizationHeader: '', events: ['repository'], branchFilter: '', meta: {}, active: true,
+    });
+    await tb.publish('repository.push', 'anvil.repository.v1.Push', push(repoId));
+    await settled(own.id, 1);
+    await tb.publish('repository.repo.deleted', 'anvil.repository.v1.RepositoryDeleted', {
+      repository: repository(repoId, 9), actor_id: 9, actor: { id: 9, login: 'bob' },
+    });
+    const [told] = await settled(ownerHook.id, 1);
+    expect(JSON.parse(told.payload)).toMatchObject({ action: 'deleted', repository: { id: repoId }, sender: { login: 'bob' } });
+    expect(await webhookStore(tb.db).find({ kind: 'repository', repoId }, own.id)).toBeUndefined();
+    expect(await deliveriesOf(own.id)).toHaveLength(0);
+  });
 });
 
 describe('retries', () => {

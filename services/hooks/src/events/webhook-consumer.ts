@@ -8,14 +8,19 @@ import type { NewDelivery } from '../domain/deliveries.js';
 import { deliveryBody } from '../payloads/body.js';
 import type { HooksTx } from '../store/db.js';
 import { hooksFor, queueDeliveries } from '../store/deliveries.js';
+import { removeRepositoryHooks } from '../store/webhooks.js';
 import { HOOK_EVENT_KINDS } from './hook-event-kinds.js';
 
 export const HOOKS_CONSUMER = 'hooks';
+const REPOSITORY_DELETED = 'repository.repo.deleted';
 
 export async function deliveriesForEvent(tx: HooksTx, event: ReceivedEvent, rootUrl: string): Promise<number> {
   const kind = HOOK_EVENT_KINDS[event.subject];
   if (!kind || !event.payload) return 0;
   const repo = kind.repository(event.payload);
+  // A deleted repository's own hooks go with it (as in Gitea); its owner's and the site's
+  // hooks still hear of the deletion.
+  if (event.subject === REPOSITORY_DELETED) await removeRepositoryHooks(tx, Number(repo.id));
   const hooks = await hooksFor(tx, { id: Number(repo.id), ownerId: Number(repo.owner_id) }, kind.event);
   const branch = kind.branch?.(event.payload);
   const matching = hooks.filter((hook) => branch === undefined || branchFilterMatches(hook.branchFilter, branch));

@@ -133,7 +133,8 @@ export function deliveryQueue(db: HooksDb): DeliveryQueue {
     },
 
     async record(id, attempt, outcome) {
-      await db.hookDelivery.update({
+      // updateMany: a delivery whose hook was deleted meanwhile is simply gone.
+      await db.hookDelivery.updateMany({
         where: { id: BigInt(id) },
         data: {
           status: outcome.status, attempts: { increment: 1 }, claimed_until: null,

@@ -3,7 +3,7 @@ import type { HookEvent } from '../domain/hook-events.js';
 import type { HookContentType, HookType } from '../domain/hook-types.js';
 import type { HookScope, Webhook, WebhookStore } from '../domain/webhooks.js';
 import type { Prisma, Webhook as WebhookRow } from './generated/client.js';
-import type { HooksDb } from './db.js';
+import type { HooksDb, HooksTx } from './db.js';
 
 export function toWebhook(row: WebhookRow): Webhook {
   return {
@@ -81,4 +81,13 @@ export function webhookStore(db: HooksDb): WebhookStore {
       });
     },
   };
+}
+
+/** Removes a deleted repository's hooks and their deliveries (inside the event's transaction). */
+export async function removeRepositoryHooks(tx: HooksTx, repoId: number): Promise<void> {
+  const hooks = await tx.webhook.findMany({ where: { repo_id: BigInt(repoId) }, select: { id: true } });
+  if (!hooks.length) return;
+  const ids = hooks.map((h) => h.id);
+  await tx.hookDelivery.deleteMany({ where: { hook_id: { in: ids } } });
+  await tx.webhook.deleteMany({ where: { id: { in: ids } } });
 }
