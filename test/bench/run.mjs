@@ -77,6 +77,8 @@ async function bootGateway(dataDir) {
     ...(process.env.ANVIL_REPOSITORY_CACHE_TTL_MS ? { ANVIL_REPOSITORY_CACHE_TTL_MS: process.env.ANVIL_REPOSITORY_CACHE_TTL_MS } : {}),
     // The hooks part delivers to receivers on this machine.
     ...(PARTS.has('hooks') ? { ANVIL__webhook__ALLOWED_HOST_LIST: 'loopback' } : {}),
+    // BENCH_HOOKS_CONSUMERS=4 measures with four event pullers per hooks process.
+    ...(process.env.BENCH_HOOKS_CONSUMERS ? { ANVIL__webhook__CONSUMERS: process.env.BENCH_HOOKS_CONSUMERS } : {}),
   };
   const supervisor = spawn(process.execPath, [here('../../cli/dist/main.js'), 'start'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(supervisor);

@@ -258,6 +258,31 @@ describe('a replica killed mid-send', () => {
 });
 
 describe('the outbound guard', () => {
+  // One system with the default allow list (`external`), shared by the cases below.
+  let guarded: HooksTestbed;
+  let nextGuardedRepo = 1;
+  beforeAll(async () => {
+    guarded = await hooksTestbed('guard');
+    await guarded.consumer();
+    guarded.senders({ allowed: ['external'] });
+  }, 30_000);
+  afterAll(() => guarded?.close());
+
+  /** Sends a push to `url` through the guarded system; answers the settled delivery. */
+  async function deliverTo(url: string) {
+    const repoId = nextGuardedRepo++;
+    const made = await webhookStore(guarded.db).create({
+      repoId, ownerId: 0, isSystemWebhook: false, type: 'gitea', name: '', url, contentType: 'json', secret: '',
+      authorizationHeader: '', events: ['push'], branchFilter: '', meta: {}, active: true,
+    });
+    await guarded.publish('repository.push', 'anvil.repository.v1.Push', push(repoId));
+    for (;;) {
+      const [row] = await guarded.db.hookDelivery.findMany({ where: { hook_id: BigInt(made.id) } });
+      if (row && row.status !== 'pending') return row;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
   it.each([
     ['a loopback address', (port: number) => `http://127.0.0.1:${port}/hook`],
     ['a name that resolves to loopback', (port: number) => `http://localhost:${port}/hook`],
@@ -266,47 +291,30 @@ describe('the outbound guard', () => {
     ['::1', (port: number) => `http://[::1]:${port}/hook`],
     ['an IPv4-mapped loopback address', (port: number) => `http://[::ffff:127.0.0.1]:${port}/hook`],
   ])('refuses %s under the default `external`, without retrying and without reaching it', async (_name, urlOf) => {
-    const receiver = await tb.receiver();
-    const guarded = await hooksTestbed('guard');
-    try {
-      await guarded.consumer();
-      guarded.senders({ allowed: ['external'] });
-      const made = await webhookStore(guarded.db).create({
-        repoId: 1, ownerId: 0, isSystemWebhook: false, type: 'gitea', name: '', url: urlOf(receiver.port), contentType: 'json', secret: '',
-        authorizationHeader: '', events: ['push'], branchFilter: '', meta: {}, active: true,
-      });
-      await guarded.publish('repository.push', 'anvil.repository.v1.Push', push(1));
-      for (;;) {
-        const [row] = await guarded.db.hookDelivery.findMany({ where: { hook_id: BigInt(made.id) } });
-        if (row && row.status !== 'pending') {
-          expect(row).toMatchObject({ status: 'failed', attempts: 1, response_status: 0 });
-          expect(row.error).toContain('is not allowed by [webhook] ALLOWED_HOST_LIST');
-          break;
-        }
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(receiver.requests).toHaveLength(0);
-    } finally {
-      await guarded.close();
-    }
+    const receiver = await guarded.receiver();
+    const row = await deliverTo(urlOf(receiver.port));
+    expect(row).toMatchObject({ status: 'failed', attempts: 1, response_status: 0 });
+    expect(row.error).toContain('is not allowed by [webhook] ALLOWED_HOST_LIST');
+    expect(receiver.requests).toHaveLength(0);
   });
 
   it('checks every redirect: an allowed host redirecting to a refused one is not followed there', async () => {
     const target = await tb.receiver();
     const redirector = await tb.receiver();
     redirector.answer = () => ({ status: 307, location: `http://127.0.0.2:${target.port}/hook` });
-    const guarded = await hooksTestbed('redirect');
+    // The redirector is allowed by CIDR; where it points is not. A database of its own, so
+    // that only this pool (and its allow list) sends the delivery.
+    const own = await hooksTestbed('redirect');
     try {
-      await guarded.consumer();
-      // The redirector is allowed by CIDR; where it points is not.
-      guarded.senders({ allowed: ['127.0.0.1/32'] });
-      const made = await webhookStore(guarded.db).create({
+      await own.consumer();
+      own.senders({ allowed: ['127.0.0.1/32'] });
+      const made = await webhookStore(own.db).create({
         repoId: 1, ownerId: 0, isSystemWebhook: false, type: 'gitea', name: '', url: redirector.url, contentType: 'json', secret: '',
         authorizationHeader: '', events: ['push'], branchFilter: '', meta: {}, active: true,
       });
-      await guarded.publish('repository.push', 'anvil.repository.v1.Push', push(1));
+      await own.publish('repository.push', 'anvil.repository.v1.Push', push(1));
       for (;;) {
-        const [row] = await guarded.db.hookDelivery.findMany({ where: { hook_id: BigInt(made.id) } });
+        const [row] = await own.db.hookDelivery.findMany({ where: { hook_id: BigInt(made.id) } });
         if (row && row.status !== 'pending') {
           expect(row).toMatchObject({ status: 'failed', attempts: 1 });
           expect(row.error).toContain('127.0.0.2');
@@ -317,7 +325,7 @@ describe('the outbound guard', () => {
       expect(redirector.requests).toHaveLength(1);
       expect(target.requests).toHaveLength(0);
     } finally {
-      await guarded.close();
+      await own.close();
     }
   });
 });
