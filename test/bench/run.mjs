@@ -85,6 +85,8 @@ async function systemEnv(dataDir, suffix = '') {
     ...(process.env.ANVIL_REPOSITORY_CACHE_TTL_MS ? { ANVIL_REPOSITORY_CACHE_TTL_MS: process.env.ANVIL_REPOSITORY_CACHE_TTL_MS } : {}),
     // The hooks part delivers to receivers on this machine.
     ...(PARTS.has('hooks') ? { ANVIL__webhook__ALLOWED_HOST_LIST: 'loopback' } : {}),
+    // BENCH_HOOKS_CONSUMERS=4 measures with four event pullers per hooks process.
+    ...(process.env.BENCH_HOOKS_CONSUMERS ? { ANVIL__webhook__CONSUMERS: process.env.BENCH_HOOKS_CONSUMERS } : {}),
   };
   return { env, baseUrl, repositoryHttpAddress: `127.0.0.1:${repositoryHttp}` };
 }

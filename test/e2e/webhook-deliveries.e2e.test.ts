@@ -205,7 +205,7 @@ describe('the deliveries API', () => {
     expect((await owner.client.post(`/orgs/${org}/repos`, { name: 'fresh' })).status).toBe(201);
     const [delivery] = await deliveriesTo(path, 1);
     expect(delivery.headers['x-gitea-event']).toBe('repository');
-    expect(JSON.parse(delivery.body.toString())).toMatchObject({ action: 'created', repository: { full_name: `${org}/fresh` }, organization: { login: org } });
+    expect(JSON.parse(delivery.body.toString())).toMatchObject({ action: 'created', repository: { full_name: `${org}/fresh` }, organization: { login: org }, sender: { login: owner.username } });
     const list = await owner.client.get(`/orgs/${org}/hooks/${hook.body.id}/deliveries`);
     expect(list.body).toHaveLength(1);
   });

@@ -62,6 +62,9 @@ describe('repository webhooks', () => {
       branch_filter: '{main,release/*}', authorization_header: 'Bearer abc',
     });
     expect(edited.text).not.toContain('s3cret');
+    // Without `events` the events stay; an empty list is the default, push.
+    expect((await owner.client.patch(`${owner.base}/hooks/${made.body.id}`, { active: true })).body).toMatchObject({ active: true, events: ['create', 'delete'] });
+    expect((await owner.client.patch(`${owner.base}/hooks/${made.body.id}`, { events: [] })).body.events).toEqual(['push']);
   });
 
   test('deleting a hook removes it; a hook of another repository is not found', async () => {

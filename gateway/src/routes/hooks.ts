@@ -57,7 +57,7 @@ function createRequest(scope: hooks.HookScopeInput, body: Body): hooks.CreateHoo
 function editRequest(scope: hooks.HookScopeInput, id: number, body: Body): hooks.EditHookRequestInput {
   const request: hooks.EditHookRequestInput = {
     ref: { scope, id }, has_config: body.config !== undefined && body.config !== null, config: stringMap(body.config),
-    events: Array.isArray(body.events) ? (body.events as string[]) : [],
+    events: Array.isArray(body.events) ? (body.events as string[]) : [], has_events: Array.isArray(body.events),
   };
   if (typeof body.branch_filter === 'string') request.branch_filter = body.branch_filter;
   if (typeof body.authorization_header === 'string') request.authorization_header = body.authorization_header;

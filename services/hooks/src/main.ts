@@ -3,16 +3,19 @@ import { fileURLToPath } from 'node:url';
 import { hostList, outboundDispatcher, runService, type ServiceDeps } from '@anvil/kit';
 import { startSenders } from './delivery/sender.js';
 import { testDeliveries } from './delivery/test-deliveries.js';
-import { listenForDeliveries } from './delivery/wakeup.js';
+import { listenForNotifications } from './delivery/wakeup.js';
 import { webhookConsumer } from './events/webhook-consumer.js';
 import { hooksGrpcService, type HooksServiceDeps } from './grpc/hooks-service.js';
 import { createDb, type HooksDb, type HooksTx } from './store/db.js';
-import { deliveryHistory, deliveryQueue, pruneDeliveries } from './store/deliveries.js';
+import { DELIVERY_CHANNEL, deliveryHistory, deliveryQueue, pruneDeliveries } from './store/deliveries.js';
+import { HookMatchCache, WEBHOOK_CHANNEL } from './store/hook-match-cache.js';
 import { webhookStore } from './store/webhooks.js';
 
 const PRUNE_EVERY_MS = 10 * 60_000;
 
 let contexts: HooksServiceDeps | undefined;
+/** Shared by the consumers and emptied by the listener; one per process. */
+const hookCache = new HookMatchCache();
 
 function contextsOf({ db, config }: ServiceDeps<HooksDb>): HooksServiceDeps {
   contexts ??= { webhooks: webhookStore(db), tests: testDeliveries(db, config.rootUrl), deliveries: deliveryHistory(db) };
@@ -32,7 +35,7 @@ function startDelivering({ db, config, log, databaseUrl, onShutdown }: ServiceDe
     policy: { maxAttempts: settings.MAX_ATTEMPTS, backoffMs: settings.RETRY_BACKOFF_MS },
     senders: settings.SENDERS, maxPerHost: settings.MAX_PER_HOST,
   });
-  const listener = listenForDeliveries(databaseUrl, senders.kick, log);
+  const listener = listenForNotifications(databaseUrl, { [DELIVERY_CHANNEL]: senders.kick, [WEBHOOK_CHANNEL]: () => hookCache.clear() }, log);
   // Old deliveries go by age and by count per hook; every replica may run it (a DELETE).
   const prune = () => pruneDeliveries(db, settings.DELIVERY_MAX_AGE_DAYS, settings.DELIVERY_MAX_PER_HOOK)
     .catch((err: unknown) => log.warn({ err }, 'could not prune webhook deliveries'));
@@ -55,6 +58,6 @@ await runService<HooksDb, HooksTx>({
   // [webhook] CONSUMERS pullers on the one durable consumer: each event is still handled once
   // (the kit consumer's processed_event). One keeps the stream's order within a process;
   // more let handlers, which mostly wait on the database, overlap.
-  consumers: (deps) => Array.from({ length: deps.config.settings.webhook.CONSUMERS }, () => webhookConsumer(deps.config.rootUrl)),
+  consumers: (deps) => Array.from({ length: deps.config.settings.webhook.CONSUMERS }, () => webhookConsumer(deps.config.rootUrl, hookCache)),
   beforeServing: async (deps) => startDelivering(deps),
 });

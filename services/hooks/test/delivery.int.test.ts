@@ -2,8 +2,11 @@
 // stream becomes a signed POST with Gitea's headers and payload, failures are retried (5xx,
 // timeouts) or not (4xx), two replicas deliver each event once between them, and the
 // outbound guard refuses targets [webhook] ALLOWED_HOST_LIST does not allow.
+import { fork } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { queueDeliveries } from '../src/store/deliveries.js';
 import { webhookStore } from '../src/store/webhooks.js';
 import type { Webhook } from '../src/domain/webhooks.js';
 import { hooksTestbed, type HooksTestbed, type Receiver } from './support/testbed.js';
@@ -142,6 +145,24 @@ describe('webhook delivery', () => {
     expect(await deliveriesOf(inactive.id)).toHaveLength(0);
     await store.remove({ kind: 'site', list: 'all' }, system.id);
   });
+
+  it('drops a deleted repository\'s hooks and their deliveries, and tells the owner\'s hooks', async () => {
+    const repoId = nextRepo++;
+    const own = await hook(repoId, receiver.url);
+    const ownerHook = await webhookStore(tb.db).create({
+      repoId: 0, ownerId: 9, isSystemWebhook: false, type: 'gitea', name: '', url: receiver.url, contentType: 'json', secret: '',
+      authorizationHeader: '', events: ['repository'], branchFilter: '', meta: {}, active: true,
+    });
+    await tb.publish('repository.push', 'anvil.repository.v1.Push', push(repoId));
+    await settled(own.id, 1);
+    await tb.publish('repository.repo.deleted', 'anvil.repository.v1.RepositoryDeleted', {
+      repository: repository(repoId, 9), actor_id: 9, actor: { id: 9, login: 'bob' },
+    });
+    const [told] = await settled(ownerHook.id, 1);
+    expect(JSON.parse(told.payload)).toMatchObject({ action: 'deleted', repository: { id: repoId }, sender: { login: 'bob' } });
+    expect(await webhookStore(tb.db).find({ kind: 'repository', repoId }, own.id)).toBeUndefined();
+    expect(await deliveriesOf(own.id)).toHaveLength(0);
+  });
 });
 
 describe('retries', () => {
@@ -149,11 +170,12 @@ describe('retries', () => {
     const receiver = await tb.receiver();
     // 503, then a hang past the deliver timeout, then 200.
     receiver.answer = (_req, index) => (index === 0 ? { status: 503 } : index === 1 ? { status: 200, delayMs: 3_000 } : { status: 200 });
-    tb.senders({ allowed: [`127.0.0.1/32`], timeoutMs: 1_000 });
+    const pool = tb.senders({ allowed: [`127.0.0.1/32`], timeoutMs: 1_000 });
     const repoId = nextRepo++;
     const made = await hook(repoId, receiver.url);
     await tb.publish('repository.push', 'anvil.repository.v1.Push', push(repoId));
     const [row] = await settled(made.id, 1);
+    await pool.stop();
     expect(row).toMatchObject({ status: 'delivered', attempts: 3, response_status: 200 });
     expect(receiver.requests.map((r) => r.headers['x-gitea-delivery'])).toEqual(Array(3).fill(row.uuid));
   });
@@ -182,7 +204,7 @@ describe('two replicas', () => {
     await Promise.all(Array.from({ length: 60 }, () => tb.publish('repository.push', 'anvil.repository.v1.Push', push(repoId))));
     const rows = await settled(made.id, 60);
     expect(rows).toHaveLength(60);
-    expect(rows.every((r) => r.status === 'delivered' && r.attempts === 1)).toBe(true);
+    expect(rows.filter((r) => r.status !== 'delivered' || r.attempts !== 1).map((r) => [r.status, r.attempts, r.error, r.response_status])).toEqual([]);
     await receiver.waitFor(60);
     const ids = receiver.requests.map((r) => r.headers['x-gitea-delivery']);
     expect(new Set(ids).size).toBe(60);
@@ -190,7 +212,77 @@ describe('two replicas', () => {
   });
 });
 
+describe('a replica killed mid-send', () => {
+  it('loses no delivery: another replica sends what it held once its lease runs out', async () => {
+    // A database of its own, so that only the child's pool sends until it is killed.
+    const own = await hooksTestbed('killed');
+    try {
+      const receiver = await own.receiver();
+      receiver.answer = () => ({ status: 200, delayMs: 1_500 });
+      const made = await webhookStore(own.db).create({
+        repoId: 1, ownerId: 0, isSystemWebhook: false, type: 'gitea', name: '', url: receiver.url, contentType: 'json', secret: '',
+        authorizationHeader: '', events: ['push'], branchFilter: '', meta: {}, active: true,
+      });
+      const child = fork(fileURLToPath(new URL('./support/sender-process.mjs', import.meta.url)), [], {
+        env: { ...process.env, DATABASE_URL: own.databaseUrl, LEASE_MS: '3000' }, stdio: 'ignore',
+      });
+      try {
+        await new Promise((resolve, reject) => {
+          child.once('message', resolve);
+          child.once('exit', (code) => reject(new Error(`sender process exited (${code})`)));
+        });
+        await queueDeliveries(own.db, Array.from({ length: 8 }, (_, n) => ({ hookId: made.id, eventId: `burst-${n}`, event: 'push' as const, payload: `{"n":${n}}` })));
+        // The child holds the deliveries and waits for the receiver's answers: kill it there.
+        await receiver.waitFor(8);
+        child.kill('SIGKILL');
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }
+      expect(await own.db.hookDelivery.count({ where: { hook_id: BigInt(made.id), status: 'pending' } })).toBe(8);
+      receiver.answer = () => ({ status: 200 });
+      own.senders();
+      let rows = await own.db.hookDelivery.findMany({ where: { hook_id: BigInt(made.id) } });
+      while (rows.some((r) => r.status === 'pending')) {
+        await new Promise((r) => setTimeout(r, 50));
+        rows = await own.db.hookDelivery.findMany({ where: { hook_id: BigInt(made.id) } });
+      }
+      expect(rows.map((r) => r.status)).toEqual(Array(8).fill('delivered'));
+      // Each was sent twice (once to the killed replica's unanswered request), with one id.
+      const counts = new Map<unknown, number>();
+      for (const r of receiver.requests) counts.set(r.headers['x-gitea-delivery'], (counts.get(r.headers['x-gitea-delivery']) ?? 0) + 1);
+      expect(rows.map((r) => counts.get(r.uuid))).toEqual(Array(8).fill(2));
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe('the outbound guard', () => {
+  // One system with the default allow list (`external`), shared by the cases below.
+  let guarded: HooksTestbed;
+  let nextGuardedRepo = 1;
+  beforeAll(async () => {
+    guarded = await hooksTestbed('guard');
+    await guarded.consumer();
+    guarded.senders({ allowed: ['external'] });
+  }, 30_000);
+  afterAll(() => guarded?.close());
+
+  /** Sends a push to `url` through the guarded system; answers the settled delivery. */
+  async function deliverTo(url: string) {
+    const repoId = nextGuardedRepo++;
+    const made = await webhookStore(guarded.db).create({
+      repoId, ownerId: 0, isSystemWebhook: false, type: 'gitea', name: '', url, contentType: 'json', secret: '',
+      authorizationHeader: '', events: ['push'], branchFilter: '', meta: {}, active: true,
+    });
+    await guarded.publish('repository.push', 'anvil.repository.v1.Push', push(repoId));
+    for (;;) {
+      const [row] = await guarded.db.hookDelivery.findMany({ where: { hook_id: BigInt(made.id) } });
+      if (row && row.status !== 'pending') return row;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
   it.each([
     ['a loopback address', (port: number) => `http://127.0.0.1:${port}/hook`],
     ['a name that resolves to loopback', (port: number) => `http://localhost:${port}/hook`],
@@ -199,47 +291,30 @@ describe('the outbound guard', () => {
     ['::1', (port: number) => `http://[::1]:${port}/hook`],
     ['an IPv4-mapped loopback address', (port: number) => `http://[::ffff:127.0.0.1]:${port}/hook`],
   ])('refuses %s under the default `external`, without retrying and without reaching it', async (_name, urlOf) => {
-    const receiver = await tb.receiver();
-    const guarded = await hooksTestbed('guard');
-    try {
-      await guarded.consumer();
-      guarded.senders({ allowed: ['external'] });
-      const made = await webhookStore(guarded.db).create({
-        repoId: 1, ownerId: 0, isSystemWebhook: false, type: 'gitea', name: '', url: urlOf(receiver.port), contentType: 'json', secret: '',
-        authorizationHeader: '', events: ['push'], branchFilter: '', meta: {}, active: true,
-      });
-      await guarded.publish('repository.push', 'anvil.repository.v1.Push', push(1));
-      for (;;) {
-        const [row] = await guarded.db.hookDelivery.findMany({ where: { hook_id: BigInt(made.id) } });
-        if (row && row.status !== 'pending') {
-          expect(row).toMatchObject({ status: 'failed', attempts: 1, response_status: 0 });
-          expect(row.error).toContain('is not allowed by [webhook] ALLOWED_HOST_LIST');
-          break;
-        }
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(receiver.requests).toHaveLength(0);
-    } finally {
-      await guarded.close();
-    }
+    const receiver = await guarded.receiver();
+    const row = await deliverTo(urlOf(receiver.port));
+    expect(row).toMatchObject({ status: 'failed', attempts: 1, response_status: 0 });
+    expect(row.error).toContain('is not allowed by [webhook] ALLOWED_HOST_LIST');
+    expect(receiver.requests).toHaveLength(0);
   });
 
   it('checks every redirect: an allowed host redirecting to a refused one is not followed there', async () => {
     const target = await tb.receiver();
     const redirector = await tb.receiver();
     redirector.answer = () => ({ status: 307, location: `http://127.0.0.2:${target.port}/hook` });
-    const guarded = await hooksTestbed('redirect');
+    // The redirector is allowed by CIDR; where it points is not. A database of its own, so
+    // that only this pool (and its allow list) sends the delivery.
+    const own = await hooksTestbed('redirect');
     try {
-      await guarded.consumer();
-      // The redirector is allowed by CIDR; where it points is not.
-      guarded.senders({ allowed: ['127.0.0.1/32'] });
-      const made = await webhookStore(guarded.db).create({
+      await own.consumer();
+      own.senders({ allowed: ['127.0.0.1/32'] });
+      const made = await webhookStore(own.db).create({
         repoId: 1, ownerId: 0, isSystemWebhook: false, type: 'gitea', name: '', url: redirector.url, contentType: 'json', secret: '',
         authorizationHeader: '', events: ['push'], branchFilter: '', meta: {}, active: true,
       });
-      await guarded.publish('repository.push', 'anvil.repository.v1.Push', push(1));
+      await own.publish('repository.push', 'anvil.repository.v1.Push', push(1));
       for (;;) {
-        const [row] = await guarded.db.hookDelivery.findMany({ where: { hook_id: BigInt(made.id) } });
+        const [row] = await own.db.hookDelivery.findMany({ where: { hook_id: BigInt(made.id) } });
         if (row && row.status !== 'pending') {
           expect(row).toMatchObject({ status: 'failed', attempts: 1 });
           expect(row.error).toContain('127.0.0.2');
@@ -250,7 +325,7 @@ describe('the outbound guard', () => {
       expect(redirector.requests).toHaveLength(1);
       expect(target.requests).toHaveLength(0);
     } finally {
-      await guarded.close();
+      await own.close();
     }
   });
 });

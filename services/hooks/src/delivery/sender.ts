@@ -22,6 +22,8 @@ export interface SenderOptions {
   maxPerHost: number;
   /** [webhook] DELIVER_TIMEOUT in milliseconds: the whole request, redirects included. */
   timeoutMs: number;
+  /** How long a claim holds a delivery (default: long enough for a slow host's turn and the request). */
+  leaseMs?: number;
   log: Logger;
 }
 
@@ -82,7 +84,7 @@ export function startSenders(options: SenderOptions): SenderPool {
   let held = 0;
   // Long enough for the wait behind the host's other deliveries, the request and recording
   // it; a replica killed mid-send frees its rows then.
-  const leaseMs = options.timeoutMs * 4 + 30_000;
+  const leaseMs = options.leaseMs ?? options.timeoutMs * 4 + 30_000;
   let stopped = false;
   let kicked = false;
   let wake: (() => void) | undefined;

@@ -56,7 +56,8 @@ export interface CreateHookInput {
 
 export interface EditHookInput {
   config?: Record<string, string>;
-  events: string[];
+  /** Absent: kept; empty: the default (push). */
+  events?: string[];
   branchFilter?: string;
   authorizationHeader?: string;
   active?: boolean;
@@ -132,12 +133,14 @@ export async function listHooks(store: WebhookStore, scope: HookScope, page: { o
 }
 
 /**
- * PATCH: config keys present change; events are replaced (none → the default, as Gitea's
- * editHook); branch filter, authorization header, active and name change when given.
+ * PATCH: config keys present change; events given are replaced (an empty list → the default,
+ * as Gitea's editHook); branch filter, authorization header, active and name change when
+ * given. Unlike Gitea, a PATCH without `events` keeps the hook's events (Gitea resets them
+ * to push, so `{"active": false}` would silently turn an issues hook into a push hook).
  */
 export async function editHook(store: WebhookStore, scope: HookScope, id: number, input: EditHookInput, caller: Caller): Promise<Webhook> {
   const hook = await getHook(store, scope, id, caller);
-  const changes: WebhookChanges = { events: chosenEvents(input.events) };
+  const changes: WebhookChanges = input.events ? { events: chosenEvents(input.events) } : {};
   const config = input.config;
   if (config) {
     if (Object.hasOwn(config, 'url')) changes.url = checkUrl(config.url);

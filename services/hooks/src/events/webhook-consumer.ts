@@ -8,15 +8,23 @@ import type { NewDelivery } from '../domain/deliveries.js';
 import { deliveryBody } from '../payloads/body.js';
 import type { HooksTx } from '../store/db.js';
 import { hooksFor, queueDeliveries } from '../store/deliveries.js';
+import type { HookMatchCache } from '../store/hook-match-cache.js';
+import { removeRepositoryHooks } from '../store/webhooks.js';
 import { HOOK_EVENT_KINDS } from './hook-event-kinds.js';
 
 export const HOOKS_CONSUMER = 'hooks';
+const REPOSITORY_DELETED = 'repository.repo.deleted';
 
-export async function deliveriesForEvent(tx: HooksTx, event: ReceivedEvent, rootUrl: string): Promise<number> {
+export async function deliveriesForEvent(tx: HooksTx, event: ReceivedEvent, rootUrl: string, cache?: HookMatchCache): Promise<number> {
   const kind = HOOK_EVENT_KINDS[event.subject];
   if (!kind || !event.payload) return 0;
   const repo = kind.repository(event.payload);
-  const hooks = await hooksFor(tx, { id: Number(repo.id), ownerId: Number(repo.owner_id) }, kind.event);
+  // A deleted repository's own hooks go with it (as in Gitea); its owner's and the site's
+  // hooks still hear of the deletion.
+  if (event.subject === REPOSITORY_DELETED) await removeRepositoryHooks(tx, Number(repo.id));
+  const target = { id: Number(repo.id), ownerId: Number(repo.owner_id) };
+  const load = () => hooksFor(tx, target, kind.event);
+  const hooks = cache ? await cache.get(target, kind.event, load) : await load();
   const branch = kind.branch?.(event.payload);
   const matching = hooks.filter((hook) => branch === undefined || branchFilterMatches(hook.branchFilter, branch));
   if (!matching.length) return 0;
@@ -28,13 +36,13 @@ export async function deliveriesForEvent(tx: HooksTx, event: ReceivedEvent, root
   return deliveries.length;
 }
 
-export function webhookConsumer(rootUrl: string): Omit<ConsumerOptions<HooksTx>, 'db' | 'bus' | 'log'> {
+export function webhookConsumer(rootUrl: string, cache?: HookMatchCache): Omit<ConsumerOptions<HooksTx>, 'db' | 'bus' | 'log'> {
   return {
     durable: HOOKS_CONSUMER,
     // Every subject: the table decides, so a new event kind needs no new consumer.
     filter: '>',
     handle: async (event, tx) => {
-      await deliveriesForEvent(tx, event, rootUrl);
+      await deliveriesForEvent(tx, event, rootUrl, cache);
     },
   };
 }

@@ -37,7 +37,7 @@ export function hooksService(deps: HooksServiceDeps): ServiceImplementation<Decl
       const ref = request.ref;
       const input: EditHookInput = {
         config: request.has_config ? request.config ?? {} : undefined,
-        events: request.events ?? [],
+        events: request.has_events ? request.events ?? [] : undefined,
         // proto3 `optional` fields arrive with a `_name` marker when they were set.
         branchFilter: request._branch_filter ? request.branch_filter : undefined,
         authorizationHeader: request._authorization_header ? request.authorization_header : undefined,

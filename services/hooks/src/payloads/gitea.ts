@@ -97,7 +97,7 @@ export function repositoryPayload(action: 'created' | 'deleted', event: pb.Repos
   return {
     action, repository: payloadRepository(repo, rootUrl),
     organization: payloadUser({ id: Number(repo.owner_id), login: repo.owner_login }, rootUrl),
-    sender: payloadUser({ id: Number(event.actor_id), login: '' }, rootUrl),
+    sender: payloadUser(event.actor ?? { id: Number(event.actor_id), login: '' }, rootUrl),
   };
 }
 

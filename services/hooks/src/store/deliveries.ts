@@ -111,7 +111,13 @@ export function deliveryQueue(db: HooksDb): DeliveryQueue {
              WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND (d.claimed_until IS NULL OR d.claimed_until < now())
                AND NOT (${HOST_OF_URL} = ANY($3::text[]))
           ) ranked WHERE n <= $4 ORDER BY next_attempt_at, id LIMIT $1),
-        locked AS (SELECT id FROM hook_delivery WHERE id IN (SELECT id FROM candidates) FOR UPDATE SKIP LOCKED)
+        -- The conditions again: a row another replica claimed after this statement's snapshot
+        -- is re-checked here at its latest version (READ COMMITTED) and left out.
+        locked AS (
+          SELECT id FROM hook_delivery
+           WHERE id IN (SELECT id FROM candidates)
+             AND status = 'pending' AND next_attempt_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
+           FOR UPDATE SKIP LOCKED)
         UPDATE hook_delivery d SET claimed_until = now() + make_interval(secs => $2::double precision / 1000)
           FROM webhook w
          WHERE w.id = d.hook_id AND d.id IN (SELECT id FROM locked)
@@ -127,7 +133,8 @@ export function deliveryQueue(db: HooksDb): DeliveryQueue {
     },
 
     async record(id, attempt, outcome) {
-      await db.hookDelivery.update({
+      // updateMany: a delivery whose hook was deleted meanwhile is simply gone.
+      await db.hookDelivery.updateMany({
         where: { id: BigInt(id) },
         data: {
           status: outcome.status, attempts: { increment: 1 }, claimed_until: null,

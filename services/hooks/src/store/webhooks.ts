@@ -3,7 +3,11 @@ import type { HookEvent } from '../domain/hook-events.js';
 import type { HookContentType, HookType } from '../domain/hook-types.js';
 import type { HookScope, Webhook, WebhookStore } from '../domain/webhooks.js';
 import type { Prisma, Webhook as WebhookRow } from './generated/client.js';
-import type { HooksDb } from './db.js';
+import type { HooksDb, HooksTx } from './db.js';
+import { WEBHOOK_CHANNEL } from './hook-match-cache.js';
+
+/** Tells every replica's hook cache that hooks changed (see hook-match-cache.ts). */
+const announce = (db: HooksDb | HooksTx) => db.$executeRawUnsafe(`SELECT pg_notify('${WEBHOOK_CHANNEL}', '')`);
 
 export function toWebhook(row: WebhookRow): Webhook {
   return {
@@ -40,6 +44,7 @@ export function webhookStore(db: HooksDb): WebhookStore {
           meta: hook.meta, is_active: hook.active,
         },
       });
+      await announce(db);
       return toWebhook(row);
     },
 
@@ -68,6 +73,7 @@ export function webhookStore(db: HooksDb): WebhookStore {
           meta: changes.meta, is_active: changes.active, name: changes.name,
         },
       });
+      await announce(db);
       return toWebhook(row);
     },
 
@@ -76,9 +82,22 @@ export function webhookStore(db: HooksDb): WebhookStore {
       // Its deliveries go with it (no foreign key: deliveries are pruned in bulk).
       return db.$transaction(async (tx) => {
         const { count } = await tx.webhook.deleteMany({ where: { ...where, id: BigInt(id) } });
-        if (count) await tx.hookDelivery.deleteMany({ where: { hook_id: BigInt(id) } });
+        if (count) {
+          await tx.hookDelivery.deleteMany({ where: { hook_id: BigInt(id) } });
+          await announce(tx);
+        }
         return count > 0;
       });
     },
   };
+}
+
+/** Removes a deleted repository's hooks and their deliveries (inside the event's transaction). */
+export async function removeRepositoryHooks(tx: HooksTx, repoId: number): Promise<void> {
+  const hooks = await tx.webhook.findMany({ where: { repo_id: BigInt(repoId) }, select: { id: true } });
+  if (!hooks.length) return;
+  const ids = hooks.map((h) => h.id);
+  await tx.hookDelivery.deleteMany({ where: { hook_id: { in: ids } } });
+  await tx.webhook.deleteMany({ where: { id: { in: ids } } });
+  await announce(tx);
 }

@@ -7,10 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { createLogger, hostList, outboundDispatcher, outboxEvent, startConsumer, startOutboxRelay, type EventBus, type Logger, type RunningConsumer } from '@anvil/kit';
 import { newRunId, Teardown, testDatabase, testEventBus } from '../../../../test/support/int-testbed.js';
 import { startSenders, type SenderPool } from '../../src/delivery/sender.js';
-import { listenForDeliveries } from '../../src/delivery/wakeup.js';
+import { listenForNotifications } from '../../src/delivery/wakeup.js';
 import { webhookConsumer } from '../../src/events/webhook-consumer.js';
 import { createDb, type HooksDb, type HooksTx } from '../../src/store/db.js';
-import { deliveryQueue } from '../../src/store/deliveries.js';
+import { DELIVERY_CHANNEL, deliveryQueue } from '../../src/store/deliveries.js';
+import { HookMatchCache, WEBHOOK_CHANNEL } from '../../src/store/hook-match-cache.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
 export const ROOT_URL = 'http://anvil.test/';
@@ -76,7 +77,7 @@ export interface HooksTestbed {
   receiver(): Promise<Receiver>;
   /** A `hooks` consumer, as one replica runs it. */
   consumer(): Promise<RunningConsumer>;
-  /** A sender pool, as one replica runs it, allowing `allowed` ([webhook] ALLOWED_HOST_LIST). */
+  /** A sender pool, as one replica runs it, allowing `allowed` ([webhook] ALLOWED_HOST_LIST); stopped at close() if not before. */
   senders(options?: { allowed?: string[]; maxAttempts?: number; timeoutMs?: number; maxPerHost?: number }): SenderPool;
   /** Publishes an event through an outbox row and the kit's relay; answers its id. */
   publish(subject: string, type: string, payload: object): Promise<string>;
@@ -99,11 +100,15 @@ export async function hooksTestbed(name: string): Promise<HooksTestbed> {
     // Events are published as a service publishes them: an outbox row, sent by the relay.
     const relay = startOutboxRelay(db, bus, log, 100);
     teardown.add(() => relay.stop());
+    // As in main.ts: the consumers share a hook cache that hook changes empty.
+    const cache = new HookMatchCache();
+    const cacheListener = listenForNotifications(database.url, { [WEBHOOK_CHANNEL]: () => cache.clear() }, log);
+    teardown.add(() => cacheListener.stop());
     return {
       log, db, databaseUrl: database.url, bus,
       receiver: () => startReceiver(teardown),
       async consumer() {
-        const running = await startConsumer<HooksTx>({ ...webhookConsumer(ROOT_URL), db, bus, log });
+        const running = await startConsumer<HooksTx>({ ...webhookConsumer(ROOT_URL, cache), db, bus, log });
         teardown.add(() => running.stop());
         return running;
       },
@@ -112,13 +117,15 @@ export async function hooksTestbed(name: string): Promise<HooksTestbed> {
         const pool = startSenders({
           queue: deliveryQueue(db), dispatcher, timeoutMs, log, policy: { maxAttempts, backoffMs: 50 }, senders: 8, maxPerHost,
         });
-        const listener = listenForDeliveries(database.url, pool.kick, log);
-        teardown.add(async () => {
+        const listener = listenForNotifications(database.url, { [DELIVERY_CHANNEL]: pool.kick }, log);
+        let stopping: Promise<void> | undefined;
+        const stop = () => (stopping ??= (async () => {
           await listener.stop();
           await pool.stop();
           await dispatcher.close();
-        });
-        return pool;
+        })());
+        teardown.add(stop);
+        return { kick: pool.kick, stop };
       },
       async publish(subject, type, payload) {
         const row = outboxEvent(subject, type, payload);

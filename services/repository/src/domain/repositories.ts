@@ -192,7 +192,7 @@ export async function createRepository(deps: RepositoryDeps, input: CreateReposi
         hasIssues: true, hasWiki: true, hasPullRequests: true, hasProjects: true, hasReleases: true, hasPackages: true, hasActions: true, hasCode: true,
       });
       const final = input.autoInit ? await tx.update(created.id, { isEmpty: false, size }) : created;
-      await tx.publish({ kind: 'repo.created', repository: final, actorId: caller.userId });
+      await tx.publish({ kind: 'repo.created', repository: final, actorId: caller.userId, actorLogin: caller.login });
       try {
         await staged.place(owner.login, input.name);
       } catch (err) {
@@ -272,7 +272,7 @@ export async function editRepository(deps: RepositoryDeps, ownerLogin: string, n
   try {
     const updated = await store.transaction(async (tx) => {
       const row = await tx.update(repo.id, patch);
-      await tx.publish({ kind: 'repo.updated', repository: row, actorId: caller.userId });
+      await tx.publish({ kind: 'repo.updated', repository: row, actorId: caller.userId, actorLogin: caller.login });
       return row;
     });
     if (patch.defaultBranch) await git.setDefaultBranch(access.owner.login, updated.name, patch.defaultBranch);
@@ -288,7 +288,7 @@ export async function deleteRepository(deps: RepositoryDeps, ownerLogin: string,
   if (!atLeast(access.permission, 'owner') && !caller.isAdmin) throw forbidden('Given user is not owner of organization.', 'repo_permission_denied');
   await deps.store.transaction(async (tx) => {
     await tx.remove(access.repository.id);
-    await tx.publish({ kind: 'repo.deleted', repository: access.repository, actorId: caller.userId });
+    await tx.publish({ kind: 'repo.deleted', repository: access.repository, actorId: caller.userId, actorLogin: caller.login });
   });
   // The row is gone first: a failure here leaves unreachable data, never a row without data.
   await deps.git.remove(access.owner.login, access.repository.name);

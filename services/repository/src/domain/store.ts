@@ -43,7 +43,7 @@ export type NewRepository = Omit<Repository, 'id' | 'createdAt' | 'updatedAt' | 
 export type RepositoryPatch = Partial<Omit<Repository, 'id' | 'ownerId' | 'ownerLogin' | 'createdAt' | 'updatedAt'>>;
 
 export type RepositoryEvent =
-  | { kind: 'repo.created' | 'repo.updated' | 'repo.deleted'; repository: Repository; actorId: number }
+  | { kind: 'repo.created' | 'repo.updated' | 'repo.deleted'; repository: Repository; actorId: number; actorLogin?: string }
   | { kind: 'collaborator.added'; repositoryId: number; userId: number; mode: CollaboratorMode; actorId: number }
   | { kind: 'collaborator.removed'; repositoryId: number; userId: number; actorId: number }
   | { kind: 'push'; repository: Repository; push: import('./push.js').RefPush; pusher: { id: number; login: string } }

@@ -128,7 +128,7 @@ export async function adoptRepository(deps: UnadoptedDeps, ownerLogin: string, n
       hasIssues: true, hasWiki: true, hasPullRequests: true, hasProjects: true, hasReleases: true, hasPackages: true, hasActions: true, hasCode: true,
     });
     const final = await tx.update(created.id, { isEmpty: empty, size });
-    await tx.publish({ kind: 'repo.created', repository: final, actorId: caller.userId });
+    await tx.publish({ kind: 'repo.created', repository: final, actorId: caller.userId, actorLogin: caller.login });
     return final;
   });
   return { repository, owner, permission: permissionOf({ repository, owner, caller }) };

@@ -21,17 +21,21 @@ export const REPOSITORY_SUBJECTS = {
 
 const TYPE = (name: string) => `anvil.repository.v1.${name}`;
 
+/** Who changed the repository, for webhook payloads; unset when the system did. */
+const actorOf = (event: { actorId: number; actorLogin?: string }) =>
+  (event.actorId > 0 && event.actorLogin ? { id: event.actorId, login: event.actorLogin } : undefined);
+
 export function outboxRowOf(event: RepositoryEvent): OutboxEventRow {
   switch (event.kind) {
     case 'repo.created':
       return outboxEvent(REPOSITORY_SUBJECTS.repoCreated, TYPE('RepositoryCreated'),
-        { repository: repositoryMessage(event.repository), actor_id: event.actorId } satisfies pb.RepositoryCreatedInput);
+        { repository: repositoryMessage(event.repository), actor_id: event.actorId, actor: actorOf(event) } satisfies pb.RepositoryCreatedInput);
     case 'repo.updated':
       return outboxEvent(REPOSITORY_SUBJECTS.repoUpdated, TYPE('RepositoryUpdated'),
-        { repository: repositoryMessage(event.repository), actor_id: event.actorId } satisfies pb.RepositoryUpdatedInput);
+        { repository: repositoryMessage(event.repository), actor_id: event.actorId, actor: actorOf(event) } satisfies pb.RepositoryUpdatedInput);
     case 'repo.deleted':
       return outboxEvent(REPOSITORY_SUBJECTS.repoDeleted, TYPE('RepositoryDeleted'),
-        { repository: repositoryMessage(event.repository), actor_id: event.actorId } satisfies pb.RepositoryDeletedInput);
+        { repository: repositoryMessage(event.repository), actor_id: event.actorId, actor: actorOf(event) } satisfies pb.RepositoryDeletedInput);
     case 'collaborator.added':
       return outboxEvent(REPOSITORY_SUBJECTS.collaboratorAdded, TYPE('CollaboratorAdded'),
         { repository_id: event.repositoryId, user_id: event.userId, permission: event.mode, actor_id: event.actorId } satisfies pb.CollaboratorAddedInput);
