@@ -45,6 +45,9 @@ import { commitStatusStore } from './store/commit-statuses.js';
 import type { CommitStatusStore } from './domain/commit-statuses.js';
 import { commitStatusGit } from './git/commit-status-git.js';
 import { commitStatusCleanupConsumer } from './events/commit-status-cleanup.js';
+import { pullGitGrpcService } from './grpc/pull-git-service.js';
+import { pullGit } from './git/pull-git-port.js';
+import { signatureOf } from './domain/signatures.js';
 
 function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: RepositoryStorage): RepositoryDeps {
   const { repository } = config.settings;
@@ -107,6 +110,11 @@ await runService<RepositoryDb, RepositoryTx>({
     branchGrpcService({ store: deps!.store, protections: protections!, git: branchGit(storage!, identityCommits!.signatures), writeLock }),
     commitGrpcService({ store: deps!.store, git: commitGit(storage!), people: identityCommits!.people, signatures: identityCommits!.signatures }),
     contentGrpcService({ store: deps!.store, protections: protections!, files: contentFiles(storage!), maxBlobSize: maxBlobSize!, writeLock, sizes: sizes! }),
+    pullGitGrpcService({
+      store: deps!.store, protections: protections!, pullGit: pullGit(storage!), writeLock,
+      branches: { store: deps!.store, protections: protections!, git: branchGit(storage!, identityCommits!.signatures) },
+      signatureOf: (caller) => signatureOf(deps!.store, caller),
+    }),
   ],
   consumers: ({ log }) => [
     identityUserConsumer(log, storage),

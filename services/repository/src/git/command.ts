@@ -150,6 +150,8 @@ export interface RunOptions {
   stdin?: string | Buffer;
   /** Kills git after this long so a request never hangs (default 60 s). */
   timeoutMs?: number;
+  /** Exit codes besides 0 that are answers, not failures (`merge-tree` exits 1 on conflicts). */
+  answerExitCodes?: number[];
 }
 
 // Git processes at once: a few per caller (enough to keep every core busy), more in all.
@@ -190,7 +192,7 @@ export function runGitBytes(command: GitCommand, options: RunOptions = {}): Prom
     });
     child.on('close', (code) => {
       done();
-      if (code === 0) resolve(Buffer.concat(out));
+      if (code === 0 || (code !== null && options.answerExitCodes?.includes(code))) resolve(Buffer.concat(out));
       else reject(new GitError(command.args, code, Buffer.concat(err).toString('utf8')));
     });
     child.stdin!.on('error', () => {}); // git may exit before reading all of stdin
