@@ -30,6 +30,7 @@ import type { ProtoGrpcType as RepositoryPullGitGrpc } from './generated/pull_gi
 import type { ProtoGrpcType as EventAdminGrpc } from './generated/event_admin.js';
 import type { ProtoGrpcType as CollaborationLabelsGrpc } from './generated/labels.js';
 import type { ProtoGrpcType as CollaborationMilestonesGrpc } from './generated/milestones.js';
+import type { ProtoGrpcType as CollaborationPullsGrpc } from './generated/pulls.js';
 
 // One service per line, so that adding one touches one line.
 export type AnvilGrpc = IdentityGrpc
@@ -52,7 +53,8 @@ export type AnvilGrpc = IdentityGrpc
   & RepositoryPullGitGrpc
   & EventAdminGrpc
   & CollaborationLabelsGrpc
-  & CollaborationMilestonesGrpc;
+  & CollaborationMilestonesGrpc
+  & CollaborationPullsGrpc;
 
 /** Folder holding `anvil/<ctx>/v1/*.proto`; the include root for every import. */
 export const PROTO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -8,12 +8,15 @@ import { repositoryConsumer } from './events/repository-consumer.js';
 import { issueGrpcService } from './grpc/issue-service.js';
 import { labelGrpcService } from './grpc/label-service.js';
 import { milestoneGrpcService } from './grpc/milestone-service.js';
+import { pullGrpcService } from './grpc/pull-service.js';
+import { pullStore } from './store/pulls.js';
+import type { PullDeps } from './domain/pulls.js';
 import { createDb, type CollaborationDb, type CollaborationTx } from './store/db.js';
 import { issueStore } from './store/issues.js';
 import { labelStore } from './store/labels.js';
 import { milestoneStore } from './store/milestones.js';
 
-type Contexts = LabelDeps & MilestoneDeps;
+type Contexts = LabelDeps & MilestoneDeps & PullDeps;
 
 /** One set of stores per process, whatever asks first. */
 const contexts = new WeakMap<CollaborationDb, Contexts>();
@@ -21,7 +24,7 @@ const contexts = new WeakMap<CollaborationDb, Contexts>();
 function contextsOf({ db, relay }: ServiceDeps<CollaborationDb>): Contexts {
   let found = contexts.get(db);
   if (!found) {
-    found = { issues: issueStore(db, { onPublished: () => relay.kick() }), labels: labelStore(db), milestones: milestoneStore(db) };
+    found = { issues: issueStore(db, { onPublished: () => relay.kick() }), labels: labelStore(db), milestones: milestoneStore(db), pulls: pullStore(db, { onPublished: () => relay.kick() }) };
     contexts.set(db, found);
   }
   return found;
@@ -33,7 +36,7 @@ await runService<CollaborationDb, CollaborationTx>({
   createDb,
   grpcServices: (deps) => {
     const all = contextsOf(deps);
-    return [issueGrpcService(all), labelGrpcService(all), milestoneGrpcService(all)];
+    return [issueGrpcService(all), labelGrpcService(all), milestoneGrpcService(all), pullGrpcService(all)];
   },
   consumers: ({ log }) => [identityUserConsumer(log), repositoryConsumer(log)],
 });
