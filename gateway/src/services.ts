@@ -20,10 +20,12 @@ export interface ServiceClients {
   gitObjects: ServiceClient<repository.GitObjectServiceClient>;
   commits: ServiceClient<repository.CommitServiceClient>;
   contents: ServiceClient<repository.ContentServiceClient>;
+  pullGit: ServiceClient<repository.PullGitServiceClient>;
   hooks: ServiceClient<hooks.HooksServiceClient>;
   issues: ServiceClient<collaboration.IssueServiceClient>;
   labels: ServiceClient<collaboration.LabelServiceClient>;
   milestones: ServiceClient<collaboration.MilestoneServiceClient>;
+  pulls: ServiceClient<collaboration.PullServiceClient>;
   close(): void;
 }
 
@@ -46,10 +48,12 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     gitObjects: createServiceClient<repository.GitObjectServiceClient>(anvil.repository.v1.GitObjectService, repositoryAddress, secret),
     commits: createServiceClient<repository.CommitServiceClient>(anvil.repository.v1.CommitService, repositoryAddress, secret),
     contents: createServiceClient<repository.ContentServiceClient>(anvil.repository.v1.ContentService, repositoryAddress, secret),
+    pullGit: createServiceClient<repository.PullGitServiceClient>(anvil.repository.v1.PullGitService, repositoryAddress, secret),
     hooks: createServiceClient<hooks.HooksServiceClient>(anvil.hooks.v1.HooksService, config.addresses.hooks, secret),
     issues: createServiceClient<collaboration.IssueServiceClient>(anvil.collaboration.v1.IssueService, collaborationAddress, secret),
     labels: createServiceClient<collaboration.LabelServiceClient>(anvil.collaboration.v1.LabelService, collaborationAddress, secret),
     milestones: createServiceClient<collaboration.MilestoneServiceClient>(anvil.collaboration.v1.MilestoneService, collaborationAddress, secret),
+    pulls: createServiceClient<collaboration.PullServiceClient>(anvil.collaboration.v1.PullService, collaborationAddress, secret),
   };
   return {
     ...clients,
