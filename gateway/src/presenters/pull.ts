@@ -49,7 +49,7 @@ export function presentPull(pull: collaboration.PullRequest, ctx: PullContext) {
     mergeable: pull.status === 'mergeable' && !pull.has_merged,
     merged: pull.has_merged,
     merged_at: pull.merged_at ? formatTime(pull.merged_at) : null,
-    merge_commit_sha: pull.has_merged ? pull.merge_commit_sha : null,
+    merge_commit_sha: pull.has_merged ? pull.merge_commit_sha : '',
     merged_by: pull.merged_by ? presentUser(pull.merged_by as identity.User, ctx.caller, ctx.rootUrl) : null,
     allow_maintainer_edit: false,
     base: branch(pull.base_branch, ''),

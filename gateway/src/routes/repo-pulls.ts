@@ -104,12 +104,6 @@ export const repoPullRoutes: Route[] = [
     handle: inRepository('read', async (ctx, call) => ok(present(ctx, call)(await pullOf(ctx, call, ctx.params.index)))),
   },
   {
-    method: 'GET', path: '/repos/:owner/:repo/pulls/:base/:head', operationId: 'repoGetPullRequestByBaseHead', access: 'public', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => ok(present(ctx, call)(await ctx.deps.services.pulls.GetPullByBranches({
-      base_branch: ctx.params.base, head_branch: ctx.params.head,
-    }, call.options)))),
-  },
-  {
     // Gitea answers an edit with 201. Title, body, state, milestone, assignees and due date
     // edit the pull's issue (the issue rules decide who may).
     method: 'PATCH', path: '/repos/:owner/:repo/pulls/:index', operationId: 'repoEditPullRequest', access: 'signed', scopes: ['repository'], statusOverrides: WRITE_STATUSES,
@@ -190,5 +184,12 @@ export const repoPullRoutes: Route[] = [
       await ctx.deps.services.pulls.MarkPullMerged({ index: pull.issue!.index, merge_commit_sha: merged.merge_commit_sha, head_sha: merged.head_sha }, call.options);
       return ok(undefined);
     }),
+  },
+  {
+    // Last: `/pulls/{index}/files` and the like would otherwise be read as a base and a head.
+    method: 'GET', path: '/repos/:owner/:repo/pulls/:base/:head', operationId: 'repoGetPullRequestByBaseHead', access: 'public', scopes: ['repository'],
+    handle: inRepository('read', async (ctx, call) => ok(present(ctx, call)(await ctx.deps.services.pulls.GetPullByBranches({
+      base_branch: ctx.params.base, head_branch: ctx.params.head,
+    }, call.options)))),
   },
 ];
