@@ -115,3 +115,29 @@ describe('what a pull request changes', () => {
     expect(commits.body.map((c: { commit: { message: string } }) => c.commit.message.trim())).toEqual(['Add feature']);
   });
 });
+
+describe('pushes to a pull request\'s branches', () => {
+  it('follows a push to the head: new head, totals and a synchronized event', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const base = await repoWithTopic(owner);
+    const opened = await owner.client.post(`${base}/pulls`, { title: 'Grows', head: 'topic', base: 'main' });
+    const more = await owner.client.post(`${base}/contents/more.txt`, { content: b64('a\nb\nc\n'), branch: 'topic', message: 'More' });
+    expect(more.status).toBe(201);
+    await e2e.recorder.eventMatching((e) => e.subject === 'collaboration.pull_request.synchronized' && e.payload.pull_request?.issue?.id === opened.body.id);
+    const read = await owner.client.get(`${base}/pulls/1`);
+    expect(read.body).toMatchObject({ head: { sha: more.body.commit.sha }, additions: 5, changed_files: 2, mergeable: true });
+  });
+
+  it('marks a pull merged when its head reaches the base by a push, and keeps its head after the branch is deleted', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const base = await repoWithTopic(owner);
+    const opened = await owner.client.post(`${base}/pulls`, { title: 'By hand', head: 'topic', base: 'main' });
+    expect((await owner.client.put(`${base}/branches/main`, { new_commit_id: opened.body.head.sha })).status).toBe(204);
+    await e2e.recorder.eventMatching((e) => e.subject === 'collaboration.pull_request.closed' && e.payload.pull_request?.issue?.id === opened.body.id);
+    expect((await owner.client.delete(`${base}/branches/topic`)).status).toBe(204);
+    const read = await owner.client.get(`${base}/pulls/1`);
+    expect(read.body).toMatchObject({ state: 'closed', merged: true, head: { ref: 'topic', sha: opened.body.head.sha } });
+    expect((await owner.client.get(`${base}/pulls/1/merge`)).status).toBe(204);
+    expect((await owner.client.get(`${base}/pulls/1.diff`)).text).toContain('+++ b/feature.txt');
+  });
+});

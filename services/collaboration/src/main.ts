@@ -11,6 +11,8 @@ import { milestoneGrpcService } from './grpc/milestone-service.js';
 import { pullGrpcService } from './grpc/pull-service.js';
 import { pullStore } from './store/pulls.js';
 import type { PullDeps } from './domain/pulls.js';
+import { pushConsumer } from './events/push-consumer.js';
+import { repositoryPullGit } from './grpc/repository-pull-git.js';
 import { createDb, type CollaborationDb, type CollaborationTx } from './store/db.js';
 import { issueStore } from './store/issues.js';
 import { labelStore } from './store/labels.js';
@@ -38,5 +40,10 @@ await runService<CollaborationDb, CollaborationTx>({
     const all = contextsOf(deps);
     return [issueGrpcService(all), labelGrpcService(all), milestoneGrpcService(all), pullGrpcService(all)];
   },
-  consumers: ({ log }) => [identityUserConsumer(log), repositoryConsumer(log)],
+  consumers: (deps) => {
+    // Pull requests follow pushes; the repository service answers their git facts.
+    const pullGit = repositoryPullGit(deps.config.addresses.repository, deps.secret);
+    deps.onShutdown('repository client', async () => pullGit.close());
+    return [identityUserConsumer(deps.log), repositoryConsumer(deps.log), pushConsumer(deps.log, () => pullGit)];
+  },
 });

@@ -89,6 +89,8 @@ export async function markPullMerged(deps: PullDeps, scope: RepositoryScope | un
   const repository = scopedRepository(scope);
   const pull = await deps.pulls.find(repository.id, index);
   if (!pull) throw pullNotFound();
+  // The merge's own push may have reached the push consumer first and marked it merged.
+  if (pull.hasMerged && pull.mergeCommitSha === merge.mergeCommitSha) return pull;
   if (pull.hasMerged) throw new DomainError('bad_request', 'The PR is already merged', 'already_merged');
   const merged = await deps.pulls.markMerged(changeContext(repository, caller), index, { ...merge, mergedById: caller.userId });
   if (!merged) throw pullNotFound();

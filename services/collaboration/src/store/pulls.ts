@@ -38,6 +38,11 @@ function toPull(issue: Issue, row: PullRow): Pull {
   };
 }
 
+/** One pull by a condition on its issue (`i.`), in any client or transaction. */
+export async function findPullIn(db: Client, where: Prisma.Sql): Promise<Pull | undefined> {
+  return readPull(db, where);
+}
+
 async function readPull(db: Client, where: Prisma.Sql): Promise<Pull | undefined> {
   const issue = await readIssue(db, where);
   if (!issue || !issue.isPull) return undefined;
