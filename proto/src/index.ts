@@ -31,6 +31,7 @@ import type { ProtoGrpcType as EventAdminGrpc } from './generated/event_admin.js
 import type { ProtoGrpcType as CollaborationLabelsGrpc } from './generated/labels.js';
 import type { ProtoGrpcType as CollaborationMilestonesGrpc } from './generated/milestones.js';
 import type { ProtoGrpcType as CollaborationPullsGrpc } from './generated/pulls.js';
+import type { ProtoGrpcType as CollaborationReviewsGrpc } from './generated/reviews.js';
 
 // One service per line, so that adding one touches one line.
 export type AnvilGrpc = IdentityGrpc
@@ -54,7 +55,8 @@ export type AnvilGrpc = IdentityGrpc
   & EventAdminGrpc
   & CollaborationLabelsGrpc
   & CollaborationMilestonesGrpc
-  & CollaborationPullsGrpc;
+  & CollaborationPullsGrpc
+  & CollaborationReviewsGrpc;
 
 /** Folder holding `anvil/<ctx>/v1/*.proto`; the include root for every import. */
 export const PROTO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -10,6 +10,9 @@ import { labelGrpcService } from './grpc/label-service.js';
 import { milestoneGrpcService } from './grpc/milestone-service.js';
 import { pullGrpcService } from './grpc/pull-service.js';
 import { pullStore } from './store/pulls.js';
+import { reviewGrpcService } from './grpc/review-service.js';
+import { reviewStore } from './store/reviews.js';
+import type { ReviewDeps } from './domain/reviews.js';
 import type { PullDeps } from './domain/pulls.js';
 import { pushConsumer } from './events/push-consumer.js';
 import { repositoryPullGit } from './grpc/repository-pull-git.js';
@@ -18,7 +21,7 @@ import { issueStore } from './store/issues.js';
 import { labelStore } from './store/labels.js';
 import { milestoneStore } from './store/milestones.js';
 
-type Contexts = LabelDeps & MilestoneDeps & PullDeps;
+type Contexts = LabelDeps & MilestoneDeps & ReviewDeps;
 
 /** One set of stores per process, whatever asks first. */
 const contexts = new WeakMap<CollaborationDb, Contexts>();
@@ -26,7 +29,9 @@ const contexts = new WeakMap<CollaborationDb, Contexts>();
 function contextsOf({ db, relay }: ServiceDeps<CollaborationDb>): Contexts {
   let found = contexts.get(db);
   if (!found) {
-    found = { issues: issueStore(db, { onPublished: () => relay.kick() }), labels: labelStore(db), milestones: milestoneStore(db), pulls: pullStore(db, { onPublished: () => relay.kick() }) };
+    found = { issues: issueStore(db, { onPublished: () => relay.kick() }), labels: labelStore(db), milestones: milestoneStore(db), pulls: pullStore(db, { onPublished: () => relay.kick() }),
+      reviews: reviewStore(db, { onPublished: () => relay.kick() }),
+    };
     contexts.set(db, found);
   }
   return found;
@@ -38,7 +43,7 @@ await runService<CollaborationDb, CollaborationTx>({
   createDb,
   grpcServices: (deps) => {
     const all = contextsOf(deps);
-    return [issueGrpcService(all), labelGrpcService(all), milestoneGrpcService(all), pullGrpcService(all)];
+    return [issueGrpcService(all), labelGrpcService(all), milestoneGrpcService(all), pullGrpcService(all), reviewGrpcService(all)];
   },
   consumers: (deps) => {
     // Pull requests follow pushes; the repository service answers their git facts.

@@ -40,7 +40,8 @@ export interface NewPull extends PullGitFacts {
   headRepoId: number;
 }
 
-export type PullAction = 'opened' | 'closed' | 'reopened' | 'edited' | 'synchronized';
+export type PullAction = 'opened' | 'closed' | 'reopened' | 'edited' | 'synchronized'
+  | 'review_approved' | 'review_rejected' | 'review_comment' | 'review_dismissed';
 
 export interface PullStore {
   /**
