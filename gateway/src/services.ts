@@ -26,6 +26,7 @@ export interface ServiceClients {
   labels: ServiceClient<collaboration.LabelServiceClient>;
   milestones: ServiceClient<collaboration.MilestoneServiceClient>;
   pulls: ServiceClient<collaboration.PullServiceClient>;
+  reviews: ServiceClient<collaboration.ReviewServiceClient>;
   close(): void;
 }
 
@@ -54,6 +55,7 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     labels: createServiceClient<collaboration.LabelServiceClient>(anvil.collaboration.v1.LabelService, collaborationAddress, secret),
     milestones: createServiceClient<collaboration.MilestoneServiceClient>(anvil.collaboration.v1.MilestoneService, collaborationAddress, secret),
     pulls: createServiceClient<collaboration.PullServiceClient>(anvil.collaboration.v1.PullService, collaborationAddress, secret),
+    reviews: createServiceClient<collaboration.ReviewServiceClient>(anvil.collaboration.v1.ReviewService, collaborationAddress, secret),
   };
   return {
     ...clients,

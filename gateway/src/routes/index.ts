@@ -26,6 +26,7 @@ import { repoIssueRoutes } from './repo-issues.js';
 import { repoLabelRoutes } from './repo-labels.js';
 import { repoMilestoneRoutes } from './repo-milestones.js';
 import { repoPullRoutes } from './repo-pulls.js';
+import { repoPullReviewRoutes } from './repo-pull-reviews.js';
 import { teamsRoutes } from './teams.js';
 import { userRoutes } from './user.js';
 import { usersRoutes } from './users.js';
@@ -42,5 +43,5 @@ export const apiRoutes: readonly Route[] = [
   ...repoContentRoutes,
   ...hookRoutes, ...repoHookTestRoutes,
   ...repoIssueRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes,
-  ...repoPullRoutes,
+  ...repoPullReviewRoutes, ...repoPullRoutes,
 ];

@@ -17,7 +17,7 @@ import { repoUrlsOf } from './repo-context.js';
 // merged), conflicts and races 409 (routers/api/v1/repo/pull.go MergePullRequest).
 const WRITE_STATUSES = { repo_archived: 423 };
 const MERGE_STATUSES = {
-  ...WRITE_STATUSES, not_allowed_to_merge: 405, push_rejected: 405, already_merged: 405,
+  ...WRITE_STATUSES, not_allowed_to_merge: 405, not_ready_to_merge: 405, push_rejected: 405, already_merged: 405,
   not_mergeable: 409, not_fast_forward: 409, no_merge_base: 409, head_moved: 409, push_out_of_date: 409, invalid_merge_style: 422,
 };
 
@@ -49,7 +49,7 @@ async function pullOf(ctx: RouteContext, call: RepositoryCall, index: string) {
 
 interface CreatePullBody { title?: string; body?: string; head?: string; base?: string; assignee?: string; assignees?: string[]; labels?: number[]; milestone?: number; due_date?: string }
 interface EditPullBody { title?: string; body?: string; state?: string; assignee?: string; assignees?: string[]; milestone?: number; due_date?: string; unset_due_date?: boolean }
-interface MergePullBody { Do?: string; do?: string; merge_message_field?: string; merge_title_field?: string; delete_branch_after_merge?: boolean; head_commit_id?: string }
+interface MergePullBody { Do?: string; do?: string; merge_message_field?: string; merge_title_field?: string; delete_branch_after_merge?: boolean; head_commit_id?: string; force_merge?: boolean }
 
 export const repoPullRoutes: Route[] = [
   {
@@ -175,11 +175,13 @@ export const repoPullRoutes: Route[] = [
           if (err instanceof DomainError && err.reason === 'head_not_found') return pullRef(pull);
           throw err;
         });
+      // The base rule's review rules are decided by the repository service with these verdicts.
+      const summary = await ctx.deps.services.reviews.GetReviewSummary({ pull_index: pull.issue!.index }, call.options);
       const merged = await ctx.deps.services.pullGit.MergeToRef({
         ref: refOf(call), base_branch: pull.base_branch, head: branch, style,
         message: message ? `${message}\n` : '', expected_head_sha: body.head_commit_id ?? '', pull_index: pull.issue!.index,
         pull_title: pull.issue!.title, delete_head_branch: body.delete_branch_after_merge ? pull.head_branch : '',
-        author_name: '', author_email: '',
+        author_name: '', author_email: '', reviews: { verdicts: summary.verdicts }, force_merge: body.force_merge ?? false,
       }, call.options);
       await ctx.deps.services.pulls.MarkPullMerged({ index: pull.issue!.index, merge_commit_sha: merged.merge_commit_sha, head_sha: merged.head_sha }, call.options);
       return ok(undefined);

@@ -111,7 +111,7 @@ await runService<RepositoryDb, RepositoryTx>({
     commitGrpcService({ store: deps!.store, git: commitGit(storage!), people: identityCommits!.people, signatures: identityCommits!.signatures }),
     contentGrpcService({ store: deps!.store, protections: protections!, files: contentFiles(storage!), maxBlobSize: maxBlobSize!, writeLock, sizes: sizes! }),
     pullGitGrpcService({
-      store: deps!.store, protections: protections!, pullGit: pullGit(storage!), writeLock,
+      store: deps!.store, protections: protections!, statuses: commitStatuses!, pullGit: pullGit(storage!), writeLock,
       branches: { store: deps!.store, protections: protections!, git: branchGit(storage!, identityCommits!.signatures) },
       signatureOf: (caller) => signatureOf(deps!.store, caller),
     }),

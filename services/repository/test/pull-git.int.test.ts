@@ -15,6 +15,7 @@ import { RepositoryWriteLock } from '../src/domain/write-lock.js';
 import { branchGit } from '../src/git/branch-git.js';
 import { pullGit, pullGitOf } from '../src/git/pull-git-port.js';
 import { branchProtectionStore } from '../src/store/branch-protections.js';
+import { commitStatusStore } from '../src/store/commit-statuses.js';
 import { repositoryTestbed, type RepositoryTestbed } from './support/testbed.js';
 
 jest.setTimeout(60_000);
@@ -65,7 +66,7 @@ beforeAll(async () => {
   bob = await tb.owner(2, 'bob');
   const protections = branchProtectionStore(tb.db);
   deps = {
-    store: tb.deps.store, protections, pullGit: pullGit(tb.storage),
+    store: tb.deps.store, protections, statuses: commitStatusStore(tb.db), pullGit: pullGit(tb.storage),
     branches: { store: tb.deps.store, protections, git: branchGit(tb.storage, { verify: async (c) => c.map(() => ({ verified: false, reason: 'none' })) }) },
     signatureOf: (caller) => signatureOf(tb.deps.store, caller),
   };

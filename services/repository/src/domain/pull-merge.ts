@@ -13,6 +13,9 @@ import { atLeast } from './permission.js';
 import { requireMergeBase, resolveSide, type PullGit, type PullGitDeps } from './pull-git.js';
 import { requirePermission } from './repositories.js';
 import type { Signature } from '../git/file-changes-git.js';
+import type { CommitStatusStore } from './commit-statuses.js';
+import { pusherTeamNames } from './org-access.js';
+import { mayOverride, mergeRefusal, type ReviewVerdict } from './pull-merge-rules.js';
 
 export const MERGE_STYLES = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only'] as const;
 export type MergeStyle = (typeof MERGE_STYLES)[number];
@@ -27,6 +30,10 @@ export interface MergeInput {
   pullTitle: string;
   deleteHeadBranch: string;
   author?: { name: string; email: string };
+  /** The latest verdict of each reviewer (collaboration's), for the base rule's review rules. */
+  reviews?: ReviewVerdict[];
+  /** Gitea's force_merge (admins past the review and status rules, unless the rule blocks it). */
+  forceMerge?: boolean;
 }
 
 export interface MergeResult {
@@ -38,6 +45,8 @@ export interface MergeResult {
 
 export interface PullMergeDeps extends PullGitDeps {
   protections: BranchProtectionStore;
+  /** Required status checks read the head commit's latest status per context. */
+  statuses: Pick<CommitStatusStore, 'latestPerContext'>;
   /** Branch moves publish `push` like any other ref write (branches.ts publishRefMove). */
   branches: BranchDeps;
   /** Who the merger is in commits (their full name and e-mail). */
@@ -114,6 +123,7 @@ export async function mergeToRef(deps: PullMergeDeps, owner: string, name: strin
   if (!isAllowedToMerge(rule, pusher)) throw new DomainError('forbidden', 'User not allowed to merge PR', 'not_allowed_to_merge');
   await requireMergeBase({ access, git, baseSha, headSha });
   if (await git.isAncestor(headSha, baseSha)) throw new DomainError('bad_request', 'the head is already merged into the base', 'already_merged');
+  await checkMergeRules(deps, { access, git, rule, pusher, baseSha, headSha, input });
 
   const who = await deps.signatureOf(caller);
   const now = Math.floor(Date.now() / 1000);
@@ -138,6 +148,30 @@ export async function mergeToRef(deps: PullMergeDeps, owner: string, name: strin
   await publishRefMove(deps.branches, access, caller, input.baseBranch, baseSha, newSha);
   const headBranchDeleted = await deleteHeadBranch(deps, access, caller, input.deleteHeadBranch, headSha, rules);
   return { mergeCommitSha: newSha, baseBefore: baseSha, headSha, headBranchDeleted };
+}
+
+interface RuleContext {
+  access: Awaited<ReturnType<typeof requirePermission>>;
+  git: PullGit;
+  rule: BranchProtection | undefined;
+  pusher: Pusher;
+  baseSha: string;
+  headSha: string;
+  input: MergeInput;
+}
+
+/** The base rule's review and status rules (pull-merge-rules.ts), asking git and the store only for what the rule enables. */
+async function checkMergeRules(deps: PullMergeDeps, { access, git, rule, pusher, baseSha, headSha, input }: RuleContext): Promise<void> {
+  if (!rule) return;
+  const verdicts = input.reviews ?? [];
+  const behind = rule.blockOnOutdatedBranch ? (await git.divergence(baseSha, headSha)).behind : 0;
+  const statuses = rule.enableStatusCheck ? await deps.statuses.latestPerContext(access.repository.id, headSha) : [];
+  const teams = new Map<number, readonly string[]>();
+  if (rule.enableApprovalsWhitelist && rule.approvalsWhitelistTeams.length) {
+    for (const v of verdicts) teams.set(v.reviewerId, await pusherTeamNames(deps.store, access.owner, v.reviewerId));
+  }
+  const refusal = mergeRefusal(rule, { verdicts, statuses, behind, teamsOf: (id) => teams.get(id) ?? [] });
+  if (refusal && !mayOverride(rule, pusher, input.forceMerge ?? false)) throw new DomainError('forbidden', refusal, 'not_ready_to_merge');
 }
 
 /**

@@ -69,6 +69,8 @@ export function pullGitService(deps: LockedDeps): ServiceImplementation<reposito
         expectedHeadSha: request.expected_head_sha, pullIndex: request.pull_index, pullTitle: request.pull_title,
         deleteHeadBranch: request.delete_head_branch,
         author: request.author_name ? { name: request.author_name, email: request.author_email } : undefined,
+        reviews: (request.reviews?.verdicts ?? []).map((v) => ({ reviewerId: v.reviewer_id, state: v.state, official: v.official, stale: v.stale })),
+        forceMerge: request.force_merge,
       }, caller), signal);
       return { merge_commit_sha: r.mergeCommitSha, base_before: r.baseBefore, head_sha: r.headSha, head_branch_deleted: r.headBranchDeleted };
     },
