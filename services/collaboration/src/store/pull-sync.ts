@@ -17,12 +17,17 @@ export interface OpenPull {
   headSha: string;
 }
 
+/**
+ * Locks the issue rows first (by id), as every other pull writer does (markMerged), so a
+ * push and a merge recording the same pull wait for each other instead of deadlocking.
+ */
 export async function openPullsOnBranch(tx: CollaborationTx, repositoryId: number, branch: string): Promise<OpenPull[]> {
   const rows = await tx.$queryRaw<Array<{ issue_id: bigint; index: bigint; base_branch: string; head_branch: string; head_sha: string }>>`
     SELECT pr.issue_id, i.index, pr.base_branch, pr.head_branch, pr.head_sha FROM pull_request pr JOIN issue i ON i.id = pr.issue_id
     WHERE pr.repository_id = ${BigInt(repositoryId)} AND NOT i.is_closed AND NOT pr.has_merged
       AND (pr.head_branch = ${branch} OR pr.base_branch = ${branch})
-    FOR UPDATE OF pr`;
+    ORDER BY i.id
+    FOR UPDATE OF i`;
   return rows.map((r) => ({ issueId: Number(r.issue_id), index: Number(r.index), baseBranch: r.base_branch, headBranch: r.head_branch, headSha: r.head_sha }));
 }
 
