@@ -119,6 +119,21 @@ describe('merge rules from branch protection', () => {
     expect((await owner.client.post(`${base}/pulls/1/merge`, { do: 'merge' })).status).toBe(200);
   });
 
+  it('blocks on official review requests until they are answered or withdrawn', async () => {
+    const { owner, reviewer, base } = await pullWithReviewer();
+    expect((await protect(owner, base, { block_on_official_review_requests: true })).status).toBe(201);
+    const requested = await owner.client.post(`${base}/pulls/1/requested_reviewers`, { reviewers: [reviewer.username] });
+    expect(requested.status).toBe(201);
+    expect(requested.body).toEqual([expect.objectContaining({ state: 'REQUEST_REVIEW', user: expect.objectContaining({ login: reviewer.username }) })]);
+    await e2e.recorder.eventMatching((e) => e.subject === 'collaboration.pull_request.review_requested');
+    const refused = await owner.client.post(`${base}/pulls/1/merge`, { do: 'merge' });
+    expect(refused.status).toBe(405);
+    expect(refused.body.message).toBe('There are official review requests');
+    expect((await owner.client.post(`${base}/pulls/1/requested_reviewers`, { reviewers: ['no-such-user'] })).status).toBe(404);
+    expect((await owner.client.delete(`${base}/pulls/1/requested_reviewers`, { reviewers: [reviewer.username] })).status).toBe(204);
+    expect((await owner.client.post(`${base}/pulls/1/merge`, { do: 'merge' })).status).toBe(200);
+  });
+
   it('lets an admin force the merge past the rules unless the rule blocks the override', async () => {
     const { owner, base } = await pullWithReviewer();
     expect((await protect(owner, base, { required_approvals: 1, block_admin_merge_override: true })).status).toBe(201);

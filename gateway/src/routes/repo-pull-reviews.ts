@@ -2,7 +2,7 @@
 // request with the repository the gateway resolved; review comments are not built yet (a
 // review's comments list is empty and creating one with comments is refused).
 import { invalid } from '@anvil/kit';
-import { noContent, ok, type Route, type RouteContext } from '../http/route.js';
+import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
 import { presentReview } from '../presenters/review.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 
@@ -68,5 +68,22 @@ export const repoPullReviewRoutes: Route[] = [
   {
     method: 'POST', path: '/repos/:owner/:repo/pulls/:index/reviews/:id/undismissals', operationId: 'repoUnDismissPullReview', access: 'signed', scopes: ['repository'], statusOverrides: WRITE_STATUSES,
     handle: inRepository('read', async (ctx, call) => ok(present(ctx, call)(await ctx.deps.services.reviews.DismissReview({ ...ref(ctx), message: '', undo: true }, call.options)))),
+  },
+  {
+    method: 'POST', path: '/repos/:owner/:repo/pulls/:index/requested_reviewers', operationId: 'repoCreatePullReviewRequests', access: 'signed', scopes: ['repository'], statusOverrides: WRITE_STATUSES,
+    handle: inRepository('read', async (ctx, call) => {
+      const body = ctx.body as { reviewers?: string[]; team_reviewers?: string[] };
+      if (body.team_reviewers?.length) throw invalid('team reviewers are not supported yet', 'team_reviewers_unsupported');
+      const reply = await ctx.deps.services.reviews.RequestReviews({ pull_index: number(ctx.params.index), reviewers: body.reviewers ?? [] }, call.options);
+      return created(reply.reviews.map(present(ctx, call)));
+    }),
+  },
+  {
+    method: 'DELETE', path: '/repos/:owner/:repo/pulls/:index/requested_reviewers', operationId: 'repoDeletePullReviewRequests', access: 'signed', scopes: ['repository'], statusOverrides: WRITE_STATUSES,
+    handle: inRepository('read', async (ctx, call) => {
+      const body = ctx.body as { reviewers?: string[]; team_reviewers?: string[] };
+      await ctx.deps.services.reviews.CancelReviewRequests({ pull_index: number(ctx.params.index), reviewers: body.reviewers ?? [] }, call.options);
+      return noContent();
+    }),
   },
 ];

@@ -41,7 +41,7 @@ export interface NewPull extends PullGitFacts {
 }
 
 export type PullAction = 'opened' | 'closed' | 'reopened' | 'edited' | 'synchronized'
-  | 'review_approved' | 'review_rejected' | 'review_comment' | 'review_dismissed';
+  | 'review_approved' | 'review_rejected' | 'review_comment' | 'review_dismissed' | 'review_requested' | 'review_request_removed';
 
 export interface PullStore {
   /**

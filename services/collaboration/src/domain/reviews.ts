@@ -42,6 +42,10 @@ export interface ReviewStore {
   find(pull: Pull, id: number): Promise<Review | undefined>;
   update(context: ChangeContext, pull: Pull, id: number, change: Partial<Pick<Review, 'state' | 'body' | 'dismissed' | 'commitId'>>, event?: string): Promise<Review>;
   remove(pull: Pull, id: number): Promise<void>;
+  /** Adds REQUEST_REVIEW entries for the users not already asked, with one review_requested event each. */
+  request(context: ChangeContext, pull: Pull, reviewerIds: number[]): Promise<Review[]>;
+  /** Removes the users' REQUEST_REVIEW entries. */
+  cancelRequests(context: ChangeContext, pull: Pull, reviewerIds: number[]): Promise<void>;
 }
 
 export interface ReviewDeps extends PullDeps {
@@ -145,4 +149,29 @@ export function latestVerdicts(reviews: readonly Review[]): Review[] {
 export async function reviewSummary(deps: ReviewDeps, scope: RepositoryScope | undefined, index: number): Promise<Review[]> {
   const { pull } = await pullOf(deps, scope, index);
   return latestVerdicts((await deps.reviews.list(pull, { offset: 0, limit: 10_000 })).items);
+}
+
+async function reviewerIdsOf(deps: ReviewDeps, logins: string[]): Promise<number[]> {
+  const wanted = [...new Set(logins.map((l) => l.trim()).filter(Boolean))];
+  const users = wanted.length ? await deps.issues.usersByLogin(wanted) : [];
+  const missing = wanted.find((login) => !users.some((u) => u.login.toLowerCase() === login.toLowerCase()));
+  if (missing) throw notFound(`user does not exist [uid: 0, name: ${missing}]`, 'user_not_found');
+  return users.map((u) => u.id);
+}
+
+/** POST /requested_reviewers (writers; the poster cannot be asked to review their own pull). */
+export async function requestReviews(deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, logins: string[]): Promise<Review[]> {
+  const { repository, pull } = await pullOf(deps, scope, index);
+  requireNotArchived(repository);
+  if (!atLeast(repository.permission, 'write')) throw forbidden('user should have a permission to write to a repo', 'review_request_denied');
+  const ids = await reviewerIdsOf(deps, logins);
+  if (ids.includes(pull.issue.posterId)) throw invalid('the poster of a pull request cannot be asked to review it', 'review_request_poster');
+  return deps.reviews.request(changeContext(repository, caller), pull, ids);
+}
+
+export async function cancelReviewRequests(deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, logins: string[]): Promise<void> {
+  const { repository, pull } = await pullOf(deps, scope, index);
+  requireNotArchived(repository);
+  if (!atLeast(repository.permission, 'write')) throw forbidden('user should have a permission to write to a repo', 'review_request_denied');
+  await deps.reviews.cancelRequests(changeContext(repository, caller), pull, await reviewerIdsOf(deps, logins));
 }

@@ -2,7 +2,7 @@
 // repository the gateway resolved (signed metadata), encode the reply.
 import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type collaboration } from '@anvil/proto';
-import { createReview, deleteReview, dismissReview, getReview, listReviews, reviewSummary, submitReview, type Review, type ReviewDeps } from '../domain/reviews.js';
+import { cancelReviewRequests, createReview, deleteReview, dismissReview, requestReviews, getReview, listReviews, reviewSummary, submitReview, type Review, type ReviewDeps } from '../domain/reviews.js';
 import { pageOf } from './issue-service.js';
 import { timestamp, userMessage } from './messages.js';
 
@@ -37,6 +37,14 @@ export function reviewService(deps: ReviewDeps): ServiceImplementation<collabora
     },
     async DismissReview(request, { caller, repository }) {
       return reviewMessage(await dismissReview(deps, repository, caller, request.pull_index, request.id, request.undo));
+    },
+    async RequestReviews(request, { caller, repository }) {
+      const reviews = await requestReviews(deps, repository, caller, request.pull_index, request.reviewers);
+      return { reviews: reviews.map(reviewMessage), total: reviews.length };
+    },
+    async CancelReviewRequests(request, { caller, repository }) {
+      await cancelReviewRequests(deps, repository, caller, request.pull_index, request.reviewers);
+      return {};
     },
     async GetReviewSummary(request, { repository }) {
       const verdicts = await reviewSummary(deps, repository, request.pull_index);

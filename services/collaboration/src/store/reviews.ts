@@ -88,6 +88,29 @@ export function reviewStore(db: CollaborationDb, options: OutboxStoreOptions = {
       });
     },
 
+    request(context, pull, reviewerIds) {
+      return inTransaction(async (tx, publish) => {
+        await rememberUsers(tx, context.knownUsers);
+        const asked = await tx.pullReview.findMany({ where: { issue_id: BigInt(pull.issue.id), state: 'REQUEST_REVIEW', reviewer_id: { in: reviewerIds.map(BigInt) } } });
+        const created: Review[] = [];
+        for (const id of reviewerIds) {
+          if (asked.some((r) => Number(r.reviewer_id) === id)) continue;
+          // Asked by a writer: an official request (the rule "block on official review requests").
+          const row = await tx.pullReview.create({ data: { issue_id: BigInt(pull.issue.id), reviewer_id: BigInt(id), state: 'REQUEST_REVIEW', official: true, commit_id: pull.headSha } });
+          created.push(toReview(pull, (await rows(tx, pull, { id: Number(row.id) })).items[0]));
+          await publish(context, pull, 'review_requested');
+        }
+        return created;
+      });
+    },
+
+    cancelRequests(context, pull, reviewerIds) {
+      return inTransaction(async (tx, publish) => {
+        const removed = await tx.pullReview.deleteMany({ where: { issue_id: BigInt(pull.issue.id), state: 'REQUEST_REVIEW', reviewer_id: { in: reviewerIds.map(BigInt) } } });
+        for (let i = 0; i < removed.count; i++) await publish(context, pull, 'review_request_removed');
+      });
+    },
+
     async remove(pull, id) {
       await db.pullReview.deleteMany({ where: { id: BigInt(id), issue_id: BigInt(pull.issue.id) } });
     },
