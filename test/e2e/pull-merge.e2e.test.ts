@@ -81,6 +81,24 @@ describe('merging a pull request', () => {
   });
 });
 
+describe('a merge racing a push to the base', () => {
+  it('lands both or answers a clean 409, and loses no commit', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const { base, pull } = await repoWithPull(owner);
+    const [merge, push] = await Promise.all([
+      owner.client.post(`${base}/pulls/1/merge`, { do: 'merge' }),
+      owner.client.post(`${base}/contents/pushed.txt`, { content: b64('pushed\n'), message: 'Pushed meanwhile' }),
+    ]);
+    expect([200, 409]).toContain(merge.status);
+    expect([201, 409]).toContain(push.status);
+    const log = await owner.client.get(`${base}/commits?sha=main&limit=50&stat=false&verification=false&files=false`);
+    const shas = log.body.map((c: { sha: string }) => c.sha);
+    if (merge.status === 200) expect(shas).toContain(pull.head.sha);
+    if (push.status === 201) expect(shas).toContain(push.body.commit.sha);
+    expect((await owner.client.get(`${base}/pulls/1/merge`)).status).toBe(merge.status === 200 ? 204 : 404);
+  });
+});
+
 describe('merging under branch protection', () => {
   it('refuses a reader with 405, and lets a merge-whitelisted reader merge', async () => {
     const owner = await e2e.newWriter({ scopes: SCOPES });
