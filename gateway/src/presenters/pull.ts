@@ -14,12 +14,19 @@ export interface PullContext {
   repo: IssueRepository;
   caller: Caller;
   rootUrl: string;
+  /** The repository's JSON, built once per request (a page of 50 pulls shows it 100 times). */
+  repoJson?: ReturnType<typeof presentRepository> | null;
+}
+
+/** A context for presenting many pulls of one repository: its JSON is built once. */
+export function pullContext(ctx: Omit<PullContext, 'repoJson'>): PullContext {
+  return { ...ctx, repoJson: ctx.access.owner ? presentRepository(ctx.access, ctx.access.owner, ctx.caller, ctx.rootUrl) : null };
 }
 
 export function presentPull(pull: collaboration.PullRequest, ctx: PullContext) {
   const issue = presentIssue(pull.issue!, ctx.repo, ctx.caller, ctx.rootUrl);
   const urls = repoUrls(ctx.rootUrl, ctx.repo.owner, ctx.repo.name);
-  const repoJson = ctx.access.owner ? presentRepository(ctx.access, ctx.access.owner, ctx.caller, ctx.rootUrl) : null;
+  const repoJson = ctx.repoJson !== undefined ? ctx.repoJson : pullContext(ctx).repoJson;
   const branch = (ref: string, sha: string) => ({ label: ref, ref, sha, repo_id: ctx.repo.id, repo: repoJson });
   const htmlUrl = `${urls.html}/pulls/${pull.issue!.index}`;
   return {

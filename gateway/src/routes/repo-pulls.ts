@@ -7,7 +7,7 @@ import { DomainError, invalid, notFound } from '@anvil/kit';
 import type { collaboration } from '@anvil/proto';
 import { created, noContent, ok, plainText, type Route, type RouteContext } from '../http/route.js';
 import { presentCommit } from '../presenters/commits.js';
-import { presentPull } from '../presenters/pull.js';
+import { presentPull, pullContext } from '../presenters/pull.js';
 import { repoUrls } from '../presenters/tag.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 import { timestampOf } from './repo-issues.js';
@@ -26,8 +26,10 @@ const MERGE_STYLES = new Set(['merge', 'rebase', 'rebase-merge', 'squash', 'fast
 const text = (ctx: RouteContext, name: string) => (typeof ctx.query[name] === 'string' ? (ctx.query[name] as string) : '');
 const indexOf = (value: string) => (/^\d{1,15}$/.test(value) ? Number(value) : 0);
 
-const present = (ctx: RouteContext, call: RepositoryCall) => (pull: collaboration.PullRequest) =>
-  presentPull(pull, { access: call.access, repo: call.repo, caller: ctx.caller, rootUrl: ctx.deps.config.rootUrl });
+const present = (ctx: RouteContext, call: RepositoryCall) => {
+  const context = pullContext({ access: call.access, repo: call.repo, caller: ctx.caller, rootUrl: ctx.deps.config.rootUrl });
+  return (pull: collaboration.PullRequest) => presentPull(pull, context);
+};
 
 const refOf = (call: RepositoryCall) => ({ owner: call.repo.owner, name: call.repo.name });
 
