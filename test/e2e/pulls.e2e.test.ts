@@ -92,6 +92,21 @@ describe('opening a pull request', () => {
   });
 });
 
+describe('changing the base of a pull request', () => {
+  it('moves a pull to another base, checking it again, and refuses a base that does not exist', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const base = await repoWithTopic(owner);
+    expect((await owner.client.post(`${base}/branches`, { new_branch_name: 'release', old_branch_name: 'main' })).status).toBe(201);
+    expect((await owner.client.post(`${base}/contents/release.txt`, { content: b64('r\n'), branch: 'release', message: 'Release note' })).status).toBe(201);
+    expect((await owner.client.post(`${base}/pulls`, { title: 'Feature', head: 'topic', base: 'main' })).status).toBe(201);
+    expect((await owner.client.patch(`${base}/pulls/1`, { base: 'nope' })).status).toBe(404);
+    const moved = await owner.client.patch(`${base}/pulls/1`, { base: 'release' });
+    expect(moved.status).toBe(201);
+    expect(moved.body).toMatchObject({ base: { ref: 'release' }, mergeable: true, changed_files: 1 });
+    expect((await owner.client.get(`${base}/pulls/release/topic`)).body).toMatchObject({ number: 1 });
+  });
+});
+
 describe('what a pull request changes', () => {
   it('serves its diff and patch as plain text, its files and its commits', async () => {
     const owner = await e2e.newWriter({ scopes: SCOPES });

@@ -50,7 +50,7 @@ async function pullOf(ctx: RouteContext, call: RepositoryCall, index: string) {
 }
 
 interface CreatePullBody { title?: string; body?: string; head?: string; base?: string; assignee?: string; assignees?: string[]; labels?: number[]; milestone?: number; due_date?: string }
-interface EditPullBody { title?: string; body?: string; state?: string; assignee?: string; assignees?: string[]; milestone?: number; due_date?: string; unset_due_date?: boolean }
+interface EditPullBody { title?: string; body?: string; state?: string; base?: string; assignee?: string; assignees?: string[]; milestone?: number; due_date?: string; unset_due_date?: boolean }
 interface MergePullBody { Do?: string; do?: string; merge_message_field?: string; merge_title_field?: string; delete_branch_after_merge?: boolean; head_commit_id?: string; force_merge?: boolean }
 
 export const repoPullRoutes: Route[] = [
@@ -113,6 +113,16 @@ export const repoPullRoutes: Route[] = [
       const body = ctx.body as EditPullBody;
       const pull = await pullOf(ctx, call, ctx.params.index);
       if (pull.has_merged && body.state) throw new DomainError('bad_request', 'cannot change state of this pull request, it was already merged', 'already_merged');
+      if (body.base && body.base !== pull.base_branch) {
+        // A new base is checked like a new pull: it must exist, and mergeability is asked again.
+        const range = { ref: refOf(call), base: `refs/heads/${body.base}`, head: pull.head_sha };
+        const checked = await ctx.deps.services.pullGit.CheckMergeability(range, call.options);
+        const stats = await ctx.deps.services.pullGit.GetDiffStats({ ...range, page: 1, limit: 0 }, call.options);
+        await ctx.deps.services.pulls.ChangePullBase({
+          index: pull.issue!.index, base_branch: body.base, head_sha: checked.head_sha, merge_base: checked.merge_base, mergeable: checked.mergeable,
+          conflicted_files: checked.conflicted_files, additions: stats.additions, deletions: stats.deletions, changed_files: stats.changed_files,
+        }, call.options);
+      }
       const setAssignees = body.assignees !== undefined || body.assignee !== undefined;
       const assignees = [...(body.assignee ? [body.assignee] : []), ...(body.assignees ?? [])];
       await ctx.deps.services.issues.EditIssue({
@@ -184,7 +194,8 @@ export const repoPullRoutes: Route[] = [
         message: message ? `${message}\n` : '', expected_head_sha: body.head_commit_id ?? '', pull_index: pull.issue!.index,
         pull_title: pull.issue!.title, delete_head_branch: body.delete_branch_after_merge ? pull.head_branch : '',
         author_name: '', author_email: '', reviews: { verdicts: summary.verdicts }, force_merge: body.force_merge ?? false,
-      }, call.options);
+        // Merges of one repository take turns: a merge may wait behind others before its own.
+      }, { ...call.options, deadlineMs: 60_000 });
       await ctx.deps.services.pulls.MarkPullMerged({ index: pull.issue!.index, merge_commit_sha: merged.merge_commit_sha, head_sha: merged.head_sha }, call.options);
       return ok(undefined);
     }),

@@ -53,6 +53,8 @@ export interface PullStore {
   find(repositoryId: number, index: number): Promise<Pull | undefined>;
   findByBranches(repositoryId: number, baseBranch: string, headBranch: string): Promise<Pull | undefined>;
   list(context: { repository: ChangeContext['repository'] }, query: IssueQuery): Promise<{ items: Pull[]; total: number }>;
+  /** Moves an open pull to another base with its new facts; 'duplicate' when an open pull already has that head and base. */
+  changeBase(context: ChangeContext, index: number, baseBranch: string, facts: PullGitFacts): Promise<Pull | 'duplicate' | undefined>;
   /** Closes the pull as merged and publishes its closed event; undefined when there is none. */
   markMerged(context: ChangeContext, index: number, merge: { mergeCommitSha: string; headSha: string; mergedById: number }): Promise<Pull | undefined>;
 }

@@ -4,8 +4,8 @@
 // may do what comes from the permission the gateway resolved (scope.ts), as for issues.
 import { alreadyExists, DomainError, invalid, notFound, type Caller, type RepositoryScope } from '@anvil/kit';
 import { changeContext, createIssueFields, type IssueDeps } from './issues.js';
-import type { NewPull, Pull, PullStore } from './pull-store.js';
-import { requireNotArchived, scopedRepository } from './scope.js';
+import type { NewPull, Pull, PullGitFacts, PullStore } from './pull-store.js';
+import { requireNotArchived, requireWriter, scopedRepository } from './scope.js';
 
 export interface PullDeps extends IssueDeps {
   pulls: PullStore;
@@ -78,6 +78,22 @@ export async function listPulls(deps: PullDeps, scope: RepositoryScope | undefin
     labels: input.labels.map(String), milestones: input.milestone ? [String(input.milestone)] : [], q: '',
     posterId, offset: input.offset, limit: input.limit,
   });
+}
+
+/** PATCH /pulls/{index} with `base` (writers): the gateway re-checked the pull against it. */
+export async function changePullBase(deps: PullDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, baseBranch: string, facts: PullGitFacts): Promise<Pull> {
+  const repository = scopedRepository(scope);
+  requireNotArchived(repository);
+  requireWriter(repository);
+  const pull = await deps.pulls.find(repository.id, index);
+  if (!pull) throw pullNotFound();
+  if (pull.hasMerged || pull.issue.isClosed) throw new DomainError('invalid', 'cannot change the base of a closed pull request', 'pull_closed');
+  if (baseBranch === pull.headBranch) throw invalid('Invalid PullRequest: There are no changes between the head and the base', 'same_branch');
+  if (baseBranch === pull.baseBranch) return pull;
+  const changed = await deps.pulls.changeBase(changeContext(repository, caller), index, baseBranch, facts);
+  if (changed === 'duplicate') throw alreadyExists(`pull request already exists for these targets [head_branch: ${pull.headBranch}, base_branch: ${baseBranch}]`, 'pull_exists');
+  if (!changed) throw pullNotFound();
+  return changed;
 }
 
 /**

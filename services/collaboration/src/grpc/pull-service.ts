@@ -2,7 +2,7 @@
 // repository the gateway resolved (signed metadata), encode the reply.
 import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type collaboration } from '@anvil/proto';
-import { createPull, getPull, getPullByBranches, listPulls, markPullMerged, type PullDeps } from '../domain/pulls.js';
+import { changePullBase, createPull, getPull, getPullByBranches, listPulls, markPullMerged, type PullDeps } from '../domain/pulls.js';
 import { pageOf } from './issue-service.js';
 import { dateOf } from './messages.js';
 import { pullMessage } from './pull-messages.js';
@@ -32,6 +32,12 @@ export function pullService(deps: PullDeps): ServiceImplementation<collaboration
     },
     async GetPullByBranches(request, { repository }) {
       return pullMessage(await getPullByBranches(deps, repository, request.base_branch, request.head_branch));
+    },
+    async ChangePullBase(request, { caller, repository }) {
+      return pullMessage(await changePullBase(deps, repository, caller, request.index, request.base_branch, {
+        headSha: request.head_sha, mergeBase: request.merge_base, mergeable: request.mergeable, conflictedFiles: request.conflicted_files,
+        additions: request.additions, deletions: request.deletions, changedFiles: request.changed_files,
+      }));
     },
     async MarkPullMerged(request, { caller, repository }) {
       return pullMessage(await markPullMerged(deps, repository, caller, request.index, { mergeCommitSha: request.merge_commit_sha, headSha: request.head_sha }));

@@ -9,7 +9,7 @@ import type { UserProfile } from '../domain/users.js';
 import { outboxRowOfPullEvent } from '../events/pull-events.js';
 import { Prisma } from './generated/client.js';
 import type { CollaborationDb, CollaborationTx } from './db.js';
-import { listIssueRows, readIssue } from './issue-rows.js';
+import { filtersOf, readIssue, SELECT_ISSUE, toIssue, type IssueRow } from './issue-rows.js';
 import { rememberUsers } from './users.js';
 
 type Client = CollaborationDb | CollaborationTx;
@@ -122,9 +122,52 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
     },
 
     async list({ repository }, query) {
-      const { items, total } = await listIssueRows(db, repository, query);
-      const rows = await pullRows(db, items.map((i) => i.id));
-      return { items: items.flatMap((issue) => (rows.has(issue.id) ? [toPull(issue, rows.get(issue.id)!)] : [])), total };
+      // The page's ids first (the (repository_id, is_pull, is_closed, id) index, no per-row
+      // JSON), then the issue rows of those ids only: a page costs the same with 3,000 pulls
+      // as with 30.
+      const where = Prisma.join(filtersOf(repository, query), ' AND ');
+      const page = await db.$queryRaw<Array<{ id: bigint; total: bigint }>>`
+        SELECT i.id, count(*) OVER () AS total FROM issue i WHERE ${where} ORDER BY i.id DESC LIMIT ${query.limit} OFFSET ${query.offset}`;
+      let total = Number(page[0]?.total ?? 0);
+      if (!page.length && query.offset > 0) {
+        const [{ count }] = await db.$queryRaw<Array<{ count: bigint }>>`SELECT count(*) AS count FROM issue i WHERE ${where}`;
+        total = Number(count);
+      }
+      if (!page.length) return { items: [], total };
+      const ids = page.map((p) => p.id);
+      const issueRows = await db.$queryRaw<IssueRow[]>`${SELECT_ISSUE} FROM issue i LEFT JOIN "user" p ON p.id = i.poster_id
+        WHERE i.id = ANY(${ids}::bigint[]) ORDER BY i.id DESC`;
+      const rows = await pullRows(db, issueRows.map((r) => Number(r.id)));
+      return { items: issueRows.flatMap((r) => (rows.has(Number(r.id)) ? [toPull(toIssue(r), rows.get(Number(r.id))!)] : [])), total };
+    },
+
+    changeBase(context, index, baseBranch, facts) {
+      return inTransaction(async (tx, publish) => {
+        await rememberUsers(tx, context.knownUsers);
+        // The issue row first (as every pull writer), then the repository's index row, under
+        // which creation checks duplicates too.
+        const locked = await tx.$queryRaw<Array<{ id: bigint; head_branch: string }>>`
+          SELECT i.id, pr.head_branch FROM issue i JOIN pull_request pr ON pr.issue_id = i.id
+          WHERE i.repository_id = ${BigInt(context.repository.id)} AND i.index = ${BigInt(index)} FOR UPDATE OF i`;
+        if (!locked.length) return undefined;
+        await tx.$queryRaw`SELECT 1 FROM issue_index WHERE repository_id = ${BigInt(context.repository.id)} FOR UPDATE`;
+        const [{ count }] = await tx.$queryRaw<Array<{ count: bigint }>>`
+          SELECT count(*) AS count FROM pull_request pr JOIN issue i ON i.id = pr.issue_id
+          WHERE pr.repository_id = ${BigInt(context.repository.id)} AND pr.head_branch = ${locked[0].head_branch} AND pr.base_branch = ${baseBranch}
+            AND NOT i.is_closed AND NOT pr.has_merged`;
+        if (Number(count) > 0) return 'duplicate' as const;
+        await tx.pullRequest.update({
+          where: { issue_id: locked[0].id },
+          data: {
+            base_branch: baseBranch, head_sha: facts.headSha, merge_base: facts.mergeBase, status: facts.mergeable ? 'mergeable' : 'conflict',
+            conflicted_files: facts.conflictedFiles, additions: facts.additions, deletions: facts.deletions, changed_files: facts.changedFiles,
+          },
+        });
+        await tx.issue.update({ where: { id: locked[0].id }, data: { updated_at: new Date() } });
+        const changed = (await readPull(tx, byId(Number(locked[0].id))))!;
+        await publish(context, changed, 'edited');
+        return changed;
+      });
     },
 
     markMerged(context, index, merge) {
