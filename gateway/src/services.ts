@@ -21,6 +21,7 @@ export interface ServiceClients {
   gitObjects: ServiceClient<repository.GitObjectServiceClient>;
   commits: ServiceClient<repository.CommitServiceClient>;
   contents: ServiceClient<repository.ContentServiceClient>;
+  pullGit: ServiceClient<repository.PullGitServiceClient>;
   hooks: ServiceClient<hooks.HooksServiceClient>;
   issues: ServiceClient<collaboration.IssueServiceClient>;
   labels: ServiceClient<collaboration.LabelServiceClient>;
@@ -28,6 +29,8 @@ export interface ServiceClients {
   comments: ServiceClient<collaboration.CommentServiceClient>;
   reactions: ServiceClient<collaboration.ReactionServiceClient>;
   subscriptions: ServiceClient<collaboration.SubscriptionServiceClient>;
+  pulls: ServiceClient<collaboration.PullServiceClient>;
+  reviews: ServiceClient<collaboration.ReviewServiceClient>;
   close(): void;
 }
 
@@ -51,6 +54,7 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     gitObjects: createServiceClient<repository.GitObjectServiceClient>(anvil.repository.v1.GitObjectService, repositoryAddress, secret),
     commits: createServiceClient<repository.CommitServiceClient>(anvil.repository.v1.CommitService, repositoryAddress, secret),
     contents: createServiceClient<repository.ContentServiceClient>(anvil.repository.v1.ContentService, repositoryAddress, secret),
+    pullGit: createServiceClient<repository.PullGitServiceClient>(anvil.repository.v1.PullGitService, repositoryAddress, secret),
     hooks: createServiceClient<hooks.HooksServiceClient>(anvil.hooks.v1.HooksService, config.addresses.hooks, secret),
     issues: createServiceClient<collaboration.IssueServiceClient>(anvil.collaboration.v1.IssueService, collaborationAddress, secret),
     labels: createServiceClient<collaboration.LabelServiceClient>(anvil.collaboration.v1.LabelService, collaborationAddress, secret),
@@ -58,6 +62,8 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     comments: createServiceClient<collaboration.CommentServiceClient>(anvil.collaboration.v1.CommentService, collaborationAddress, secret),
     reactions: createServiceClient<collaboration.ReactionServiceClient>(anvil.collaboration.v1.ReactionService, collaborationAddress, secret),
     subscriptions: createServiceClient<collaboration.SubscriptionServiceClient>(anvil.collaboration.v1.SubscriptionService, collaborationAddress, secret),
+    pulls: createServiceClient<collaboration.PullServiceClient>(anvil.collaboration.v1.PullService, collaborationAddress, secret),
+    reviews: createServiceClient<collaboration.ReviewServiceClient>(anvil.collaboration.v1.ReviewService, collaborationAddress, secret),
   };
   return {
     ...clients,

@@ -27,12 +27,15 @@ import type { ProtoGrpcType as RepositoryCommitStatusesGrpc } from './generated/
 import type { ProtoGrpcType as RepositoryGitObjectsGrpc } from './generated/git_objects.js';
 import type { ProtoGrpcType as RepositoryCommitsGrpc } from './generated/commits.js';
 import type { ProtoGrpcType as RepositoryContentsGrpc } from './generated/contents.js';
+import type { ProtoGrpcType as RepositoryPullGitGrpc } from './generated/pull_git.js';
 import type { ProtoGrpcType as EventAdminGrpc } from './generated/event_admin.js';
 import type { ProtoGrpcType as CollaborationLabelsGrpc } from './generated/labels.js';
 import type { ProtoGrpcType as CollaborationMilestonesGrpc } from './generated/milestones.js';
 import type { ProtoGrpcType as CollaborationCommentsGrpc } from './generated/comments.js';
 import type { ProtoGrpcType as CollaborationReactionsGrpc } from './generated/reactions.js';
 import type { ProtoGrpcType as CollaborationSubscriptionsGrpc } from './generated/subscriptions.js';
+import type { ProtoGrpcType as CollaborationPullsGrpc } from './generated/pulls.js';
+import type { ProtoGrpcType as CollaborationReviewsGrpc } from './generated/reviews.js';
 
 // One service per line, so that adding one touches one line.
 export type AnvilGrpc = IdentityGrpc
@@ -53,12 +56,15 @@ export type AnvilGrpc = IdentityGrpc
   & RepositoryGitObjectsGrpc
   & RepositoryCommitsGrpc
   & RepositoryContentsGrpc
+  & RepositoryPullGitGrpc
   & EventAdminGrpc
   & CollaborationLabelsGrpc
   & CollaborationMilestonesGrpc
   & CollaborationCommentsGrpc
   & CollaborationReactionsGrpc
-  & CollaborationSubscriptionsGrpc;
+  & CollaborationSubscriptionsGrpc
+  & CollaborationPullsGrpc
+  & CollaborationReviewsGrpc;
 
 /** Folder holding `anvil/<ctx>/v1/*.proto`; the include root for every import. */
 export const PROTO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

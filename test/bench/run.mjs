@@ -30,6 +30,7 @@ import { benchHooks } from './hooks.mjs';
 import { footprint, printFootprint, startWithPnpm, stopPnpm, wholeTree } from './footprint.mjs';
 import { benchGitReads, benchMixed } from './git-reads.mjs';
 import { benchIssueList } from './issues.mjs';
+import { benchPulls } from './pulls.mjs';
 import { benchRepoSearch } from './repo-search.mjs';
 import { benchUserSearch } from './user-search.mjs';
 
@@ -37,8 +38,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const WARMUP = 3;
-// BENCH_PARTS=user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues').split(','));
+// BENCH_PARTS=user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues,pulls (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues,pulls').split(','));
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
 const here = (file) => new URL(file, import.meta.url).pathname;
@@ -341,6 +342,22 @@ async function benchContentWrites({ baseUrl, token, dataDir, log }) {
     `commits added ${r.commitsAdded}, lost ${lost}: ${r.other === 0 && lost === 0 ? 'met' : 'MISSED'}`);
 }
 
+/** Listing 50 of 3,000 pulls, and 16 concurrent merges into one base (pulls.mjs). */
+async function benchPullRequests({ baseUrl, token, dataDir, log }) {
+  const r = await benchPulls({
+    baseUrl, token, owner: admin.username, gitRoot: join(dataDir, 'repositories'), collaborationDbUrl: databaseUrl(`${prefix}_collaboration`),
+    load, duration: DURATION, log,
+  });
+  console.log(`\nGET /api/v1/repos/{owner}/{repo}/pulls?limit=50 of a repository with ${r.pulls} pull requests, ${CONNECTIONS} connections, ${DURATION} s`);
+  console.log(`${machine()}\n`);
+  console.log('| req/s | p50 ms | p99 ms |');
+  console.log('|---:|---:|---:|');
+  console.log(`| ${fmt(r.list.rps)} | ${fmt(r.list.p50, 1)} | ${fmt(r.list.p99, 1)} |`);
+  console.log(`\ntarget: p50 ≤ 50 ms, p99 ≤ 100 ms: ${r.list.p50 <= 50 && r.list.p99 <= 100 ? 'met' : 'MISSED'}`);
+  console.log(`\n${r.merges} concurrent merges of different pulls into one base: ${r.landed} landed (200), ${r.conflicts} clean 409, ${r.other} other; ` +
+    `landed heads missing from the base: ${r.lost}: ${r.other === 0 && r.lost === 0 ? 'met' : 'MISSED'}`);
+}
+
 /** Webhook delivery latency at a steady rate, and throughput beside a slow receiver (hooks.mjs). */
 async function benchWebhooks({ baseUrl, token, log }) {
   const r = await benchHooks({ baseUrl, token, owner: admin.username, natsUrl: NATS_URL, namespace, hooksDbUrl: databaseUrl(`${prefix}_hooks`), log });
@@ -429,6 +446,7 @@ async function main() {
     if (PARTS.has('reads')) await benchGitReads(gitReads);
     if (PARTS.has('mixed')) await benchMixed(gitReads);
     if (PARTS.has('issues')) await benchIssues({ baseUrl, token, log });
+    if (PARTS.has('pulls')) await benchPullRequests({ baseUrl, token, dataDir, log });
   } finally {
     await cleanUp(dataDir);
   }

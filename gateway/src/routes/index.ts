@@ -30,6 +30,8 @@ import { repoSubscriptionRoutes } from './repo-subscriptions.js';
 import { repoLabelRoutes } from './repo-labels.js';
 import { orgLabelRoutes } from './org-labels.js';
 import { repoMilestoneRoutes } from './repo-milestones.js';
+import { repoPullRoutes } from './repo-pulls.js';
+import { repoPullReviewRoutes } from './repo-pull-reviews.js';
 import { teamsRoutes } from './teams.js';
 import { userRoutes } from './user.js';
 import { usersRoutes } from './users.js';
@@ -47,4 +49,5 @@ export const apiRoutes: readonly Route[] = [
   ...hookRoutes, ...repoHookTestRoutes,
   // Comments first: `/issues/comments` must not be taken for an issue number.
   ...repoCommentRoutes, ...repoIssueRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes, ...repoReactionRoutes, ...repoSubscriptionRoutes, ...orgLabelRoutes,
+  ...repoPullReviewRoutes, ...repoPullRoutes,
 ];

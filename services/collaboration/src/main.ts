@@ -15,6 +15,14 @@ import { labelGrpcService } from './grpc/label-service.js';
 import { milestoneGrpcService } from './grpc/milestone-service.js';
 import { reactionGrpcService } from './grpc/reaction-service.js';
 import { subscriptionGrpcService } from './grpc/subscription-service.js';
+import { pullGrpcService } from './grpc/pull-service.js';
+import { pullStore } from './store/pulls.js';
+import { reviewGrpcService } from './grpc/review-service.js';
+import { reviewStore } from './store/reviews.js';
+import type { ReviewDeps } from './domain/reviews.js';
+import type { PullDeps } from './domain/pulls.js';
+import { pushConsumer } from './events/push-consumer.js';
+import { repositoryPullGit } from './grpc/repository-pull-git.js';
 import { createDb, type CollaborationDb, type CollaborationTx } from './store/db.js';
 import { commentStore } from './store/comments.js';
 import { dependencyStore } from './store/issue-dependencies.js';
@@ -25,7 +33,7 @@ import { milestoneStore } from './store/milestones.js';
 import { reactionStore } from './store/reactions.js';
 import { subscriptionStore } from './store/subscriptions.js';
 
-type Contexts = LabelDeps & MilestoneDeps & ReactionDeps & SubscriptionDeps & PinDeps & DependencyDeps;
+type Contexts = LabelDeps & MilestoneDeps & ReactionDeps & SubscriptionDeps & PinDeps & DependencyDeps & ReviewDeps;
 
 /** One set of stores per process, whatever asks first. */
 const contexts = new WeakMap<CollaborationDb, Contexts>();
@@ -37,6 +45,7 @@ function contextsOf({ db, relay, config }: ServiceDeps<CollaborationDb>): Contex
     found = { issues: issueStore(db, { onPublished }), labels: labelStore(db), milestones: milestoneStore(db), comments: commentStore(db, { onPublished }),
       reactions: reactionStore(db), allowedReactions: config.settings.ui.REACTIONS, subscriptions: subscriptionStore(db),
       pins: pinStore(db), dependencies: dependencyStore(db),
+      pulls: pullStore(db, { onPublished }), reviews: reviewStore(db, { onPublished }),
     };
     contexts.set(db, found);
   }
@@ -50,7 +59,12 @@ await runService<CollaborationDb, CollaborationTx>({
   grpcServices: (deps) => {
     const all = contextsOf(deps);
     return [issueGrpcService(all), labelGrpcService(all), milestoneGrpcService(all), commentGrpcService(all), reactionGrpcService(all),
-      subscriptionGrpcService(all)];
+      subscriptionGrpcService(all), pullGrpcService(all), reviewGrpcService(all)];
   },
-  consumers: ({ log }) => [identityUserConsumer(log), repositoryConsumer(log)],
+  consumers: (deps) => {
+    // Pull requests follow pushes; the repository service answers their git facts.
+    const pullGit = repositoryPullGit(deps.config.addresses.repository, deps.secret);
+    deps.onShutdown('repository client', async () => pullGit.close());
+    return [identityUserConsumer(deps.log), repositoryConsumer(deps.log), pushConsumer(deps.log, () => pullGit)];
+  },
 });

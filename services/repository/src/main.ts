@@ -55,6 +55,9 @@ import { commitStatusGit } from './git/commit-status-git.js';
 import { commitStatusCleanupConsumer } from './events/commit-status-cleanup.js';
 import { RefIndex } from './git/ref-index.js';
 import { gitRefRows } from './store/git-refs.js';
+import { pullGitGrpcService } from './grpc/pull-git-service.js';
+import { pullGit } from './git/pull-git-port.js';
+import { signatureOf } from './domain/signatures.js';
 
 function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: RepositoryStorage): RepositoryDeps {
   const { repository } = config.settings;
@@ -144,6 +147,11 @@ await runService<RepositoryDb, RepositoryTx>({
     branchGrpcService({ store: deps!.store, protections: protections!, git: branchGit(storage!, identityCommits!.signatures, refs), writeLock }),
     commitGrpcService({ store: deps!.store, git: commitGit(storage!, refs), people: identityCommits!.people, signatures: identityCommits!.signatures }),
     contentGrpcService({ store: deps!.store, protections: protections!, files: contentFiles(storage!, refs), maxBlobSize: maxBlobSize!, writeLock, sizes: sizes! }),
+    pullGitGrpcService({
+      store: deps!.store, protections: protections!, statuses: commitStatuses!, pullGit: pullGit(storage!), writeLock,
+      branches: { store: deps!.store, protections: protections!, git: branchGit(storage!, identityCommits!.signatures, refs) },
+      signatureOf: (caller) => signatureOf(deps!.store, caller),
+    }),
   ],
   consumers: ({ log }) => [
     identityUserConsumer(log, storage),

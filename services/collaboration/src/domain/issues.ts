@@ -86,6 +86,11 @@ export interface CreateIssueInput {
 export async function createIssue(deps: IssueDeps, scope: RepositoryScope | undefined, caller: Caller, input: CreateIssueInput): Promise<Issue> {
   const repository = scopedRepository(scope);
   requireNotArchived(repository);
+  return deps.issues.create(changeContext(repository, caller), await createIssueFields(deps, repository, caller, input));
+}
+
+/** The checked fields of a new issue or pull request (pulls.ts shares them). */
+export async function createIssueFields(deps: IssueDeps, repository: ScopedRepository, caller: Caller, input: CreateIssueInput): Promise<NewIssue> {
   const title = checkTitle(input.title);
   const body = checkBody(input.body);
   const writer = atLeast(repository.permission, 'write');
@@ -97,7 +102,7 @@ export async function createIssue(deps: IssueDeps, scope: RepositoryScope | unde
     dueDate: writer ? input.dueDate : undefined,
     mentionedIds: await mentionedIdsOf(deps, body),
   };
-  return deps.issues.create(changeContext(repository, caller), issue);
+  return issue;
 }
 
 export async function getIssue(deps: IssueDeps, scope: RepositoryScope | undefined, index: number): Promise<Issue> {

@@ -20,7 +20,7 @@ export interface IssueRow {
   poster: UserProfile | null; labels: LabelJson[]; assignees: UserProfile[]; milestone: MilestoneJson | null; total?: bigint | null;
 }
 
-const SELECT_ISSUE = Prisma.sql`
+export const SELECT_ISSUE = Prisma.sql`
   SELECT i.id, i.repository_id, i.index, i.poster_id, i.title, i.body, i.is_closed, i.is_pull, i.is_locked,
     i.due_date, i.closed_at, i.pin_order, i.ref, i.content_version, i.comments, i.created_at, i.updated_at,
     p.profile AS poster,
@@ -78,7 +78,7 @@ function labelMatch(repository: ScopedRepository, token: string): Prisma.Sql {
   return Prisma.sql`${usable} AND ${named}`;
 }
 
-function filtersOf(repository: ScopedRepository, query: IssueQuery): Prisma.Sql[] {
+export function filtersOf(repository: ScopedRepository, query: IssueQuery): Prisma.Sql[] {
   const where: Prisma.Sql[] = [Prisma.sql`i.repository_id = ${BigInt(repository.id)}`];
   if (query.state !== 'all') where.push(Prisma.sql`i.is_closed = ${query.state === 'closed'}`);
   if (query.type !== 'all') where.push(Prisma.sql`i.is_pull = ${query.type === 'pulls'}`);

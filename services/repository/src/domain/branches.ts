@@ -98,7 +98,7 @@ async function requireWritable(deps: BranchDeps, owner: string, name: string, ca
  * Publishes what a push of the same ref move would (src/git-http/push-recorder.ts):
  * branch.created, push, branch.deleted, so webhooks cannot tell the API from `git push`.
  */
-async function publishRefMove(deps: BranchDeps, access: RepositoryAccess, caller: Caller, branch: string, before: string, after: string): Promise<void> {
+export async function publishRefMove(deps: BranchDeps, access: RepositoryAccess, caller: Caller, branch: string, before: string, after: string): Promise<void> {
   const repo = access.repository;
   const zero = '0'.repeat(Math.max(before.length, after.length));
   const ref = `refs/heads/${branch}`;

@@ -151,6 +151,8 @@ export interface RunOptions {
   stdin?: string | Buffer;
   /** Kills git after this long so a request never hangs (default 60 s). */
   timeoutMs?: number;
+  /** Exit codes besides 0 that are answers, not failures (`merge-tree` exits 1 on conflicts). */
+  answerExitCodes?: number[];
 }
 
 // Git processes at once: per caller enough to keep every core busy several times over (a
@@ -215,7 +217,7 @@ function runToEnd(command: GitCommand, options: RunOptions, signal: AbortSignal 
     });
     child.on('close', (code) => {
       done();
-      if (code === 0) return resolve(Buffer.concat(out));
+      if (code === 0 || (code !== null && options.answerExitCodes?.includes(code))) return resolve(Buffer.concat(out));
       const stderr = Buffer.concat(err).toString('utf8');
       if (command.args.some((a) => a.startsWith('--git-dir=')) && stderr.startsWith('fatal: not a git repository')) return reject(new RepositoryGone());
       reject(new GitError(command.args, code, stderr));

@@ -1,0 +1,210 @@
+// Pull requests (routers/api/v1/repo/pull.go). Git facts come from the repository service's
+// narrow pull RPCs (pull_git.proto) and are handed to collaboration, which stores them: a
+// list is one collaboration call and never runs git. A merge lands in the repository service
+// (its write turn, THE protection check, update-ref <new> <old>) before collaboration
+// records it, as Gitea pushes the merge before it marks the pull merged.
+import { DomainError, invalid, notFound } from '@anvil/kit';
+import type { collaboration } from '@anvil/proto';
+import { created, noContent, ok, plainText, type Route, type RouteContext } from '../http/route.js';
+import { presentCommit } from '../presenters/commits.js';
+import { presentPull, pullContext } from '../presenters/pull.js';
+import { repoUrls } from '../presenters/tag.js';
+import { inRepository, type RepositoryCall } from './issue-scope.js';
+import { timestampOf } from './repo-issues.js';
+import { repoUrlsOf } from './repo-context.js';
+
+// Gitea: archived repositories are 423; merge refusals 405 (not allowed, not ready, already
+// merged), conflicts and races 409 (routers/api/v1/repo/pull.go MergePullRequest).
+const WRITE_STATUSES = { repo_archived: 423 };
+const MERGE_STATUSES = {
+  ...WRITE_STATUSES, not_allowed_to_merge: 405, not_ready_to_merge: 405, push_rejected: 405, already_merged: 405,
+  not_mergeable: 409, not_fast_forward: 409, no_merge_base: 409, head_moved: 409, push_out_of_date: 409, invalid_merge_style: 422,
+};
+
+const MERGE_STYLES = new Set(['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only']);
+
+const text = (ctx: RouteContext, name: string) => (typeof ctx.query[name] === 'string' ? (ctx.query[name] as string) : '');
+const indexOf = (value: string) => (/^\d{1,15}$/.test(value) ? Number(value) : 0);
+
+const present = (ctx: RouteContext, call: RepositoryCall) => {
+  const context = pullContext({ access: call.access, repo: call.repo, caller: ctx.caller, rootUrl: ctx.deps.config.rootUrl });
+  return (pull: collaboration.PullRequest) => presentPull(pull, context);
+};
+
+const refOf = (call: RepositoryCall) => ({ owner: call.repo.owner, name: call.repo.name });
+
+/** `branch` or `owner:branch`; another owner's head is a fork, which Anvil does not have yet. */
+function headBranchOf(head: string, call: RepositoryCall): string {
+  const colon = head.indexOf(':');
+  if (colon < 0) return head;
+  const owner = head.slice(0, colon);
+  if (owner.toLowerCase() !== call.repo.owner.toLowerCase()) throw notFound('head repository does not exist (forks are not supported yet)', 'head_repo_not_found');
+  return head.slice(colon + 1);
+}
+
+/** Where the pull's head is kept whatever happens to its branch (refs/pull/<index>/head). */
+const pullRef = (pull: collaboration.PullRequest) => `refs/pull/${pull.issue!.index}/head`;
+
+async function pullOf(ctx: RouteContext, call: RepositoryCall, index: string) {
+  return ctx.deps.services.pulls.GetPull({ index: indexOf(index) }, call.options);
+}
+
+interface CreatePullBody { title?: string; body?: string; head?: string; base?: string; assignee?: string; assignees?: string[]; labels?: number[]; milestone?: number; due_date?: string }
+interface EditPullBody { title?: string; body?: string; state?: string; base?: string; assignee?: string; assignees?: string[]; milestone?: number; due_date?: string; unset_due_date?: boolean }
+interface MergePullBody { Do?: string; do?: string; merge_message_field?: string; merge_title_field?: string; delete_branch_after_merge?: boolean; head_commit_id?: string; force_merge?: boolean }
+
+export const repoPullRoutes: Route[] = [
+  {
+    method: 'GET', path: '/repos/:owner/:repo/pulls', operationId: 'repoListPullRequests', access: 'public', scopes: ['repository'],
+    handle: inRepository('read', async (ctx, call) => {
+      const { page, limit } = ctx.page();
+      const labels = ([] as unknown[]).concat(ctx.query.labels ?? []).map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
+      const reply = await ctx.deps.services.pulls.ListPulls({
+        state: text(ctx, 'state'), sort: text(ctx, 'sort'), milestone: Number(text(ctx, 'milestone')) || 0, labels,
+        poster: text(ctx, 'poster'), page: { page, limit },
+      }, call.options);
+      return ok(reply.pulls.map(present(ctx, call)), Number(reply.total));
+    }),
+  },
+  {
+    method: 'POST', path: '/repos/:owner/:repo/pulls', operationId: 'repoCreatePullRequest', access: 'signed', scopes: ['repository'], statusOverrides: WRITE_STATUSES,
+    handle: inRepository('read', async (ctx, call) => {
+      const body = ctx.body as CreatePullBody;
+      const base = body.base ?? '';
+      const head = headBranchOf(body.head ?? '', call);
+      if (!base || !head) throw notFound('base or head branch does not exist', 'branch_not_found');
+      if (base === head) throw invalid('Invalid PullRequest: There are no changes between the head and the base', 'same_branch');
+      const range = { ref: refOf(call), base: `refs/heads/${base}`, head: `refs/heads/${head}` };
+      const checked = await ctx.deps.services.pullGit.CheckMergeability(range, call.options);
+      if (!checked.merge_base) throw invalid('Invalid PullRequest: the head and the base have no common history', 'no_merge_base');
+      const stats = await ctx.deps.services.pullGit.GetDiffStats({ ...range, page: 1, limit: 0 }, call.options);
+      const assignees = [...(body.assignee ? [body.assignee] : []), ...(body.assignees ?? [])];
+      const pull = await ctx.deps.services.pulls.CreatePull({
+        title: body.title ?? '', body: body.body ?? '', base_branch: base, head_branch: head,
+        head_sha: checked.head_sha, merge_base: checked.merge_base, mergeable: checked.mergeable, conflicted_files: checked.conflicted_files,
+        additions: stats.additions, deletions: stats.deletions, changed_files: stats.changed_files,
+        assignees, labels: body.labels ?? [], milestone: body.milestone ?? 0, due_date: timestampOf(body.due_date, 'due_date'),
+      }, call.options);
+      await ctx.deps.services.pullGit.UpdatePullRef({ ref: refOf(call), index: pull.issue!.index, head: checked.head_sha }, call.options);
+      return created(present(ctx, call)(pull));
+    }),
+  },
+  {
+    // `/pulls/{index}.{diffType}` before `/pulls/{index}`, which would read `1.diff` as an index.
+    method: 'GET', path: '/repos/:owner/:repo/pulls/:index.:diffType', operationId: 'repoDownloadPullDiffOrPatch', access: 'public', scopes: ['repository'],
+    handle: inRepository('read', async (ctx, call) => {
+      if (ctx.params.diffType !== 'diff' && ctx.params.diffType !== 'patch') throw notFound('The target couldn\'t be found.', 'not_found');
+      const pull = await pullOf(ctx, call, ctx.params.index);
+      const diff = await ctx.deps.services.pullGit.GetPullDiff({
+        ref: refOf(call), base: pull.merge_base || `refs/heads/${pull.base_branch}`, head: pull.head_sha || pullRef(pull), diff_type: ctx.params.diffType,
+      }, call.options);
+      return plainText(diff.text);
+    }),
+  },
+  {
+    method: 'GET', path: '/repos/:owner/:repo/pulls/:index', operationId: 'repoGetPullRequest', access: 'public', scopes: ['repository'],
+    handle: inRepository('read', async (ctx, call) => ok(present(ctx, call)(await pullOf(ctx, call, ctx.params.index)))),
+  },
+  {
+    // Gitea answers an edit with 201. Title, body, state, milestone, assignees and due date
+    // edit the pull's issue (the issue rules decide who may).
+    method: 'PATCH', path: '/repos/:owner/:repo/pulls/:index', operationId: 'repoEditPullRequest', access: 'signed', scopes: ['repository'], statusOverrides: WRITE_STATUSES,
+    handle: inRepository('read', async (ctx, call) => {
+      const body = ctx.body as EditPullBody;
+      const pull = await pullOf(ctx, call, ctx.params.index);
+      if (pull.has_merged && body.state) throw new DomainError('bad_request', 'cannot change state of this pull request, it was already merged', 'already_merged');
+      if (body.base && body.base !== pull.base_branch) {
+        // A new base is checked like a new pull: it must exist, and mergeability is asked again.
+        const range = { ref: refOf(call), base: `refs/heads/${body.base}`, head: pull.head_sha };
+        const checked = await ctx.deps.services.pullGit.CheckMergeability(range, call.options);
+        const stats = await ctx.deps.services.pullGit.GetDiffStats({ ...range, page: 1, limit: 0 }, call.options);
+        await ctx.deps.services.pulls.ChangePullBase({
+          index: pull.issue!.index, base_branch: body.base, head_sha: checked.head_sha, merge_base: checked.merge_base, mergeable: checked.mergeable,
+          conflicted_files: checked.conflicted_files, additions: stats.additions, deletions: stats.deletions, changed_files: stats.changed_files,
+        }, call.options);
+      }
+      const setAssignees = body.assignees !== undefined || body.assignee !== undefined;
+      const assignees = [...(body.assignee ? [body.assignee] : []), ...(body.assignees ?? [])];
+      await ctx.deps.services.issues.EditIssue({
+        index: pull.issue!.index, title: body.title, body: body.body, state: body.state, milestone: body.milestone,
+        set_assignees: setAssignees, assignees, due_date: timestampOf(body.due_date, 'due_date'), unset_due_date: body.unset_due_date ?? false,
+      }, call.options);
+      return created(present(ctx, call)(await pullOf(ctx, call, ctx.params.index)));
+    }),
+  },
+  {
+    method: 'GET', path: '/repos/:owner/:repo/pulls/:index/files', operationId: 'repoGetPullRequestFiles', access: 'public', scopes: ['repository'],
+    handle: inRepository('read', async (ctx, call) => {
+      const pull = await pullOf(ctx, call, ctx.params.index);
+      const { page, limit } = ctx.page();
+      const stats = await ctx.deps.services.pullGit.GetDiffStats({
+        ref: refOf(call), base: pull.merge_base || `refs/heads/${pull.base_branch}`, head: pull.head_sha, page, limit,
+      }, call.options);
+      const urls = repoUrls(ctx.deps.config.rootUrl, call.repo.owner, call.repo.name);
+      const path = (f: string) => f.split('/').map(encodeURIComponent).join('/');
+      return ok(stats.files.map((f) => ({
+        filename: f.filename, previous_filename: f.previous_filename, status: f.status, additions: f.additions, deletions: f.deletions, changes: f.changes,
+        html_url: `${urls.html}/src/commit/${pull.head_sha}/${path(f.filename)}`,
+        contents_url: `${urls.api}/contents/${path(f.filename)}?ref=${pull.head_sha}`,
+        raw_url: `${urls.html}/raw/commit/${pull.head_sha}/${path(f.filename)}`,
+      })), Number(stats.changed_files));
+    }),
+  },
+  {
+    method: 'GET', path: '/repos/:owner/:repo/pulls/:index/commits', operationId: 'repoGetPullRequestCommits', access: 'public', scopes: ['repository'],
+    handle: inRepository('read', async (ctx, call) => {
+      const pull = await pullOf(ctx, call, ctx.params.index);
+      const { page, limit } = ctx.page();
+      const reply = await ctx.deps.services.commits.ListCommits({
+        ref: refOf(call), sha: pull.head_sha, not: pull.merge_base, path: '', since: '', until: '', page, limit,
+        details: { stat: true, verification: true, files: true }, summary_only: false,
+      }, { caller: ctx.caller });
+      const urls = repoUrlsOf(ctx, reply.repository);
+      return ok(reply.commits.map((c) => presentCommit(c, urls, ctx.caller, ctx.deps.config.rootUrl)), Number(reply.total));
+    }),
+  },
+  {
+    method: 'GET', path: '/repos/:owner/:repo/pulls/:index/merge', operationId: 'repoPullRequestIsMerged', access: 'public', scopes: ['repository'],
+    handle: inRepository('read', async (ctx, call) => {
+      const pull = await pullOf(ctx, call, ctx.params.index);
+      if (!pull.has_merged) throw notFound('The target couldn\'t be found.', 'not_merged');
+      return noContent();
+    }),
+  },
+  {
+    method: 'POST', path: '/repos/:owner/:repo/pulls/:index/merge', operationId: 'repoMergePullRequest', access: 'signed', scopes: ['repository'], statusOverrides: MERGE_STATUSES,
+    handle: inRepository('read', async (ctx, call) => {
+      const body = ctx.body as MergePullBody;
+      const style = body.Do ?? body.do ?? '';
+      if (!MERGE_STYLES.has(style)) throw invalid(`[Do]: In(merge,rebase,rebase-merge,squash,fast-forward-only,manually-merged)`, 'invalid_merge_style');
+      const pull = await pullOf(ctx, call, ctx.params.index);
+      if (pull.has_merged) throw new DomainError('bad_request', 'The PR is already merged', 'already_merged');
+      if (pull.issue!.state === 'closed') throw notFound('The target couldn\'t be found.', 'pull_closed');
+      const message = [body.merge_title_field, body.merge_message_field].filter(Boolean).join('\n\n');
+      // The head branch while it exists; the pull's own ref once the branch is gone.
+      const branch = await ctx.deps.services.pullGit.GetMergeBase({ ref: refOf(call), base: `refs/heads/${pull.base_branch}`, head: `refs/heads/${pull.head_branch}` }, call.options)
+        .then(() => `refs/heads/${pull.head_branch}`, (err) => {
+          if (err instanceof DomainError && err.reason === 'head_not_found') return pullRef(pull);
+          throw err;
+        });
+      // The base rule's review rules are decided by the repository service with these verdicts.
+      const summary = await ctx.deps.services.reviews.GetReviewSummary({ pull_index: pull.issue!.index }, call.options);
+      const merged = await ctx.deps.services.pullGit.MergeToRef({
+        ref: refOf(call), base_branch: pull.base_branch, head: branch, style,
+        message: message ? `${message}\n` : '', expected_head_sha: body.head_commit_id ?? '', pull_index: pull.issue!.index,
+        pull_title: pull.issue!.title, delete_head_branch: body.delete_branch_after_merge ? pull.head_branch : '',
+        author_name: '', author_email: '', reviews: { verdicts: summary.verdicts }, force_merge: body.force_merge ?? false,
+        // Merges of one repository take turns: a merge may wait behind others before its own.
+      }, { ...call.options, deadlineMs: 60_000 });
+      await ctx.deps.services.pulls.MarkPullMerged({ index: pull.issue!.index, merge_commit_sha: merged.merge_commit_sha, head_sha: merged.head_sha }, call.options);
+      return ok(undefined);
+    }),
+  },
+  {
+    // Last: `/pulls/{index}/files` and the like would otherwise be read as a base and a head.
+    method: 'GET', path: '/repos/:owner/:repo/pulls/:base/:head', operationId: 'repoGetPullRequestByBaseHead', access: 'public', scopes: ['repository'],
+    handle: inRepository('read', async (ctx, call) => ok(present(ctx, call)(await ctx.deps.services.pulls.GetPullByBranches({
+      base_branch: ctx.params.base, head_branch: ctx.params.head,
+    }, call.options)))),
+  },
+];

@@ -1,0 +1,60 @@
+// What the pull request rules need from storage; src/store/pulls.ts implements it over Prisma.
+import type { ChangeContext, Issue, IssueQuery, NewIssue } from './issue-store.js';
+import type { UserProfile } from './users.js';
+
+export type PullStatus = 'mergeable' | 'conflict' | 'checking';
+
+/** A pull request: its issue and what only a pull has, git facts as last stored. */
+export interface Pull {
+  issue: Issue;
+  baseBranch: string;
+  headBranch: string;
+  headRepoId: number;
+  headSha: string;
+  mergeBase: string;
+  status: PullStatus;
+  conflictedFiles: string[];
+  additions: number;
+  deletions: number;
+  changedFiles: number;
+  hasMerged: boolean;
+  mergedAt?: Date;
+  mergedBy?: UserProfile;
+  mergeCommitSha: string;
+}
+
+/** The git facts of a head against its base, from the repository service. */
+export interface PullGitFacts {
+  headSha: string;
+  mergeBase: string;
+  mergeable: boolean;
+  conflictedFiles: string[];
+  additions: number;
+  deletions: number;
+  changedFiles: number;
+}
+
+export interface NewPull extends PullGitFacts {
+  baseBranch: string;
+  headBranch: string;
+  headRepoId: number;
+}
+
+export type PullAction = 'opened' | 'closed' | 'reopened' | 'edited' | 'synchronized'
+  | 'review_approved' | 'review_rejected' | 'review_comment' | 'review_dismissed' | 'review_requested' | 'review_request_removed';
+
+export interface PullStore {
+  /**
+   * Takes the repository's next index (the issues' sequence), stores the issue and the pull
+   * and ONE opened event in one transaction; undefined when an open pull already has the
+   * same head and base (checked under the index row's lock, so two creators cannot both pass).
+   */
+  create(context: ChangeContext, issue: NewIssue, pull: NewPull): Promise<Pull | undefined>;
+  find(repositoryId: number, index: number): Promise<Pull | undefined>;
+  findByBranches(repositoryId: number, baseBranch: string, headBranch: string): Promise<Pull | undefined>;
+  list(context: { repository: ChangeContext['repository'] }, query: IssueQuery): Promise<{ items: Pull[]; total: number }>;
+  /** Moves an open pull to another base with its new facts; 'duplicate' when an open pull already has that head and base. */
+  changeBase(context: ChangeContext, index: number, baseBranch: string, facts: PullGitFacts): Promise<Pull | 'duplicate' | undefined>;
+  /** Closes the pull as merged and publishes its closed event; undefined when there is none. */
+  markMerged(context: ChangeContext, index: number, merge: { mergeCommitSha: string; headSha: string; mergedById: number }): Promise<Pull | undefined>;
+}

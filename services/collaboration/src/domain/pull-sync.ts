@@ -1,0 +1,32 @@
+// A push to a branch updates the open pull requests it concerns (Gitea's
+// services/pull AddTestPullRequestTask): a pull whose head moved gets its new head, diff
+// totals and mergeability (and a synchronized event); a pull whose base now contains its head
+// was merged by hand and is marked merged (Gitea's manually-merged detection).
+import type { PullGitFacts } from './pull-store.js';
+
+export interface RepositoryName {
+  owner: string;
+  name: string;
+}
+
+/** The repository service's answers for one pull, asked as the system. */
+export interface PullGitReader {
+  /** Undefined when the base or head branch no longer exists. */
+  compare(repo: RepositoryName, baseBranch: string, head: string): Promise<(PullGitFacts & { ahead: number; baseSha: string }) | undefined>;
+  /** Keeps refs/pull/<index>/head at the head, so the pull outlives its branch. */
+  keepHead(repo: RepositoryName, index: number, sha: string): Promise<void>;
+}
+
+export type PushOutcome =
+  | { kind: 'unchanged' }
+  | { kind: 'synchronized'; facts: PullGitFacts }
+  | { kind: 'merged'; headSha: string; mergeCommitSha: string };
+
+/** What a push means for one open pull. */
+export async function outcomeOfPush(git: PullGitReader, repo: RepositoryName, pull: { index: number; baseBranch: string; headBranch: string }): Promise<PushOutcome> {
+  const facts = await git.compare(repo, pull.baseBranch, `refs/heads/${pull.headBranch}`);
+  if (!facts) return { kind: 'unchanged' };
+  await git.keepHead(repo, pull.index, facts.headSha);
+  if (facts.ahead === 0) return { kind: 'merged', headSha: facts.headSha, mergeCommitSha: facts.baseSha };
+  return { kind: 'synchronized', facts };
+}

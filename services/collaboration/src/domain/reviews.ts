@@ -1,0 +1,177 @@
+// Reviews of pull requests (Gitea's routers/api/v1/repo/pull_review.go, services/pull/review.go):
+// create (pending or submitted), submit, read, delete, dismiss, and the latest verdict of each
+// reviewer for the merge rules. A review is official when its reviewer may write.
+import { DomainError, forbidden, invalid, notFound, type Caller, type RepositoryScope } from '@anvil/kit';
+import { changeContext } from './issues.js';
+import type { ChangeContext } from './issue-store.js';
+import type { Pull } from './pull-store.js';
+import type { PullDeps } from './pulls.js';
+import { atLeast, requireNotArchived, scopedRepository } from './scope.js';
+import type { UserProfile } from './users.js';
+
+export const REVIEW_STATES = ['APPROVED', 'PENDING', 'COMMENT', 'REQUEST_CHANGES', 'REQUEST_REVIEW'] as const;
+export type ReviewState = (typeof REVIEW_STATES)[number];
+
+export interface Review {
+  id: number;
+  pullIndex: number;
+  reviewerId: number;
+  reviewer?: UserProfile;
+  state: ReviewState;
+  body: string;
+  commitId: string;
+  official: boolean;
+  stale: boolean;
+  dismissed: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface NewReview {
+  reviewerId: number;
+  state: ReviewState;
+  body: string;
+  commitId: string;
+  official: boolean;
+}
+
+export interface ReviewStore {
+  /** Stores the review and, when submitted, its event, in one transaction. */
+  create(context: ChangeContext, pull: Pull, review: NewReview): Promise<Review>;
+  list(pull: Pull, page: { offset: number; limit: number }): Promise<{ items: Review[]; total: number }>;
+  find(pull: Pull, id: number): Promise<Review | undefined>;
+  update(context: ChangeContext, pull: Pull, id: number, change: Partial<Pick<Review, 'state' | 'body' | 'dismissed' | 'commitId'>>, event?: string): Promise<Review>;
+  remove(pull: Pull, id: number): Promise<void>;
+  /** Adds REQUEST_REVIEW entries for the users not already asked, with one review_requested event each. */
+  request(context: ChangeContext, pull: Pull, reviewerIds: number[]): Promise<Review[]>;
+  /** Removes the users' REQUEST_REVIEW entries. */
+  cancelRequests(context: ChangeContext, pull: Pull, reviewerIds: number[]): Promise<void>;
+}
+
+export interface ReviewDeps extends PullDeps {
+  reviews: ReviewStore;
+}
+
+const reviewNotFound = () => notFound('The target couldn\'t be found.', 'review_not_found');
+
+async function pullOf(deps: ReviewDeps, scope: RepositoryScope | undefined, index: number) {
+  const repository = scopedRepository(scope);
+  const pull = await deps.pulls.find(repository.id, index);
+  if (!pull) throw notFound('The target couldn\'t be found.', 'pull_not_found');
+  return { repository, pull };
+}
+
+/** Gitea's event names for a submitted review; empty or unknown makes a pending one. */
+function stateOf(event: string): ReviewState {
+  const upper = event.trim().toUpperCase();
+  if (upper === 'APPROVE' || upper === 'APPROVED') return 'APPROVED';
+  if (upper === 'REQUEST_CHANGES' || upper === 'REQUEST_CHANGE') return 'REQUEST_CHANGES';
+  if (upper === 'COMMENT') return 'COMMENT';
+  if (upper === '' || upper === 'PENDING') return 'PENDING';
+  throw invalid(`unknown review event: ${event}`, 'invalid_review_event');
+}
+
+function checkVerdict(pull: Pull, caller: Caller, state: ReviewState, body: string): void {
+  if (pull.issue.posterId === caller.userId) {
+    if (state === 'APPROVED') throw invalid('approve your own pull is not allowed', 'own_pull_approval');
+    if (state === 'REQUEST_CHANGES') throw invalid('reject your own pull is not allowed', 'own_pull_rejection');
+  }
+  if ((state === 'REQUEST_CHANGES' || state === 'COMMENT') && !body.trim()) {
+    throw invalid(`review event ${state} requires a body`, 'review_body_required');
+  }
+}
+
+const eventOf = (state: ReviewState) => (state === 'APPROVED' ? 'review_approved' : state === 'REQUEST_CHANGES' ? 'review_rejected' : 'review_comment');
+
+export async function createReview(deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, input: { event: string; body: string; commitId: string }): Promise<Review> {
+  const { repository, pull } = await pullOf(deps, scope, index);
+  requireNotArchived(repository);
+  if (pull.hasMerged || pull.issue.isClosed) throw new DomainError('invalid', 'cannot review a closed pull request', 'pull_closed');
+  const state = stateOf(input.event);
+  checkVerdict(pull, caller, state, input.body);
+  if (input.commitId && !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(input.commitId)) throw invalid('commit_id is not a commit id', 'invalid_commit_id');
+  return deps.reviews.create(changeContext(repository, caller), pull, {
+    reviewerId: caller.userId, state, body: input.body, commitId: input.commitId || pull.headSha, official: atLeast(repository.permission, 'write'),
+  });
+}
+
+export async function listReviews(deps: ReviewDeps, scope: RepositoryScope | undefined, index: number, page: { offset: number; limit: number }) {
+  const { pull } = await pullOf(deps, scope, index);
+  return deps.reviews.list(pull, page);
+}
+
+export async function getReview(deps: ReviewDeps, scope: RepositoryScope | undefined, index: number, id: number): Promise<Review> {
+  const { pull } = await pullOf(deps, scope, index);
+  const review = await deps.reviews.find(pull, id);
+  if (!review) throw reviewNotFound();
+  return review;
+}
+
+export async function submitReview(deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, id: number, input: { event: string; body: string }): Promise<Review> {
+  const { repository, pull } = await pullOf(deps, scope, index);
+  const review = await deps.reviews.find(pull, id);
+  if (!review || review.reviewerId !== caller.userId) throw reviewNotFound();
+  if (review.state !== 'PENDING') throw invalid('only a pending review can be submitted', 'review_not_pending');
+  const state = stateOf(input.event);
+  if (state === 'PENDING') throw invalid('a review must be submitted with an event', 'invalid_review_event');
+  const body = input.body || review.body;
+  checkVerdict(pull, caller, state, body);
+  return deps.reviews.update(changeContext(repository, caller), pull, id, { state, body, commitId: pull.headSha }, eventOf(state));
+}
+
+export async function deleteReview(deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, id: number): Promise<void> {
+  const { repository, pull } = await pullOf(deps, scope, index);
+  const review = await deps.reviews.find(pull, id);
+  if (!review) throw reviewNotFound();
+  if (review.reviewerId !== caller.userId && !atLeast(repository.permission, 'admin')) throw forbidden('only the reviewer or an admin may delete a review', 'review_delete_denied');
+  await deps.reviews.remove(pull, id);
+}
+
+export async function dismissReview(deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, id: number, undo: boolean): Promise<Review> {
+  const { repository, pull } = await pullOf(deps, scope, index);
+  if (!atLeast(repository.permission, 'write')) throw forbidden('Must be repo admin', 'review_dismiss_denied');
+  const review = await deps.reviews.find(pull, id);
+  if (!review) throw reviewNotFound();
+  if (review.state !== 'APPROVED' && review.state !== 'REQUEST_CHANGES') throw invalid('not allow to dismiss review (type is not APPROVED or REQUEST_CHANGES)', 'review_not_dismissible');
+  return deps.reviews.update(changeContext(repository, caller), pull, id, { dismissed: !undo }, undo ? undefined : 'review_dismissed');
+}
+
+/** The latest submitted verdict of each reviewer (comments and pending reviews set none). */
+export function latestVerdicts(reviews: readonly Review[]): Review[] {
+  const latest = new Map<number, Review>();
+  for (const r of [...reviews].sort((a, b) => a.id - b.id)) {
+    if (r.dismissed || r.state === 'PENDING' || r.state === 'COMMENT') continue;
+    latest.set(r.reviewerId, r);
+  }
+  return [...latest.values()];
+}
+
+export async function reviewSummary(deps: ReviewDeps, scope: RepositoryScope | undefined, index: number): Promise<Review[]> {
+  const { pull } = await pullOf(deps, scope, index);
+  return latestVerdicts((await deps.reviews.list(pull, { offset: 0, limit: 10_000 })).items);
+}
+
+async function reviewerIdsOf(deps: ReviewDeps, logins: string[]): Promise<number[]> {
+  const wanted = [...new Set(logins.map((l) => l.trim()).filter(Boolean))];
+  const users = wanted.length ? await deps.issues.usersByLogin(wanted) : [];
+  const missing = wanted.find((login) => !users.some((u) => u.login.toLowerCase() === login.toLowerCase()));
+  if (missing) throw notFound(`user does not exist [uid: 0, name: ${missing}]`, 'user_not_found');
+  return users.map((u) => u.id);
+}
+
+/** POST /requested_reviewers (writers; the poster cannot be asked to review their own pull). */
+export async function requestReviews(deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, logins: string[]): Promise<Review[]> {
+  const { repository, pull } = await pullOf(deps, scope, index);
+  requireNotArchived(repository);
+  if (!atLeast(repository.permission, 'write')) throw forbidden('user should have a permission to write to a repo', 'review_request_denied');
+  const ids = await reviewerIdsOf(deps, logins);
+  if (ids.includes(pull.issue.posterId)) throw invalid('the poster of a pull request cannot be asked to review it', 'review_request_poster');
+  return deps.reviews.request(changeContext(repository, caller), pull, ids);
+}
+
+export async function cancelReviewRequests(deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, logins: string[]): Promise<void> {
+  const { repository, pull } = await pullOf(deps, scope, index);
+  requireNotArchived(repository);
+  if (!atLeast(repository.permission, 'write')) throw forbidden('user should have a permission to write to a repo', 'review_request_denied');
+  await deps.reviews.cancelRequests(changeContext(repository, caller), pull, await reviewerIdsOf(deps, logins));
+}

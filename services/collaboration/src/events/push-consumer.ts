@@ -1,0 +1,50 @@
+// Consumes the repository service's push event: every open pull request whose head or base is
+// the pushed branch gets its git facts again (domain/pull-sync.ts), in one transaction with
+// the events that says so. Idempotent: a redelivered push finds the facts already stored.
+import type { ConsumerOptions, Logger, RepositoryScope } from '@anvil/kit';
+import type { repository } from '@anvil/proto';
+import type { ChangeContext } from '../domain/issue-store.js';
+import { outcomeOfPush, type PullGitReader } from '../domain/pull-sync.js';
+import type { CollaborationTx } from '../store/db.js';
+import { openPullsOnBranch, storeFacts, storeManualMerge } from '../store/pull-sync.js';
+
+export const PUSH_CONSUMER = 'collaboration-pull-push';
+
+function contextOf(push: repository.Push): ChangeContext {
+  const repo = push.repository!;
+  const scope = { repository: repo, permission: 'admin', owner: null } as unknown as RepositoryScope;
+  const sender = { id: Number(push.pusher?.id ?? 0), login: push.pusher?.login ?? '' } as ChangeContext['sender'];
+  return {
+    repository: {
+      id: Number(repo.id), ownerId: Number(repo.owner_id), ownerLogin: repo.owner_login, ownerIsOrg: false, name: repo.name,
+      isPrivate: repo.private, isArchived: repo.archived, permission: 'admin', scope,
+    },
+    sender, knownUsers: [],
+  };
+}
+
+export function pushConsumer(log: Logger, git: () => PullGitReader): Omit<ConsumerOptions<CollaborationTx>, 'db' | 'bus' | 'log'> {
+  return {
+    durable: PUSH_CONSUMER,
+    filter: 'repository.push',
+    async handle(event, tx) {
+      const push = event.payload as repository.Push | undefined;
+      const repo = push?.repository;
+      if (!push || !repo?.id || !push.ref.startsWith('refs/heads/')) return;
+      if (/^0+$/.test(push.after)) return; // a deleted branch: its pulls keep their last head
+      const branch = push.ref.slice('refs/heads/'.length);
+      const pulls = await openPullsOnBranch(tx, Number(repo.id), branch);
+      if (!pulls.length) return;
+      const context = contextOf(push);
+      const name = { owner: repo.owner_login, name: repo.name };
+      for (const pull of pulls) {
+        const outcome = await outcomeOfPush(git(), name, pull);
+        if (outcome.kind === 'synchronized') await storeFacts(tx, context, pull, outcome.facts);
+        else if (outcome.kind === 'merged') {
+          await storeManualMerge(tx, context, pull, { headSha: outcome.headSha, mergeCommitSha: outcome.mergeCommitSha, mergedById: Number(push.pusher?.id ?? 0) });
+        }
+      }
+      log.debug({ repository: repo.id, branch, pulls: pulls.length }, 'pull requests updated after a push');
+    },
+  };
+}

@@ -1,0 +1,54 @@
+// anvil.collaboration.v1.PullService: decode the request, call the pull domain with the
+// repository the gateway resolved (signed metadata), encode the reply.
+import type { ServiceImplementation } from '@anvil/kit';
+import { loadAnvilGrpc, type collaboration } from '@anvil/proto';
+import { changePullBase, createPull, getPull, getPullByBranches, listPulls, markPullMerged, type PullDeps } from '../domain/pulls.js';
+import { pageOf } from './issue-service.js';
+import { dateOf } from './messages.js';
+import { pullMessage } from './pull-messages.js';
+
+export const PULL_SERVICE_NAME = 'anvil.collaboration.v1.PullService';
+
+export function pullService(deps: PullDeps): ServiceImplementation<collaboration.PullServiceHandlers> {
+  return {
+    async CreatePull(request, { caller, repository }) {
+      return pullMessage(await createPull(deps, repository, caller, {
+        title: request.title, body: request.body, baseBranch: request.base_branch, headBranch: request.head_branch,
+        facts: {
+          headSha: request.head_sha, mergeBase: request.merge_base, mergeable: request.mergeable, conflictedFiles: request.conflicted_files,
+          additions: request.additions, deletions: request.deletions, changedFiles: request.changed_files,
+        },
+        assignees: request.assignees, labels: request.labels, milestone: request.milestone, dueDate: dateOf(request.due_date),
+      }));
+    },
+    async ListPulls(request, { repository }) {
+      const { items, total } = await listPulls(deps, repository, {
+        state: request.state, milestone: request.milestone, labels: request.labels, poster: request.poster, ...pageOf(request.page),
+      });
+      return { pulls: items.map(pullMessage), total };
+    },
+    async GetPull(request, { repository }) {
+      return pullMessage(await getPull(deps, repository, request.index));
+    },
+    async GetPullByBranches(request, { repository }) {
+      return pullMessage(await getPullByBranches(deps, repository, request.base_branch, request.head_branch));
+    },
+    async ChangePullBase(request, { caller, repository }) {
+      return pullMessage(await changePullBase(deps, repository, caller, request.index, request.base_branch, {
+        headSha: request.head_sha, mergeBase: request.merge_base, mergeable: request.mergeable, conflictedFiles: request.conflicted_files,
+        additions: request.additions, deletions: request.deletions, changedFiles: request.changed_files,
+      }));
+    },
+    async MarkPullMerged(request, { caller, repository }) {
+      return pullMessage(await markPullMerged(deps, repository, caller, request.index, { mergeCommitSha: request.merge_commit_sha, headSha: request.head_sha }));
+    },
+  };
+}
+
+export function pullGrpcService(deps: PullDeps) {
+  return {
+    name: PULL_SERVICE_NAME,
+    definition: loadAnvilGrpc().anvil.collaboration.v1.PullService.service,
+    implementation: pullService(deps),
+  };
+}

@@ -1,0 +1,33 @@
+// Collaboration's one client of the repository service: the git facts of a pull after a push
+// (pull_git.proto), asked as the system, since a push event has no caller to forward.
+import { createServiceClient, DomainError, SYSTEM, type ServiceClient } from '@anvil/kit';
+import { loadAnvilGrpc, type repository } from '@anvil/proto';
+import type { PullGitReader } from '../domain/pull-sync.js';
+
+export function repositoryPullGit(address: string, secret: string): PullGitReader & { close(): void } {
+  const client: ServiceClient<repository.PullGitServiceClient> = createServiceClient(loadAnvilGrpc().anvil.repository.v1.PullGitService, address, secret, { deadlineMs: 60_000 });
+  const options = { caller: SYSTEM };
+  return {
+    async compare(ref, base, head) {
+      const range = { ref, base: `refs/heads/${base}`, head };
+      try {
+        const [checked, counts, stats] = await Promise.all([
+          client.CheckMergeability(range, options), client.CountDivergingCommits(range, options), client.GetDiffStats({ ...range, page: 1, limit: 0 }, options),
+        ]);
+        return {
+          headSha: checked.head_sha, baseSha: checked.base_sha, mergeBase: checked.merge_base, mergeable: checked.mergeable,
+          conflictedFiles: checked.conflicted_files, additions: Number(stats.additions), deletions: Number(stats.deletions),
+          changedFiles: Number(stats.changed_files), ahead: Number(counts.ahead),
+        };
+      } catch (err) {
+        // A branch that is gone (or histories that share nothing) leave the pull as it was.
+        if (err instanceof DomainError && (err.kind === 'not_found' || err.kind === 'bad_request')) return undefined;
+        throw err;
+      }
+    },
+    async keepHead(ref, index, sha) {
+      await client.UpdatePullRef({ ref, index, head: sha }, options);
+    },
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,67 @@
+// What a push does to the pulls of a repository, in the consumer's transaction: find the
+// open pulls whose head or base is the pushed branch, store their new git facts, mark the
+// ones whose head the base now contains as merged, and write their events.
+import type { ChangeContext } from '../domain/issue-store.js';
+import type { PullAction, PullGitFacts } from '../domain/pull-store.js';
+import { outboxRowOfPullEvent } from '../events/pull-events.js';
+import { Prisma } from './generated/client.js';
+import type { CollaborationTx } from './db.js';
+import { readIssue } from './issue-rows.js';
+import { findPullIn } from './pulls.js';
+
+export interface OpenPull {
+  issueId: number;
+  index: number;
+  baseBranch: string;
+  headBranch: string;
+  headSha: string;
+}
+
+/**
+ * Locks the issue rows first (by id), as every other pull writer does (markMerged), so a
+ * push and a merge recording the same pull wait for each other instead of deadlocking.
+ */
+export async function openPullsOnBranch(tx: CollaborationTx, repositoryId: number, branch: string): Promise<OpenPull[]> {
+  const rows = await tx.$queryRaw<Array<{ issue_id: bigint; index: bigint; base_branch: string; head_branch: string; head_sha: string }>>`
+    SELECT pr.issue_id, i.index, pr.base_branch, pr.head_branch, pr.head_sha FROM pull_request pr JOIN issue i ON i.id = pr.issue_id
+    WHERE pr.repository_id = ${BigInt(repositoryId)} AND NOT i.is_closed AND NOT pr.has_merged
+      AND (pr.head_branch = ${branch} OR pr.base_branch = ${branch})
+    ORDER BY i.id
+    FOR UPDATE OF i`;
+  return rows.map((r) => ({ issueId: Number(r.issue_id), index: Number(r.index), baseBranch: r.base_branch, headBranch: r.head_branch, headSha: r.head_sha }));
+}
+
+async function publish(tx: CollaborationTx, context: ChangeContext, issueId: number, action: PullAction): Promise<void> {
+  const pull = await findPullIn(tx, Prisma.sql`i.id = ${BigInt(issueId)}`);
+  if (pull) await tx.outboxEvent.create({ data: outboxRowOfPullEvent(context, pull, action) });
+}
+
+/** New facts for a pull; `synchronized` when its head moved. */
+export async function storeFacts(tx: CollaborationTx, context: ChangeContext, pull: OpenPull, facts: PullGitFacts): Promise<void> {
+  await tx.pullRequest.update({
+    where: { issue_id: BigInt(pull.issueId) },
+    data: {
+      head_sha: facts.headSha, merge_base: facts.mergeBase, status: facts.mergeable ? 'mergeable' : 'conflict', conflicted_files: facts.conflictedFiles,
+      additions: facts.additions, deletions: facts.deletions, changed_files: facts.changedFiles,
+    },
+  });
+  if (facts.headSha !== pull.headSha) {
+    await tx.issue.update({ where: { id: BigInt(pull.issueId) }, data: { updated_at: new Date() } });
+    await publish(tx, context, pull.issueId, 'synchronized');
+  }
+}
+
+/** Gitea's manually-merged detection: the base contains the head, so the pull is merged. */
+export async function storeManualMerge(tx: CollaborationTx, context: ChangeContext, pull: OpenPull, merge: { headSha: string; mergeCommitSha: string; mergedById: number }): Promise<void> {
+  const now = new Date();
+  await tx.pullRequest.update({
+    where: { issue_id: BigInt(pull.issueId) },
+    data: { has_merged: true, merged_at: now, merged_by_id: merge.mergedById > 0 ? BigInt(merge.mergedById) : null, merge_commit_sha: merge.mergeCommitSha, head_sha: merge.headSha, status: 'mergeable' },
+  });
+  const issue = await readIssue(tx, Prisma.sql`i.id = ${BigInt(pull.issueId)}`);
+  if (issue && !issue.isClosed) {
+    await tx.issue.update({ where: { id: BigInt(pull.issueId) }, data: { is_closed: true, closed_at: now, updated_at: now } });
+    await tx.$executeRaw`UPDATE issue_index SET open_pulls = open_pulls - 1, closed_pulls = closed_pulls + 1 WHERE repository_id = ${BigInt(issue.repositoryId)}`;
+  }
+  await publish(tx, context, pull.issueId, 'closed');
+}

@@ -1,0 +1,84 @@
+// Pull requests over real PostgreSQL: they take numbers from the issues' sequence, two
+// concurrent creators of the same head and base get one pull and one 409, a pull is opened
+// with exactly one event however many labels and assignees it starts with, a list reads
+// stored git facts, and a merge is recorded once even when a push recorded it first.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { fileURLToPath } from 'node:url';
+import { createLogger, prismaAdapter, type Caller, type RepositoryScope } from '@anvil/kit';
+import { createIssue } from '../src/domain/issues.js';
+import { createPull, listPulls, markPullMerged, type PullDeps } from '../src/domain/pulls.js';
+import { PrismaClient } from '../src/store/generated/client.js';
+import { issueStore } from '../src/store/issues.js';
+import { pullStore } from '../src/store/pulls.js';
+import { newRunId, testDatabase, type TestDatabase } from '../../../test/support/int-testbed.js';
+
+process.env.ANVIL_LOG_LEVEL ??= 'silent';
+const log = createLogger('collaboration-test');
+const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+
+let database: TestDatabase;
+let db: PrismaClient;
+let deps: PullDeps;
+
+const ada: Caller = { userId: 7, login: 'ada', isAdmin: false, restricted: false, scopes: ['all'] };
+
+function scope(id: number): RepositoryScope {
+  return {
+    permission: 'owner',
+    repository: { id, owner_id: 7, owner_login: 'ada', name: `repo-${id}`, private: false, archived: false } as RepositoryScope['repository'],
+    owner: { id: 7, login: 'ada', type: 'user' } as RepositoryScope['owner'],
+  };
+}
+
+const facts = { headSha: 'a'.repeat(40), mergeBase: 'b'.repeat(40), mergeable: true, conflictedFiles: [], additions: 3, deletions: 1, changedFiles: 2 };
+const open = (repositoryId: number, headBranch: string, extra: Partial<Parameters<typeof createPull>[3]> = {}) => createPull(deps, scope(repositoryId), ada, {
+  title: `from ${headBranch}`, body: '', baseBranch: 'main', headBranch, facts, assignees: [], labels: [], milestone: 0, ...extra,
+});
+
+beforeAll(async () => {
+  database = await testDatabase(`anvil_collaboration_pulls_test_${newRunId()}`, MIGRATIONS_DIR, log);
+  db = new PrismaClient({ adapter: prismaAdapter(database.url) });
+  deps = { issues: issueStore(db), pulls: pullStore(db) };
+}, 60_000);
+
+afterAll(async () => {
+  await db?.$disconnect();
+  await database?.drop();
+});
+
+describe('pull requests in PostgreSQL', () => {
+  it('share the issues\' numbers', async () => {
+    await createIssue(deps, scope(1), ada, { title: 'an issue', body: '', ref: '', assignees: [], labels: [], milestone: 0, closed: false });
+    expect((await open(1, 'one')).issue.index).toBe(2);
+    await createIssue(deps, scope(1), ada, { title: 'another', body: '', ref: '', assignees: [], labels: [], milestone: 0, closed: false });
+    expect((await open(1, 'two')).issue.index).toBe(4);
+  });
+
+  it('give concurrent creators of the same head and base one pull and a conflict, using no number for the refused', async () => {
+    const results = await Promise.allSettled(Array.from({ length: 8 }, () => open(2, 'same')));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.reason)).toEqual(Array(7).fill('pull_exists'));
+    expect((await open(2, 'other')).issue.index).toBe(2);
+  });
+
+  it('publish exactly one opened event for a pull opened with labels and assignees', async () => {
+    const label = await db.label.create({ data: { repository_id: 3n, name: 'l', color: '#000000' } });
+    const pull = await open(3, 'labelled', { labels: [Number(label.id)], assignees: ['ada'] });
+    expect(pull.issue.labels).toHaveLength(1);
+    const events = await db.outboxEvent.findMany({ where: { subject: { startsWith: 'collaboration.' } } });
+    expect(events.filter((e) => e.subject === 'collaboration.pull_request.opened' && Buffer.from(e.payload).includes('from labelled'))).toHaveLength(1);
+    expect(events.filter((e) => e.subject.startsWith('collaboration.issue.') && Buffer.from(e.payload).includes('from labelled'))).toHaveLength(0);
+  });
+
+  it('list with the stored git facts, and record a merge once', async () => {
+    const { items, total } = await listPulls(deps, scope(2), { state: 'open', milestone: 0, labels: [], poster: '', offset: 0, limit: 50 });
+    expect(total).toBe(2);
+    expect(items[0]).toMatchObject({ additions: 3, deletions: 1, changedFiles: 2, status: 'mergeable', headSha: facts.headSha });
+    const merged = await markPullMerged(deps, scope(2), ada, 1, { mergeCommitSha: 'c'.repeat(40), headSha: facts.headSha });
+    expect(merged).toMatchObject({ hasMerged: true, mergeCommitSha: 'c'.repeat(40), issue: { isClosed: true } });
+    // The same merge again (its push got there first) is no error; another merge is.
+    expect((await markPullMerged(deps, scope(2), ada, 1, { mergeCommitSha: 'c'.repeat(40), headSha: facts.headSha })).hasMerged).toBe(true);
+    await expect(markPullMerged(deps, scope(2), ada, 1, { mergeCommitSha: 'd'.repeat(40), headSha: facts.headSha })).rejects.toMatchObject({ reason: 'already_merged' });
+    expect((await listPulls(deps, scope(2), { state: 'closed', milestone: 0, labels: [], poster: '', offset: 0, limit: 50 })).total).toBe(1);
+  });
+});

@@ -1,0 +1,113 @@
+// What a pull request asks of git, read-only: the commits base and head name, their merge
+// base, how far they diverge, whether they merge cleanly, what changed and the diff text.
+// Pull requests themselves live in collaboration; these are narrow answers over one
+// repository, each after the caller's read permission is checked.
+import { DomainError, notFound, type Caller } from '@anvil/kit';
+import { requirePermission, type RepositoryAccess } from './repositories.js';
+import type { RepositoryStore } from './store.js';
+import type { FileChange, TrialMerge } from '../git/pull-git.js';
+import type { Signature } from '../git/file-changes-git.js';
+import type { RawCommit } from './commits.js';
+
+/** The git operations pull requests need over one bare repository. */
+export interface PullGit {
+  resolve(revision: string): Promise<string | undefined>;
+  mergeBase(a: string, b: string): Promise<string | undefined>;
+  isAncestor(a: string, b: string): Promise<boolean>;
+  divergence(base: string, head: string): Promise<{ ahead: number; behind: number }>;
+  trialMerge(ours: string, theirs: string): Promise<TrialMerge>;
+  changedFiles(from: string, to: string): Promise<FileChange[]>;
+  diff(from: string, to: string, type: 'diff' | 'patch'): Promise<string>;
+  /** Oldest first. */
+  commitsOnHead(base: string, head: string, options?: { noMerges?: boolean }): Promise<string[]>;
+  readCommits(ids: readonly string[]): Promise<PullCommitInfo[]>;
+  commitTree(parts: { tree: string; parents: string[]; message: string; author: Signature; committer: Signature }): Promise<string>;
+  cherryPick(commit: string, onto: string, committer: Signature): Promise<string | undefined>;
+  treeOf(commit: string): Promise<string>;
+  /** Compare-and-swap (all zeros: create / delete); throws when the ref moved meanwhile. */
+  updateRef(ref: string, newSha: string, oldSha: string): Promise<void>;
+  /** Points a ref no one else writes (refs/pull/<index>/head) at a commit. */
+  setRef(ref: string, sha: string): Promise<void>;
+}
+
+export type PullCommitInfo = RawCommit;
+
+export interface PullGitDeps {
+  store: RepositoryStore;
+  pullGit(owner: string, name: string): PullGit;
+}
+
+export interface PullRange {
+  access: RepositoryAccess;
+  git: PullGit;
+  baseSha: string;
+  headSha: string;
+}
+
+/** Branch names, full refs and commit ids; never anything git could read as an option. */
+const isRevision = (value: string) => /^[A-Za-z0-9_][A-Za-z0-9_./-]*$/.test(value) && !value.includes('..') && value.length <= 255;
+
+/** A branch name wins over a commit id prefix, as Gitea resolves a pull's base and head. */
+export async function resolveSide(git: PullGit, revision: string, side: 'base' | 'head'): Promise<string> {
+  const sha = isRevision(revision)
+    ? (await git.resolve(revision.startsWith('refs/') ? revision : `refs/heads/${revision}`)) ?? (await git.resolve(revision))
+    : undefined;
+  if (!sha) throw notFound(`${side} does not exist [${side}: ${revision}]`, `${side}_not_found`);
+  return sha;
+}
+
+export async function openRange(deps: PullGitDeps, owner: string, name: string, base: string, head: string, caller: Caller): Promise<PullRange> {
+  const access = await requirePermission(deps.store, owner, name, caller, 'read');
+  const repo = access.repository;
+  if (repo.isEmpty) throw notFound('Git Repository is empty.', 'repo_empty');
+  const git = deps.pullGit(repo.ownerLogin, repo.name);
+  const [baseSha, headSha] = await Promise.all([resolveSide(git, base, 'base'), resolveSide(git, head, 'head')]);
+  return { access, git, baseSha, headSha };
+}
+
+export async function requireMergeBase(range: PullRange): Promise<string> {
+  const base = await range.git.mergeBase(range.baseSha, range.headSha);
+  if (!base) throw new DomainError('bad_request', 'the base and head have no common history', 'no_merge_base');
+  return base;
+}
+
+export async function getMergeBase(deps: PullGitDeps, owner: string, name: string, base: string, head: string, caller: Caller) {
+  const range = await openRange(deps, owner, name, base, head, caller);
+  return { mergeBase: await requireMergeBase(range), baseSha: range.baseSha, headSha: range.headSha };
+}
+
+export async function countDiverging(deps: PullGitDeps, owner: string, name: string, base: string, head: string, caller: Caller) {
+  const range = await openRange(deps, owner, name, base, head, caller);
+  return { ...(await range.git.divergence(range.baseSha, range.headSha)), baseSha: range.baseSha, headSha: range.headSha };
+}
+
+export async function checkMergeability(deps: PullGitDeps, owner: string, name: string, base: string, head: string, caller: Caller) {
+  const range = await openRange(deps, owner, name, base, head, caller);
+  const mergeBase = await range.git.mergeBase(range.baseSha, range.headSha);
+  if (!mergeBase) return { mergeable: false, conflictedFiles: [], baseSha: range.baseSha, headSha: range.headSha, mergeBase: '', treeSha: '' };
+  const merged = await range.git.trialMerge(range.baseSha, range.headSha);
+  return { mergeable: merged.conflicts.length === 0, conflictedFiles: merged.conflicts, baseSha: range.baseSha, headSha: range.headSha, mergeBase, treeSha: merged.tree };
+}
+
+/** Files changed from the merge base to head (Gitea's pull files view), one page, and totals over all. */
+export async function diffStats(deps: PullGitDeps, owner: string, name: string, base: string, head: string, page: { offset: number; limit: number }, caller: Caller) {
+  const range = await openRange(deps, owner, name, base, head, caller);
+  const mergeBase = await requireMergeBase(range);
+  const files = await range.git.changedFiles(mergeBase, range.headSha);
+  const additions = files.reduce((n, f) => n + f.additions, 0);
+  const deletions = files.reduce((n, f) => n + f.deletions, 0);
+  return { additions, deletions, changedFiles: files.length, files: files.slice(page.offset, page.offset + page.limit), mergeBase, headSha: range.headSha };
+}
+
+export async function listPullCommits(deps: PullGitDeps, owner: string, name: string, base: string, head: string, page: { offset: number; limit: number }, caller: Caller) {
+  const range = await openRange(deps, owner, name, base, head, caller);
+  const ids = await range.git.commitsOnHead(range.baseSha, range.headSha);
+  return { commits: await range.git.readCommits(ids.slice(page.offset, page.offset + page.limit)), total: ids.length };
+}
+
+export async function pullDiff(deps: PullGitDeps, owner: string, name: string, base: string, head: string, type: string, caller: Caller): Promise<string> {
+  const range = await openRange(deps, owner, name, base, head, caller);
+  const mergeBase = await requireMergeBase(range);
+  // A patch lists the head's own commits; a diff shows what the head changed since it forked.
+  return type === 'patch' ? range.git.diff(range.baseSha, range.headSha, 'patch') : range.git.diff(mergeBase, range.headSha, 'diff');
+}

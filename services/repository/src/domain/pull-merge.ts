@@ -1,0 +1,205 @@
+// Merging a pull request's head into its base (Gitaly's MergeToRef, Gitea's
+// services/pull/merge.go) without a work tree: the new commit is built with plumbing
+// (merge-tree, commit-tree, a cherry-pick per commit for rebases), passes THE protection check
+// (checkProtectedPush) and lands with `update-ref <base> <new> <old>`. The caller runs this in
+// the repository's write turn; across replicas the compare-and-swap still decides, and the
+// loser answers push-out-of-date with nothing written to any ref. Conflicts are found before
+// anything is written, never halfway through.
+import { DomainError, forbidden, invalid, notFound, type Caller } from '@anvil/kit';
+import { checkProtectedPush, ruleFor, type BranchProtection, type Pusher } from './branch-protection.js';
+import type { BranchProtectionStore } from './branch-protection-store.js';
+import { isBranchName, publishRefMove, pusherOf, type BranchDeps } from './branches.js';
+import { atLeast } from './permission.js';
+import { requireMergeBase, resolveSide, type PullGit, type PullGitDeps } from './pull-git.js';
+import { requirePermission } from './repositories.js';
+import type { Signature } from '../git/file-changes-git.js';
+import type { CommitStatusStore } from './commit-statuses.js';
+import { pusherTeamNames } from './org-access.js';
+import { mayOverride, mergeRefusal, type ReviewVerdict } from './pull-merge-rules.js';
+
+export const MERGE_STYLES = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only'] as const;
+export type MergeStyle = (typeof MERGE_STYLES)[number];
+
+export interface MergeInput {
+  baseBranch: string;
+  head: string;
+  style: string;
+  message: string;
+  expectedHeadSha: string;
+  pullIndex: number;
+  pullTitle: string;
+  deleteHeadBranch: string;
+  author?: { name: string; email: string };
+  /** The latest verdict of each reviewer (collaboration's), for the base rule's review rules. */
+  reviews?: ReviewVerdict[];
+  /** Gitea's force_merge (admins past the review and status rules, unless the rule blocks it). */
+  forceMerge?: boolean;
+}
+
+export interface MergeResult {
+  mergeCommitSha: string;
+  baseBefore: string;
+  headSha: string;
+  headBranchDeleted: boolean;
+}
+
+export interface PullMergeDeps extends PullGitDeps {
+  protections: BranchProtectionStore;
+  /** Required status checks read the head commit's latest status per context. */
+  statuses: Pick<CommitStatusStore, 'latestPerContext'>;
+  /** Branch moves publish `push` like any other ref write (branches.ts publishRefMove). */
+  branches: BranchDeps;
+  /** Who the merger is in commits (their full name and e-mail). */
+  signatureOf(caller: Caller): Promise<{ name: string; email: string }>;
+}
+
+function inTeams(whitelist: readonly string[], pusher: Pusher): boolean {
+  const listed = new Set(whitelist.map((t) => t.toLowerCase()));
+  return (pusher.teams ?? []).some((t) => listed.has(t.toLowerCase()));
+}
+
+/**
+ * Gitea's IsUserAllowedToMerge: write permission when no rule governs the base; with a rule,
+ * its merge whitelist when enabled (a whitelisted user needs no write permission), else write.
+ */
+export function isAllowedToMerge(rule: BranchProtection | undefined, pusher: Pusher): boolean {
+  if (pusher.id <= 0) return false;
+  if (!rule || !rule.enableMergeWhitelist) return atLeast(pusher.permission, 'write');
+  return rule.mergeWhitelistUserIds.includes(pusher.id) || inTeams(rule.mergeWhitelistTeams, pusher);
+}
+
+/** Gitea's default merge messages (services/pull/merge.go getMergeMessage, without templates). */
+export function defaultMergeMessage(style: MergeStyle, input: MergeInput, headLabel: string): string {
+  if (style === 'squash') return `${input.pullTitle} (#${input.pullIndex})\n`;
+  return `Merge pull request '${input.pullTitle}' (#${input.pullIndex}) from ${headLabel} into ${input.baseBranch}\n`;
+}
+
+async function rebaseOnto(git: PullGit, base: string, head: string, committer: Signature): Promise<string> {
+  let tip = base;
+  for (const commit of await git.commitsOnHead(base, head, { noMerges: true })) {
+    const picked = await git.cherryPick(commit, tip, committer);
+    if (!picked) throw new DomainError('bad_request', 'Please rebase the pull request manually: it does not rebase cleanly onto its base', 'not_mergeable');
+    tip = picked;
+  }
+  return tip;
+}
+
+async function buildMerge(git: PullGit, style: MergeStyle, baseSha: string, headSha: string, message: string, author: Signature, committer: Signature): Promise<string> {
+  if (style === 'fast-forward-only') {
+    if (!(await git.isAncestor(baseSha, headSha))) throw new DomainError('bad_request', 'the base branch is not an ancestor of the head: fast-forward is impossible', 'not_fast_forward');
+    return headSha;
+  }
+  if (style === 'rebase') return rebaseOnto(git, baseSha, headSha, committer);
+  if (style === 'rebase-merge') {
+    const rebased = await rebaseOnto(git, baseSha, headSha, committer);
+    return git.commitTree({ tree: await git.treeOf(rebased), parents: [baseSha, rebased], message, author: committer, committer });
+  }
+  const merged = await git.trialMerge(baseSha, headSha);
+  if (merged.conflicts.length) {
+    throw new DomainError('bad_request', `the pull request has conflicts: ${merged.conflicts.join(', ')}`, 'not_mergeable');
+  }
+  const parents = style === 'squash' ? [baseSha] : [baseSha, headSha];
+  return git.commitTree({ tree: merged.tree, parents, message, author: style === 'squash' ? author : committer, committer });
+}
+
+/** Merges head into the base branch. Run it in the repository's write turn. */
+export async function mergeToRef(deps: PullMergeDeps, owner: string, name: string, input: MergeInput, caller: Caller): Promise<MergeResult> {
+  const access = await requirePermission(deps.store, owner, name, caller, 'read');
+  const repo = access.repository;
+  if (repo.isArchived) throw forbidden('repo is archived', 'repo_archived');
+  if (!(MERGE_STYLES as readonly string[]).includes(input.style)) throw invalid(`[Do]: unknown merge style ${input.style}`, 'invalid_merge_style');
+  const style = input.style as MergeStyle;
+  if (!isBranchName(input.baseBranch)) throw notFound(`base does not exist [base: ${input.baseBranch}]`, 'base_not_found');
+  const git = deps.pullGit(repo.ownerLogin, repo.name);
+  const baseSha = await resolveSide(git, `refs/heads/${input.baseBranch}`, 'base');
+  const headSha = await resolveSide(git, input.head, 'head');
+  if (input.expectedHeadSha && input.expectedHeadSha !== headSha) {
+    throw new DomainError('conflict', 'the head of the pull request has changed: merge again with the new head', 'head_moved');
+  }
+
+  const rules = await deps.protections.list(repo.id);
+  const rule = ruleFor(rules, input.baseBranch);
+  const pusher = await pusherOf(deps.store, access, caller);
+  if (!isAllowedToMerge(rule, pusher)) throw new DomainError('forbidden', 'User not allowed to merge PR', 'not_allowed_to_merge');
+  await requireMergeBase({ access, git, baseSha, headSha });
+  if (await git.isAncestor(headSha, baseSha)) throw new DomainError('bad_request', 'the head is already merged into the base', 'already_merged');
+  await checkMergeRules(deps, { access, git, rule, pusher, baseSha, headSha, input });
+
+  const who = await deps.signatureOf(caller);
+  const now = Math.floor(Date.now() / 1000);
+  const committer = { ...who, time: now };
+  const author = input.author?.name ? { name: input.author.name, email: input.author.email, time: now } : committer;
+  const message = input.message || defaultMergeMessage(style, input, input.head);
+  const newSha = await buildMerge(git, style, baseSha, headSha, message, author, committer);
+
+  // THE check, as for a push; a merger allowed by the merge whitelist needs no push permission.
+  const decision = await checkProtectedPush({
+    rules, defaultBranch: repo.defaultBranch, branch: input.baseBranch, pusher, oldSha: baseSha, newSha,
+  }, { ...deps.branches.git.facts(repo.ownerLogin, repo.name), isAncestor: (a, b) => git.isAncestor(a, b) });
+  if (!decision.allowed && !(decision.reason === 'protected_branch' && isAllowedToMerge(rule, pusher))) {
+    throw new DomainError('forbidden', decision.message, 'push_rejected');
+  }
+  try {
+    await git.updateRef(`refs/heads/${input.baseBranch}`, newSha, baseSha);
+  } catch {
+    throw new DomainError('conflict', 'merge push out of date', 'push_out_of_date');
+  }
+  if (input.pullIndex > 0) await git.setRef(`refs/pull/${input.pullIndex}/head`, headSha);
+  await publishRefMove(deps.branches, access, caller, input.baseBranch, baseSha, newSha);
+  const headBranchDeleted = await deleteHeadBranch(deps, access, caller, input.deleteHeadBranch, headSha, rules);
+  return { mergeCommitSha: newSha, baseBefore: baseSha, headSha, headBranchDeleted };
+}
+
+interface RuleContext {
+  access: Awaited<ReturnType<typeof requirePermission>>;
+  git: PullGit;
+  rule: BranchProtection | undefined;
+  pusher: Pusher;
+  baseSha: string;
+  headSha: string;
+  input: MergeInput;
+}
+
+/** The base rule's review and status rules (pull-merge-rules.ts), asking git and the store only for what the rule enables. */
+async function checkMergeRules(deps: PullMergeDeps, { access, git, rule, pusher, baseSha, headSha, input }: RuleContext): Promise<void> {
+  if (!rule) return;
+  const verdicts = input.reviews ?? [];
+  const behind = rule.blockOnOutdatedBranch ? (await git.divergence(baseSha, headSha)).behind : 0;
+  const statuses = rule.enableStatusCheck ? await deps.statuses.latestPerContext(access.repository.id, headSha) : [];
+  const teams = new Map<number, readonly string[]>();
+  if (rule.enableApprovalsWhitelist && rule.approvalsWhitelistTeams.length) {
+    for (const v of verdicts) teams.set(v.reviewerId, await pusherTeamNames(deps.store, access.owner, v.reviewerId));
+  }
+  const refusal = mergeRefusal(rule, { verdicts, statuses, behind, teamsOf: (id) => teams.get(id) ?? [] });
+  if (refusal && !mayOverride(rule, pusher, input.forceMerge ?? false)) throw new DomainError('forbidden', refusal, 'not_ready_to_merge');
+}
+
+/**
+ * delete_branch_after_merge: only a branch of this repository, not the default one, not a
+ * protected one, still at the merged head, and only for a writer; otherwise it stays.
+ */
+async function deleteHeadBranch(deps: PullMergeDeps, access: Awaited<ReturnType<typeof requirePermission>>, caller: Caller, branch: string, headSha: string, rules: BranchProtection[]): Promise<boolean> {
+  const repo = access.repository;
+  if (!branch || !isBranchName(branch) || branch === repo.defaultBranch || ruleFor(rules, branch)) return false;
+  if (!atLeast(access.permission, 'write')) return false;
+  const git = deps.pullGit(repo.ownerLogin, repo.name);
+  if ((await git.resolve(`refs/heads/${branch}`)) !== headSha) return false;
+  try {
+    await git.updateRef(`refs/heads/${branch}`, '0'.repeat(headSha.length), headSha);
+  } catch {
+    return false;
+  }
+  await publishRefMove(deps.branches, access, caller, branch, headSha, '0'.repeat(headSha.length));
+  return true;
+}
+
+/** Points refs/pull/<index>/head at the pull's head so it outlives the head branch. */
+export async function updatePullRef(deps: PullGitDeps, owner: string, name: string, index: number, head: string, caller: Caller): Promise<string> {
+  const access = await requirePermission(deps.store, owner, name, caller, 'read');
+  if (!Number.isSafeInteger(index) || index <= 0) throw invalid('pull index must be positive', 'invalid_index');
+  const repo = access.repository;
+  const git = deps.pullGit(repo.ownerLogin, repo.name);
+  const sha = await resolveSide(git, head, 'head');
+  await git.setRef(`refs/pull/${index}/head`, sha);
+  return sha;
+}

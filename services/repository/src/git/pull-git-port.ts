@@ -1,0 +1,32 @@
+// The pull domain's PullGit port (domain/pull-git.ts) over one bare repository.
+import type { PullGit } from '../domain/pull-git.js';
+import { git, runGit } from './command.js';
+import { isAncestor, updateRef } from './branches.js';
+import { readCommits } from './commits.js';
+import { changedFilesWithStats, cherryPick, commitsOnHead, commitTree, divergence, mergeBase, rangeDiff, treeOf, trialMerge } from './pull-git.js';
+import { resolveCommit } from './refs.js';
+import type { RepositoryStorage } from './storage.js';
+
+export function pullGitOf(gitDir: string): PullGit {
+  return {
+    resolve: (revision) => resolveCommit(gitDir, revision),
+    mergeBase: (a, b) => mergeBase(gitDir, a, b),
+    isAncestor: (a, b) => isAncestor(gitDir, a, b),
+    divergence: (base, head) => divergence(gitDir, base, head),
+    trialMerge: (ours, theirs) => trialMerge(gitDir, ours, theirs),
+    changedFiles: (from, to) => changedFilesWithStats(gitDir, from, to),
+    diff: (from, to, type) => rangeDiff(gitDir, from, to, type),
+    commitsOnHead: (base, head, options) => commitsOnHead(gitDir, base, head, options),
+    readCommits: (ids) => readCommits(gitDir, ids),
+    commitTree: (parts) => commitTree(gitDir, parts),
+    cherryPick: (commit, onto, committer) => cherryPick(gitDir, commit, onto, committer),
+    treeOf: (commit) => treeOf(gitDir, commit),
+    updateRef: (ref, newSha, oldSha) => updateRef(gitDir, ref, newSha, oldSha),
+    // refs/pull/<index>/head has one writer (the pull's own updates), so no old value is asked.
+    setRef: async (ref, sha) => void (await runGit(git('update-ref', { gitDir }).ref(ref).oid(sha).build())),
+  };
+}
+
+export function pullGit(storage: RepositoryStorage): (owner: string, name: string) => PullGit {
+  return (owner, name) => pullGitOf(storage.pathOf(owner, name));
+}

@@ -1,0 +1,187 @@
+// The git plumbing pull requests need, without a work tree (git >= 2.38 for
+// `merge-tree --write-tree`): merge base, divergence, a trial merge that writes a tree and no
+// ref, the diff between merge base and head, and commits written with `commit-tree`. Nothing
+// here moves a ref except updatePullRef; merges land through branches.ts updateRef.
+import { git, GitError, isObjectId, runGit } from './command.js';
+import type { Signature } from './file-changes-git.js';
+
+const need = (...ids: string[]) => {
+  for (const id of ids) if (!isObjectId(id)) throw new GitError([], null, `not an object id: ${id}`);
+};
+
+/** The best common ancestor of two commits; undefined for unrelated histories. */
+export async function mergeBase(gitDir: string, a: string, b: string): Promise<string | undefined> {
+  need(a, b);
+  try {
+    return (await runGit(git('merge-base', { gitDir }).oid(a).oid(b).build())).trim() || undefined;
+  } catch (err) {
+    if (err instanceof GitError && err.code === 1) return undefined;
+    throw err;
+  }
+}
+
+/** Commits on head but not base (ahead) and on base but not head (behind). */
+export async function divergence(gitDir: string, base: string, head: string): Promise<{ ahead: number; behind: number }> {
+  need(base, head);
+  // `<oid>...<oid>` of two validated ids is never read as an option.
+  const out = await runGit(git('rev-list', { gitDir }).flag('--left-right', '--count').arg(`${base}...${head}`).build());
+  const [behind, ahead] = out.trim().split(/\s+/).map(Number);
+  return { ahead: ahead || 0, behind: behind || 0 };
+}
+
+export interface TrialMerge {
+  /** The merged tree (with conflict markers where `conflicts` is not empty). */
+  tree: string;
+  conflicts: string[];
+}
+
+/** Merges two commits in memory (`merge-tree --write-tree`): the tree and conflicting paths. */
+export async function trialMerge(gitDir: string, ours: string, theirs: string): Promise<TrialMerge> {
+  need(ours, theirs);
+  const cmd = git('merge-tree', { gitDir }).flag('--write-tree', '--name-only', '--no-messages', '-z').oid(ours).oid(theirs).build();
+  // Exit 1 is "merged with conflicts": the output still holds the tree and the paths.
+  const out = await runGit(cmd, { answerExitCodes: [1] });
+  const [tree, ...paths] = out.split('\0').filter(Boolean);
+  return { tree: tree.trim(), conflicts: [...new Set(paths)] };
+}
+
+export interface FileChange {
+  filename: string;
+  status: 'added' | 'removed' | 'modified' | 'renamed';
+  additions: number;
+  deletions: number;
+  previousFilename: string;
+}
+
+/** Files changed from `from` to `to` (renames detected), with line counts (binary: 0). */
+export async function changedFilesWithStats(gitDir: string, from: string, to: string): Promise<FileChange[]> {
+  need(from, to);
+  const status = await runGit(git('diff', { gitDir }).flag('--name-status', '-z', '-M', '--no-color').oid(from).oid(to).build());
+  const numstat = await runGit(git('diff', { gitDir }).flag('--numstat', '-z', '-M', '--no-color').oid(from).oid(to).build());
+  const files: FileChange[] = [];
+  const fields = status.split('\0');
+  for (let i = 0; i < fields.length - 1;) {
+    const code = fields[i++];
+    if (!code) continue;
+    if (code.startsWith('R') || code.startsWith('C')) {
+      const previous = fields[i++];
+      files.push({ filename: fields[i++], status: 'renamed', additions: 0, deletions: 0, previousFilename: previous });
+    } else {
+      const kind = code[0] === 'A' ? 'added' : code[0] === 'D' ? 'removed' : 'modified';
+      files.push({ filename: fields[i++], status: kind, additions: 0, deletions: 0, previousFilename: '' });
+    }
+  }
+  // numstat -z: "<add>\t<del>\t<path>\0" or, for a rename, "<add>\t<del>\t\0<old>\0<new>\0".
+  const byName = new Map(files.map((f) => [f.filename, f]));
+  const parts = numstat.split('\0');
+  for (let i = 0; i < parts.length;) {
+    const match = /^(\d+|-)\t(\d+|-)\t(.*)$/s.exec(parts[i++].replace(/^\n/, ''));
+    if (!match) continue;
+    let name = match[3];
+    if (name === '') {
+      i++;
+      name = parts[i++];
+    }
+    const file = byName.get(name);
+    if (file) {
+      file.additions = Number(match[1]) || 0;
+      file.deletions = Number(match[2]) || 0;
+    }
+  }
+  return files;
+}
+
+/** `git diff -M <from> <to>` or `git format-patch <from>..<to>` text. */
+export async function rangeDiff(gitDir: string, from: string, to: string, type: 'diff' | 'patch'): Promise<string> {
+  need(from, to);
+  if (type === 'patch') {
+    return runGit(git('format-patch', { gitDir }).flag('--no-signature', '--stdout', '--no-color').arg(`${from}..${to}`).build());
+  }
+  return runGit(git('diff', { gitDir }).flag('-M', '--no-color', '--no-ext-diff').oid(from).oid(to).build());
+}
+
+/** Commits reachable from head and not from base, oldest first, skipping merges when asked. */
+export async function commitsOnHead(gitDir: string, base: string, head: string, options: { noMerges?: boolean } = {}): Promise<string[]> {
+  need(base, head);
+  const cmd = git('rev-list', { gitDir }).flag('--reverse', '--topo-order');
+  if (options.noMerges) cmd.flag('--no-merges');
+  const out = await runGit(cmd.oid(head).flag('--not').oid(base).build());
+  return out.split('\n').filter(isObjectId);
+}
+
+export interface CommitParts {
+  tree: string;
+  parents: string[];
+  message: string;
+  author: Signature;
+  committer: Signature;
+}
+
+const dateOf = (time: number) => `@${time} +0000`;
+
+/** Writes one commit object; moves no ref. */
+export async function commitTree(gitDir: string, parts: CommitParts): Promise<string> {
+  need(parts.tree, ...parts.parents);
+  const cmd = git('commit-tree', { gitDir })
+    .env('GIT_AUTHOR_NAME', parts.author.name).env('GIT_AUTHOR_EMAIL', parts.author.email).env('GIT_AUTHOR_DATE', dateOf(parts.author.time))
+    .env('GIT_COMMITTER_NAME', parts.committer.name).env('GIT_COMMITTER_EMAIL', parts.committer.email)
+    .env('GIT_COMMITTER_DATE', dateOf(parts.committer.time))
+    .flag('-F', '-');
+  for (const parent of parts.parents) cmd.flag('-p').oid(parent);
+  cmd.oid(parts.tree);
+  return (await runGit(cmd.build(), { stdin: parts.message })).trim();
+}
+
+export interface CommitHeader {
+  tree: string;
+  parents: string[];
+  authorName: string;
+  authorEmail: string;
+  /** Unix seconds. */
+  authorTime: number;
+  message: string;
+}
+
+/** The parts of a commit a rebase copies. */
+export async function readCommitHeader(gitDir: string, sha: string): Promise<CommitHeader> {
+  need(sha);
+  const text = await runGit(git('cat-file', { gitDir }).arg('commit').oid(sha).build());
+  const end = text.indexOf('\n\n');
+  const header = text.slice(0, end < 0 ? text.length : end).split('\n');
+  const parents: string[] = [];
+  let tree = '';
+  let author = { name: '', email: '', time: 0 };
+  for (const line of header) {
+    if (line.startsWith('tree ')) tree = line.slice(5);
+    else if (line.startsWith('parent ')) parents.push(line.slice(7));
+    else if (line.startsWith('author ')) {
+      const m = /^author (.*?) ?<([^>]*)> (\d+)/.exec(line);
+      if (m) author = { name: m[1], email: m[2], time: Number(m[3]) };
+    }
+  }
+  return { tree, parents, authorName: author.name, authorEmail: author.email, authorTime: author.time, message: end < 0 ? '' : text.slice(end + 2) };
+}
+
+/**
+ * Replays `commit` on `onto` without a work tree: a throwaway commit with onto's tree and
+ * the commit's parent as its only parent makes that parent the merge base, so
+ * `merge-tree --write-tree` is exactly a cherry-pick (git 2.39 has no `--merge-base`).
+ * Returns the new commit, or undefined when the commit conflicts with `onto`.
+ */
+export async function cherryPick(gitDir: string, commit: string, onto: string, committer: Signature): Promise<string | undefined> {
+  const original = await readCommitHeader(gitDir, commit);
+  if (original.parents.length !== 1) return undefined;
+  const ontoHeader = await readCommitHeader(gitDir, onto);
+  const stand = await commitTree(gitDir, { tree: ontoHeader.tree, parents: [original.parents[0]], message: 'rebase\n', author: committer, committer });
+  const merged = await trialMerge(gitDir, stand, commit);
+  if (merged.conflicts.length) return undefined;
+  return commitTree(gitDir, {
+    tree: merged.tree, parents: [onto], message: original.message,
+    author: { name: original.authorName, email: original.authorEmail, time: original.authorTime }, committer,
+  });
+}
+
+/** The tree a commit points at. */
+export async function treeOf(gitDir: string, sha: string): Promise<string> {
+  return (await readCommitHeader(gitDir, sha)).tree;
+}

@@ -1,0 +1,86 @@
+// anvil.repository.v1.PullGitService: decode the request, call the pull git domain, encode
+// the reply. Merges and pull refs take the repository's write turn (domain/write-lock.ts).
+import type { ServiceImplementation } from '@anvil/kit';
+import { loadAnvilGrpc, type repository } from '@anvil/proto';
+import { checkMergeability, countDiverging, diffStats, getMergeBase, listPullCommits, pullDiff, type PullCommitInfo } from '../domain/pull-git.js';
+import { mergeToRef, updatePullRef, type PullMergeDeps } from '../domain/pull-merge.js';
+import type { RepositoryWriteLock } from '../domain/write-lock.js';
+import { pageOf, refOf } from './requests.js';
+
+export const PULL_GIT_SERVICE_NAME = 'anvil.repository.v1.PullGitService';
+
+type LockedDeps = PullMergeDeps & { writeLock: RepositoryWriteLock };
+
+function commitMessage(c: PullCommitInfo): repository.PullCommitInput {
+  return {
+    sha: c.sha, parents: c.parents, message: c.message, tree_sha: c.treeSha,
+    author_name: c.author.name, author_email: c.author.email, author_date: c.author.date,
+    committer_name: c.committer.name, committer_email: c.committer.email, committer_date: c.committer.date,
+  };
+}
+
+export function pullGitService(deps: LockedDeps): ServiceImplementation<repository.PullGitServiceHandlers> {
+  return {
+    async GetMergeBase(request, { caller }) {
+      const { owner, name } = refOf(request);
+      const r = await getMergeBase(deps, owner, name, request.base, request.head, caller);
+      return { merge_base: r.mergeBase, base_sha: r.baseSha, head_sha: r.headSha };
+    },
+    async CountDivergingCommits(request, { caller }) {
+      const { owner, name } = refOf(request);
+      const r = await countDiverging(deps, owner, name, request.base, request.head, caller);
+      return { ahead: r.ahead, behind: r.behind, base_sha: r.baseSha, head_sha: r.headSha };
+    },
+    async CheckMergeability(request, { caller }) {
+      const { owner, name } = refOf(request);
+      const r = await checkMergeability(deps, owner, name, request.base, request.head, caller);
+      return { mergeable: r.mergeable, conflicted_files: r.conflictedFiles, base_sha: r.baseSha, head_sha: r.headSha, merge_base: r.mergeBase, tree_sha: r.treeSha };
+    },
+    async GetDiffStats(request, { caller }) {
+      const { owner, name } = refOf(request);
+      const page = request.limit > 0 ? pageOf({ page: request.page, limit: request.limit }) : { offset: 0, limit: 0 };
+      const r = await diffStats(deps, owner, name, request.base, request.head, page, caller);
+      return {
+        additions: r.additions, deletions: r.deletions, changed_files: r.changedFiles, merge_base: r.mergeBase, head_sha: r.headSha,
+        files: r.files.map((f) => ({
+          filename: f.filename, status: f.status, additions: f.additions, deletions: f.deletions,
+          changes: f.additions + f.deletions, previous_filename: f.previousFilename,
+        })),
+      };
+    },
+    async ListPullCommits(request, { caller }) {
+      const { owner, name } = refOf(request);
+      const r = await listPullCommits(deps, owner, name, request.base, request.head, pageOf({ page: request.page, limit: request.limit }), caller);
+      return { commits: r.commits.map(commitMessage), total: r.total };
+    },
+    async GetPullDiff(request, { caller }) {
+      const { owner, name } = refOf(request);
+      return { text: await pullDiff(deps, owner, name, request.base, request.head, request.diff_type, caller) };
+    },
+    async UpdatePullRef(request, { caller, signal }) {
+      const { owner, name } = refOf(request);
+      const sha = await deps.writeLock.run(owner, name, () => updatePullRef(deps, owner, name, request.index, request.head, caller), signal);
+      return { head_sha: sha };
+    },
+    async MergeToRef(request, { caller, signal }) {
+      const { owner, name } = refOf(request);
+      const r = await deps.writeLock.run(owner, name, () => mergeToRef(deps, owner, name, {
+        baseBranch: request.base_branch, head: request.head, style: request.style, message: request.message,
+        expectedHeadSha: request.expected_head_sha, pullIndex: request.pull_index, pullTitle: request.pull_title,
+        deleteHeadBranch: request.delete_head_branch,
+        author: request.author_name ? { name: request.author_name, email: request.author_email } : undefined,
+        reviews: (request.reviews?.verdicts ?? []).map((v) => ({ reviewerId: v.reviewer_id, state: v.state, official: v.official, stale: v.stale })),
+        forceMerge: request.force_merge,
+      }, caller), signal);
+      return { merge_commit_sha: r.mergeCommitSha, base_before: r.baseBefore, head_sha: r.headSha, head_branch_deleted: r.headBranchDeleted };
+    },
+  };
+}
+
+export function pullGitGrpcService(deps: LockedDeps) {
+  return {
+    name: PULL_GIT_SERVICE_NAME,
+    definition: loadAnvilGrpc().anvil.repository.v1.PullGitService.service,
+    implementation: pullGitService(deps),
+  };
+}

@@ -1,0 +1,280 @@
+// Integration test: what pull requests ask of git, over real git and PostgreSQL — comparing a
+// head with its base, finding conflicts before a merge, each merge style, merges refused by
+// branch protection, and a merge that loses the race to a push leaving nothing half-merged.
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import type { Caller } from '@anvil/kit';
+import { createBranchProtection, DEFAULT_PROTECTION } from '../src/domain/branch-protections.js';
+import { checkMergeability, countDiverging, diffStats, getMergeBase, listPullCommits, pullDiff, type PullGitDeps } from '../src/domain/pull-git.js';
+import { mergeToRef, updatePullRef, type MergeInput, type PullMergeDeps } from '../src/domain/pull-merge.js';
+import { createRepository } from '../src/domain/repositories.js';
+import { signatureOf } from '../src/domain/signatures.js';
+import { RepositoryWriteLock } from '../src/domain/write-lock.js';
+import { branchGit } from '../src/git/branch-git.js';
+import { pullGit, pullGitOf } from '../src/git/pull-git-port.js';
+import { branchProtectionStore } from '../src/store/branch-protections.js';
+import { commitStatusStore } from '../src/store/commit-statuses.js';
+import { repositoryTestbed, type RepositoryTestbed } from './support/testbed.js';
+
+jest.setTimeout(60_000);
+
+let tb: RepositoryTestbed;
+let deps: PullMergeDeps;
+let alice: Caller;
+let bob: Caller;
+let counter = 0;
+
+function run(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], {
+      cwd, env: { PATH: process.env.PATH, HOME: tb.dir, GIT_CONFIG_NOSYSTEM: '1', LANG: 'C' },
+    }, (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr }));
+  });
+}
+
+const git = async (cwd: string, ...args: string[]) => (await run(args, cwd)).stdout.trim();
+
+/** A fresh repository of alice's with a clone to commit in; pushes go straight to the bare repository. */
+async function repo() {
+  const name = `pulls${++counter}`;
+  await createRepository(tb.deps, {
+    ownerId: 1, name, description: '', isPrivate: false, defaultBranch: '', autoInit: true, readme: '', isTemplate: false, objectFormatName: '',
+  }, alice);
+  const gitDir = tb.storage.pathOf('alice', name);
+  const work = join(tb.dir, `${name}-work`);
+  await run(['clone', gitDir, work], tb.dir);
+  const commit = async (file: string, content: string, message = `change ${file}`) => {
+    await writeFile(join(work, file), content);
+    await run(['add', file], work);
+    await run(['commit', '-m', message], work);
+    return git(work, 'rev-parse', 'HEAD');
+  };
+  const push = (...refspecs: string[]) => run(['push', '-f', 'origin', ...refspecs], work);
+  const branch = (b: string) => git(gitDir, 'rev-parse', `refs/heads/${b}`);
+  return { name, gitDir, work, commit, push, branch, checkout: (b: string, from?: string) => run(['checkout', '-q', '-B', b, ...(from ? [from] : [])], work) };
+}
+
+const merge = (name: string, input: Partial<MergeInput>, caller: Caller = alice) => mergeToRef(deps, 'alice', name, {
+  baseBranch: 'main', head: 'topic', style: 'merge', message: '', expectedHeadSha: '', pullIndex: 1, pullTitle: 'Add things', deleteHeadBranch: '', ...input,
+}, caller);
+
+beforeAll(async () => {
+  tb = await repositoryTestbed('pullgit');
+  alice = await tb.owner(1, 'alice');
+  bob = await tb.owner(2, 'bob');
+  const protections = branchProtectionStore(tb.db);
+  deps = {
+    store: tb.deps.store, protections, statuses: commitStatusStore(tb.db), pullGit: pullGit(tb.storage),
+    branches: { store: tb.deps.store, protections, git: branchGit(tb.storage, { verify: async (c) => c.map(() => ({ verified: false, reason: 'none' })) }) },
+    signatureOf: (caller) => signatureOf(tb.deps.store, caller),
+  };
+}, 30_000);
+
+afterAll(async () => {
+  await tb?.close();
+}, 30_000);
+
+describe('comparing a pull request head with its base', () => {
+  it('reports the merge base, divergence, changed files with line counts and the head commits', async () => {
+    const r = await repo();
+    const fork = await r.branch('main');
+    await r.checkout('topic');
+    await r.commit('a.txt', 'one\ntwo\n', 'first');
+    const head = await r.commit('b.txt', 'x\n', 'second');
+    await r.checkout('main', 'origin/main');
+    await r.commit('c.txt', 'base\n', 'base moves');
+    await r.push('topic', 'main');
+
+    const pd: PullGitDeps = deps;
+    expect(await getMergeBase(pd, 'alice', r.name, 'main', 'topic', alice)).toEqual({ mergeBase: fork, baseSha: await r.branch('main'), headSha: head });
+    expect(await countDiverging(pd, 'alice', r.name, 'main', 'topic', alice)).toMatchObject({ ahead: 2, behind: 1 });
+    const stats = await diffStats(pd, 'alice', r.name, 'main', 'topic', { offset: 0, limit: 1 }, alice);
+    expect(stats).toMatchObject({ additions: 3, deletions: 0, changedFiles: 2, headSha: head });
+    expect(stats.files).toEqual([{ filename: 'a.txt', status: 'added', additions: 2, deletions: 0, previousFilename: '' }]);
+    const commits = await listPullCommits(pd, 'alice', r.name, 'main', 'topic', { offset: 0, limit: 30 }, alice);
+    expect(commits.total).toBe(2);
+    expect(commits.commits.map((c) => c.message.trim())).toEqual(['first', 'second']);
+    const diff = await pullDiff(pd, 'alice', r.name, 'main', 'topic', 'diff', alice);
+    expect(diff).toContain('+++ b/a.txt');
+    expect(diff).not.toContain('c.txt');
+    expect(await pullDiff(pd, 'alice', r.name, 'main', 'topic', 'patch', alice)).toContain('Subject: [PATCH 1/2] first');
+  });
+
+  it('answers not found for a head or base that names no commit, and never hands a revision to git as an option', async () => {
+    const r = await repo();
+    await expect(getMergeBase(deps, 'alice', r.name, 'main', 'nope', alice)).rejects.toMatchObject({ reason: 'head_not_found' });
+    await expect(getMergeBase(deps, 'alice', r.name, '--output=/tmp/x', 'main', alice)).rejects.toMatchObject({ reason: 'base_not_found' });
+  });
+
+  it('finds conflicts before any merge and names the conflicted files', async () => {
+    const r = await repo();
+    await r.checkout('topic');
+    await r.commit('README.md', 'topic version\n');
+    await r.checkout('main', 'origin/main');
+    await r.commit('README.md', 'main version\n');
+    await r.push('topic', 'main');
+    const result = await checkMergeability(deps, 'alice', r.name, 'main', 'topic', alice);
+    expect(result).toMatchObject({ mergeable: false, conflictedFiles: ['README.md'] });
+
+    const before = await r.branch('main');
+    await expect(merge(r.name, {})).rejects.toMatchObject({ reason: 'not_mergeable' });
+    expect(await r.branch('main')).toBe(before);
+  });
+});
+
+describe('merging a pull request', () => {
+  async function diverged() {
+    const r = await repo();
+    await r.checkout('topic');
+    await r.commit('a.txt', 'a\n', 'add a');
+    await r.commit('b.txt', 'b\n', 'add b');
+    await r.checkout('main', 'origin/main');
+    await r.commit('c.txt', 'c\n', 'add c');
+    await r.push('topic', 'main');
+    return r;
+  }
+
+  it('merges with a merge commit whose parents are the base and the head', async () => {
+    const r = await diverged();
+    const base = await r.branch('main');
+    const head = await r.branch('topic');
+    const result = await merge(r.name, {});
+    expect(result).toMatchObject({ baseBefore: base, headSha: head });
+    expect(await r.branch('main')).toBe(result.mergeCommitSha);
+    expect(await git(r.gitDir, 'log', '-1', '--format=%P%n%s', 'main')).toBe(`${base} ${head}\nMerge pull request 'Add things' (#1) from topic into main`);
+    expect(await git(r.gitDir, 'rev-parse', 'refs/pull/1/head')).toBe(head);
+  });
+
+  it('squashes the head into one commit on the base', async () => {
+    const r = await diverged();
+    const base = await r.branch('main');
+    await merge(r.name, { style: 'squash', author: { name: 'Poster', email: 'poster@example.com' } });
+    expect(await git(r.gitDir, 'log', '-1', '--format=%P|%an|%s', 'main')).toBe(`${base}|Poster|Add things (#1)`);
+    expect(await git(r.gitDir, 'ls-tree', '--name-only', 'main')).toEqual(expect.stringContaining('a.txt\nb.txt\nc.txt'));
+  });
+
+  it('rebases the head commits onto the base, keeping their authors and messages', async () => {
+    const r = await diverged();
+    const base = await r.branch('main');
+    await merge(r.name, { style: 'rebase' });
+    expect(await git(r.gitDir, 'log', '--format=%s', `${base}..main`)).toBe('add b\nadd a');
+    expect(await git(r.gitDir, 'rev-list', '--merges', `${base}..main`)).toBe('');
+  });
+
+  it('rebases then merges with a merge commit', async () => {
+    const r = await diverged();
+    const base = await r.branch('main');
+    await merge(r.name, { style: 'rebase-merge' });
+    expect(await git(r.gitDir, 'log', '--format=%s', '--first-parent', `${base}..main`)).toContain('Merge pull request');
+    expect(await git(r.gitDir, 'rev-list', '--count', `${base}..main`)).toBe('3');
+  });
+
+  it('fast-forwards only when the base has not moved, and refuses otherwise', async () => {
+    const r = await diverged();
+    await expect(merge(r.name, { style: 'fast-forward-only' })).rejects.toMatchObject({ reason: 'not_fast_forward' });
+    await r.checkout('ff', 'origin/main');
+    const head = await r.commit('d.txt', 'd\n');
+    await r.push('ff');
+    await merge(r.name, { style: 'fast-forward-only', head: 'ff' });
+    expect(await r.branch('main')).toBe(head);
+  });
+
+  it('refuses an unknown style, a moved head and a head already merged', async () => {
+    const r = await diverged();
+    await expect(merge(r.name, { style: 'octopus' })).rejects.toMatchObject({ kind: 'invalid' });
+    await expect(merge(r.name, { expectedHeadSha: 'a'.repeat(40) })).rejects.toMatchObject({ reason: 'head_moved' });
+    await merge(r.name, {});
+    await expect(merge(r.name, {})).rejects.toMatchObject({ reason: 'already_merged' });
+  });
+
+  it('deletes the head branch after the merge when asked, and the pull keeps its head ref', async () => {
+    const r = await diverged();
+    const head = await r.branch('topic');
+    const result = await merge(r.name, { deleteHeadBranch: 'topic' });
+    expect(result.headBranchDeleted).toBe(true);
+    expect((await run(['rev-parse', '--verify', 'refs/heads/topic'], r.gitDir)).code).toBe(1);
+    expect(await git(r.gitDir, 'rev-parse', 'refs/pull/1/head')).toBe(head);
+    expect(await getMergeBase(deps, 'alice', r.name, 'main', 'refs/pull/1/head', alice)).toMatchObject({ headSha: head });
+  });
+
+  it('keeps a head in refs/pull/<index>/head for a pull whose branch is later deleted', async () => {
+    const r = await diverged();
+    const head = await r.branch('topic');
+    expect(await updatePullRef(deps, 'alice', r.name, 7, 'topic', alice)).toBe(head);
+    await run(['push', 'origin', ':topic'], r.work);
+    expect(await countDiverging(deps, 'alice', r.name, 'main', 'refs/pull/7/head', alice)).toMatchObject({ ahead: 2, headSha: head });
+  });
+});
+
+describe('merging under branch protection', () => {
+  it('refuses a reader, and lets a merge-whitelisted reader merge without write access', async () => {
+    const r = await repo();
+    await r.checkout('topic');
+    await r.commit('a.txt', 'a\n');
+    await r.push('topic');
+    await expect(merge(r.name, {}, bob)).rejects.toMatchObject({ reason: 'not_allowed_to_merge', message: 'User not allowed to merge PR' });
+    await createBranchProtection({ store: tb.deps.store, protections: deps.protections }, 'alice', r.name, {
+      ...DEFAULT_PROTECTION, ruleName: 'main', enableMergeWhitelist: true, mergeWhitelistUsernames: ['bob'],
+    }, alice);
+    const result = await merge(r.name, {}, bob);
+    expect(await r.branch('main')).toBe(result.mergeCommitSha);
+  });
+
+  it('refuses a pull that changes a protected file, with the rule\'s message', async () => {
+    const r = await repo();
+    await createBranchProtection({ store: tb.deps.store, protections: deps.protections }, 'alice', r.name, {
+      ...DEFAULT_PROTECTION, ruleName: 'main', enablePush: true, protectedFilePatterns: '*.lock',
+    }, alice);
+    await r.checkout('topic');
+    await r.commit('deps.lock', 'pinned\n');
+    await r.push('topic');
+    const before = await r.branch('main');
+    await expect(merge(r.name, {})).rejects.toMatchObject({ reason: 'push_rejected', message: 'branch main is protected from changing file deps.lock' });
+    expect(await r.branch('main')).toBe(before);
+  });
+});
+
+describe('a merge racing a push', () => {
+  it('answers push out of date when the base moved during the merge, and writes nothing', async () => {
+    const r = await repo();
+    await r.checkout('topic');
+    await r.commit('a.txt', 'a\n');
+    await r.checkout('main', 'origin/main');
+    const pushed = await r.commit('z.txt', 'z\n');
+    await r.push('topic');
+    // Another replica's push lands between the merge's build and its update-ref.
+    const racing: PullMergeDeps = {
+      ...deps,
+      pullGit: (owner, name) => {
+        const real = pullGitOf(tb.storage.pathOf(owner, name));
+        return {
+          ...real,
+          updateRef: async (ref, newSha, oldSha) => {
+            if (ref === 'refs/heads/main') await r.push('main');
+            return real.updateRef(ref, newSha, oldSha);
+          },
+        };
+      },
+    };
+    await expect(mergeToRef(racing, 'alice', r.name, {
+      baseBranch: 'main', head: 'topic', style: 'merge', message: '', expectedHeadSha: '', pullIndex: 1, pullTitle: 't', deleteHeadBranch: '',
+    }, alice)).rejects.toMatchObject({ kind: 'conflict', reason: 'push_out_of_date' });
+    expect(await r.branch('main')).toBe(pushed);
+    expect((await run(['rev-parse', '--verify', 'refs/pull/1/head'], r.gitDir)).code).toBe(1);
+  });
+
+  it('lands every one of 8 concurrent merges into one base in the write turn, losing no commit', async () => {
+    const r = await repo();
+    const heads: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      await r.checkout(`topic${i}`, 'origin/main');
+      heads.push(await r.commit(`f${i}.txt`, `${i}\n`));
+    }
+    await r.push(...heads.map((_, i) => `topic${i}`));
+    const lock = new RepositoryWriteLock();
+    await Promise.all(heads.map((_, i) => lock.run('alice', r.name, () => merge(r.name, { head: `topic${i}`, pullIndex: i + 1 }))));
+    for (const head of heads) expect((await run(['merge-base', '--is-ancestor', head, 'main'], r.gitDir)).code).toBe(0);
+  });
+});

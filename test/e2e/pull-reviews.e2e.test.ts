@@ -1,0 +1,144 @@
+// Reviews of pull requests through the gateway, and the merge rules of branch protection
+// that read them (required approvals, requested changes, stale approvals, status checks,
+// the admin override), each refused with Gitea's 405 and reason.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { bootE2e, type E2e, type Writer } from '../support/e2e.js';
+
+jest.setTimeout(120_000);
+
+let e2e: E2e;
+
+beforeAll(async () => {
+  e2e = await bootE2e({ prefix: 'rv-user', events: 'collaboration' });
+}, 180_000);
+
+afterAll(() => e2e?.close());
+
+const SCOPES = ['write:repository', 'write:issue', 'write:user'];
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+/** A repository of `owner` with a pull from `topic`, and a collaborator who may write. */
+async function pullWithReviewer() {
+  const owner = await e2e.newWriter({ scopes: SCOPES });
+  const reviewer = await e2e.newWriter({ scopes: SCOPES });
+  const name = e2e.users.unique('reviews-');
+  expect((await owner.client.post('/user/repos', { name, auto_init: true })).status).toBe(201);
+  const base = `/repos/${owner.username}/${name}`;
+  expect((await owner.client.put(`${base}/collaborators/${reviewer.username}`, { permission: 'write' })).status).toBe(204);
+  expect((await owner.client.post(`${base}/contents/feature.txt`, { content: b64('one\n'), new_branch: 'topic', message: 'Add feature' })).status).toBe(201);
+  const pull = await owner.client.post(`${base}/pulls`, { title: 'Add feature', head: 'topic', base: 'main' });
+  expect(pull.status).toBe(201);
+  return { owner, reviewer, base, head: pull.body.head.sha as string };
+}
+
+const protect = (owner: Writer, base: string, rule: Record<string, unknown>) =>
+  owner.client.post(`${base}/branch_protections`, { rule_name: 'main', enable_push: true, ...rule });
+
+describe('reviewing a pull request', () => {
+  it('keeps a pending review, submits it as an approval, dismisses and restores it', async () => {
+    const { reviewer, base, head } = await pullWithReviewer();
+    const pending = await reviewer.client.post(`${base}/pulls/1/reviews`, { body: 'Looking' });
+    expect(pending.status).toBe(200);
+    expect(pending.body).toMatchObject({ state: 'PENDING', commit_id: head, official: true, stale: false, dismissed: false, comments_count: 0 });
+    expect(pending.body.pull_request_url).toMatch(/\/pulls\/1$/);
+
+    const submitted = await reviewer.client.post(`${base}/pulls/1/reviews/${pending.body.id}`, { event: 'APPROVED', body: 'Looks good' });
+    expect(submitted.status).toBe(200);
+    expect(submitted.body).toMatchObject({ state: 'APPROVED', body: 'Looks good', user: { login: reviewer.username } });
+    await e2e.recorder.eventMatching((e) => e.subject === 'collaboration.pull_request.review_approved');
+
+    const list = await e2e.anonymous.get(`${base}/pulls/1/reviews`);
+    expect(list.headers.get('x-total-count')).toBe('1');
+    expect((await e2e.anonymous.get(`${base}/pulls/1/reviews/${pending.body.id}/comments`)).body).toEqual([]);
+
+    const dismissed = await reviewer.client.post(`${base}/pulls/1/reviews/${pending.body.id}/dismissals`, { message: 'outdated' });
+    expect(dismissed.body).toMatchObject({ dismissed: true });
+    expect((await reviewer.client.post(`${base}/pulls/1/reviews/${pending.body.id}/undismissals`)).body).toMatchObject({ dismissed: false });
+  });
+
+  it('refuses approving or rejecting one\'s own pull, a comment without a body and a review of an unknown pull', async () => {
+    const { owner, reviewer, base } = await pullWithReviewer();
+    const own = await owner.client.post(`${base}/pulls/1/reviews`, { event: 'APPROVED', body: 'Mine' });
+    expect(own.status).toBe(422);
+    expect(own.body.message).toBe('approve your own pull is not allowed');
+    expect((await owner.client.post(`${base}/pulls/1/reviews`, { event: 'REQUEST_CHANGES', body: 'Mine' })).status).toBe(422);
+    expect((await reviewer.client.post(`${base}/pulls/1/reviews`, { event: 'COMMENT' })).status).toBe(422);
+    expect((await reviewer.client.post(`${base}/pulls/9/reviews`, { event: 'APPROVED' })).status).toBe(404);
+    expect((await reviewer.client.get(`${base}/pulls/1/reviews`)).body).toEqual([]);
+  });
+
+  it('deletes a pending review', async () => {
+    const { reviewer, base } = await pullWithReviewer();
+    const pending = await reviewer.client.post(`${base}/pulls/1/reviews`, { body: 'draft' });
+    expect((await reviewer.client.delete(`${base}/pulls/1/reviews/${pending.body.id}`)).status).toBe(204);
+    expect((await reviewer.client.get(`${base}/pulls/1/reviews/${pending.body.id}`)).status).toBe(404);
+  });
+});
+
+describe('merge rules from branch protection', () => {
+  it('requires approvals, and counts an official one', async () => {
+    const { owner, reviewer, base } = await pullWithReviewer();
+    expect((await protect(owner, base, { required_approvals: 1 })).status).toBe(201);
+    const refused = await owner.client.post(`${base}/pulls/1/merge`, { do: 'merge' });
+    expect(refused.status).toBe(405);
+    expect(refused.body.message).toBe('Does not have enough approvals');
+    expect((await reviewer.client.post(`${base}/pulls/1/reviews`, { event: 'APPROVED', body: 'ok' })).status).toBe(200);
+    expect((await owner.client.post(`${base}/pulls/1/merge`, { do: 'merge' })).status).toBe(200);
+  });
+
+  it('blocks on requested changes', async () => {
+    const { owner, reviewer, base } = await pullWithReviewer();
+    expect((await protect(owner, base, { block_on_rejected_reviews: true })).status).toBe(201);
+    expect((await reviewer.client.post(`${base}/pulls/1/reviews`, { event: 'REQUEST_CHANGES', body: 'not yet' })).status).toBe(200);
+    const refused = await owner.client.post(`${base}/pulls/1/merge`, { do: 'merge' });
+    expect(refused.status).toBe(405);
+    expect(refused.body.message).toBe('There are requested changes');
+  });
+
+  it('does not count an approval made stale by a push when stale approvals are dismissed', async () => {
+    const { owner, reviewer, base } = await pullWithReviewer();
+    expect((await protect(owner, base, { required_approvals: 1, dismiss_stale_approvals: true })).status).toBe(201);
+    expect((await reviewer.client.post(`${base}/pulls/1/reviews`, { event: 'APPROVED', body: 'ok' })).status).toBe(200);
+    const more = await owner.client.post(`${base}/contents/more.txt`, { content: b64('more\n'), branch: 'topic', message: 'More' });
+    await e2e.recorder.eventMatching((e) => e.subject === 'collaboration.pull_request.synchronized' && e.payload.pull_request?.head_sha === more.body.commit.sha);
+    const reviews = await owner.client.get(`${base}/pulls/1/reviews`);
+    expect(reviews.body[0]).toMatchObject({ state: 'APPROVED', stale: true });
+    const refused = await owner.client.post(`${base}/pulls/1/merge`, { do: 'merge' });
+    expect(refused.status).toBe(405);
+    expect(refused.body.message).toBe('Does not have enough approvals');
+  });
+
+  it('requires the status checks to succeed on the head', async () => {
+    const { owner, base, head } = await pullWithReviewer();
+    expect((await protect(owner, base, { enable_status_check: true, status_check_contexts: ['ci/*'] })).status).toBe(201);
+    expect((await owner.client.post(`${base}/statuses/${head}`, { state: 'pending', context: 'ci/build' })).status).toBe(201);
+    const refused = await owner.client.post(`${base}/pulls/1/merge`, { do: 'merge' });
+    expect(refused.status).toBe(405);
+    expect(refused.body.message).toBe('Not all required status checks successful');
+    expect((await owner.client.post(`${base}/statuses/${head}`, { state: 'success', context: 'ci/build' })).status).toBe(201);
+    expect((await owner.client.post(`${base}/pulls/1/merge`, { do: 'merge' })).status).toBe(200);
+  });
+
+  it('blocks on official review requests until they are answered or withdrawn', async () => {
+    const { owner, reviewer, base } = await pullWithReviewer();
+    expect((await protect(owner, base, { block_on_official_review_requests: true })).status).toBe(201);
+    const requested = await owner.client.post(`${base}/pulls/1/requested_reviewers`, { reviewers: [reviewer.username] });
+    expect(requested.status).toBe(201);
+    expect(requested.body).toEqual([expect.objectContaining({ state: 'REQUEST_REVIEW', user: expect.objectContaining({ login: reviewer.username }) })]);
+    await e2e.recorder.eventMatching((e) => e.subject === 'collaboration.pull_request.review_requested');
+    const refused = await owner.client.post(`${base}/pulls/1/merge`, { do: 'merge' });
+    expect(refused.status).toBe(405);
+    expect(refused.body.message).toBe('There are official review requests');
+    expect((await owner.client.post(`${base}/pulls/1/requested_reviewers`, { reviewers: ['no-such-user'] })).status).toBe(404);
+    expect((await owner.client.delete(`${base}/pulls/1/requested_reviewers`, { reviewers: [reviewer.username] })).status).toBe(204);
+    expect((await owner.client.post(`${base}/pulls/1/merge`, { do: 'merge' })).status).toBe(200);
+  });
+
+  it('lets an admin force the merge past the rules unless the rule blocks the override', async () => {
+    const { owner, base } = await pullWithReviewer();
+    expect((await protect(owner, base, { required_approvals: 1, block_admin_merge_override: true })).status).toBe(201);
+    expect((await owner.client.post(`${base}/pulls/1/merge`, { do: 'merge', force_merge: true })).status).toBe(405);
+    expect((await owner.client.patch(`${base}/branch_protections/main`, { block_admin_merge_override: false })).status).toBe(200);
+    expect((await owner.client.post(`${base}/pulls/1/merge`, { do: 'merge', force_merge: true })).status).toBe(200);
+  });
+});
