@@ -20,6 +20,7 @@ export interface ServiceClients {
   gitObjects: ServiceClient<repository.GitObjectServiceClient>;
   commits: ServiceClient<repository.CommitServiceClient>;
   contents: ServiceClient<repository.ContentServiceClient>;
+  migrations: ServiceClient<repository.MigrationServiceClient>;
   hooks: ServiceClient<hooks.HooksServiceClient>;
   issues: ServiceClient<collaboration.IssueServiceClient>;
   labels: ServiceClient<collaboration.LabelServiceClient>;
@@ -46,6 +47,7 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     gitObjects: createServiceClient<repository.GitObjectServiceClient>(anvil.repository.v1.GitObjectService, repositoryAddress, secret),
     commits: createServiceClient<repository.CommitServiceClient>(anvil.repository.v1.CommitService, repositoryAddress, secret),
     contents: createServiceClient<repository.ContentServiceClient>(anvil.repository.v1.ContentService, repositoryAddress, secret),
+    migrations: createServiceClient<repository.MigrationServiceClient>(anvil.repository.v1.MigrationService, repositoryAddress, secret),
     hooks: createServiceClient<hooks.HooksServiceClient>(anvil.hooks.v1.HooksService, config.addresses.hooks, secret),
     issues: createServiceClient<collaboration.IssueServiceClient>(anvil.collaboration.v1.IssueService, collaborationAddress, secret),
     labels: createServiceClient<collaboration.LabelServiceClient>(anvil.collaboration.v1.LabelService, collaborationAddress, secret),

@@ -26,6 +26,7 @@ import type { ProtoGrpcType as RepositoryCommitStatusesGrpc } from './generated/
 import type { ProtoGrpcType as RepositoryGitObjectsGrpc } from './generated/git_objects.js';
 import type { ProtoGrpcType as RepositoryCommitsGrpc } from './generated/commits.js';
 import type { ProtoGrpcType as RepositoryContentsGrpc } from './generated/contents.js';
+import type { ProtoGrpcType as RepositoryMigrationsGrpc } from './generated/migrations.js';
 import type { ProtoGrpcType as EventAdminGrpc } from './generated/event_admin.js';
 import type { ProtoGrpcType as CollaborationLabelsGrpc } from './generated/labels.js';
 import type { ProtoGrpcType as CollaborationMilestonesGrpc } from './generated/milestones.js';
@@ -48,6 +49,7 @@ export type AnvilGrpc = IdentityGrpc
   & RepositoryGitObjectsGrpc
   & RepositoryCommitsGrpc
   & RepositoryContentsGrpc
+  & RepositoryMigrationsGrpc
   & EventAdminGrpc
   & CollaborationLabelsGrpc
   & CollaborationMilestonesGrpc;

@@ -25,6 +25,7 @@ import { repoCommitRoutes } from './repo-commits.js';
 import { repoIssueRoutes } from './repo-issues.js';
 import { repoLabelRoutes } from './repo-labels.js';
 import { repoMilestoneRoutes } from './repo-milestones.js';
+import { repoMigrateRoutes } from './repo-migrate.js';
 import { teamsRoutes } from './teams.js';
 import { userRoutes } from './user.js';
 import { usersRoutes } from './users.js';
@@ -41,4 +42,5 @@ export const apiRoutes: readonly Route[] = [
   ...repoContentRoutes,
   ...hookRoutes, ...repoHookTestRoutes,
   ...repoIssueRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes,
+  ...repoMigrateRoutes,
 ];

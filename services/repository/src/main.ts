@@ -45,6 +45,7 @@ import { commitStatusStore } from './store/commit-statuses.js';
 import type { CommitStatusStore } from './domain/commit-statuses.js';
 import { commitStatusGit } from './git/commit-status-git.js';
 import { commitStatusCleanupConsumer } from './events/commit-status-cleanup.js';
+import { mirrorSlice } from './events/mirror-wiring.js';
 
 function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: RepositoryStorage): RepositoryDeps {
   const { repository } = config.settings;
@@ -67,6 +68,7 @@ let commitStatuses: CommitStatusStore | undefined;
 let identityCommits: IdentityCommitClients | undefined;
 let maxBlobSize: number | undefined;
 let sizes: RepositorySizes | undefined;
+let migrations: ReturnType<typeof mirrorSlice> | undefined;
 
 function languageDeps(): LanguageDeps {
   return { store: deps!.store, stats: languageStatsStore(db!), git: languageGit(storage!), table: linguistTable() };
@@ -89,6 +91,7 @@ await runService<RepositoryDb, RepositoryTx>({
     maxBlobSize = service.config.settings.api.DEFAULT_MAX_BLOB_SIZE;
     sizes = new RepositorySizes(deps.store, (err, repository) => service.log.warn({ err, repository }, 'measuring a repository\'s size failed'));
     await preReceive.install();
+    migrations = mirrorSlice(service, deps, storage, writeLock);
     // Gateways remember resolved repositories; every committed change to them is announced.
     const hints = forwardAccessHints(service.databaseUrl, service.bus, service.log);
     service.onShutdown('access hints', () => hints.stop());
@@ -107,6 +110,7 @@ await runService<RepositoryDb, RepositoryTx>({
     branchGrpcService({ store: deps!.store, protections: protections!, git: branchGit(storage!, identityCommits!.signatures), writeLock }),
     commitGrpcService({ store: deps!.store, git: commitGit(storage!), people: identityCommits!.people, signatures: identityCommits!.signatures }),
     contentGrpcService({ store: deps!.store, protections: protections!, files: contentFiles(storage!), maxBlobSize: maxBlobSize!, writeLock, sizes: sizes! }),
+    migrations!,
   ],
   consumers: ({ log }) => [
     identityUserConsumer(log, storage),
