@@ -13,8 +13,8 @@
 //   first request redirect to any host, and a redirected host is resolved by curl itself,
 //   outside the check and the pin. Servers that move repositories answer with a redirect
 //   and the migration fails with a clear 422 naming it; the user gives the new address.
-// - Only the one protocol of the address is allowed (`protocol.allow=never` plus that one),
-//   so a server cannot bounce git to file:// or ext::.
+// - Only the one protocol of the address is allowed (GIT_ALLOW_PROTOCOL; simple-git refuses
+//   `protocol.*.allow` settings outright), so a server cannot bounce git to file:// or ext::.
 //
 // Credentials never appear in a command line or a log line: the remote with its
 // credentials is written straight into the repository's own config file (as Gitea keeps a
@@ -43,6 +43,11 @@ export class RemoteFetchFailed extends Error {
 }
 
 // heads and tags only: refs/pull/* and Anvil's own refs are this server's to write.
+const NO_HOME = '/nonexistent/anvil-git-home';
+// simple-git's environment guard refuses GIT_* variables unless named: these three only
+// take abilities away from git (prompts, system config, protocols).
+const RESTRICTING_ENV = ['GIT_TERMINAL_PROMPT', 'GIT_CONFIG_NOSYSTEM', 'GIT_ALLOW_PROTOCOL'];
+
 const REFSPECS = ['+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'];
 
 function urlFor(address: RemoteAddress, checked: CheckedRemote): string {
@@ -58,8 +63,8 @@ function urlFor(address: RemoteAddress, checked: CheckedRemote): string {
 
 /** `-c` settings that confine git to the checked remote (see the file comment). */
 function confinement(address: RemoteAddress, checked: CheckedRemote): string[] {
-  if (address.kind === 'local') return ['protocol.allow=never', 'protocol.file.allow=always'];
-  const config = ['protocol.allow=never', `protocol.${address.protocol}.allow=always`, 'http.followRedirects=false', 'core.hooksPath=/dev/null'];
+  if (address.kind === 'local') return [];
+  const config = ['http.followRedirects=false'];
   if (address.protocol !== 'git') {
     const pinned = checked.address.includes(':') ? `[${checked.address}]` : checked.address;
     config.push(`http.curloptResolve=${address.host}:${address.port}:${pinned}`);
@@ -67,7 +72,7 @@ function confinement(address: RemoteAddress, checked: CheckedRemote): string[] {
   return config;
 }
 
-function gitIn(gitDir: string, config: string[], options: FetchOptions): SimpleGit {
+function gitIn(gitDir: string, config: string[], protocol: string, options: FetchOptions): SimpleGit {
   let lastLogged = '';
   const progress = ({ method, stage, progress: percent }: SimpleGitProgressEvent) => {
     // One line per stage and every 25%: enough to follow a long clone without flooding.
@@ -76,10 +81,11 @@ function gitIn(gitDir: string, config: string[], options: FetchOptions): SimpleG
     lastLogged = step;
     options.log.info({ repository: options.label, method, stage, percent }, 'fetching from remote');
   };
-  return simpleGit({ baseDir: gitDir, config, progress, timeout: { block: options.stallTimeoutMs } })
+  return simpleGit({ baseDir: gitDir, config, progress, timeout: { block: options.stallTimeoutMs }, allowEnvironment: RESTRICTING_ENV })
     .env({
-      PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/', LANG: 'C', LC_ALL: 'C',
-      GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null',
+      // A HOME without a .gitconfig stands for GIT_CONFIG_GLOBAL=/dev/null, which simple-git refuses.
+      PATH: process.env.PATH ?? '', HOME: NO_HOME, XDG_CONFIG_HOME: NO_HOME, LANG: 'C', LC_ALL: 'C',
+      GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_ALLOW_PROTOCOL: protocol,
     });
 }
 
@@ -93,7 +99,7 @@ export async function writeOrigin(gitDir: string, address: RemoteAddress, checke
 
 /** Drops `origin` again (a one-time migration keeps no remote). */
 export async function removeOrigin(gitDir: string): Promise<void> {
-  await simpleGit({ baseDir: gitDir }).env({ PATH: process.env.PATH ?? '', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' }).raw(['remote', 'remove', 'origin']);
+  await simpleGit({ baseDir: gitDir, allowEnvironment: RESTRICTING_ENV }).env({ PATH: process.env.PATH ?? '', HOME: NO_HOME, XDG_CONFIG_HOME: NO_HOME, GIT_CONFIG_NOSYSTEM: '1' }).raw(['remote', 'remove', 'origin']);
 }
 
 /**
@@ -101,7 +107,7 @@ export async function removeOrigin(gitDir: string): Promise<void> {
  * answers the remote's default branch, when it has one.
  */
 export async function fetchOrigin(gitDir: string, address: RemoteAddress, checked: CheckedRemote, options: FetchOptions): Promise<{ head?: string }> {
-  const git = gitIn(gitDir, confinement(address, checked), options);
+  const git = gitIn(gitDir, confinement(address, checked), address.kind === 'local' ? 'file' : address.protocol, options);
   try {
     await git.fetch(['--prune', '--no-auto-gc', '--progress', 'origin']);
     const symref = await git.listRemote(['--symref', 'origin', 'HEAD']);
