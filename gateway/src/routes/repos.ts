@@ -4,6 +4,7 @@ import { invalid, notFound } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
 import { presentOne, presentRepositories, repoRef, resolveRepo } from './repo-context.js';
+import { withMirrorFields } from './repo-migrate.js';
 
 export const CREATE_OVERRIDES = { repo_limit_reached: 422, repo_exists: 409, forbidden: 403 };
 
@@ -139,7 +140,8 @@ export const repoRoutes: Route[] = [
   {
     method: 'GET', path: '/repos/:owner/:repo', operationId: 'repoGet', access: 'public', scopes: ['repository'],
     async handle(ctx) {
-      return ok(presentOne(ctx, await resolveRepo(ctx)));
+      const access = await resolveRepo(ctx);
+      return ok(await withMirrorFields(ctx, presentOne(ctx, access) as Record<string, unknown>, { owner: access.owner?.login ?? '', name: access.repository?.name ?? '' }));
     },
   },
   {
