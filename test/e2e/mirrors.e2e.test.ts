@@ -1,7 +1,8 @@
 // Pull mirrors (POST /repos/migrate with mirror, POST /repos/{o}/{r}/mirror-sync) against a
 // real `git http-backend` on loopback: the repository JSON reports the mirror, a requested
 // sync brings the source's new commits and publishes them as a push, and only writers may
-// ask for a sync.
+// ask for a sync. Push mirrors: an admin adds a remote, pushes to it on request, and
+// removes it; its credentials never come back.
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
@@ -42,7 +43,7 @@ beforeAll(async () => {
   work = await mkdtemp(join(home, 'work-'));
   await git(['init', '--quiet', work]);
   await commitToSource('first.txt');
-  server = await startGitServer({ root: join(home, 'served') });
+  server = await startGitServer({ root: join(home, 'served'), credentials: { username: 'pusher', password: 'push-pa55word' } });
   owner = await users.newUser();
 }, 180_000);
 
@@ -94,5 +95,47 @@ describe('pull mirrors', () => {
     expect((await owner.client.post('/user/repos', { name: plain })).status).toBe(201);
     const res = await owner.client.get(`/repos/${owner.username}/${plain}`);
     expect(res.body).toMatchObject({ mirror: false, original_url: '' });
+  });
+});
+
+describe('push mirrors', () => {
+  let name: string;
+  let target: string;
+
+  beforeAll(async () => {
+    name = users.unique('pushed-from');
+    expect((await owner.client.post('/user/repos', { name, auto_init: true })).status).toBe(201);
+    target = join(home, 'served', 'target.git');
+    await git(['init', '--bare', '--quiet', target]);
+    await git(['config', 'http.receivepack', 'true'], target);
+  });
+
+  test('adds a push mirror, pushes to it on request, and removes it', async () => {
+    const added = await owner.client.post(`/repos/${owner.username}/${name}/push_mirrors`, {
+      remote_address: `${server.url}/private/target.git`, remote_username: 'pusher', remote_password: 'push-pa55word', interval: '10m',
+    });
+    expect(added.status).toBe(200);
+    expect(added.body).toMatchObject({ repo_name: name, remote_address: `${server.url}/private/target.git`, interval: '10m0s' });
+    expect(JSON.stringify(added.body)).not.toContain('push-pa55word');
+    const remote = added.body.remote_name as string;
+
+    const list = await owner.client.get(`/repos/${owner.username}/${name}/push_mirrors`);
+    expect(list.body.map((m: { remote_name: string }) => m.remote_name)).toEqual([remote]);
+    expect((await owner.client.get(`/repos/${owner.username}/${name}/push_mirrors/${remote}`)).body).toMatchObject({ remote_name: remote });
+
+    const sync = await owner.client.post(`/repos/${owner.username}/${name}/push_mirrors-sync`);
+    expect(sync.body?.message).toBeUndefined();
+    expect(sync.status).toBe(200);
+    const branch = await owner.client.get(`/repos/${owner.username}/${name}/branches/main`);
+    expect(await git(['rev-parse', 'refs/heads/main'], target)).toBe(branch.body.commit.id);
+
+    expect((await owner.client.delete(`/repos/${owner.username}/${name}/push_mirrors/${remote}`)).status).toBe(204);
+    expect((await owner.client.get(`/repos/${owner.username}/${name}/push_mirrors/${remote}`)).status).toBe(404);
+  });
+
+  test('lets only repository admins manage push mirrors', async () => {
+    const other = await users.newUser();
+    expect((await other.client.get(`/repos/${owner.username}/${name}/push_mirrors`)).status).toBe(403);
+    expect((await other.client.post(`/repos/${owner.username}/${name}/push_mirrors`, { remote_address: `${server.url}/x.git` })).status).toBe(403);
   });
 });

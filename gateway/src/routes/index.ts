@@ -26,6 +26,7 @@ import { repoIssueRoutes } from './repo-issues.js';
 import { repoLabelRoutes } from './repo-labels.js';
 import { repoMilestoneRoutes } from './repo-milestones.js';
 import { repoMigrateRoutes } from './repo-migrate.js';
+import { repoPushMirrorRoutes } from './repo-push-mirrors.js';
 import { teamsRoutes } from './teams.js';
 import { userRoutes } from './user.js';
 import { usersRoutes } from './users.js';
@@ -42,5 +43,5 @@ export const apiRoutes: readonly Route[] = [
   ...repoContentRoutes,
   ...hookRoutes, ...repoHookTestRoutes,
   ...repoIssueRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes,
-  ...repoMigrateRoutes,
+  ...repoMigrateRoutes, ...repoPushMirrorRoutes,
 ];

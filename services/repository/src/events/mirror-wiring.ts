@@ -14,6 +14,9 @@ import type { RepositoryStorage } from '../git/storage.js';
 import { migrationGrpcService } from '../grpc/migration-service.js';
 import type { RepositoryDb } from '../store/db.js';
 import { migrationStore } from '../store/migrations.js';
+import { pushMirrorStore } from '../store/push-mirrors.js';
+import { pushMirrorGit } from '../git/push-mirror-git.js';
+import { pushMirrorGrpcService } from '../grpc/push-mirror-service.js';
 import { MirrorScheduler } from './mirror-scheduler.js';
 
 function durationSetting(name: string, value: string): number {
@@ -22,13 +25,12 @@ function durationSetting(name: string, value: string): number {
   return ms;
 }
 
-export interface MigrationGrpcService {
-  name: string;
-  definition: pb.MigrationServiceDefinition;
-  implementation: ServiceImplementation<pb.MigrationServiceHandlers>;
-}
+export type MigrationGrpcServices = [
+  { name: string; definition: pb.MigrationServiceDefinition; implementation: ServiceImplementation<pb.MigrationServiceHandlers> },
+  { name: string; definition: pb.PushMirrorServiceDefinition; implementation: ServiceImplementation<pb.PushMirrorServiceHandlers> },
+];
 
-export function mirrorSlice(service: ServiceDeps<RepositoryDb>, repositories: RepositoryDeps, storage: RepositoryStorage, writeLock: RepositoryWriteLock): MigrationGrpcService {
+export function mirrorSlice(service: ServiceDeps<RepositoryDb>, repositories: RepositoryDeps, storage: RepositoryStorage, writeLock: RepositoryWriteLock): MigrationGrpcServices {
   const { migrations, mirror, repository, security } = service.config.settings;
   const store = migrationStore(service.db, repositories.store, { onPublished: () => service.relay.kick() });
   const guard = new RemoteGuard({ allowLocalNetworks: migrations.ALLOW_LOCALNETWORKS, allowedDomains: migrations.ALLOWED_DOMAINS, blockedDomains: migrations.BLOCKED_DOMAINS });
@@ -51,5 +53,9 @@ export function mirrorSlice(service: ServiceDeps<RepositoryDb>, repositories: Re
   });
   scheduler.start();
   service.onShutdown('mirror scheduler', () => scheduler.stop());
-  return migrationGrpcService({ ...deps, kickScheduler: () => scheduler.kick() });
+  const pushMirrors = pushMirrorGrpcService({
+    repositories: repositories.store, mirrors: pushMirrorStore(service.db), git: pushMirrorGit(storage, guard, writeLock, service.log, stallTimeoutMs),
+    settings: { enabled: mirror.ENABLED, newPushMirrors: !mirror.DISABLE_NEW_PUSH, minIntervalMs: deps.settings.minIntervalMs },
+  });
+  return [migrationGrpcService({ ...deps, kickScheduler: () => scheduler.kick() }), pushMirrors];
 }

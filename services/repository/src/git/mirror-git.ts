@@ -97,6 +97,34 @@ export async function writeOrigin(gitDir: string, address: RemoteAddress, checke
   await appendFile(join(gitDir, 'config'), `${lines.join('\n')}\n`);
 }
 
+/** Writes a push remote (with its credentials) named `remoteName`, a name this service made. */
+export async function writePushRemote(gitDir: string, remoteName: string, address: RemoteAddress): Promise<void> {
+  if (!/^remote_mirror_[0-9a-f]+$/.test(remoteName)) throw new Error(`not a push-mirror remote name: ${remoteName}`);
+  // git:// keeps its host name here; each push pins it anew (pushTo).
+  const lines = [`[remote "${remoteName}"]`, `\turl = ${urlFor(address, { address: address.kind === 'url' ? address.host : '' })}`];
+  await appendFile(join(gitDir, 'config'), `${lines.join('\n')}\n`);
+}
+
+/** Drops a push remote. */
+export async function removeRemote(gitDir: string, remoteName: string): Promise<void> {
+  if (!/^remote_mirror_[0-9a-f]+$/.test(remoteName)) throw new Error(`not a push-mirror remote name: ${remoteName}`);
+  await simpleGit({ baseDir: gitDir, allowEnvironment: RESTRICTING_ENV }).env({ PATH: process.env.PATH ?? '', HOME: NO_HOME, XDG_CONFIG_HOME: NO_HOME, GIT_CONFIG_NOSYSTEM: '1' }).raw(['remote', 'remove', remoteName]);
+}
+
+/** Pushes branches and tags to `remoteName` (force, pruning what is gone here), pinned as a fetch is. */
+export async function pushTo(gitDir: string, remoteName: string, address: RemoteAddress, checked: CheckedRemote, options: FetchOptions): Promise<void> {
+  const config = confinement(address, checked);
+  // For git:// the remote's configured URL names the host; push to the checked address instead.
+  const target = address.kind === 'url' && address.protocol === 'git' ? urlFor(address, checked) : remoteName;
+  const git = gitIn(gitDir, config, address.kind === 'local' ? 'file' : address.protocol, options);
+  try {
+    await git.raw(['push', '--force', '--prune', '--porcelain', target, ...REFSPECS]);
+  } catch (err) {
+    const message = scrubSecrets((err as Error).message ?? String(err), address.secrets);
+    throw new RemoteFetchFailed(message.trim().split('\n').filter(Boolean).slice(-3).join(' '));
+  }
+}
+
 /** Drops `origin` again (a one-time migration keeps no remote). */
 export async function removeOrigin(gitDir: string): Promise<void> {
   await simpleGit({ baseDir: gitDir, allowEnvironment: RESTRICTING_ENV }).env({ PATH: process.env.PATH ?? '', HOME: NO_HOME, XDG_CONFIG_HOME: NO_HOME, GIT_CONFIG_NOSYSTEM: '1' }).raw(['remote', 'remove', 'origin']);
