@@ -1,9 +1,10 @@
 // Pull mirrors (Gitea's services/mirror): asking for a sync now, and what the repository
 // JSON says about a migrated repository. The sync itself runs in the scheduler
 // (events/mirror-scheduler.ts), one replica per mirror.
-import { invalid, type Caller } from '@anvil/kit';
+import { forbidden, invalid, type Caller } from '@anvil/kit';
+import { atLeast } from './permission.js';
 import type { MigrationRecord, MigrationStore } from './migrations.js';
-import { requirePermission } from './repositories.js';
+import { requirePermission, resolveRepository } from './repositories.js';
 import { formatGoDuration } from './remote-address.js';
 
 export interface MirrorInfo {
@@ -23,7 +24,8 @@ export function mirrorInfoOf(record: MigrationRecord | undefined): MirrorInfo {
 
 /** POST /repos/{o}/{r}/mirror-sync: write permission; the sync is queued, as in Gitea. */
 export async function requestMirrorSync(store: MigrationStore, owner: string, name: string, caller: Caller): Promise<number> {
-  const access = await requirePermission(store, owner, name, caller, 'write');
+  const access = await resolveRepository(store, owner, name, caller);
+  if (!atLeast(access.permission, 'write')) throw forbidden('Must have write access', 'repo_permission_denied');
   const record = await store.findMigration(access.repository.id);
   if (!record?.isMirror) throw invalid('Repository is not a mirror', 'not_a_mirror');
   await store.requestSync(access.repository.id, new Date());
