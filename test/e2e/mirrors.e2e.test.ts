@@ -133,6 +133,24 @@ describe('push mirrors', () => {
     expect((await owner.client.get(`/repos/${owner.username}/${name}/push_mirrors/${remote}`)).status).toBe(404);
   });
 
+  test('pushes to a sync_on_commit push mirror after every push', async () => {
+    const added = await owner.client.post(`/repos/${owner.username}/${name}/push_mirrors`, {
+      remote_address: `${server.url}/private/target.git`, remote_username: 'pusher', remote_password: 'push-pa55word', interval: '0', sync_on_commit: true,
+    });
+    expect(added.status).toBe(200);
+    const write = await owner.client.post(`/repos/${owner.username}/${name}/contents/after-push.txt`, { content: Buffer.from('hello\n').toString('base64'), message: 'add after-push' });
+    expect(write.status).toBe(201);
+    const sha = write.body.commit.sha as string;
+    // Waits for the condition (the target has the commit), bounded by the test's timeout.
+    for (;;) {
+      const at = await gitIn(home, ['rev-parse', 'refs/heads/main'], target);
+      if (at.stdout.trim() === sha) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const mirror = await owner.client.get(`/repos/${owner.username}/${name}/push_mirrors/${added.body.remote_name}`);
+    expect(mirror.body).toMatchObject({ last_error: '', sync_on_commit: true });
+  });
+
   test('lets only repository admins manage push mirrors', async () => {
     const other = await users.newUser();
     expect((await other.client.get(`/repos/${owner.username}/${name}/push_mirrors`)).status).toBe(403);

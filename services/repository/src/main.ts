@@ -110,12 +110,13 @@ await runService<RepositoryDb, RepositoryTx>({
     branchGrpcService({ store: deps!.store, protections: protections!, git: branchGit(storage!, identityCommits!.signatures), writeLock }),
     commitGrpcService({ store: deps!.store, git: commitGit(storage!), people: identityCommits!.people, signatures: identityCommits!.signatures }),
     contentGrpcService({ store: deps!.store, protections: protections!, files: contentFiles(storage!), maxBlobSize: maxBlobSize!, writeLock, sizes: sizes! }),
-    ...migrations!,
+    ...migrations!.services,
   ],
   consumers: ({ log }) => [
     identityUserConsumer(log, storage),
     identityOrgConsumer(log, storage),
     languageStatsConsumer(log, languageDeps),
     commitStatusCleanupConsumer(),
+    ...migrations!.consumers,
   ],
 });

@@ -3,7 +3,7 @@
 // the remote's address is checked against [migrations] like a migration's, when it is added
 // and before every push.
 import { randomBytes } from 'node:crypto';
-import { forbidden, invalid, notFound, type Caller } from '@anvil/kit';
+import { forbidden, invalid, notFound, type Caller, type Logger } from '@anvil/kit';
 import { requirePermission, type RepositoryAccess } from './repositories.js';
 import { parseGoDuration, parseRemoteAddress, type RemoteAddress } from './remote-address.js';
 import type { RepositoryStore } from './store.js';
@@ -19,11 +19,22 @@ export interface PushMirrorRecord {
   createdAt: Date;
 }
 
+/** A push mirror the scheduler claimed. */
+export interface DuePushMirror {
+  repositoryId: number;
+  remoteName: string;
+}
+
 export interface PushMirrorStore {
+  /** Claims up to `limit` push mirrors due at `now`, leasing each for `leaseMs`. */
+  claimDue(now: Date, leaseMs: number, limit: number): Promise<DuePushMirror[]>;
   list(repositoryId: number, offset: number, limit: number): Promise<{ items: PushMirrorRecord[]; total: number }>;
   find(repositoryId: number, remoteName: string): Promise<PushMirrorRecord | undefined>;
   insert(record: Pick<PushMirrorRecord, 'repositoryId' | 'remoteName' | 'remoteAddress' | 'intervalMs' | 'syncOnCommit'>): Promise<PushMirrorRecord>;
   remove(repositoryId: number, remoteName: string): Promise<void>;
+  /** Makes the repository's sync_on_commit push mirrors due now; how many. */
+  markDueAfterPush(repositoryId: number): Promise<number>;
+  /** Records a push's outcome and schedules the next one after the mirror's interval. */
   synced(repositoryId: number, remoteName: string, lastError: string): Promise<void>;
 }
 
@@ -124,4 +135,22 @@ export async function syncPushMirrors(deps: PushMirrorDeps, owner: string, name:
     }
   }
   if (failure) throw invalid(`push mirror sync failed: ${failure}`, 'push_mirror_failed');
+}
+
+/** A scheduled push: failures are stored on the mirror and logged, never thrown. */
+export async function pushDueMirror(deps: PushMirrorDeps, due: DuePushMirror, log: Logger): Promise<void> {
+  const found = await deps.repositories.findById(due.repositoryId);
+  if (!found) {
+    await deps.mirrors.remove(due.repositoryId, due.remoteName); // the repository was deleted
+    return;
+  }
+  if (!REMOTE_NAME.test(due.remoteName)) return;
+  try {
+    await deps.git.push(found.owner.login, found.repository.name, due.remoteName);
+    await deps.mirrors.synced(due.repositoryId, due.remoteName, '');
+  } catch (err) {
+    const message = (err as Error).message;
+    await deps.mirrors.synced(due.repositoryId, due.remoteName, message).catch(() => undefined);
+    log.warn({ repository: `${found.owner.login}/${found.repository.name}`, remote: due.remoteName, err: message }, 'push mirror failed');
+  }
 }

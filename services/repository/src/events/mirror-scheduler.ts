@@ -1,16 +1,16 @@
-// Runs pull-mirror syncs when they are due. Every replica ticks, but each due mirror is
+// Runs mirror syncs (pull mirrors, and pushes to push mirrors) when they are due. Every replica ticks, but each due mirror is
 // claimed by exactly one of them: the claim moves the mirror's next sync a lease ahead in
 // one statement with FOR UPDATE SKIP LOCKED (store/migrations.ts), so replicas never sync
 // the same mirror at once and a replica that dies mid-sync leaves the mirror due again when
 // the lease runs out. A requested sync (mirror-sync) sets the mirror due now and kicks the
 // local scheduler, so it starts without waiting for the next tick.
 import type { Logger } from '@anvil/kit';
-import type { MigrationStore } from '../domain/migrations.js';
 
-export interface MirrorSchedulerOptions {
-  store: MigrationStore;
+export interface MirrorSchedulerOptions<Job> {
+  /** Claims up to `limit` due jobs, leasing each for `leaseMs`. */
+  claim(now: Date, leaseMs: number, limit: number): Promise<Job[]>;
   log: Logger;
-  sync(repositoryId: number): Promise<void>;
+  sync(job: Job): Promise<void>;
   /** Between looks for due mirrors. */
   tickMs: number;
   /** How long a claimed sync may run before another replica may claim the mirror again. */
@@ -19,14 +19,14 @@ export interface MirrorSchedulerOptions {
   concurrency: number;
 }
 
-export class MirrorScheduler {
+export class MirrorScheduler<Job> {
   private timer?: NodeJS.Timeout;
   private running = 0;
   private stopped = false;
   private pending?: Promise<void>;
   private again = false;
 
-  constructor(private readonly options: MirrorSchedulerOptions) {}
+  constructor(private readonly options: MirrorSchedulerOptions<Job>) {}
 
   start(): void {
     this.timer = setInterval(() => this.kick(), this.options.tickMs);
@@ -53,10 +53,10 @@ export class MirrorScheduler {
   private async round(): Promise<void> {
     const free = this.options.concurrency - this.running;
     if (free <= 0) return;
-    const ids = await this.options.store.claimDueMirrors(new Date(), this.options.leaseMs, free);
-    for (const id of ids) {
+    const jobs = await this.options.claim(new Date(), this.options.leaseMs, free);
+    for (const job of jobs) {
       this.running++;
-      void this.options.sync(id).finally(() => {
+      void this.options.sync(job).finally(() => {
         this.running--;
       });
     }
