@@ -139,6 +139,20 @@ describe('POST /repos/migrate', () => {
     expect(res.status).toBe(403);
   });
 
+  test('lets an organization owner migrate into it, and refuses others with 403', async () => {
+    const orgOwner = await users.newUser();
+    const org = users.unique('migrate-org');
+    expect((await orgOwner.client.post('/orgs', { username: org })).status).toBe(201);
+    // The repository service learns of the new organization from identity's events.
+    await users.eventually(() => orgOwner.client.get(`/orgs/${org}/repos`), 200);
+    const refused = await owner.client.post('/repos/migrate', { clone_addr: `${server.url}/source.git`, repo_name: users.unique('into-org'), repo_owner: org });
+    expect(refused.status).toBe(403);
+    const name = users.unique('into-org');
+    const res = await orgOwner.client.post('/repos/migrate', { clone_addr: `${server.url}/source.git`, repo_name: name, repo_owner: org });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ full_name: `${org}/${name}` });
+  });
+
   test('lets a site admin migrate into any account', async () => {
     const name = users.unique('by-admin');
     const res = await e2e.admin.post('/repos/migrate', { clone_addr: `${server.url}/source.git`, repo_name: name, repo_owner: owner.username, private: true });
