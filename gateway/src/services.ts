@@ -22,6 +22,8 @@ export interface ServiceClients {
   commits: ServiceClient<repository.CommitServiceClient>;
   contents: ServiceClient<repository.ContentServiceClient>;
   pullGit: ServiceClient<repository.PullGitServiceClient>;
+  migrations: ServiceClient<repository.MigrationServiceClient>;
+  pushMirrors: ServiceClient<repository.PushMirrorServiceClient>;
   hooks: ServiceClient<hooks.HooksServiceClient>;
   issues: ServiceClient<collaboration.IssueServiceClient>;
   labels: ServiceClient<collaboration.LabelServiceClient>;
@@ -55,6 +57,8 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     commits: createServiceClient<repository.CommitServiceClient>(anvil.repository.v1.CommitService, repositoryAddress, secret),
     contents: createServiceClient<repository.ContentServiceClient>(anvil.repository.v1.ContentService, repositoryAddress, secret),
     pullGit: createServiceClient<repository.PullGitServiceClient>(anvil.repository.v1.PullGitService, repositoryAddress, secret),
+    migrations: createServiceClient<repository.MigrationServiceClient>(anvil.repository.v1.MigrationService, repositoryAddress, secret),
+    pushMirrors: createServiceClient<repository.PushMirrorServiceClient>(anvil.repository.v1.PushMirrorService, repositoryAddress, secret),
     hooks: createServiceClient<hooks.HooksServiceClient>(anvil.hooks.v1.HooksService, config.addresses.hooks, secret),
     issues: createServiceClient<collaboration.IssueServiceClient>(anvil.collaboration.v1.IssueService, collaborationAddress, secret),
     labels: createServiceClient<collaboration.LabelServiceClient>(anvil.collaboration.v1.LabelService, collaborationAddress, secret),

@@ -28,6 +28,7 @@ import type { ProtoGrpcType as RepositoryGitObjectsGrpc } from './generated/git_
 import type { ProtoGrpcType as RepositoryCommitsGrpc } from './generated/commits.js';
 import type { ProtoGrpcType as RepositoryContentsGrpc } from './generated/contents.js';
 import type { ProtoGrpcType as RepositoryPullGitGrpc } from './generated/pull_git.js';
+import type { ProtoGrpcType as RepositoryMigrationsGrpc } from './generated/migrations.js';
 import type { ProtoGrpcType as EventAdminGrpc } from './generated/event_admin.js';
 import type { ProtoGrpcType as CollaborationLabelsGrpc } from './generated/labels.js';
 import type { ProtoGrpcType as CollaborationMilestonesGrpc } from './generated/milestones.js';
@@ -57,6 +58,7 @@ export type AnvilGrpc = IdentityGrpc
   & RepositoryCommitsGrpc
   & RepositoryContentsGrpc
   & RepositoryPullGitGrpc
+  & RepositoryMigrationsGrpc
   & EventAdminGrpc
   & CollaborationLabelsGrpc
   & CollaborationMilestonesGrpc

@@ -25,6 +25,7 @@ import { freePorts, waitUntil } from '../../cli/dist/net.js';
 import { signPayload } from '../../services/kit/dist/index.js';
 import { startCpuMeter, processTree } from './cpu-time.mjs';
 import { benchClone, buildCloneRepository } from './git-clone.mjs';
+import { benchMigrate } from './migrate.mjs';
 import { benchContents } from './contents.mjs';
 import { benchHooks } from './hooks.mjs';
 import { footprint, printFootprint, startWithPnpm, stopPnpm, wholeTree } from './footprint.mjs';
@@ -38,8 +39,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const WARMUP = 3;
-// BENCH_PARTS=user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues,pulls (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues,pulls').split(','));
+// BENCH_PARTS=user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues,pulls,migrate (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues,pulls,migrate').split(','));
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
 const here = (file) => new URL(file, import.meta.url).pathname;
@@ -88,6 +89,8 @@ async function systemEnv(dataDir, suffix = '') {
     ...(PARTS.has('hooks') ? { ANVIL__webhook__ALLOWED_HOST_LIST: 'loopback' } : {}),
     // BENCH_HOOKS_CONSUMERS=4 measures with four event pullers per hooks process.
     ...(process.env.BENCH_HOOKS_CONSUMERS ? { ANVIL__webhook__CONSUMERS: process.env.BENCH_HOOKS_CONSUMERS } : {}),
+    // The migrate part imports from git http-backend on this machine.
+    ...(PARTS.has('migrate') ? { ANVIL__migrations__ALLOW_LOCALNETWORKS: 'true' } : {}),
   };
   return { env, baseUrl, repositoryHttpAddress: `127.0.0.1:${repositoryHttp}` };
 }
@@ -273,6 +276,27 @@ async function benchRepoGet({ baseUrl, token, viewerId, log, supervisor }) {
   for (const child of forked) await stopForked(child);
 }
 
+/** POST /repos/migrate of a ~50 MB repository vs `git clone --mirror` of the same source (migrate.mjs). */
+async function benchMigration({ baseUrl, token, dataDir, log }) {
+  const gitRoot = join(dataDir, 'repositories');
+  const sourceName = 'bench-migrate-source';
+  const packBytes = await buildCloneRepository({ baseUrl, token, gitDir: join(gitRoot, admin.username, `${sourceName}.git`), name: sourceName });
+  const [backendPort] = await freePorts(1);
+  const backend = await startForked('git-backend.mjs', { BENCH_PORT: String(backendPort), BENCH_GIT_ROOT: gitRoot }, 'git http-backend');
+  try {
+    const sourceUrl = `http://127.0.0.1:${backendPort}/${admin.username}/${sourceName}.git`;
+    const r = await benchMigrate({ baseUrl, token, sourceUrl, log });
+    console.log(`\nmigrating a ${fmt(packBytes / 2 ** 20, 1)} MiB repository from git http-backend, median of ${r.migrate.length} each (A/B, after a warm-up)`);
+    console.log('| how | median s | best s |');
+    console.log('|---|---|---|');
+    console.log(`| POST /repos/migrate | ${fmt(r.median(r.migrate), 2)} | ${fmt(Math.min(...r.migrate), 2)} |`);
+    console.log(`| git clone --mirror | ${fmt(r.median(r.mirrorClone), 2)} | ${fmt(Math.min(...r.mirrorClone), 2)} |`);
+    console.log(`\ntarget: migration ≤ 1.3× git clone --mirror: ${fmt(r.ratio, 2)}× ${r.ratio <= 1.3 ? 'met' : 'MISSED'}`);
+  } finally {
+    await stopForked(backend);
+  }
+}
+
 /** git clone through the gateway vs stock git http-backend on the same bare repository. */
 async function benchGitClone({ baseUrl, token, dataDir, repositoryHttpAddress, viewerId, log, supervisor }) {
   const gitRoot = join(dataDir, 'repositories');
@@ -438,6 +462,7 @@ async function main() {
     if (PARTS.has('user')) await benchUserGet({ baseUrl, token, userJson, supervisor });
     if (PARTS.has('repo')) await benchRepoGet({ baseUrl, token, viewerId, log, supervisor });
     if (PARTS.has('clone')) await benchGitClone({ baseUrl, token, dataDir, repositoryHttpAddress, viewerId, log, supervisor });
+    if (PARTS.has('migrate')) await benchMigration({ baseUrl, token, dataDir, log });
     await benchSearches({ baseUrl, token, log });
     if (PARTS.has('contents')) await benchContentWrites({ baseUrl, token, dataDir, log });
     if (PARTS.has('hooks')) await benchWebhooks({ baseUrl, token, log });

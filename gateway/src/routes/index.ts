@@ -32,6 +32,8 @@ import { orgLabelRoutes } from './org-labels.js';
 import { repoMilestoneRoutes } from './repo-milestones.js';
 import { repoPullRoutes } from './repo-pulls.js';
 import { repoPullReviewRoutes } from './repo-pull-reviews.js';
+import { repoMigrateRoutes } from './repo-migrate.js';
+import { repoPushMirrorRoutes } from './repo-push-mirrors.js';
 import { teamsRoutes } from './teams.js';
 import { userRoutes } from './user.js';
 import { usersRoutes } from './users.js';
@@ -50,4 +52,5 @@ export const apiRoutes: readonly Route[] = [
   // Comments first: `/issues/comments` must not be taken for an issue number.
   ...repoCommentRoutes, ...repoIssueRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes, ...repoReactionRoutes, ...repoSubscriptionRoutes, ...orgLabelRoutes,
   ...repoPullReviewRoutes, ...repoPullRoutes,
+  ...repoMigrateRoutes, ...repoPushMirrorRoutes,
 ];

@@ -21,3 +21,4 @@ export * from './db/migrate.js';
 export * from './git-names.js';
 export * from './outbound/host-list.js';
 export * from './outbound/guard.js';
+export * from './outbound/resolve.js';

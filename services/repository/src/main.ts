@@ -58,6 +58,7 @@ import { gitRefRows } from './store/git-refs.js';
 import { pullGitGrpcService } from './grpc/pull-git-service.js';
 import { pullGit } from './git/pull-git-port.js';
 import { signatureOf } from './domain/signatures.js';
+import { mirrorSlice } from './events/mirror-wiring.js';
 
 function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: RepositoryStorage): RepositoryDeps {
   const { repository } = config.settings;
@@ -86,6 +87,7 @@ let commitStatuses: CommitStatusStore | undefined;
 let identityCommits: IdentityCommitClients | undefined;
 let maxBlobSize: number | undefined;
 let sizes: RepositorySizes | undefined;
+let migrations: ReturnType<typeof mirrorSlice> | undefined;
 
 // The SPDX texts (5 MB) load on the first license file seen, not at start.
 const licenseDetector = new LicenseDetector(() => createRequire(import.meta.url)('spdx-license-list/full') as LicenseTexts);
@@ -121,6 +123,7 @@ await runService<RepositoryDb, RepositoryTx>({
     maxBlobSize = service.config.settings.api.DEFAULT_MAX_BLOB_SIZE;
     sizes = new RepositorySizes(deps.store, (err, repository) => service.log.warn({ err, repository }, 'measuring a repository\'s size failed'));
     await preReceive.install();
+    migrations = mirrorSlice(service, deps, storage, writeLock);
     // Gateways remember resolved repositories; every committed change to them is announced.
     const hints = forwardAccessHints(service.databaseUrl, service.bus, service.log);
     service.onShutdown('access hints', () => hints.stop());
@@ -152,6 +155,7 @@ await runService<RepositoryDb, RepositoryTx>({
       branches: { store: deps!.store, protections: protections!, git: branchGit(storage!, identityCommits!.signatures, refs) },
       signatureOf: (caller) => signatureOf(deps!.store, caller),
     }),
+    ...migrations!.services,
   ],
   consumers: ({ log }) => [
     identityUserConsumer(log, storage),
@@ -159,5 +163,6 @@ await runService<RepositoryDb, RepositoryTx>({
     languageStatsConsumer(log, languageDeps),
     gitFactsConsumer(log, gitFactsDeps),
     commitStatusCleanupConsumer(),
+    ...migrations!.consumers,
   ],
 });

@@ -44,6 +44,9 @@ export const configSchema = z.object({
     ENABLED: bool.default(true),
     DISABLE_NEW_PULL: bool.default(false),
     DISABLE_NEW_PUSH: bool.default(false),
+    // Go durations, as Gitea reads them: a new mirror's interval, and the shortest one allowed.
+    DEFAULT_INTERVAL: str.default('8h'),
+    MIN_INTERVAL: str.default('10m'),
   }).strict().prefault({}),
   attachment: z.object({
     ENABLED: bool.default(true),
@@ -56,6 +59,8 @@ export const configSchema = z.object({
     // when unset; on Kubernetes it comes from a Secret shared by every pod.
     INTERNAL_TOKEN: str.min(32, 'must be at least 32 characters').optional(),
     MIN_PASSWORD_LENGTH: int(1).default(8),
+    // Site admins may migrate from a path on this server (POST /repos/migrate).
+    IMPORT_LOCAL_PATHS: bool.default(false),
   }).strict().prefault({}),
   oauth2: z.object({
     // Anvil as an OAuth2 provider: /login/oauth/* and OAuth2 access tokens on the API.
@@ -72,6 +77,11 @@ export const configSchema = z.object({
     ALLOW_LOCALNETWORKS: bool.default(false),
     ALLOWED_DOMAINS: list.default([]),
     BLOCKED_DOMAINS: list.default([]),
+    // (Anvil's own) with [security] IMPORT_LOCAL_PATHS, the only directory local imports may
+    // come from; empty refuses every local path.
+    ALLOWED_LOCAL_ROOT: str.default(''),
+    // (Anvil's own) how long a clone or fetch may go without any output before it is stopped.
+    STALL_TIMEOUT: int(1).default(300),
   }).strict().prefault({}),
   webhook: z.object({
     ALLOWED_HOST_LIST: list.default(['external']),

@@ -264,7 +264,7 @@ function reader(db: RepositoryDb | RepositoryTx): RepositoryReader {
   };
 }
 
-function writer(tx: RepositoryTx, published: RepositoryEvent[]): RepositoryWriter {
+export function writer(tx: RepositoryTx, published: RepositoryEvent[]): RepositoryWriter {
   return {
     ...reader(tx),
     ...teamRepositoryWriter(tx),
