@@ -7,6 +7,7 @@ export * from './metrics.js';
 export * from './grpc/caller.js';
 export * from './grpc/repository-scope.js';
 export * from './grpc/client.js';
+export * from './grpc/balancing.js';
 export * from './grpc/server.js';
 export * from './events/bus.js';
 export * from './events/outbox.js';

@@ -9,6 +9,7 @@ import { startConsumer, type ConsumerOptions } from './events/consumer.js';
 import { eventAdminGrpcService } from './events/event-admin-service.js';
 import { startOutboxRelay, type OutboxRelay } from './events/outbox.js';
 import type { SqlClient, TransactionalSqlClient } from './events/sql.js';
+import { listenAddress } from './grpc/balancing.js';
 import { startGrpcServer } from './grpc/server.js';
 import { createLogger, type Logger } from './log.js';
 import { startMetricsServer } from './metrics.js';
@@ -86,7 +87,7 @@ export async function runService<Db extends TransactionalSqlClient<Tx> & { $disc
   }
 
   const server = await startGrpcServer({
-    listen: process.env.ANVIL_GRPC_LISTEN || config.addresses[spec.name],
+    listen: process.env.ANVIL_GRPC_LISTEN || listenAddress(config.addresses[spec.name]),
     secret,
     log,
     services: [...spec.grpcServices(deps), eventAdminGrpcService(db, () => relay.kick())],

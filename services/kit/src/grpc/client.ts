@@ -1,9 +1,11 @@
 // Promise-based clients over one long-lived channel per target service, with keepalive,
-// channelz off and a deadline on every call (notes/performance.md rule 3). The caller
-// rides along in signed metadata; a failed call comes back as the DomainError the
-// service raised.
+// channelz off and a deadline on every call (notes/performance.md rule 3). The channel
+// balances per call (round_robin) across every address of the service, and retries the
+// idempotent reads on UNAVAILABLE (see balancing.ts). The caller rides along in signed
+// metadata; a failed call comes back as the DomainError the service raised.
 import * as grpc from '@grpc/grpc-js';
 import { DomainError, kindOfGrpcStatus } from '../errors.js';
+import { channelTarget, serviceConfigFor } from './balancing.js';
 import { writeCaller, type Caller } from './caller.js';
 import { writeRepositoryScope, type RepositoryScope } from './repository-scope.js';
 
@@ -25,7 +27,9 @@ export type ServiceClient<C> = {
   [K in keyof C as K extends string ? (K extends Capitalize<K> ? K : never) : never]: LastOverloadUnary<C[K]>;
 } & { close(): void; channel: grpc.Client };
 
-type ClientConstructor = new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ClientOptions) => grpc.Client;
+type ClientConstructor = (new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ClientOptions) => grpc.Client) & {
+  service?: grpc.ServiceDefinition;
+};
 
 /**
  * Largest message either side of a call carries. Above the gateway's JSON body limit (32 MiB
@@ -60,7 +64,10 @@ export function createServiceClient<C>(
   secret: string,
   defaults: { deadlineMs?: number } = {},
 ): ServiceClient<C> {
-  const channel = new Ctor(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+  const channel = new Ctor(channelTarget(address), grpc.credentials.createInsecure(), {
+    ...CHANNEL_OPTIONS,
+    'grpc.service_config': JSON.stringify(serviceConfigFor(Ctor.service ?? {})),
+  });
   const defaultDeadline = defaults.deadlineMs ?? 10_000;
   const methods = new Map<string, Function>();
   return new Proxy({} as ServiceClient<C>, {
@@ -92,7 +99,10 @@ export function createServiceClient<C>(
 /** Asks a service's standard health check; resolves to true when it is SERVING. */
 export function checkHealth(address: string, service = '', deadlineMs = 2_000): Promise<boolean> {
   return new Promise((resolve) => {
-    const client = new grpc.Client(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+    const client = new grpc.Client(channelTarget(address), grpc.credentials.createInsecure(), {
+      ...CHANNEL_OPTIONS,
+      'grpc.service_config': JSON.stringify(serviceConfigFor({})),
+    });
     const done = (ok: boolean) => {
       client.close();
       resolve(ok);

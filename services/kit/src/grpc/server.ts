@@ -117,6 +117,11 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   const server = new grpc.Server({
     'grpc.enable_channelz': 0,
     'grpc.keepalive_permit_without_calls': 1,
+    // Clients balance over the addresses they resolved (balancing.ts); ending each
+    // connection after a while (GOAWAY, in-flight calls finish within the grace) makes them
+    // reconnect and resolve again, so replicas added since are found and used.
+    'grpc.max_connection_age_ms': 5 * 60_000,
+    'grpc.max_connection_age_grace_ms': 30_000,
     'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
     'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
   });
