@@ -22,3 +22,4 @@ export * from './db/migrate.js';
 export * from './git-names.js';
 export * from './outbound/host-list.js';
 export * from './outbound/guard.js';
+export * from './telemetry/index.js';

@@ -14,6 +14,7 @@ import { startGrpcServer } from './grpc/server.js';
 import { createLogger, type Logger } from './log.js';
 import { startMetricsServer } from './metrics.js';
 import { Shutdown } from './shutdown.js';
+import { startTracing } from './telemetry/tracing.js';
 
 export interface ServiceDeps<Db> {
   config: Config;
@@ -62,6 +63,8 @@ export async function runService<Db extends TransactionalSqlClient<Tx> & { $disc
   const secret = config.settings.security.INTERNAL_TOKEN!;
   const shutdown = new Shutdown(log);
   shutdown.listen();
+  const tracing = startTracing(spec.name);
+  shutdown.add('tracing', () => tracing.shutdown());
 
   const databaseUrl = serviceDatabaseUrl(config.databaseUrl!, spec.name);
   await applyMigrations({ databaseUrl, migrationsDir: spec.migrationsDir, log });

@@ -5,6 +5,7 @@
 // metadata; a failed call comes back as the DomainError the service raised.
 import * as grpc from '@grpc/grpc-js';
 import { DomainError, kindOfGrpcStatus } from '../errors.js';
+import { startClientSpan } from '../telemetry/grpc.js';
 import { channelTarget, serviceConfigFor } from './balancing.js';
 import { writeCaller, type Caller } from './caller.js';
 import { writeRepositoryScope, type RepositoryScope } from './repository-scope.js';
@@ -84,10 +85,14 @@ export function createServiceClient<C>(
             const metadata = new grpc.Metadata();
             writeCaller(metadata, options.caller, secret);
             if (options.repository) writeRepositoryScope(metadata, options.repository, options.caller, secret);
+            const span = startClientSpan(prop, metadata);
             const deadline = Date.now() + (options.deadlineMs ?? defaultDeadline);
-            rpc.call(channel, request, metadata, { deadline }, (err: grpc.ServiceError | null, reply: unknown) =>
-              err ? reject(errorFromStatus(err)) : resolve(reply),
-            );
+            rpc.call(channel, request, metadata, { deadline }, (err: grpc.ServiceError | null, reply: unknown) => {
+              if (err) span.setAttribute('rpc.grpc.status_code', err.code);
+              span.end();
+              if (err) reject(errorFromStatus(err));
+              else resolve(reply);
+            });
           });
         methods.set(prop, fn);
       }

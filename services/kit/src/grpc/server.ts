@@ -8,6 +8,8 @@ import { DomainError, grpcStatusOf } from '../errors.js';
 import { readCaller, type Caller } from './caller.js';
 import { readRepositoryScope, type RepositoryScope } from './repository-scope.js';
 import { MAX_MESSAGE_BYTES } from './client.js';
+import { context as otelContext } from '@opentelemetry/api';
+import { startServerSpan } from '../telemetry/grpc.js';
 
 export interface CallContext {
   caller: Caller;
@@ -100,14 +102,21 @@ function wrapUnary(method: string, fn: (req: unknown, ctx: CallContext) => Promi
     let answered = false;
     call.once('cancelled', () => answered || abandoned.abort());
     const repository = readRepositoryScope(call.metadata, caller, secret);
-    callContext.run({ caller, signal: abandoned.signal }, () => fn(call.request, { caller, repository, log, signal: abandoned.signal })).then(
+    const trace = startServerSpan(method, call.metadata);
+    otelContext.with(trace.context, () =>
+      callContext.run({ caller, signal: abandoned.signal }, () => fn(call.request, { caller, repository, log, signal: abandoned.signal })),
+    ).then(
       (reply) => {
         answered = true;
+        trace.span.end();
         callback(null, reply);
       },
       (err: unknown) => {
         answered = true;
-        callback(errorToStatus(err, log, method));
+        const status = errorToStatus(err, log, method);
+        trace.span.setAttribute('rpc.grpc.status_code', status.code ?? grpc.status.UNKNOWN);
+        trace.span.end();
+        callback(status);
       },
     );
   };

@@ -1,0 +1,2 @@
+export * from './tracing.js';
+export * from './grpc.js';
