@@ -1,6 +1,7 @@
 // Traces across processes: with OTEL_EXPORTER_OTLP_ENDPOINT set, an API request is one
-// trace from the gateway's HTTP span through the gRPC calls it makes to the services,
-// exported over OTLP/HTTP (received here by a small in-process receiver).
+// trace from the gateway's HTTP span through the gRPC calls it makes to the services, the
+// outbox and NATS to the consumers of its events, exported over OTLP/HTTP (received here
+// by a small in-process receiver).
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { bootE2e, type E2e } from '../support/e2e.js';
@@ -22,7 +23,7 @@ afterAll(async () => {
 });
 
 describe('a traced API write', () => {
-  it('yields spans from the gateway and the services it called, all in the caller\'s trace', async () => {
+  it('yields spans from the gateway, the service it called and the consumer of its event, all in the caller\'s trace', async () => {
     const owner = await e2e.newWriter({ scopes: ['write:repository', 'write:user'] });
     const traceId = randomBytes(16).toString('hex');
     const traceparent = `00-${traceId}-${randomBytes(8).toString('hex')}-01`;
@@ -30,7 +31,9 @@ describe('a traced API write', () => {
     expect(created.status).toBe(201);
 
     const services = (spans: typeof receiver.spans) => new Set(spans.filter((span) => span.traceId === traceId).map((span) => span.service));
-    await receiver.waitFor((spans) => services(spans).has('anvil-gateway') && services(spans).has('anvil-repository'));
+    const consumed = (spans: typeof receiver.spans) =>
+      spans.some((span) => span.traceId === traceId && span.service === 'anvil-collaboration' && span.name === 'consume collaboration-repository');
+    await receiver.waitFor((spans) => services(spans).has('anvil-gateway') && services(spans).has('anvil-repository') && consumed(spans));
     const trace = receiver.spans.filter((span) => span.traceId === traceId);
     const http = trace.find((span) => span.service === 'anvil-gateway' && span.name === 'POST /api/v1/user/repos')!;
     expect(http).toBeDefined();
@@ -39,6 +42,10 @@ describe('a traced API write', () => {
     expect(served).toHaveLength(1);
     const call = trace.find((span) => span.spanId === served[0].parentSpanId)!;
     expect(call).toMatchObject({ service: 'anvil-gateway', name: 'CreateRepository' });
+    // The event went out in the trace it was written in, and was consumed in it.
+    const consumer = trace.find((span) => span.name === 'consume collaboration-repository')!;
+    const publish = trace.find((span) => span.spanId === consumer.parentSpanId)!;
+    expect(publish).toMatchObject({ service: 'anvil-repository', name: 'publish repository.repo.created' });
   });
 
   it('starts a trace of its own for a request that sent no traceparent', async () => {

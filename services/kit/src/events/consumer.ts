@@ -8,6 +8,7 @@ import { decodeEvent } from '@anvil/proto';
 import type { EventBus } from './bus.js';
 import { EVENT_TYPE_HEADER } from './outbox.js';
 import type { SqlClient, TransactionalSqlClient } from './sql.js';
+import { inConsumerSpan } from '../telemetry/events.js';
 
 export interface ReceivedEvent {
   id: string;
@@ -67,11 +68,13 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
           type,
           payload: type ? decodeEvent(type, m.data) : undefined,
         };
-        await options.db.$transaction(async (tx) => {
-          const fresh = await tx.$executeRawUnsafe(
-            'INSERT INTO processed_event (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', durable, id);
-          if (fresh === 1) await options.handle(event, tx);
-        });
+        await inConsumerSpan(durable, event.subject, m.headers, () =>
+          options.db.$transaction(async (tx) => {
+            const fresh = await tx.$executeRawUnsafe(
+              'INSERT INTO processed_event (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', durable, id);
+            if (fresh === 1) await options.handle(event, tx);
+          }),
+        );
         m.ack();
       } catch (err) {
         log.error({ err, durable, subject: m.subject, id }, 'event handler failed; redelivering later');

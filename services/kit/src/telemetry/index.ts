@@ -1,2 +1,3 @@
 export * from './tracing.js';
 export * from './grpc.js';
+export * from './events.js';
