@@ -6,6 +6,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { DomainError, kindOfGrpcStatus } from '../errors.js';
 import { startClientSpan } from '../telemetry/grpc.js';
+import { recordRpcCalled } from '../telemetry/metrics.js';
 import { channelTarget, serviceConfigFor } from './balancing.js';
 import { writeCaller, type Caller } from './caller.js';
 import { writeRepositoryScope, type RepositoryScope } from './repository-scope.js';
@@ -86,10 +87,12 @@ export function createServiceClient<C>(
             writeCaller(metadata, options.caller, secret);
             if (options.repository) writeRepositoryScope(metadata, options.repository, options.caller, secret);
             const span = startClientSpan(prop, metadata);
+            const started = performance.now();
             const deadline = Date.now() + (options.deadlineMs ?? defaultDeadline);
             rpc.call(channel, request, metadata, { deadline }, (err: grpc.ServiceError | null, reply: unknown) => {
               if (err) span.setAttribute('rpc.grpc.status_code', err.code);
               span.end();
+              recordRpcCalled(prop, err ? err.code : grpc.status.OK, (performance.now() - started) / 1000);
               if (err) reject(errorFromStatus(err));
               else resolve(reply);
             });

@@ -10,6 +10,7 @@ import { readRepositoryScope, type RepositoryScope } from './repository-scope.js
 import { MAX_MESSAGE_BYTES } from './client.js';
 import { context as otelContext } from '@opentelemetry/api';
 import { startServerSpan } from '../telemetry/grpc.js';
+import { recordRpcServed } from '../telemetry/metrics.js';
 
 export interface CallContext {
   caller: Caller;
@@ -103,12 +104,14 @@ function wrapUnary(method: string, fn: (req: unknown, ctx: CallContext) => Promi
     call.once('cancelled', () => answered || abandoned.abort());
     const repository = readRepositoryScope(call.metadata, caller, secret);
     const trace = startServerSpan(method, call.metadata);
+    const started = performance.now();
     otelContext.with(trace.context, () =>
       callContext.run({ caller, signal: abandoned.signal }, () => fn(call.request, { caller, repository, log, signal: abandoned.signal })),
     ).then(
       (reply) => {
         answered = true;
         trace.span.end();
+        recordRpcServed(method, grpc.status.OK, (performance.now() - started) / 1000);
         callback(null, reply);
       },
       (err: unknown) => {
@@ -116,6 +119,7 @@ function wrapUnary(method: string, fn: (req: unknown, ctx: CallContext) => Promi
         const status = errorToStatus(err, log, method);
         trace.span.setAttribute('rpc.grpc.status_code', status.code ?? grpc.status.UNKNOWN);
         trace.span.end();
+        recordRpcServed(method, status.code ?? grpc.status.UNKNOWN, (performance.now() - started) / 1000);
         callback(status);
       },
     );

@@ -132,3 +132,15 @@ describe('a service address in the configuration', () => {
     expect(() => loadConfig({ ANVIL_IDENTITY_ADDR: 'dns:///identity' })).toThrow(ConfigError);
   });
 });
+
+describe('the metrics of calls', () => {
+  it('count served and made calls by method and status code', async () => {
+    const { register } = await import('prom-client');
+    const values = async (name: string) => (await register.getSingleMetric(name)!.get()).values;
+    const served = await values('anvil_grpc_server_handled_total');
+    expect(served).toContainEqual(expect.objectContaining({ labels: { method: 'anvil.repository.v1.TagService/ListTags', code: '0' } }));
+    const made = await values('anvil_grpc_client_handled_total');
+    const listTags = made.find((value) => value.labels.method === 'ListTags' && value.labels.code === '0');
+    expect(listTags?.value).toBeGreaterThan(0);
+  });
+});
