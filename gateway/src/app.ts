@@ -8,6 +8,8 @@ import { implementedDocument, matchOperation, swaggerUiRouter } from './contract
 import { gitHttp } from './git-http/proxy.js';
 import { errorBody, errorHandler, sendError } from './http/errors.js';
 import { accessLog } from './http/access-log.js';
+import { traceRequests } from './http/tracing.js';
+import { countRequests } from './http/request-metrics.js';
 import { healthz } from './http/health.js';
 import { checkRequestUrl } from './http/request-hygiene.js';
 import { registerRoutes, sendJson, type Deps } from './http/route.js';
@@ -41,6 +43,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   app.set('etag', false);
   app.set('x-powered-by', false);
   app.set('query parser', 'simple');
+  app.use(traceRequests());
+  app.use(countRequests());
   if (options.accessLog !== false) app.use(accessLog(deps.log));
 
   // Before anything reads a path or query: a malformed URL is the client's 4xx.

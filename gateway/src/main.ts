@@ -1,7 +1,7 @@
 // The gateway process: config, service channels, credential cache kept honest by
 // identity's revocation events, the express app, and a graceful stop on SIGTERM.
 import { createServer } from 'node:http';
-import { ConfigError, HINTS, Shutdown, connectEventBus, createLogger, eventsNamespace, loadConfig, requireSetting, startMetricsServer, subscribeBroadcast, subscribeHints } from '@anvil/kit';
+import { ConfigError, HINTS, Shutdown, connectEventBus, createLogger, eventsNamespace, loadConfig, requireSetting, startMetricsServer, startTracing, subscribeBroadcast, subscribeHints } from '@anvil/kit';
 import type { identity } from '@anvil/proto';
 import { createApp } from './app.js';
 import { CredentialCache } from './auth/credential-cache.js';
@@ -23,6 +23,8 @@ async function main(): Promise<void> {
   }
   const shutdown = new Shutdown(log);
   shutdown.listen();
+  const tracing = startTracing('gateway');
+  shutdown.add('tracing', () => tracing.shutdown());
 
   const services = createServiceClients(config, config.settings.security.INTERNAL_TOKEN!);
   shutdown.add('service channels', async () => services.close());

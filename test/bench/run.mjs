@@ -34,13 +34,14 @@ import { benchIssueList } from './issues.mjs';
 import { benchPulls } from './pulls.mjs';
 import { benchRepoSearch } from './repo-search.mjs';
 import { benchUserSearch } from './user-search.mjs';
+import { benchTracing, startOtlpSink } from './tracing.mjs';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const WARMUP = 3;
-// BENCH_PARTS=user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues,pulls,migrate (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues,pulls,migrate').split(','));
+// BENCH_PARTS=user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues,pulls,migrate,tracing (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues,pulls,migrate,tracing').split(','));
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
 const here = (file) => new URL(file, import.meta.url).pathname;
@@ -95,8 +96,9 @@ async function systemEnv(dataDir, suffix = '') {
   return { env, baseUrl, repositoryHttpAddress: `127.0.0.1:${repositoryHttp}` };
 }
 
-async function bootGateway(dataDir) {
-  const { env, baseUrl, repositoryHttpAddress } = await systemEnv(dataDir);
+async function bootGateway(dataDir, suffix = '', extraEnv = {}) {
+  const { env: baseEnv, baseUrl, repositoryHttpAddress } = await systemEnv(dataDir, suffix);
+  const env = { ...baseEnv, ...extraEnv };
   const supervisor = spawn(process.execPath, [here('../../cli/dist/main.js'), 'start'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(supervisor);
   const exited = () => (supervisor.exitCode !== null ? `anvil start exited with ${supervisor.exitCode}` : undefined);
@@ -151,7 +153,7 @@ async function cleanUp(dataDir) {
   const nc = await connect({ servers: NATS_URL });
   const jsm = await nc.jetstreamManager();
   for await (const stream of jsm.streams.list()) {
-    if (stream.config.subjects?.some((s) => s.startsWith(`${namespace}.`) || s.startsWith(`${namespace}_fp.`))) await jsm.streams.delete(stream.config.name);
+    if (stream.config.subjects?.some((s) => s.startsWith(`${namespace}.`) || s.startsWith(`${namespace}_fp.`) || s.startsWith(`${namespace}_tr.`))) await jsm.streams.delete(stream.config.name);
   }
   await nc.close();
   await rm(dataDir, { recursive: true, force: true });
@@ -472,6 +474,16 @@ async function main() {
     if (PARTS.has('mixed')) await benchMixed(gitReads);
     if (PARTS.has('issues')) await benchIssues({ baseUrl, token, log });
     if (PARTS.has('pulls')) await benchPullRequests({ baseUrl, token, dataDir, log });
+    if (PARTS.has('tracing')) {
+      const sink = await startOtlpSink();
+      const traced = await bootGateway(join(dataDir, 'traced'), '_tr', { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url });
+      await benchTracing({
+        urls: { off: `${baseUrl}api/v1/user`, on: `${traced.baseUrl}api/v1/user` },
+        tokens: { off: token, on: await createToken(traced.baseUrl) },
+        load, rounds: ROUNDS, duration: DURATION, warmup: WARMUP, fmt, machine, connections: CONNECTIONS, sink, log,
+      });
+      await sink.close();
+    }
   } finally {
     await cleanUp(dataDir);
   }

@@ -224,7 +224,9 @@ describe('services and wiring', () => {
     const gateway = workloadOf('gateway');
     const config = loadConfig(envOf(gateway));
     const landing = (address: string) => {
-      const host = address.slice(0, address.lastIndexOf(':'));
+      // dns:///name:port (a headless Service, balanced per call) lands like name:port.
+      const hostPort = address.replace(/^dns:\/\/[^/]*\//, '');
+      const host = hostPort.slice(0, hostPort.lastIndexOf(':'));
       const svc = byKind(applied, 'Service').find((s) => s.metadata.name === host);
       if (!svc) throw new Error(`no Service ${host}`);
       const port = svc.spec.ports.find((p: { port: number }) => p.port === addressPort(address));

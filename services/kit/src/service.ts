@@ -9,10 +9,12 @@ import { startConsumer, type ConsumerOptions } from './events/consumer.js';
 import { eventAdminGrpcService } from './events/event-admin-service.js';
 import { startOutboxRelay, type OutboxRelay } from './events/outbox.js';
 import type { SqlClient, TransactionalSqlClient } from './events/sql.js';
+import { listenAddress } from './grpc/balancing.js';
 import { startGrpcServer } from './grpc/server.js';
 import { createLogger, type Logger } from './log.js';
 import { startMetricsServer } from './metrics.js';
 import { Shutdown } from './shutdown.js';
+import { startTracing } from './telemetry/tracing.js';
 
 export interface ServiceDeps<Db> {
   config: Config;
@@ -61,6 +63,8 @@ export async function runService<Db extends TransactionalSqlClient<Tx> & { $disc
   const secret = config.settings.security.INTERNAL_TOKEN!;
   const shutdown = new Shutdown(log);
   shutdown.listen();
+  const tracing = startTracing(spec.name);
+  shutdown.add('tracing', () => tracing.shutdown());
 
   const databaseUrl = serviceDatabaseUrl(config.databaseUrl!, spec.name);
   await applyMigrations({ databaseUrl, migrationsDir: spec.migrationsDir, log });
@@ -86,7 +90,7 @@ export async function runService<Db extends TransactionalSqlClient<Tx> & { $disc
   }
 
   const server = await startGrpcServer({
-    listen: process.env.ANVIL_GRPC_LISTEN || config.addresses[spec.name],
+    listen: process.env.ANVIL_GRPC_LISTEN || listenAddress(config.addresses[spec.name]),
     secret,
     log,
     services: [...spec.grpcServices(deps), eventAdminGrpcService(db, () => relay.kick())],

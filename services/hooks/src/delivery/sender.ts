@@ -3,7 +3,7 @@
 // flight per process and at most MAX_PER_HOST of them to one host, so one slow receiver
 // holds a few senders while the others keep flowing: the claim leaves out hosts that hold
 // their share, and takes at most that share per host.
-import { OutboundRefused, type Logger } from '@anvil/kit';
+import { OutboundRefused, recordWebhookDelivery, type Logger } from '@anvil/kit';
 import { request, type Dispatcher } from 'undici';
 import { outcomeOf, type Attempt, type RetryPolicy } from '../domain/deliveries.js';
 import { deliveryContentType } from '../payloads/body.js';
@@ -99,7 +99,9 @@ export function startSenders(options: SenderOptions): SenderPool {
       const attempt = delivery.hook.active
         ? await attemptDelivery(delivery, options.dispatcher, options.timeoutMs)
         : { requestUrl: delivery.hook.url, requestHeaders: {}, responseStatus: 0, responseHeaders: {}, responseBody: '', error: 'webhook is not active', refused: true, durationMs: 0 };
-      await queue.record(delivery.id, attempt, outcomeOf(attempt, delivery.attempts + 1, options.policy));
+      const outcome = outcomeOf(attempt, delivery.attempts + 1, options.policy);
+      await queue.record(delivery.id, attempt, outcome);
+      recordWebhookDelivery(outcome.status);
     } catch (err) {
       log.error({ err, delivery: delivery.uuid }, 'could not record a webhook delivery attempt; its lease will run out and it is tried again');
     }

@@ -60,8 +60,19 @@ function envOverrides(env: Env, into: Record<string, Record<string, unknown>>): 
   }
 }
 
+const HOST_PORT = /^[\w.-]+:\d+$|^\[[0-9a-f:]+\]:\d+$/i;
+
+/**
+ * host:port, a comma-separated list of them (replicas on one machine; calls are balanced
+ * across the list), `dns:///host:port` (every address DNS returns, e.g. a Kubernetes
+ * headless Service) or `unix:path`.
+ */
 function parseAddress(name: string, value: string): string {
-  if (!/^[\w.-]+:\d+$|^\[[0-9a-f:]+\]:\d+$|^unix:/i.test(value)) throw new ConfigError(`${name} must be host:port, got ${JSON.stringify(value)}`);
+  const valid =
+    /^unix:/i.test(value) ||
+    /^dns:\/\/[^/]*\/[\w.-]+:\d+$/i.test(value) ||
+    value.split(',').every((part) => HOST_PORT.test(part.trim()));
+  if (!valid) throw new ConfigError(`${name} must be host:port, a comma-separated list of them or dns:///host:port, got ${JSON.stringify(value)}`);
   return value;
 }
 

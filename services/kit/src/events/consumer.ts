@@ -8,6 +8,8 @@ import { decodeEvent } from '@anvil/proto';
 import type { EventBus } from './bus.js';
 import { EVENT_TYPE_HEADER } from './outbox.js';
 import type { SqlClient, TransactionalSqlClient } from './sql.js';
+import { inConsumerSpan } from '../telemetry/events.js';
+import { recordConsumed } from '../telemetry/metrics.js';
 
 export interface ReceivedEvent {
   id: string;
@@ -67,13 +69,18 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
           type,
           payload: type ? decodeEvent(type, m.data) : undefined,
         };
-        await options.db.$transaction(async (tx) => {
-          const fresh = await tx.$executeRawUnsafe(
-            'INSERT INTO processed_event (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', durable, id);
-          if (fresh === 1) await options.handle(event, tx);
-        });
+        const fresh = await inConsumerSpan(durable, event.subject, m.headers, () =>
+          options.db.$transaction(async (tx) => {
+            const inserted = await tx.$executeRawUnsafe(
+              'INSERT INTO processed_event (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', durable, id);
+            if (inserted === 1) await options.handle(event, tx);
+            return inserted === 1;
+          }),
+        );
         m.ack();
+        recordConsumed(durable, fresh ? 'handled' : 'duplicate', { redelivered: m.info.redelivered, pending: m.info.pending });
       } catch (err) {
+        recordConsumed(durable, 'failed', { redelivered: m.info.redelivered, pending: m.info.pending });
         log.error({ err, durable, subject: m.subject, id }, 'event handler failed; redelivering later');
         m.nak(2_000);
       }

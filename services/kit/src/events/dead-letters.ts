@@ -97,6 +97,13 @@ function ensureGauges(): void {
       this.set(await sumOver('SELECT count(*)::int AS n FROM outbox_dead_letter'));
     },
   });
+  new Gauge({
+    name: 'anvil_outbox_pending_events',
+    help: 'Events written to the outbox and not yet published (the backlog)',
+    async collect() {
+      this.set(await sumOver('SELECT count(*)::int AS n FROM outbox_event WHERE sent_at IS NULL'));
+    },
+  });
   // Alert when it keeps growing: the relay is stuck or NATS is unreachable.
   new Gauge({
     name: 'anvil_outbox_oldest_pending_seconds',

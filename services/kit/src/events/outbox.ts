@@ -6,6 +6,7 @@
 // back every later event, with an error log and a metric for alerting.
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, headers, NatsError } from 'nats';
+import { currentTraceContext, startPublishSpan } from '../telemetry/events.js';
 import type { Logger } from 'pino';
 import { encodeEvent } from '@anvil/proto';
 import type { EventBus } from './bus.js';
@@ -21,6 +22,8 @@ export interface OutboxEventRow {
   subject: string;
   type: string;
   payload: Uint8Array<ArrayBuffer>;
+  /** The W3C traceparent of the request that made the change (telemetry/events.ts). */
+  trace_context: string | null;
 }
 
 /**
@@ -28,7 +31,7 @@ export interface OutboxEventRow {
  * @param type full protobuf message name, e.g. `anvil.identity.v1.UserCreated`
  */
 export function outboxEvent(subject: string, type: string, payload: object): OutboxEventRow {
-  return { id: randomUUID(), subject, type, payload: new Uint8Array(encodeBounded(type, payload)) };
+  return { id: randomUUID(), subject, type, payload: new Uint8Array(encodeBounded(type, payload)), trace_context: currentTraceContext() };
 }
 
 /**
@@ -51,6 +54,7 @@ interface PendingRow {
   subject: string;
   type: string;
   payload: Uint8Array;
+  trace_context: string | null;
 }
 
 export interface OutboxRelay {
@@ -105,7 +109,12 @@ export function startOutboxRelay(db: TransactionalSqlClient, bus: EventBus, log:
   async function publish(row: PendingRow): Promise<void> {
     const h = headers();
     h.set(EVENT_TYPE_HEADER, row.type);
-    await bus.nc.jetstream().publish(bus.subject(row.subject), row.payload, { msgID: row.id, headers: h });
+    const span = startPublishSpan(row.subject, row.trace_context, h);
+    try {
+      await bus.nc.jetstream().publish(bus.subject(row.subject), row.payload, { msgID: row.id, headers: h });
+    } finally {
+      span?.end();
+    }
   }
 
   /** Publishes up to BATCH pending rows in order; returns how many it dealt with (sent or parked). */
@@ -114,7 +123,7 @@ export function startOutboxRelay(db: TransactionalSqlClient, bus: EventBus, log:
     const dealt = await db.$transaction(async (tx) => {
       // SKIP LOCKED lets replicas share the table without sending a row twice in parallel.
       const rows = await tx.$queryRawUnsafe<PendingRow[]>(
-        `SELECT seq, id::text AS id, subject, type, payload FROM outbox_event
+        `SELECT seq, id::text AS id, subject, type, payload, trace_context FROM outbox_event
           WHERE sent_at IS NULL ORDER BY seq LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
       );
       const sent: bigint[] = [];

@@ -1,9 +1,13 @@
 // Promise-based clients over one long-lived channel per target service, with keepalive,
-// channelz off and a deadline on every call (notes/performance.md rule 3). The caller
-// rides along in signed metadata; a failed call comes back as the DomainError the
-// service raised.
+// channelz off and a deadline on every call (notes/performance.md rule 3). The channel
+// balances per call (round_robin) across every address of the service, and retries the
+// idempotent reads on UNAVAILABLE (see balancing.ts). The caller rides along in signed
+// metadata; a failed call comes back as the DomainError the service raised.
 import * as grpc from '@grpc/grpc-js';
 import { DomainError, kindOfGrpcStatus } from '../errors.js';
+import { startClientSpan } from '../telemetry/grpc.js';
+import { recordRpcCalled } from '../telemetry/metrics.js';
+import { channelTarget, serviceConfigFor } from './balancing.js';
 import { writeCaller, type Caller } from './caller.js';
 import { writeOrgScope, writeRepositoryScope, type OrgScope, type RepositoryScope } from './repository-scope.js';
 
@@ -27,7 +31,9 @@ export type ServiceClient<C> = {
   [K in keyof C as K extends string ? (K extends Capitalize<K> ? K : never) : never]: LastOverloadUnary<C[K]>;
 } & { close(): void; channel: grpc.Client };
 
-type ClientConstructor = new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ClientOptions) => grpc.Client;
+type ClientConstructor = (new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ClientOptions) => grpc.Client) & {
+  service?: grpc.ServiceDefinition;
+};
 
 /**
  * Largest message either side of a call carries. Above the gateway's JSON body limit (32 MiB
@@ -62,7 +68,10 @@ export function createServiceClient<C>(
   secret: string,
   defaults: { deadlineMs?: number } = {},
 ): ServiceClient<C> {
-  const channel = new Ctor(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+  const channel = new Ctor(channelTarget(address), grpc.credentials.createInsecure(), {
+    ...CHANNEL_OPTIONS,
+    'grpc.service_config': JSON.stringify(serviceConfigFor(Ctor.service ?? {})),
+  });
   const defaultDeadline = defaults.deadlineMs ?? 10_000;
   const methods = new Map<string, Function>();
   return new Proxy({} as ServiceClient<C>, {
@@ -80,10 +89,16 @@ export function createServiceClient<C>(
             writeCaller(metadata, options.caller, secret);
             if (options.repository) writeRepositoryScope(metadata, options.repository, options.caller, secret);
             if (options.org) writeOrgScope(metadata, options.org, options.caller, secret);
+            const span = startClientSpan(prop, metadata);
+            const started = performance.now();
             const deadline = Date.now() + (options.deadlineMs ?? defaultDeadline);
-            rpc.call(channel, request, metadata, { deadline }, (err: grpc.ServiceError | null, reply: unknown) =>
-              err ? reject(errorFromStatus(err)) : resolve(reply),
-            );
+            rpc.call(channel, request, metadata, { deadline }, (err: grpc.ServiceError | null, reply: unknown) => {
+              if (err) span.setAttribute('rpc.grpc.status_code', err.code);
+              span.end();
+              recordRpcCalled(prop, err ? err.code : grpc.status.OK, (performance.now() - started) / 1000);
+              if (err) reject(errorFromStatus(err));
+              else resolve(reply);
+            });
           });
         methods.set(prop, fn);
       }
@@ -95,7 +110,10 @@ export function createServiceClient<C>(
 /** Asks a service's standard health check; resolves to true when it is SERVING. */
 export function checkHealth(address: string, service = '', deadlineMs = 2_000): Promise<boolean> {
   return new Promise((resolve) => {
-    const client = new grpc.Client(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+    const client = new grpc.Client(channelTarget(address), grpc.credentials.createInsecure(), {
+      ...CHANNEL_OPTIONS,
+      'grpc.service_config': JSON.stringify(serviceConfigFor({})),
+    });
     const done = (ok: boolean) => {
       client.close();
       resolve(ok);

@@ -8,6 +8,9 @@ import { DomainError, grpcStatusOf } from '../errors.js';
 import { readCaller, type Caller } from './caller.js';
 import { readOrgScope, readRepositoryScope, type OrgScope, type RepositoryScope } from './repository-scope.js';
 import { MAX_MESSAGE_BYTES } from './client.js';
+import { context as otelContext } from '@opentelemetry/api';
+import { startServerSpan } from '../telemetry/grpc.js';
+import { recordRpcServed } from '../telemetry/metrics.js';
 
 export interface CallContext {
   caller: Caller;
@@ -119,14 +122,24 @@ function wrapUnary(method: string, fn: (req: unknown, ctx: CallContext) => Promi
     call.once('cancelled', () => answered || abandoned.abort());
     const repository = readRepositoryScope(call.metadata, caller, secret);
     const org = readOrgScope(call.metadata, caller, secret);
-    callContext.run({ caller, signal: abandoned.signal }, () => fn(call.request, { caller, repository, org, log, signal: abandoned.signal })).then(
+    const trace = startServerSpan(method, call.metadata);
+    const started = performance.now();
+    otelContext.with(trace.context, () =>
+      callContext.run({ caller, signal: abandoned.signal }, () => fn(call.request, { caller, repository, org, log, signal: abandoned.signal })),
+    ).then(
       (reply) => {
         answered = true;
+        trace.span.end();
+        recordRpcServed(method, grpc.status.OK, (performance.now() - started) / 1000);
         callback(null, reply);
       },
       (err: unknown) => {
         answered = true;
-        callback(errorToStatus(err, log, method));
+        const status = errorToStatus(err, log, method);
+        trace.span.setAttribute('rpc.grpc.status_code', status.code ?? grpc.status.UNKNOWN);
+        trace.span.end();
+        recordRpcServed(method, status.code ?? grpc.status.UNKNOWN, (performance.now() - started) / 1000);
+        callback(status);
       },
     );
   };
@@ -136,6 +149,11 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   const server = new grpc.Server({
     'grpc.enable_channelz': 0,
     'grpc.keepalive_permit_without_calls': 1,
+    // Clients balance over the addresses they resolved (balancing.ts); ending each
+    // connection after a while (GOAWAY, in-flight calls finish within the grace) makes them
+    // reconnect and resolve again, so replicas added since are found and used.
+    'grpc.max_connection_age_ms': 5 * 60_000,
+    'grpc.max_connection_age_grace_ms': 30_000,
     'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
     'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
   });

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { currentCallSignal, DomainError, isValidRefName } from '@anvil/kit';
+import { currentCallSignal, DomainError, isValidRefName, trackGitProcess } from '@anvil/kit';
 import { callerKey, ProcessSlots } from './process-slots.js';
 import { processSlot } from './lanes.js';
 
@@ -234,12 +234,24 @@ export async function runGit(command: GitCommand, options: RunOptions = {}): Pro
 
 /** Starts git with piped stdio for streaming (smart HTTP); the caller owns the process. */
 export function spawnGit(command: GitCommand): ChildProcess {
-  return spawn('git', command.args as string[], {
+  return tracked(command, spawn('git', command.args as string[], {
     cwd: command.cwd,
     env: gitEnv(command.env),
     stdio: ['pipe', 'pipe', 'pipe'],
     shell: false,
-  });
+  }));
+}
+
+/** Counts and times the process in the metrics (anvil_git_processes_*), by subcommand. */
+function tracked(command: GitCommand, child: ChildProcess): ChildProcess {
+  const { args } = command;
+  let i = 0;
+  while (args[i] === '-c') i += 2;
+  while (args[i]?.startsWith('--')) i += 1;
+  const ended = trackGitProcess(args[i] ?? 'unknown');
+  child.once('close', (code, signal) => ended(code ?? signal));
+  child.once('error', () => ended('spawn-error'));
+  return child;
 }
 
 /**
@@ -252,10 +264,10 @@ export function spawnGit(command: GitCommand): ChildProcess {
  * ("$@"); the shell parses nothing but its own fixed script. Git polls on a full socket.
  */
 export function spawnGitInto(command: GitCommand, socket: Socket): ChildProcess {
-  return spawn('/bin/sh', ['-c', 'exec "$@" >&3 3>&-', 'sh', 'git', ...command.args], {
+  return tracked(command, spawn('/bin/sh', ['-c', 'exec "$@" >&3 3>&-', 'sh', 'git', ...command.args], {
     cwd: command.cwd,
     env: gitEnv(command.env),
     stdio: ['pipe', 'ignore', 'pipe', socket],
     shell: false,
-  });
+  }));
 }

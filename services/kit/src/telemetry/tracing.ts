@@ -1,0 +1,73 @@
+// Traces with the OpenTelemetry SDK. A trace starts at the gateway (one span per HTTP
+// request) and follows every gRPC call: the kit's client wrapper injects the W3C
+// `traceparent` into the call's metadata and its server wrapper continues it (grpc.ts).
+//
+// Context is propagated by hand in those two wrappers rather than by the grpc/http/express
+// auto-instrumentations: the processes are ES modules, and those instrumentations only
+// hook ESM through a loader registered with `node --import` before anything loads
+// (import-in-the-middle), which every launcher (supervisor, Dockerfile, tests) would have
+// to pass and which wraps every module loaded. The wrappers are the only places calls
+// cross a process boundary, so two small hooks there see every call.
+//
+// Spans are exported over OTLP/HTTP only when OTEL_EXPORTER_OTLP_ENDPOINT is set. When it
+// is not, no tracer provider is registered: the API hands out non-recording spans, nothing
+// is injected, and the cost is a few property reads per call.
+import { context, propagation, trace, type Span, type Tracer } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+
+export interface Tracing {
+  enabled: boolean;
+  /** Sends the spans still buffered (shutdown). */
+  shutdown(): Promise<void>;
+}
+
+let started: Tracing | undefined;
+
+/** Starts tracing for this process, named `service` in every span it exports. Idempotent. */
+export function startTracing(service: string, env: NodeJS.ProcessEnv = process.env): Tracing {
+  if (started) return started;
+  const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  if (!endpoint) {
+    started = { enabled: false, shutdown: async () => {} };
+    return started;
+  }
+  const url = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || `${endpoint.replace(/\/$/, '')}/v1/traces`;
+  const provider = new TracerProvider({
+    resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || `anvil-${service}` }),
+    spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url }), scheduledDelayMillis: 500 })],
+  });
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(provider);
+  started = { enabled: true, shutdown: () => provider.shutdown() };
+  return started;
+}
+
+export function tracer(): Tracer {
+  return trace.getTracer('anvil');
+}
+
+/** The trace id of the span this code runs in, for log lines; undefined outside a recorded trace. */
+export function currentTraceId(): string | undefined {
+  const span = trace.getActiveSpan();
+  if (!span) return undefined;
+  const { traceId, traceFlags } = span.spanContext();
+  return traceFlags & 1 ? traceId : undefined;
+}
+
+/** Ends `span` with the outcome of `work`, marking it failed when `work` throws. */
+export async function endWith<T>(span: Span, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    span.recordException(err as Error);
+    span.setStatus({ code: 2 });
+    throw err;
+  } finally {
+    span.end();
+  }
+}
