@@ -5,7 +5,7 @@ import type { Caller } from '@anvil/kit';
 import type { collaboration, identity, repository } from '@anvil/proto';
 import { presentIssue, type IssueRepository } from './issue.js';
 import { presentRepository } from './repository.js';
-import { repoUrls } from './tag.js';
+import { repoUrls } from './repo-urls.js';
 import { formatTime } from './time.js';
 import { presentUser } from './user.js';
 

@@ -1,7 +1,7 @@
 // Pull request reviews as Gitea's JSON (services/convert/pull_review.go ToPullReview).
 import type { Caller } from '@anvil/kit';
 import type { collaboration, identity } from '@anvil/proto';
-import { repoUrls } from './tag.js';
+import { repoUrls } from './repo-urls.js';
 import { formatTime } from './time.js';
 import { presentUser } from './user.js';
 

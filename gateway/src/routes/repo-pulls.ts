@@ -8,7 +8,7 @@ import type { collaboration } from '@anvil/proto';
 import { created, noContent, ok, plainText, type Route, type RouteContext } from '../http/route.js';
 import { presentCommit } from '../presenters/commits.js';
 import { presentPull, pullContext } from '../presenters/pull.js';
-import { repoUrls } from '../presenters/tag.js';
+import { repoUrls } from '../presenters/repo-urls.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 import { timestampOf } from './repo-issues.js';
 import { repoUrlsOf } from './repo-context.js';

@@ -3,7 +3,7 @@
 // changed and 201 when it did, as Gitea does.
 import { ok, type Route, type RouteContext } from '../http/route.js';
 import { presentIssueUser } from '../presenters/issue.js';
-import { repoUrls } from '../presenters/tag.js';
+import { repoUrls } from '../presenters/repo-urls.js';
 import { inRepository } from './issue-scope.js';
 
 const indexOf = (ctx: RouteContext) => (/^\d{1,15}$/.test(ctx.params.index ?? '') ? Number(ctx.params.index) : 0);
