@@ -117,6 +117,8 @@ describe('restarting a service', () => {
     const before = await admin.get('/user');
     await system.stop('identity');
     await system.start('identity');
+    // The gateway answers 503 for identity's routes until it has reconnected (about 2 s).
+    await waitUntil('the gateway to reach identity again', async () => (await healthStatus()) === 200);
     const after = await admin.get('/user');
     expect(after.status).toBe(200);
     expect(after.body.id).toBe(before.body.id);

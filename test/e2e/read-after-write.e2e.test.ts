@@ -99,7 +99,7 @@ describe('reading right after a write', () => {
     expect((await owner.client.get(`${base}/branches/topic`)).body.commit.id).toBe(head);
     expect((await owner.client.get(`${base}/contents/README.md?ref=topic`)).status).toBe(200);
 
-    expect((await owner.client.post(`${base}/tags`, { tag_name: 'v1', target: 'topic', message: 'One' })).status).toBe(200);
+    expect((await owner.client.post(`${base}/tags`, { tag_name: 'v1', target: 'topic', message: 'One' })).status).toBe(201);
     const tags = await owner.client.get(`${base}/tags`);
     expect(tags.body.map((t: { name: string; commit: { sha: string } }) => [t.name, t.commit.sha])).toEqual([['v1', head]]);
     expect((await owner.client.get(`${base}/commits?sha=v1&limit=1`)).body[0].sha).toBe(head);

@@ -38,7 +38,7 @@ describe('the API documentation', () => {
     const operationIds = Object.values(document.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
     expect(operationIds).toEqual(expect.arrayContaining(['userGetCurrent', 'adminCreateUser', 'userCreateToken', 'getVersion']));
     // Not implemented yet in this slice, so not advertised.
-    expect(operationIds).not.toContain('repoMigrate');
+    expect(operationIds).not.toContain('repoListReleases');
   });
 
   test('/api/swagger shows the implemented operations in a real browser, with no request leaving the server', async () => {
@@ -56,7 +56,9 @@ describe('the API documentation', () => {
     await tags.first().waitFor({ timeout: 30_000 });
     const tagNames = (await tags.allInnerTexts()).map((t) => t.trim().split('\n')[0]);
     expect(tagNames).toEqual(expect.arrayContaining(['admin', 'user', 'settings', 'miscellaneous']));
-    for (let i = 0; i < tagNames.length; i++) await tags.nth(i).click();
+    // Open the sections the checks below read (opening every one of the large document's
+    // sections costs the browser more than the test's time).
+    for (const name of ['admin', 'user', 'miscellaneous']) await page.locator(`#operations-tag-${name}`).click();
     await page.locator('.opblock-summary-path', { hasText: '/admin/users' }).first().waitFor({ timeout: 10_000 });
     const paths = await page.locator('.opblock-summary-path').allInnerTexts();
     expect(paths.map((p) => p.replace(/\u200b/g, ''))).toEqual(expect.arrayContaining(['/user', '/users/{username}/tokens', '/version']));

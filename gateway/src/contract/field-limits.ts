@@ -48,7 +48,6 @@ export const FIELD_LIMITS: Readonly<Record<string, Readonly<Record<string, numbe
   GenerateRepoOption: { owner: USER_NAME, name: 100, description: 2048, default_branch: REF },
   MigrateRepoOptions: { repo_name: 100, repo_owner: USER_NAME, description: 2048, clone_addr: 2048 /* (anvil) */ },
   TransferRepoOption: { new_owner: USER_NAME },
-  RepoTopicOptions: { 'topics[]': 35 /* Gitea's topic rule */ },
   // branches, tags, protection (repo_branch.go, repo_tag.go)
   CreateBranchRepoOption: { new_branch_name: 100, old_branch_name: 100, old_ref_name: 100 },
   UpdateBranchRepoOption: { new_commit_id: 64, old_commit_id: 64 },
