@@ -117,8 +117,11 @@ describe('restarting a service', () => {
     const before = await admin.get('/user');
     await system.stop('identity');
     await system.start('identity');
-    // The gateway answers 503 for identity's routes until it has reconnected (about 2 s).
-    await waitUntil('the gateway to reach identity again', async () => (await healthStatus()) === 200);
+    // The gateway answers 503 for identity's routes until each of its channels has
+    // reconnected (about 2 s): wait until a route that needs identity answers again.
+    const basic = `Basic ${Buffer.from(`${system.admin.username}:${system.admin.password}`).toString('base64')}`;
+    await waitUntil('the gateway to reach identity again', async () =>
+      (await fetch(`${system.baseUrl}api/v1/admin/users?q=${system.admin.username}`, { headers: { authorization: basic } })).status === 200);
     const after = await admin.get('/user');
     expect(after.status).toBe(200);
     expect(after.body.id).toBe(before.body.id);
