@@ -24,3 +24,4 @@ export * from './outbound/host-list.js';
 export * from './outbound/guard.js';
 export * from './outbound/resolve.js';
 export * from './telemetry/index.js';
+export * from './glob.js';
