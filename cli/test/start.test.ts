@@ -21,8 +21,9 @@ import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 const name = process.argv[1].split('/').at(-3);
 const dir = process.env.FAKE_DIR;
 writeFileSync(dir + '/' + name + '.env.json', JSON.stringify(process.env));
-console.log(JSON.stringify({ level: 30, time: 0, pid: process.pid, hostname: 'h', msg: name + ' up' }));
+// 'up' only once SIGTERM is handled, so a test that waits for it can stop it at once.
 process.on('SIGTERM', () => { appendFileSync(dir + '/stopped', name + '\\n'); process.exit(0); });
+console.log(JSON.stringify({ level: 30, time: 0, pid: process.pid, hostname: 'h', msg: name + ' up' }));
 if (name === 'gateway') {
   createServer((req, res) => res.writeHead(req.url === '/api/healthz' ? 200 : 404).end('{"status":"pass"}'))
     .listen(Number(process.env.ANVIL_HTTP_PORT), '127.0.0.1');
