@@ -24,6 +24,7 @@ const env = {
 async function gitIn(gitDir: string, args: string[], input?: Buffer | string): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = execFile('git', ['--git-dir', gitDir, ...args], { env, maxBuffer: 64 << 20, encoding: 'utf8' }, (err, stdout) => (err ? reject(err) : resolve(stdout.trim())));
+    child.stdin!.on('error', () => {}); // git may exit before it reads stdin (EPIPE)
     child.stdin!.end(input ?? '');
   });
 }
