@@ -33,6 +33,8 @@ export interface ServiceClients {
   subscriptions: ServiceClient<collaboration.SubscriptionServiceClient>;
   pulls: ServiceClient<collaboration.PullServiceClient>;
   reviews: ServiceClient<collaboration.ReviewServiceClient>;
+  watches: ServiceClient<collaboration.WatchServiceClient>;
+  notifications: ServiceClient<collaboration.NotificationServiceClient>;
   close(): void;
 }
 
@@ -68,6 +70,8 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     subscriptions: createServiceClient<collaboration.SubscriptionServiceClient>(anvil.collaboration.v1.SubscriptionService, collaborationAddress, secret),
     pulls: createServiceClient<collaboration.PullServiceClient>(anvil.collaboration.v1.PullService, collaborationAddress, secret),
     reviews: createServiceClient<collaboration.ReviewServiceClient>(anvil.collaboration.v1.ReviewService, collaborationAddress, secret),
+    watches: createServiceClient<collaboration.WatchServiceClient>(anvil.collaboration.v1.WatchService, collaborationAddress, secret),
+    notifications: createServiceClient<collaboration.NotificationServiceClient>(anvil.collaboration.v1.NotificationService, collaborationAddress, secret),
   };
   return {
     ...clients,

@@ -27,6 +27,8 @@ import { repoCommentRoutes } from './repo-comments.js';
 import { repoIssueRoutes } from './repo-issues.js';
 import { repoReactionRoutes } from './repo-reactions.js';
 import { repoSubscriptionRoutes } from './repo-subscriptions.js';
+import { repoWatchRoutes } from './repo-watches.js';
+import { notificationRoutes } from './notifications.js';
 import { repoLabelRoutes } from './repo-labels.js';
 import { orgLabelRoutes } from './org-labels.js';
 import { repoMilestoneRoutes } from './repo-milestones.js';
@@ -51,6 +53,7 @@ export const apiRoutes: readonly Route[] = [
   ...hookRoutes, ...repoHookTestRoutes,
   // Comments first: `/issues/comments` must not be taken for an issue number.
   ...repoCommentRoutes, ...repoIssueRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes, ...repoReactionRoutes, ...repoSubscriptionRoutes, ...orgLabelRoutes,
+  ...repoWatchRoutes, ...notificationRoutes,
   ...repoPullReviewRoutes, ...repoPullRoutes,
   ...repoMigrateRoutes, ...repoPushMirrorRoutes,
 ];

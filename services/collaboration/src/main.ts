@@ -7,6 +7,13 @@ import type { LabelDeps } from './domain/labels.js';
 import type { MilestoneDeps } from './domain/milestones.js';
 import type { ReactionDeps } from './domain/reactions.js';
 import type { SubscriptionDeps } from './domain/subscriptions.js';
+import type { WatchDeps } from './domain/watches.js';
+import type { NotificationDeps } from './domain/notifications.js';
+import { notificationConsumer } from './events/notification-consumer.js';
+import { notificationGrpcService } from './grpc/notification-service.js';
+import { watchGrpcService } from './grpc/watch-service.js';
+import { notificationStore } from './store/notifications.js';
+import { watchStore } from './store/watches.js';
 import { identityUserConsumer } from './events/identity-user-consumer.js';
 import { repositoryConsumer } from './events/repository-consumer.js';
 import { commentGrpcService } from './grpc/comment-service.js';
@@ -33,7 +40,8 @@ import { milestoneStore } from './store/milestones.js';
 import { reactionStore } from './store/reactions.js';
 import { subscriptionStore } from './store/subscriptions.js';
 
-type Contexts = LabelDeps & MilestoneDeps & ReactionDeps & SubscriptionDeps & PinDeps & DependencyDeps & ReviewDeps;
+type Contexts = LabelDeps & MilestoneDeps & ReactionDeps & SubscriptionDeps & PinDeps & DependencyDeps & ReviewDeps
+  & WatchDeps & NotificationDeps;
 
 /** One set of stores per process, whatever asks first. */
 const contexts = new WeakMap<CollaborationDb, Contexts>();
@@ -46,6 +54,7 @@ function contextsOf({ db, relay, config }: ServiceDeps<CollaborationDb>): Contex
       reactions: reactionStore(db), allowedReactions: config.settings.ui.REACTIONS, subscriptions: subscriptionStore(db),
       pins: pinStore(db), dependencies: dependencyStore(db),
       pulls: pullStore(db, { onPublished }), reviews: reviewStore(db, { onPublished }),
+      watches: watchStore(db, { onPublished }), notifications: notificationStore(db),
     };
     contexts.set(db, found);
   }
@@ -59,12 +68,14 @@ await runService<CollaborationDb, CollaborationTx>({
   grpcServices: (deps) => {
     const all = contextsOf(deps);
     return [issueGrpcService(all), labelGrpcService(all), milestoneGrpcService(all), commentGrpcService(all), reactionGrpcService(all),
-      subscriptionGrpcService(all), pullGrpcService(all), reviewGrpcService(all)];
+      subscriptionGrpcService(all), pullGrpcService(all), reviewGrpcService(all),
+      watchGrpcService(all), notificationGrpcService(all)];
   },
   consumers: (deps) => {
     // Pull requests follow pushes; the repository service answers their git facts.
     const pullGit = repositoryPullGit(deps.config.addresses.repository, deps.secret);
     deps.onShutdown('repository client', async () => pullGit.close());
-    return [identityUserConsumer(deps.log), repositoryConsumer(deps.log), pushConsumer(deps.log, () => pullGit)];
+    return [identityUserConsumer(deps.log), repositoryConsumer(deps.log), pushConsumer(deps.log, () => pullGit),
+      notificationConsumer()];
   },
 });

@@ -34,6 +34,8 @@ export interface Repository {
   branchCount: number;
   /** SPDX ids of the default branch's license files (git-facts.ts). */
   licenses: string[];
+  /** How many users watch it (events/watch-count-consumer.ts). */
+  numWatches?: number;
   createdAt: Date;
   updatedAt: Date;
   /** The default branch's top language (set by language statistics; '' until computed). */

@@ -57,5 +57,6 @@ export function repositoryMessage(r: Repository): pb.RepositoryInput {
     topics: r.topics,
     branch_count: r.branchCount,
     licenses: r.licenses,
+    num_watches: r.numWatches ?? 0,
   };
 }

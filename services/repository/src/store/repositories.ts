@@ -42,6 +42,7 @@ export function toRepository(row: RepositoryRow): Repository {
     topics: row.topics ?? [],
     branchCount: row.branch_count ?? 0,
     licenses: row.licenses ?? [],
+    numWatches: row.num_watches ?? 0,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     language: row.language ?? '',
@@ -152,6 +153,7 @@ function whereOf(filter: SearchFilter, hiddenOwners: bigint[], viewerTeams: Memb
   const and: Prisma.RepositoryWhereInput[] = [];
   const visible = visibleTo(filter, hiddenOwners, viewerTeams);
   if (visible) and.push(visible);
+  if (filter.ids) and.push({ id: { in: filter.ids.map(BigInt) } });
   if (filter.q) and.push({ lower_name: { contains: filter.q.toLowerCase() } });
   if (filter.ownerId > 0) {
     const owner = BigInt(filter.ownerId);
