@@ -68,9 +68,10 @@ export async function writeNotifications(tx: Client, facts: NotifyFacts, now = n
   const repositoryId = BigInt(facts.repositoryId);
   return tx.$executeRaw`
     INSERT INTO notification (user_id, repository_id, issue_id, source, status, comment_id, updated_by, created_at, updated_at)
-    SELECT DISTINCT r.user_id, i.repository_id, i.id, ${facts.source}, 'unread', ${BigInt(facts.commentId)}, ${BigInt(facts.actorId)}, ${now}, ${now}
-      FROM (${recipientsOf(facts, issueId, repositoryId)}) r JOIN issue i ON i.id = ${issueId}
-     WHERE r.user_id > 0 AND r.user_id <> ${BigInt(facts.actorId)}
+    SELECT DISTINCT r.user_id, i.repository_id, i.id, ${facts.source}::text, 'unread', ${BigInt(facts.commentId)}::bigint,
+           ${BigInt(facts.actorId)}::bigint, ${now}::timestamptz, ${now}::timestamptz
+      FROM (${recipientsOf(facts, issueId, repositoryId)}) r JOIN issue i ON i.id = ${issueId}::bigint
+     WHERE r.user_id > 0 AND r.user_id <> ${BigInt(facts.actorId)}::bigint
     ON CONFLICT (user_id, issue_id) DO UPDATE
       SET status = CASE WHEN notification.status = 'pinned' THEN 'pinned' ELSE 'unread' END,
           comment_id = EXCLUDED.comment_id, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`;
