@@ -110,23 +110,23 @@ describe('notification threads', () => {
     const list = await eventually(() => threadsOf(watcher), (r) => r.body.length === 3, 'three threads');
     const idOf = (title: string) => list.body.find((t: { subject: { title: string } }) => t.subject.title === title).id;
 
-    const pinned = await watcher.client.patch(`/notifications/threads/${idOf('first')}?to-status=pinned`);
+    const pinned = await watcher.client.resetContent('PATCH', `/notifications/threads/${idOf('first')}?to-status=pinned`);
     expect(pinned.status).toBe(205);
     expect(pinned.body).toMatchObject({ id: idOf('first'), pinned: true, unread: false });
-    expect((await watcher.client.patch(`/notifications/threads/${idOf('second')}`)).status).toBe(205);
+    expect((await watcher.client.resetContent('PATCH', `/notifications/threads/${idOf('second')}`)).status).toBe(205);
 
     expect(titles((await threadsOf(watcher)).body)).toEqual(['first', 'third']);
     expect(titles((await threadsOf(watcher, '?status-types=read')).body)).toEqual(['second']);
     expect(titles((await threadsOf(watcher, '?all=true')).body)).toEqual(['first', 'second', 'third']);
     expect((await watcher.client.get('/notifications/new')).body).toEqual({ new: 1 });
 
-    const marked = await watcher.client.put(`/notifications?last_read_at=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`);
+    const marked = await watcher.client.resetContent('PUT', `/notifications?last_read_at=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`);
     expect(marked.status).toBe(205);
     expect(titles(marked.body)).toEqual(['third']);
     expect(titles((await threadsOf(watcher)).body)).toEqual(['first']);
     expect((await watcher.client.get('/notifications/new')).body).toEqual({ new: 0 });
 
-    const unread = await watcher.client.put(`${base}/notifications?status-types=read&to-status=unread`);
+    const unread = await watcher.client.resetContent('PUT', `${base}/notifications?status-types=read&to-status=unread`);
     expect(unread.status).toBe(205);
     expect(titles(unread.body)).toEqual(['second', 'third']);
     const repoList = await watcher.client.get(`${base}/notifications`);
@@ -146,7 +146,7 @@ describe('notification threads', () => {
 
     expect((await watcher.client.get(`/notifications/threads/${thread.id}`)).body).toMatchObject({ id: thread.id, unread: true });
     expect((await other.client.get(`/notifications/threads/${thread.id}`)).status).toBe(403);
-    expect((await other.client.patch(`/notifications/threads/${thread.id}`)).status).toBe(403);
+    expect((await other.client.resetContent('PATCH', `/notifications/threads/${thread.id}`)).status).toBe(403);
     expect((await watcher.client.get('/notifications/threads/999999999')).status).toBe(404);
     // Nothing changed for the owner of the thread.
     expect((await watcher.client.get(`/notifications/threads/${thread.id}`)).body.unread).toBe(true);
@@ -168,6 +168,6 @@ describe('notification threads', () => {
     expect(after.headers.get('x-total-count')).toBe('0');
     expect((await member.client.get('/notifications/new')).body).toEqual({ new: 0 });
     expect((await member.client.get(`/notifications/threads/${thread.id}`)).status).toBe(404);
-    expect((await member.client.get(`${base}/notifications`)).status).toBe(404);
+    expect((await member.client.undeclared('GET', `${base}/notifications`)).status).toBe(404);
   });
 });
