@@ -32,6 +32,7 @@ import { footprint, printFootprint, startWithPnpm, stopPnpm, wholeTree } from '.
 import { benchGitReads, benchMixed } from './git-reads.mjs';
 import { benchIssueList } from './issues.mjs';
 import { benchPulls } from './pulls.mjs';
+import { benchNotifications } from './notifications.mjs';
 import { benchRepoSearch } from './repo-search.mjs';
 import { benchUserSearch } from './user-search.mjs';
 import { benchTracing, startOtlpSink } from './tracing.mjs';
@@ -40,8 +41,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const WARMUP = 3;
-// BENCH_PARTS=user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues,pulls,migrate,tracing (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues,pulls,migrate,tracing').split(','));
+// BENCH_PARTS=user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues,pulls,migrate,tracing,notifications (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues,pulls,migrate,tracing,notifications').split(','));
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
 const here = (file) => new URL(file, import.meta.url).pathname;
@@ -451,6 +452,25 @@ async function benchIssues({ baseUrl, token, log }) {
     `p99 ≤ 100 ms: ${fmt(r.large.p99, 1)} ${r.large.p99 <= 100 ? 'met' : 'MISSED'}`);
 }
 
+/** Comment → notification lag at a steady rate, and GET /notifications with 10 vs 10,000 threads (notifications.mjs). */
+async function benchNotificationParts({ baseUrl, token, log }) {
+  const r = await benchNotifications({
+    baseUrl, token, admin, owner: admin.username, collaborationDbUrl: databaseUrl(`${prefix}_collaboration`), connections: CONNECTIONS, duration: DURATION, rounds: ROUNDS, log,
+  });
+  console.log(`\nIssue comment → its notification thread (collaboration's consumer), ${r.lag.comments} comments offered at ${fmt(r.lag.offered, 1)}/s, each on its own issue`);
+  console.log(`${machine()}\n`);
+  console.log('| threads written | p50 ms | p99 ms | max ms |');
+  console.log('|---:|---:|---:|---:|');
+  console.log(`| ${r.lag.threads} of ${r.lag.comments} | ${fmt(r.lag.p50, 0)} | ${fmt(r.lag.p99, 0)} | ${fmt(r.lag.max, 0)} |`);
+  const ratio = r.list.large.p50 / r.list.small.p50;
+  console.log(`\nGET /api/v1/notifications (page 1: 30 threads with their repository) with a token, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s each\n`);
+  console.log('| user | req/s | p50 ms | p99 ms |');
+  console.log('|---|---:|---:|---:|');
+  console.log(`| 10 threads | ${fmt(r.list.small.rps)} | ${fmt(r.list.small.p50, 1)} | ${fmt(r.list.small.p99, 1)} |`);
+  console.log(`| 10,000 threads | ${fmt(r.list.large.rps)} | ${fmt(r.list.large.p50, 1)} | ${fmt(r.list.large.p99, 1)} |`);
+  console.log(`\ntarget: 10,000 threads within 1.5× the time of 10 (p50): ${fmt(ratio, 2)}× ${ratio <= 1.5 ? 'met' : 'MISSED'}`);
+}
+
 async function main() {
   const dataDir = await mkdtemp(join(tmpdir(), 'anvil-bench-'));
   try {
@@ -474,6 +494,7 @@ async function main() {
     if (PARTS.has('mixed')) await benchMixed(gitReads);
     if (PARTS.has('issues')) await benchIssues({ baseUrl, token, log });
     if (PARTS.has('pulls')) await benchPullRequests({ baseUrl, token, dataDir, log });
+    if (PARTS.has('notifications')) await benchNotificationParts({ baseUrl, token, log });
     if (PARTS.has('tracing')) {
       const sink = await startOtlpSink();
       const traced = await bootGateway(join(dataDir, 'traced'), '_tr', { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url });
