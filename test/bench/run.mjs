@@ -457,7 +457,7 @@ async function benchNotificationParts({ baseUrl, token, log }) {
   const r = await benchNotifications({
     baseUrl, token, admin, owner: admin.username, collaborationDbUrl: databaseUrl(`${prefix}_collaboration`), connections: CONNECTIONS, duration: DURATION, rounds: ROUNDS, log,
   });
-  console.log(`\nIssue comment → its notification thread (collaboration's consumer), ${r.lag.comments} comments offered at ${fmt(r.lag.offered, 1)}/s, each on its own issue`);
+  console.log(`\nIssue comment → its notification thread (collaboration's consumer), ${r.lag.comments} comments offered at ${fmt(r.lag.offered, 1)}/s, each on its own issue (${r.lag.retried} POSTs retried after a 503, ${r.lag.failed} failed and left out)`);
   console.log(`${machine()}\n`);
   console.log('| threads written | p50 ms | p99 ms | max ms |');
   console.log('|---:|---:|---:|---:|');
