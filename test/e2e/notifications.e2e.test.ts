@@ -4,6 +4,7 @@
 // its threads.
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { bootE2e, type E2e, type Writer } from '../support/e2e.js';
+import { eventually } from '../support/eventually.js';
 
 jest.setTimeout(180_000);
 
@@ -23,17 +24,6 @@ async function newRepository(owner: Writer, options: { private?: boolean; autoIn
   const name = e2e.users.unique('notified-');
   expect((await owner.client.post('/user/repos', { name, private: options.private ?? false, auto_init: options.autoInit ?? false })).status).toBe(201);
   return `/repos/${owner.username}/${name}`;
-}
-
-/** Asks again until `check` holds: threads are written by a consumer, after the request. */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what} never happened; last: ${JSON.stringify(value).slice(0, 500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 /** The user starts watching and the repository's creator watch has landed. */

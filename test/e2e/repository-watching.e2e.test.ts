@@ -3,6 +3,7 @@
 // (watchers_count) without a call per repository.
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { bootE2e, type E2e, type Writer } from '../support/e2e.js';
+import { eventually } from '../support/eventually.js';
 
 jest.setTimeout(120_000);
 
@@ -20,17 +21,6 @@ async function newRepository(owner: Writer, options: { private?: boolean } = {})
   const name = e2e.users.unique('watched-');
   expect((await owner.client.post('/user/repos', { name, private: options.private ?? false })).status).toBe(201);
   return { base: `/repos/${owner.username}/${name}`, name };
-}
-
-/** Asks again until `check` holds: watches follow events, a moment after the request. */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what} never happened; last: ${JSON.stringify(value).slice(0, 500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 describe('repository watching', () => {
