@@ -2,7 +2,7 @@
 // published by its outbox relay, reach the durable notification consumer, which writes one
 // thread per user and issue for watchers and participants, never for the actor. A consumer
 // stopped and failing mid-burst loses no thread and applies no event twice.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { fileURLToPath } from 'node:url';
 import { createLogger, outboxEvent, prismaAdapter, startConsumer, startOutboxRelay, type Caller, type EventBus, type OutboxRelay, type RepositoryScope, type RunningConsumer } from '@anvil/kit';
 import { decodeEvent } from '@anvil/proto';
@@ -21,6 +21,8 @@ import type { CollaborationTx } from '../src/store/db.js';
 import { newRunId, testDatabase, testEventBus, type TestDatabase, type TestEventBus } from '../../../test/support/int-testbed.js';
 
 process.env.ANVIL_LOG_LEVEL ??= 'silent';
+// Each test waits for a consumer behind a relay: a hang guard sized for a loaded 2-core machine.
+jest.setTimeout(180_000);
 const log = createLogger('collaboration-notifications-test');
 const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 
@@ -55,7 +57,7 @@ const threadsOf = async (caller: Caller, repo?: number, request: Partial<Paramet
   (await listNotifications(deps, caller, repo ? scope(repo, 'read') : undefined, { all: false, statuses: [], subjectTypes: [], ...request }, { offset: 0, limit: 1000 })).items;
 
 /** Waits until the consumer has acknowledged every event in the stream. */
-async function settled(timeoutMs = 20_000): Promise<void> {
+async function settled(timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const pending = await db.outboxEvent.count({ where: { sent_at: null } });
@@ -224,5 +226,5 @@ describe('the notification consumer', () => {
     expect(await threadsOf(bob, 9)).toHaveLength(0);
     const eventIds = (await db.outboxEvent.findMany({ where: { subject: { startsWith: 'collaboration.issue' } }, select: { id: true } })).map((e) => e.id);
     expect(await db.processedEvent.count({ where: { consumer: NOTIFICATION_CONSUMER, event_id: { in: eventIds } } })).toBe(eventIds.length);
-  });
+  }, 300_000); // A hang guard only: 80 writes and two consumer runs on a shared machine.
 });
