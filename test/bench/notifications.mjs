@@ -96,8 +96,8 @@ export async function benchNotifications({ baseUrl, token, admin, owner, collabo
       })());
     }
     await Promise.all(posts);
-    const offered = total / ((Date.now() - started) / 1000);
-    log(`notifications: ${total} comments posted at ${offered.toFixed(1)}/s (${retried} retries after 503, ${failed.length} failed${failed.length ? `: ${failed[0]}` : ''})`);
+    const answeredRate = sentAt.size / ((Date.now() - started) / 1000);
+    log(`notifications: ${total} comments scheduled at ${rate}/s, ${sentAt.size} answered (${answeredRate.toFixed(1)}/s; ${retried} retries after 503, ${failed.length} failed${failed.length ? `: ${failed[0]}` : ''})`);
     const deadline = Date.now() + 600_000;
     let rows = [];
     // Until every answered comment has its thread (a POST that failed may still have
@@ -109,7 +109,7 @@ export async function benchNotifications({ baseUrl, token, admin, owner, collabo
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     const lags = rows.flatMap((r) => (sentAt.has(Number(r.comment_id)) ? [new Date(r.updated_at).getTime() - sentAt.get(Number(r.comment_id))] : [])).sort((a, b) => a - b);
-    const lag = { comments: sentAt.size, failed: failed.length, threads: lags.length, offered, retried, p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags.at(-1) };
+    const lag = { scheduled: total, rate, comments: sentAt.size, answeredRate, failed: failed.length, threads: lags.length, retried, p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags.at(-1) };
     log(`notifications lag: ${lags.length}/${total} threads, p50 ${lag.p50} ms, p99 ${lag.p99} ms, max ${lag.max} ms`);
 
     // List: 10 threads vs 10,000.

@@ -457,7 +457,8 @@ async function benchNotificationParts({ baseUrl, token, log }) {
   const r = await benchNotifications({
     baseUrl, token, admin, owner: admin.username, collaborationDbUrl: databaseUrl(`${prefix}_collaboration`), connections: CONNECTIONS, duration: DURATION, rounds: ROUNDS, log,
   });
-  console.log(`\nIssue comment → its notification thread (collaboration's consumer), ${r.lag.comments} comments offered at ${fmt(r.lag.offered, 1)}/s, each on its own issue (${r.lag.retried} POSTs retried after a 503, ${r.lag.failed} failed and left out)`);
+  console.log(`\nIssue comment → its notification thread (collaboration's consumer): ${r.lag.scheduled} comments scheduled at ${r.lag.rate}/s, each on its own issue; ` +
+    `${r.lag.comments} answered (${fmt(r.lag.answeredRate, 1)}/s), ${r.lag.retried} POSTs retried after a 503, ${r.lag.failed} failed and left out`);
   console.log(`${machine()}\n`);
   console.log('| threads written | p50 ms | p99 ms | max ms |');
   console.log('|---:|---:|---:|---:|');
