@@ -82,6 +82,26 @@ describe('notification threads', () => {
     expect((await threadsOf(owner)).body).toEqual([]);
   });
 
+  test('tell the watchers again when an issue is edited or closed through the API', async () => {
+    const owner = await newUser();
+    const watcher = await newUser();
+    const base = await newRepository(owner);
+    await watch(watcher, base);
+    expect((await owner.client.post(`${base}/issues`, { title: 'Draft' })).status).toBe(201);
+    const [thread] = (await eventually(() => threadsOf(watcher), (r) => r.body.length === 1, 'the thread')).body;
+    expect((await watcher.client.resetContent('PATCH', `/notifications/threads/${thread.id}`)).status).toBe(205);
+    expect((await threadsOf(watcher)).body).toEqual([]);
+
+    expect((await owner.client.patch(`${base}/issues/1`, { title: 'Final' })).status).toBe(201);
+    const edited = await eventually(() => threadsOf(watcher), (r) => r.body.length === 1, 'the thread unread again');
+    expect(edited.body[0]).toMatchObject({ id: thread.id, unread: true, subject: { title: 'Final', state: 'open' } });
+
+    expect((await watcher.client.resetContent('PATCH', `/notifications/threads/${thread.id}`)).status).toBe(205);
+    expect((await owner.client.patch(`${base}/issues/1`, { state: 'closed' })).status).toBe(201);
+    const closed = await eventually(() => threadsOf(watcher), (r) => r.body.length === 1, 'the thread unread after closing');
+    expect(closed.body[0].subject).toMatchObject({ title: 'Final', state: 'closed' });
+  });
+
   test('answer the unread count as JSON with 200 whatever it is', async () => {
     const quiet = await newUser();
     const res = await quiet.client.get('/notifications/new');
