@@ -31,7 +31,7 @@ export function labelMessage(label: Label): pb.LabelInput {
 export function milestoneMessage(m: Milestone): pb.MilestoneInput {
   return {
     id: m.id, title: m.title, description: m.description, state: m.isClosed ? 'closed' : 'open', open_issues: m.openIssues, closed_issues: m.closedIssues,
-    created: timestamp(m.createdAt), updated: timestamp(m.updatedAt), closed: optionalTimestamp(m.closedAt), due_on: optionalTimestamp(m.dueDate),
+    created_at: timestamp(m.createdAt), updated_at: timestamp(m.updatedAt), closed_at: optionalTimestamp(m.closedAt), due_on: optionalTimestamp(m.dueDate),
   };
 }
 
@@ -41,7 +41,7 @@ export function issueMessage(issue: Issue): pb.IssueInput {
     title: issue.title, body: issue.body, state: issue.isClosed ? 'closed' : 'open', is_locked: issue.isLocked, is_pull: issue.isPull,
     labels: issue.labels.map(labelMessage), milestone: issue.milestone ? milestoneMessage(issue.milestone) : undefined,
     assignees: issue.assignees.map(userMessage), comments: issue.comments,
-    created: timestamp(issue.createdAt), updated: timestamp(issue.updatedAt), closed: optionalTimestamp(issue.closedAt), due_date: optionalTimestamp(issue.dueDate),
+    created_at: timestamp(issue.createdAt), updated_at: timestamp(issue.updatedAt), closed_at: optionalTimestamp(issue.closedAt), due_date: optionalTimestamp(issue.dueDate),
     pin_order: issue.pinOrder, ref: issue.ref, content_version: issue.contentVersion,
   };
 }
@@ -50,10 +50,10 @@ export function commentMessage(comment: Comment): pb.CommentInput {
   return {
     id: comment.id, issue_id: comment.issueId, issue_index: comment.issueIndex, is_pull: comment.isPull,
     user: comment.poster ? userMessage(comment.poster) : undefined, type: comment.type, body: comment.body,
-    created: timestamp(comment.createdAt), updated: timestamp(comment.updatedAt), data_json: comment.data ? JSON.stringify(comment.data) : '',
+    created_at: timestamp(comment.createdAt), updated_at: timestamp(comment.updatedAt), data_json: comment.data ? JSON.stringify(comment.data) : '',
   };
 }
 
 export function reactionMessage(reaction: Reaction): pb.ReactionInput {
-  return { user: reaction.user ? userMessage(reaction.user) : undefined, content: reaction.content, created: timestamp(reaction.createdAt) };
+  return { user: reaction.user ? userMessage(reaction.user) : undefined, content: reaction.content, created_at: timestamp(reaction.createdAt) };
 }

@@ -47,7 +47,7 @@ export function userMessage(user: User): identity.UserInput {
     description: user.description,
     visibility: VISIBILITY_NUMBER[user.visibility],
     language: user.language,
-    created: timestamp(user.created),
+    created_at: timestamp(user.created),
     last_login: user.last_login ? timestamp(user.last_login) : null,
     login_name: user.login_name,
     source_id: user.source_id,
@@ -73,7 +73,7 @@ export function accessTokenMessage(token: AccessToken & { token?: string }): ide
     token: token.token ?? '',
     token_last_eight: token.token_last_eight,
     scopes: token.scopes,
-    created: timestamp(token.created),
-    updated: timestamp(token.updated),
+    created_at: timestamp(token.created),
+    updated_at: timestamp(token.updated),
   };
 }
