@@ -1,22 +1,14 @@
 // Domain values → collaboration messages, shared by the gRPC adapters and the events.
-import type { collaboration as pb, identity } from '@anvil/proto';
+import { timestamp, type collaboration as pb, type identity } from '@anvil/proto';
 import type { Comment } from '../domain/comments.js';
 import type { Reaction } from '../domain/reactions.js';
 import type { Issue, Label, Milestone } from '../domain/issue-store.js';
 import type { UserProfile } from '../domain/users.js';
 
-export function timestamp(date: Date): { seconds: number; nanos: number } {
-  const ms = date.getTime();
-  return { seconds: Math.floor(ms / 1000), nanos: (((ms % 1000) + 1000) % 1000) * 1e6 };
-}
 
 const optionalTimestamp = (date: Date | undefined) => (date ? timestamp(date) : undefined);
 
-/** A Timestamp message as a Date; undefined when unset. */
-export function dateOf(ts: { seconds?: number | string; nanos?: number } | null | undefined): Date | undefined {
-  if (!ts) return undefined;
-  return new Date(Number(ts.seconds ?? 0) * 1000 + Math.floor((ts.nanos ?? 0) / 1e6));
-}
+export { dateOf, timestamp } from '@anvil/proto';
 
 /** The read model keeps identity's User message as it came: hand it back as is. */
 export const userMessage = (user: UserProfile): identity.UserInput => user as unknown as identity.UserInput;

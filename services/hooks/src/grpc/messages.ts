@@ -1,14 +1,11 @@
 // Domain values ↔ anvil.hooks.v1 messages.
 import { invalid } from '@anvil/kit';
-import type { hooks } from '@anvil/proto';
+import { timestamp, type hooks } from '@anvil/proto';
 import type { Delivery } from '../domain/deliveries.js';
 import { coarseEvent } from '../domain/hook-events.js';
 import type { HookScope, Webhook } from '../domain/webhooks.js';
 
-export function timestamp(date: Date): { seconds: number; nanos: number } {
-  const ms = date.getTime();
-  return { seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 };
-}
+export { timestamp } from '@anvil/proto';
 
 export function scopeOf(scope: hooks.HookScope | null | undefined): HookScope {
   if (scope?.system) {

@@ -2,20 +2,11 @@
 // DeletePayload, RepositoryPayload, CommitStatusPayload), built from the events the
 // repository service publishes. The events carry users as id and login only, so users here
 // have Gitea's shape with what the event knows (e-mail and avatar are left empty).
-import type { repository as pb } from '@anvil/proto';
+import { formatTime, type repository as pb } from '@anvil/proto';
 
 const ZERO_SHA = /^0+$/;
 
-interface Timestamp {
-  seconds: number;
-  nanos?: number;
-}
-
-/** RFC 3339 with whole seconds, UTC, as Gitea's time.Time in JSON. */
-export function formatTime(ts: Timestamp | null | undefined): string {
-  if (!ts) return '0001-01-01T00:00:00Z';
-  return `${new Date(Number(ts.seconds) * 1000).toISOString().slice(0, -5)}Z`;
-}
+export { formatTime } from '@anvil/proto';
 
 export function payloadUser(user: { id: number; login: string } | null | undefined, rootUrl: string) {
   const login = user?.login ?? '';

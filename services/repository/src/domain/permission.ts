@@ -3,9 +3,9 @@
 import type { Caller } from '@anvil/kit';
 import type { Repository } from './repository.js';
 
-/** Gitea's access modes, weakest first. */
-export const ACCESS_MODES = ['none', 'read', 'write', 'admin', 'owner'] as const;
-export type AccessMode = (typeof ACCESS_MODES)[number];
+import { atLeast, type AccessMode } from '@anvil/kit';
+
+export { ACCESS_MODES, atLeast, type AccessMode } from '@anvil/kit';
 export type CollaboratorMode = 'read' | 'write' | 'admin';
 
 export interface PermissionFacts {
@@ -26,9 +26,6 @@ export function isPublicOnly(caller: { scopes?: readonly string[] }): boolean {
   return caller.scopes?.includes('public-only') ?? false;
 }
 
-export function atLeast(mode: AccessMode, wanted: AccessMode): boolean {
-  return ACCESS_MODES.indexOf(mode) >= ACCESS_MODES.indexOf(wanted);
-}
 
 function strongest(modes: AccessMode[]): AccessMode {
   return modes.reduce((best, m) => (atLeast(m, best) ? m : best), 'none' as AccessMode);

@@ -1,10 +1,8 @@
 // Domain values → protobuf messages, shared by the gRPC service and the events.
-import type { repository as pb } from '@anvil/proto';
-import type { identity } from '@anvil/proto';
+import { timestamp, visibilityEnum, type identity, type repository as pb } from '@anvil/proto';
 import type { Owner } from '../domain/owner.js';
 import type { Repository } from '../domain/repository.js';
 
-const VISIBILITY = { public: 'VISIBILITY_PUBLIC', limited: 'VISIBILITY_LIMITED', private: 'VISIBILITY_PRIVATE' } as const;
 
 /** The owner as an identity User: the profile identity last sent, with the read model's current facts on top. */
 export function ownerUserMessage(owner: Owner): identity.UserInput {
@@ -16,15 +14,12 @@ export function ownerUserMessage(owner: Owner): identity.UserInput {
     email: owner.email,
     is_admin: owner.isAdmin,
     restricted: owner.restricted,
-    visibility: VISIBILITY[owner.visibility],
+    visibility: visibilityEnum(owner.visibility),
     type: owner.type,
   };
 }
 
-export function timestamp(date: Date): { seconds: number; nanos: number } {
-  const ms = date.getTime();
-  return { seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 };
-}
+export { timestamp } from '@anvil/proto';
 
 export function repositoryMessage(r: Repository): pb.RepositoryInput {
   return {
