@@ -31,7 +31,7 @@ export function presentNotificationThread(thread: collaboration.NotificationThre
     },
     unread: thread.status === 'unread',
     pinned: thread.status === 'pinned',
-    updated_at: formatTime(thread.updated),
+    updated_at: formatTime(thread.updated_at),
     url: `${rootUrl}api/v1/notifications/threads/${thread.id}`,
   };
 }

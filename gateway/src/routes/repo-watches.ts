@@ -17,7 +17,7 @@ function watchInfo(ctx: RouteContext, call: RepositoryCall) {
   const urls = repoUrls(ctx.deps.config.rootUrl, call.repo.owner, call.repo.name);
   return {
     subscribed: true, ignored: false, reason: null,
-    created_at: formatTime(call.access.repository?.created), url: `${urls.api}/subscription`, repository_url: urls.api,
+    created_at: formatTime(call.access.repository?.created_at), url: `${urls.api}/subscription`, repository_url: urls.api,
   };
 }
 

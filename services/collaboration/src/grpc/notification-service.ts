@@ -4,19 +4,16 @@ import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type collaboration } from '@anvil/proto';
 import { countUnread, getThread, listNotifications, markNotifications, markThread, type CountsByRepository, type NotificationDeps, type NotificationThread } from '../domain/notifications.js';
 import { pageOf } from './issue-service.js';
-import { timestamp } from './messages.js';
+import { dateOf, timestamp } from './messages.js';
 
 export const NOTIFICATION_SERVICE_NAME = 'anvil.collaboration.v1.NotificationService';
-
-const dateOf = (t: { seconds?: number; nanos?: number } | null | undefined) =>
-  (t && (t.seconds || t.nanos) ? new Date(Number(t.seconds ?? 0) * 1000 + Math.floor(Number(t.nanos ?? 0) / 1e6)) : undefined);
 
 const sum = (counts: CountsByRepository) => counts.reduce((total, c) => total + c.count, 0);
 const countMessage = (c: CountsByRepository[number]) => ({ repository_id: c.repositoryId, count: c.count });
 
 export function threadMessage(thread: NotificationThread): collaboration.NotificationThreadInput {
   return {
-    id: thread.id, repository_id: thread.repositoryId, status: thread.status, updated: timestamp(thread.updatedAt),
+    id: thread.id, repository_id: thread.repositoryId, status: thread.status, updated_at: timestamp(thread.updatedAt),
     subject: {
       type: thread.source === 'pull' ? 'Pull' : 'Issue', index: thread.subject.index, title: thread.subject.title,
       state: thread.subject.state, latest_comment_id: thread.subject.latestCommentId,

@@ -12,11 +12,11 @@ export function watchService(deps: WatchDeps): ServiceImplementation<collaborati
   return {
     async GetWatch(_request, { caller, repository }) {
       const watch = await getWatch(deps, repository, caller);
-      return { watching: true, created: timestamp(watch.createdAt) };
+      return { watching: true, created_at: timestamp(watch.createdAt) };
     },
     async SetWatch(request, { caller, repository }) {
       const watch = await setWatch(deps, repository, caller, request.watch);
-      return { watching: Boolean(watch), created: watch ? timestamp(watch.createdAt) : undefined };
+      return { watching: Boolean(watch), created_at: watch ? timestamp(watch.createdAt) : undefined };
     },
     async ListWatchers(request, { repository }) {
       const { items, total } = await listWatchers(deps, repository, pageOf(request));
