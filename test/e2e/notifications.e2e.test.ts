@@ -158,6 +158,7 @@ describe('notification threads', () => {
     expect((await other.client.get(`/notifications/threads/${thread.id}`)).status).toBe(403);
     expect((await other.client.resetContent('PATCH', `/notifications/threads/${thread.id}`)).status).toBe(403);
     expect((await watcher.client.get('/notifications/threads/999999999')).status).toBe(404);
+    expect((await watcher.client.get('/notifications/threads/not-a-number')).status).toBe(404);
     // Nothing changed for the owner of the thread.
     expect((await watcher.client.get(`/notifications/threads/${thread.id}`)).body.unread).toBe(true);
   });

@@ -4,7 +4,6 @@
 // repository call then keeps the repositories the caller may still see (a user who lost
 // access to a private repository no longer sees its threads, nor counts them) and gives the
 // repository JSON each thread carries.
-import { invalid } from '@anvil/kit';
 import type { collaboration, repository } from '@anvil/proto';
 import { ApiError } from '../http/errors.js';
 import type { Reply, Route, RouteContext } from '../http/route.js';
@@ -81,10 +80,8 @@ async function ownThread(ctx: RouteContext, thread: collaboration.NotificationTh
   return presented;
 }
 
-const threadId = (ctx: RouteContext) => {
-  if (!/^\d{1,15}$/.test(ctx.params.id ?? '')) throw invalid(`invalid thread id ${JSON.stringify(ctx.params.id)}`, 'bad_thread_id');
-  return Number(ctx.params.id);
-};
+/** The `{id}` of the path; anything but a positive number names no thread (404, as Gitea's 0). */
+const threadId = (ctx: RouteContext) => (/^\d{1,15}$/.test(ctx.params.id ?? '') ? Number(ctx.params.id) : 0);
 
 export const notificationRoutes: Route[] = [
   {
