@@ -29,14 +29,21 @@ function filterOf(ctx: RouteContext): collaboration.NotificationFilter {
   };
 }
 
-/** The repositories among `ids` the caller may see, in one call. */
+/** The repository service's largest page. */
+const MAX_IDS_PER_CALL = 1000;
+
+/** The repositories among `ids` the caller may see: one call (one per 1,000 repositories). */
 async function visibleRepositories(ctx: RouteContext, ids: number[]): Promise<Map<number, repository.RepositoryAccess>> {
   const unique = [...new Set(ids)];
-  if (!unique.length) return new Map();
-  const reply = await ctx.deps.services.repository.SearchRepositories({
-    q: '', sort: '', order: '', visibility: '', archived: '', mode: '', owner_login: '', ids: unique, page: { page: 1, limit: unique.length },
-  }, { caller: ctx.caller });
-  return new Map(reply.repositories.map((r) => [Number(r.repository!.id), r]));
+  const visible = new Map<number, repository.RepositoryAccess>();
+  for (let start = 0; start < unique.length; start += MAX_IDS_PER_CALL) {
+    const chunk = unique.slice(start, start + MAX_IDS_PER_CALL);
+    const reply = await ctx.deps.services.repository.SearchRepositories({
+      q: '', sort: '', order: '', visibility: '', archived: '', mode: '', owner_login: '', ids: chunk, page: { page: 1, limit: chunk.length },
+    }, { caller: ctx.caller });
+    for (const r of reply.repositories) visible.set(Number(r.repository!.id), r);
+  }
+  return visible;
 }
 
 function present(ctx: RouteContext, threads: collaboration.NotificationThread[], visible: Map<number, repository.RepositoryAccess>) {
