@@ -4,6 +4,7 @@ import { DomainError, alreadyExists, forbidden, invalid, notFound, type Caller }
 import { canCreateOrgRepository, orgFactsOf, type MemberTeam } from './org-access.js';
 import type { Owner } from './owner.js';
 import { atLeast, isPublicOnly, permissionOf, type AccessMode } from './permission.js';
+import { internalTrackerOf, type InternalTracker } from './internal-tracker.js';
 import { editPullRequestSettings, type PullRequestSettingsEdit } from './pull-request-settings.js';
 import { checkTemplateNames, initialFiles, type TemplateCatalog } from './repo-templates.js';
 import { UNIT_FLAGS, validateDescription, validateNewRepositoryName, validateRepositoryName, validateWebsite, type Repository, type UnitFlag } from './repository.js';
@@ -219,6 +220,8 @@ export interface EditRepositoryInput extends Partial<Record<UnitFlag, boolean>> 
   defaultBranch?: string;
   isTemplate?: boolean;
   pullRequestSettings?: PullRequestSettingsEdit;
+  /** Replaces the built-in tracker's settings while issues are on (Gitea's EditRepoOption.internal_tracker). */
+  internalTracker?: InternalTracker;
 }
 
 export async function editRepository(deps: RepositoryDeps, ownerLogin: string, name: string, input: EditRepositoryInput, caller: Caller): Promise<RepositoryAccess> {
@@ -256,6 +259,11 @@ export async function editRepository(deps: RepositoryDeps, ownerLogin: string, n
   const pullRequestsOn = input.hasPullRequests ?? repo.hasPullRequests;
   if (pullRequestsOn && input.pullRequestSettings && Object.keys(input.pullRequestSettings).length) {
     patch.pullRequestSettings = editPullRequestSettings(repo.pullRequestSettings, input.pullRequestSettings);
+  }
+  // Gitea's updateRepoUnits: the built-in tracker's settings are replaced while issues stay on.
+  if (input.internalTracker && (input.hasIssues ?? repo.hasIssues)) {
+    const next = internalTrackerOf(input.internalTracker);
+    if (JSON.stringify(next) !== JSON.stringify(repo.internalTracker)) patch.internalTracker = next;
   }
   if (input.defaultBranch !== undefined && input.defaultBranch !== repo.defaultBranch) {
     if (!isBranchName(input.defaultBranch)) throw invalid(`invalid default branch name: ${input.defaultBranch}`, 'invalid_branch_name');

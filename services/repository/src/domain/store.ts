@@ -39,7 +39,7 @@ export interface CollaboratorRow {
   user: Owner;
 }
 
-export type NewRepository = Omit<Repository, 'id' | 'createdAt' | 'updatedAt' | 'archivedAt' | 'size' | 'isEmpty' | 'pullRequestSettings' | 'topics' | 'branchCount' | 'licenses'>;
+export type NewRepository = Omit<Repository, 'id' | 'createdAt' | 'updatedAt' | 'archivedAt' | 'size' | 'isEmpty' | 'pullRequestSettings' | 'internalTracker' | 'topics' | 'branchCount' | 'licenses'>;
 export type RepositoryPatch = Partial<Omit<Repository, 'id' | 'ownerId' | 'ownerLogin' | 'createdAt' | 'updatedAt'>>;
 
 export type RepositoryEvent =

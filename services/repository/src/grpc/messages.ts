@@ -54,6 +54,7 @@ export function repositoryMessage(r: Repository): pb.RepositoryInput {
     updated: timestamp(r.updatedAt),
     language: r.language ?? '',
     pull_request_settings: r.pullRequestSettings,
+    internal_tracker: r.internalTracker,
     topics: r.topics,
     branch_count: r.branchCount,
     licenses: r.licenses,

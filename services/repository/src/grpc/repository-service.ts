@@ -95,6 +95,7 @@ export function repositoryService(deps: RepositoryDeps): ServiceImplementation<r
         hasActions: request.has_actions ?? undefined,
         hasCode: request.has_code ?? undefined,
         pullRequestSettings: request.pull_request_settings ? definedFields(request.pull_request_settings) : undefined,
+        internalTracker: request.internal_tracker ?? undefined,
       }, caller));
     },
     async DeleteRepository(request, { caller }) {

@@ -3,6 +3,7 @@
 import { alreadyExists, outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
 import type { Owner } from '../domain/owner.js';
 import type { CollaboratorMode } from '../domain/permission.js';
+import { internalTrackerOf } from '../domain/internal-tracker.js';
 import { pullRequestSettingsOf } from '../domain/pull-request-settings.js';
 import type { Repository } from '../domain/repository.js';
 import type { NewRepository, RepositoryEvent, RepositoryPatch, RepositoryReader, RepositoryStore, RepositoryWithOwner, RepositoryWriter, SearchFilter } from '../domain/store.js';
@@ -39,6 +40,7 @@ export function toRepository(row: RepositoryRow): Repository {
     hasActions: row.has_actions,
     hasCode: row.has_code,
     pullRequestSettings: pullRequestSettingsOf(row.pull_request_settings),
+    internalTracker: internalTrackerOf(row.internal_tracker),
     topics: row.topics ?? [],
     branchCount: row.branch_count ?? 0,
     licenses: row.licenses ?? [],
@@ -70,6 +72,7 @@ function toColumns(patch: RepositoryPatch): Prisma.RepositoryUpdateInput {
   if (patch.hasActions !== undefined) data.has_actions = patch.hasActions;
   if (patch.hasCode !== undefined) data.has_code = patch.hasCode;
   if (patch.pullRequestSettings !== undefined) data.pull_request_settings = { ...patch.pullRequestSettings };
+  if (patch.internalTracker !== undefined) data.internal_tracker = { ...patch.internalTracker };
   if (patch.topics !== undefined) data.topics = patch.topics;
   return data;
 }
