@@ -27,6 +27,8 @@ import { repoCommentRoutes } from './repo-comments.js';
 import { repoIssueRoutes } from './repo-issues.js';
 import { repoReactionRoutes } from './repo-reactions.js';
 import { repoSubscriptionRoutes } from './repo-subscriptions.js';
+import { repoTrackedTimeRoutes } from './repo-tracked-times.js';
+import { userTimeRoutes } from './user-times.js';
 import { repoLabelRoutes } from './repo-labels.js';
 import { orgLabelRoutes } from './org-labels.js';
 import { repoMilestoneRoutes } from './repo-milestones.js';
@@ -53,4 +55,5 @@ export const apiRoutes: readonly Route[] = [
   ...repoCommentRoutes, ...repoIssueRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes, ...repoReactionRoutes, ...repoSubscriptionRoutes, ...orgLabelRoutes,
   ...repoPullReviewRoutes, ...repoPullRoutes,
   ...repoMigrateRoutes, ...repoPushMirrorRoutes,
+  ...repoTrackedTimeRoutes, ...userTimeRoutes,
 ];
