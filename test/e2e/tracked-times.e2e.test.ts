@@ -73,7 +73,8 @@ describe('tracked times', () => {
     expect((await owner.client.post(`${base}/pulls`, { title: 'Feature', head: 'topic', base: 'main' })).status).toBe(201);
     const added = await owner.client.post(`${base}/issues/1/times`, { time: 90 });
     expect(added.status).toBe(200);
-    expect(added.body.issue.pull_request).not.toBeUndefined();
+    expect(added.body.issue).toMatchObject({ number: 1, title: 'Feature' });
+    expect(added.body.issue.html_url).toMatch(/\/pulls\/1$/);
     expect((await owner.client.get(`${base}/issues/1/times`)).body).toHaveLength(1);
   });
 

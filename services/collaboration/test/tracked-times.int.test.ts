@@ -23,6 +23,8 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta
 let database: TestDatabase;
 let db: PrismaClient;
 let deps: TrackedTimeDeps & StopwatchDeps;
+/** SQL statements the client sent since the last reset. */
+let statements: string[] = [];
 
 const caller = (userId: number, login: string, isAdmin = false): Caller => ({ userId, login, isAdmin, restricted: false, scopes: ['all'] });
 const ada = caller(7, 'ada');
@@ -52,7 +54,8 @@ const kindOf = (promise: Promise<unknown>) => promise.then(() => 'ok', (err: { k
 
 beforeAll(async () => {
   database = await testDatabase(`anvil_collaboration_times_test_${newRunId()}`, MIGRATIONS_DIR, log);
-  db = new PrismaClient({ adapter: prismaAdapter(database.url) });
+  db = new PrismaClient({ adapter: prismaAdapter(database.url), log: [{ emit: 'event', level: 'query' }] });
+  db.$on('query', (e) => statements.push(e.query));
   deps = { issues: issueStore(db), trackedTimes: trackedTimeStore(db), stopwatches: stopwatchStore(db), timeTrackingEnabled: true };
   // The read model knows the users named on behalf of others.
   for (const u of [ada, bob, eve]) {
@@ -73,6 +76,12 @@ describe('tracked times in PostgreSQL', () => {
     expect(await entriesOf(issue.id)).toEqual([['add_time_manual', '|3600']]);
     const event = await db.outboxEvent.findFirst({ where: { subject: 'collaboration.tracked_time.added' } });
     expect(decodeEvent(event!.type, event!.payload)).toMatchObject({ action: 'added', time: { id: time.id, time: 3600 }, issue: { index: issue.index }, repository: { id: 1 }, sender: { login: 'ada' } });
+    const store = trackedTimeStore(db);
+    statements = [];
+    const page = await store.list({ repositoryId: 1, offset: 0, limit: 10 });
+    // A page of times, with their users and issues, is one SQL statement.
+    expect(statements).toHaveLength(1);
+    expect(page.items[0].issue).toMatchObject({ index: issue.index, createdAt: expect.any(Date), assignees: [] });
     const listed = await listTrackedTimes(deps, scope(1), ada, { index: issue.index, user: '', offset: 0, limit: 10 });
     expect(listed.total).toBe(1);
     expect(listed.items[0]).toMatchObject({ id: time.id, user: { login: 'ada' }, issue: { index: issue.index, title: 'work' } });

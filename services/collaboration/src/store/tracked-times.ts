@@ -10,7 +10,7 @@ import type { UserProfile } from '../domain/users.js';
 import { outboxRowOfTrackedTimeEvent, type TrackedTimeAction } from '../events/tracked-time-events.js';
 import { Prisma } from './generated/client.js';
 import type { CollaborationDb, CollaborationTx } from './db.js';
-import { readIssues } from './issue-rows.js';
+import { SELECT_ISSUE, toIssue, type IssueRow } from './issue-rows.js';
 import { rememberUsers } from './users.js';
 
 type Client = CollaborationDb | CollaborationTx;
@@ -24,6 +24,14 @@ const toTrackedTime = (row: TrackedTimeRow): TrackedTime => ({
   id: Number(row.id), issueId: Number(row.issue_id), repositoryId: Number(row.repository_id), userId: Number(row.user_id),
   user: row.user ? { ...row.user, id: Number(row.user.id) } : undefined, time: Number(row.time), createdAt: row.created_at, deleted: row.deleted,
 });
+
+/** An issue row as row_to_json gives it: timestamps as text. */
+type IssueJson = Omit<IssueRow, 'created_at' | 'updated_at' | 'due_date' | 'closed_at'> & Record<'created_at' | 'updated_at' | 'due_date' | 'closed_at', string | null>;
+
+const issueOfJson = (row: IssueJson) => toIssue({
+  ...row, created_at: new Date(row.created_at!), updated_at: new Date(row.updated_at!),
+  due_date: row.due_date ? new Date(row.due_date) : null, closed_at: row.closed_at ? new Date(row.closed_at) : null,
+} as IssueRow);
 
 const SELECT_TIME = Prisma.sql`
   SELECT t.id, t.issue_id, t.repository_id, t.user_id, t.time, t.created_at, t.deleted, u.profile AS "user"
@@ -81,19 +89,19 @@ export function trackedTimeStore(db: CollaborationDb, options: OutboxStoreOption
   return {
     async list(query) {
       const where = whereOf(query);
-      const rows = await db.$queryRaw<TrackedTimeRow[]>`
-        SELECT t.id, t.issue_id, t.repository_id, t.user_id, t.time, t.created_at, t.deleted, u.profile AS "user", count(*) OVER () AS total
+      // One statement: each time with its user and its issue (as issue-rows.ts reads one).
+      const rows = await db.$queryRaw<Array<TrackedTimeRow & { issue: IssueJson }>>`
+        SELECT t.id, t.issue_id, t.repository_id, t.user_id, t.time, t.created_at, t.deleted, u.profile AS "user",
+               row_to_json(iss) AS issue, count(*) OVER () AS total
           FROM tracked_time t LEFT JOIN "user" u ON u.id = t.user_id
+          JOIN LATERAL (${SELECT_ISSUE} FROM issue i LEFT JOIN "user" p ON p.id = i.poster_id WHERE i.id = t.issue_id) iss ON true
          WHERE ${where} ORDER BY t.id LIMIT ${query.limit} OFFSET ${query.offset}`;
       let total = Number(rows[0]?.total ?? 0);
       if (!rows.length && query.offset > 0) {
         const [{ count }] = await db.$queryRaw<Array<{ count: bigint }>>`SELECT count(*) AS count FROM tracked_time t WHERE ${where}`;
         total = Number(count);
       }
-      const issueIds = [...new Set(rows.map((r) => r.issue_id))];
-      const issues = issueIds.length ? await readIssues(db, Prisma.sql`i.id IN (${Prisma.join(issueIds)})`, Prisma.sql`i.id`) : [];
-      const byId = new Map(issues.map((i) => [i.id, i]));
-      return { items: rows.map((r) => ({ ...toTrackedTime(r), issue: byId.get(Number(r.issue_id)) })), total };
+      return { items: rows.map((r) => ({ ...toTrackedTime(r), issue: issueOfJson(r.issue) })), total };
     },
 
     find(id) {
