@@ -10,6 +10,7 @@ import { decodeEvent } from '@anvil/proto';
 import { createIssue } from '../src/domain/issues.js';
 import { cancelStopwatch, listStopwatches, startStopwatch, stopStopwatch, type StopwatchDeps } from '../src/domain/stopwatches.js';
 import { addTrackedTime, deleteTrackedTime, listTrackedTimes, listUserTrackedTimes, resetTrackedTimes, type TrackedTimeDeps } from '../src/domain/tracked-times.js';
+import { repositoryConsumer } from '../src/events/repository-consumer.js';
 import { PrismaClient } from '../src/store/generated/client.js';
 import { issueStore } from '../src/store/issues.js';
 import { stopwatchStore } from '../src/store/stopwatches.js';
@@ -211,5 +212,19 @@ describe('stopwatches in PostgreSQL', () => {
     const issue = await newIssue(12, eve, 'read');
     expect(await kindOf(startStopwatch(deps, scope(12, 'read'), eve, issue.index))).toBe('forbidden');
     expect(await db.stopwatch.count({ where: { issue_id: BigInt(issue.id) } })).toBe(0);
+  });
+
+  it('go with their repository when it is deleted, with its tracked times', async () => {
+    const issue = await newIssue(13);
+    await addTrackedTime(deps, scope(13), ada, issue.index, { seconds: 42, userName: '' });
+    await startStopwatch(deps, scope(13), bob, issue.index);
+    await startStopwatch(deps, scope(13), ada, issue.index);
+    const handler = repositoryConsumer(log);
+    await db.$transaction((tx) => handler.handle({
+      id: 'times-repo-deleted', subject: 'repository.repo.deleted', type: 'anvil.repository.v1.RepositoryDeleted', payload: { repository: { id: 13 } },
+    }, tx));
+    expect(await db.trackedTime.count({ where: { repository_id: 13n } })).toBe(0);
+    expect(await db.stopwatch.count({ where: { issue_id: BigInt(issue.id) } })).toBe(0);
+    expect((await listStopwatches(deps, ada, { offset: 0, limit: 10 })).items.map((s) => s.repositoryId)).not.toContain(13);
   });
 });
