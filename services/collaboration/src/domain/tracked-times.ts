@@ -41,8 +41,8 @@ export interface TrackedTimeStore {
   find(id: number): Promise<TrackedTime | undefined>;
   /** Stores the time with its add_time_manual entry and `added` event. */
   add(context: ChangeContext, issue: Issue, user: UserProfile, seconds: number, created: Date): Promise<TrackedTime>;
-  /** Marks the user's times on the issue deleted; the seconds removed (0: there were none, nothing written). */
-  reset(context: ChangeContext, issue: Issue, userId: number): Promise<number>;
+  /** Marks the user's times on the issue deleted; the seconds removed, undefined when they had none (nothing written). */
+  reset(context: ChangeContext, issue: Issue, userId: number): Promise<number | undefined>;
   /** Marks the entry deleted; false when it already was (nothing written). */
   remove(context: ChangeContext, issue: Issue, time: TrackedTime): Promise<boolean>;
 }
@@ -125,7 +125,7 @@ export async function resetTrackedTimes(deps: TrackedTimeDeps, scope: Repository
   requireTimeTracker(deps, repository, issue, caller);
   requireNotArchived(repository);
   const removed = await deps.trackedTimes.reset(changeContext(repository, caller), issue, caller.userId);
-  if (!removed) throw notFound('tracked time does not exist', 'tracked_time_not_found');
+  if (removed === undefined) throw notFound('tracked time does not exist', 'tracked_time_not_found');
 }
 
 /** Deletes one entry of the issue: its author, a repository admin or a site admin; a missing one is 404. */

@@ -122,15 +122,15 @@ export function trackedTimeStore(db: CollaborationDb, options: OutboxStoreOption
         // Locks the user's entries so two resets cannot both count them.
         const rows = await tx.$queryRaw<Array<{ time: bigint }>>`
           SELECT time FROM tracked_time WHERE issue_id = ${BigInt(issue.id)} AND user_id = ${BigInt(userId)} AND NOT deleted FOR UPDATE`;
+        if (!rows.length) return undefined;
         const removed = rows.reduce((sum, r) => sum + Number(r.time), 0);
-        if (!rows.length) return 0;
         await tx.trackedTime.updateMany({ where: { issue_id: BigInt(issue.id), user_id: BigInt(userId), deleted: false }, data: { deleted: true } });
         await rememberUsers(tx, context.knownUsers);
         await recordTimeEntry(tx, issue, userId, 'delete_time_manual', removed);
         await publishTimeEvent(tx, published, context, 'reset', issue, {
           id: 0, issueId: issue.id, repositoryId: issue.repositoryId, userId, user: context.sender, time: removed, createdAt: new Date(), deleted: true,
         });
-        return removed || rows.length;
+        return removed;
       });
     },
 
