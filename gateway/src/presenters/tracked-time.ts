@@ -10,7 +10,7 @@ import { formatTime } from './time.js';
 export function presentTrackedTime(t: collaboration.TrackedTime, repo: IssueRepository | undefined, caller: Caller, rootUrl: string) {
   return {
     id: t.id,
-    created: formatTime(t.created),
+    created: formatTime(t.created_at),
     time: t.time,
     user_id: t.user_id,
     // Gitea's ghost user for a deleted account.
@@ -23,7 +23,7 @@ export function presentTrackedTime(t: collaboration.TrackedTime, repo: IssueRepo
 /** Gitea's api.StopWatch. */
 export function presentStopwatch(s: collaboration.Stopwatch, repo: IssueRepository) {
   return {
-    created: formatTime(s.created),
+    created: formatTime(s.created_at),
     seconds: s.seconds,
     duration: secondsToHours(s.seconds),
     issue_index: s.issue_index,

@@ -36,7 +36,7 @@ export const repoTrackedTimeRoutes: Route[] = [
     handle: inRepository('read', async (ctx, call) => {
       const body = ctx.body as { time?: number; created?: string; user_name?: string };
       const time = await ctx.deps.services.trackedTimes.AddTrackedTime({
-        index: idParam(ctx, 'index'), time: Number(body.time ?? 0), created: timestampOf(body.created, 'created'), user_name: text(body.user_name),
+        index: idParam(ctx, 'index'), time: Number(body.time ?? 0), created_at: timestampOf(body.created, 'created'), user_name: text(body.user_name),
       }, call.options);
       return ok(presentAll(ctx, call)(time));
     }),

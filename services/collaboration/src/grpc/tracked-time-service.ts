@@ -24,7 +24,7 @@ export function trackedTimeService(deps: TrackedTimeDeps & StopwatchDeps): Servi
     },
     async AddTrackedTime(request, { caller, repository }) {
       return trackedTimeMessage(await addTrackedTime(deps, repository, caller, request.index, {
-        seconds: Number(request.time), created: dateOf(request.created), userName: request.user_name,
+        seconds: Number(request.time), created: dateOf(request.created_at), userName: request.user_name,
       }));
     },
     async ResetTrackedTimes(request, { caller, repository }) {
