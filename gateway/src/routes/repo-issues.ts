@@ -5,6 +5,7 @@ import { invalid, notFound } from '@anvil/kit';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
 import { presentIssue } from '../presenters/issue.js';
 import { formatTime } from '../presenters/time.js';
+import { assignableFor } from './assignees.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 
 // Gitea's mustNotBeArchived: every issue write in an archived repository is 423 Locked.
@@ -78,6 +79,7 @@ export const repoIssueRoutes: Route[] = [
       const issue = await ctx.deps.services.issues.CreateIssue({
         title: body.title ?? '', body: body.body ?? '', ref: body.ref ?? '', assignees, labels: body.labels ?? [],
         milestone: body.milestone ?? 0, due_date: timestampOf(body.due_date, 'due_date'), closed: body.closed ?? false,
+        assignable: await assignableFor(ctx, call, assignees),
       }, call.options);
       return created(present(ctx, call)(issue));
     }),
@@ -96,6 +98,7 @@ export const repoIssueRoutes: Route[] = [
       const issue = await ctx.deps.services.issues.EditIssue({
         index: indexOf(ctx), title: body.title, body: body.body, ref: body.ref, state: body.state, milestone: body.milestone,
         set_assignees: setAssignees, assignees, due_date: timestampOf(body.due_date, 'due_date'), unset_due_date: body.unset_due_date ?? false,
+        assignable: await assignableFor(ctx, call, assignees),
       }, call.options);
       return created(present(ctx, call)(issue));
     }),
