@@ -10,8 +10,9 @@ import { inRepository, type RepositoryCall } from './issue-scope.js';
 
 // Gitea's mustNotBeArchived: every issue write in an archived repository is 423 Locked.
 const WRITE_STATUSES = { repo_archived: 423 };
-// Gitea's ErrDependenciesLeft when closing an issue that depends on open ones.
-const EDIT_STATUSES = { ...WRITE_STATUSES, dependencies_left: 412 };
+// Gitea's ErrDependenciesLeft when closing an issue that depends on open ones; an assignee
+// without access is a permission error on edit (ErrUserDoesNotHaveAccessToRepo), 422 on create.
+const EDIT_STATUSES = { ...WRITE_STATUSES, dependencies_left: 412, assignee_no_access: 403 };
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 

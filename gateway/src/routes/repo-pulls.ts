@@ -110,7 +110,7 @@ export const repoPullRoutes: Route[] = [
   {
     // Gitea answers an edit with 201. Title, body, state, milestone, assignees and due date
     // edit the pull's issue (the issue rules decide who may).
-    method: 'PATCH', path: '/repos/:owner/:repo/pulls/:index', operationId: 'repoEditPullRequest', access: 'signed', scopes: ['repository'], statusOverrides: WRITE_STATUSES,
+    method: 'PATCH', path: '/repos/:owner/:repo/pulls/:index', operationId: 'repoEditPullRequest', access: 'signed', scopes: ['repository'], statusOverrides: { ...WRITE_STATUSES, assignee_no_access: 403 },
     handle: inRepository('read', async (ctx, call) => {
       const body = ctx.body as EditPullBody;
       const pull = await pullOf(ctx, call, ctx.params.index);

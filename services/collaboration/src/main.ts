@@ -44,7 +44,7 @@ function contextsOf({ db, relay, config }: ServiceDeps<CollaborationDb>): Contex
   let found = contexts.get(db);
   if (!found) {
     const onPublished = () => relay.kick();
-    found = { issues: issueStore(db, { onPublished }), labels: labelStore(db), milestones: milestoneStore(db), comments: commentStore(db, { onPublished }),
+    found = { issues: issueStore(db, { onPublished }), labels: labelStore(db, { onPublished }), milestones: milestoneStore(db, { onPublished }), comments: commentStore(db, { onPublished }),
       reactions: reactionStore(db), allowedReactions: config.settings.ui.REACTIONS, subscriptions: subscriptionStore(db),
       pins: pinStore(db), dependencies: dependencyStore(db), issueSearch: issueSearchStore(db),
       pulls: pullStore(db, { onPublished }), reviews: reviewStore(db, { onPublished }),

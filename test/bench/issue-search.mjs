@@ -1,0 +1,82 @@
+// `pnpm bench`, part "issue-search": GET /api/v1/repos/issues/search for a user who sees
+// 1,000 repositories, each with 10 issues (10,000 in all; the default page of 30, newest
+// first), at 64 connections. The repositories are created through the API; their issues go
+// straight into collaboration's tables (generate_series), one of them first through the API
+// so the poster's read-model row exists as on a live system. Whatever the number of
+// repositories, a search costs two gRPC calls and one SQL statement in collaboration
+// (services/collaboration/test/issue-search.int.test.ts counts them).
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const REPOSITORIES = 1000;
+const ISSUES_PER_REPOSITORY = 10;
+
+async function api(baseUrl, token, method, path, body) {
+  const res = await fetch(`${baseUrl}api/v1${path}`, {
+    method, headers: { authorization: `token ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** Runs `work` over `items`, `width` at a time. */
+async function inBatches(items, width, work) {
+  for (let i = 0; i < items.length; i += width) await Promise.all(items.slice(i, i + width).map(work));
+}
+
+async function bulkInsert(databaseUrl, repositoryIds, posterId) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(
+      `INSERT INTO issue (repository_id, index, poster_id, title, body, created_at, updated_at)
+       SELECT r, n, $2, 'Issue ' || n || ' of ' || r, 'Body', now(), now()
+         FROM unnest($1::bigint[]) AS r, generate_series(1, $3::int) AS n`,
+      [repositoryIds, posterId, ISSUES_PER_REPOSITORY],
+    );
+    await client.query(
+      `INSERT INTO issue_index (repository_id, max_index, open_issues) SELECT r, $2, $2 FROM unnest($1::bigint[]) AS r
+       ON CONFLICT (repository_id) DO UPDATE SET max_index = EXCLUDED.max_index, open_issues = EXCLUDED.open_issues`,
+      [repositoryIds, ISSUES_PER_REPOSITORY],
+    );
+    await client.query('COMMIT');
+    await client.query('VACUUM ANALYZE issue');
+  } finally {
+    await client.end();
+  }
+}
+
+function measure(url, token, connections, duration) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections, duration, headers: { authorization: `token ${token}` } }, (err, result) => {
+      if (err) return reject(err);
+      const failed = result.non2xx + result.errors + result.timeouts;
+      if (failed) return reject(new Error(`${url}: ${failed} of ${result.requests.total} requests failed`));
+      resolve({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 });
+    });
+  });
+}
+
+/** @returns {{ rps: number, p50: number, p99: number, repositories: number, total: string }} the mean of `rounds` (p99: the worst). */
+export async function benchIssueSearch({ baseUrl, token, owner, collaborationDbUrl, connections, duration, rounds, log }) {
+  const names = Array.from({ length: REPOSITORIES }, (_, n) => `bench-search-${n}`);
+  const ids = [];
+  await inBatches(names, 8, async (name) => ids.push((await api(baseUrl, token, 'POST', '/user/repos', { name })).id));
+  log(`issue-search: ${ids.length} repositories created`);
+  const first = await api(baseUrl, token, 'POST', `/repos/${owner}/${names[0]}/issues`, { title: 'Opened through the API' });
+  await bulkInsert(collaborationDbUrl, ids.filter((id) => id !== first.repository.id), first.user.id);
+  const url = `${baseUrl}api/v1/repos/issues/search`;
+  const check = await fetch(url, { headers: { authorization: `token ${token}` } });
+  const total = check.headers.get('x-total-count');
+  log(`issue-search: X-Total-Count ${total}, ${(await check.json()).length} on page 1`);
+  await measure(url, token, connections, 3); // warm-up
+  const results = [];
+  for (let round = 1; round <= rounds; round++) {
+    const r = await measure(url, token, connections, duration);
+    results.push(r);
+    log(`round ${round} issue search ${Math.round(r.rps)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms`);
+  }
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return { rps: mean(results.map((r) => r.rps)), p50: mean(results.map((r) => r.p50)), p99: Math.max(...results.map((r) => r.p99)), repositories: ids.length, total };
+}
