@@ -27,6 +27,7 @@ import { repoCommentRoutes } from './repo-comments.js';
 import { repoIssueRoutes } from './repo-issues.js';
 import { issueSearchRoutes } from './issue-search.js';
 import { assigneeRoutes } from './assignees.js';
+import { issueDependencyRoutes } from './issue-dependencies.js';
 import { repoReactionRoutes } from './repo-reactions.js';
 import { repoSubscriptionRoutes } from './repo-subscriptions.js';
 import { repoLabelRoutes } from './repo-labels.js';
@@ -54,7 +55,7 @@ export const apiRoutes: readonly Route[] = [
   ...repoContentRoutes,
   ...hookRoutes, ...repoHookTestRoutes,
   // Comments first: `/issues/comments` must not be taken for an issue number.
-  ...repoCommentRoutes, ...assigneeRoutes, ...repoIssueRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes, ...repoReactionRoutes, ...repoSubscriptionRoutes, ...orgLabelRoutes,
+  ...repoCommentRoutes, ...assigneeRoutes, ...repoIssueRoutes, ...issueDependencyRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes, ...repoReactionRoutes, ...repoSubscriptionRoutes, ...orgLabelRoutes,
   ...repoPullReviewRoutes, ...repoPullRoutes,
   ...repoMigrateRoutes, ...repoPushMirrorRoutes,
 ];

@@ -74,7 +74,7 @@ export function issueService(deps: PinDeps & DependencyDeps & SearchDeps): Servi
       return { issues: items.map(issueMessage), total };
     },
     async SetIssueDependency(request, { repository }) {
-      return issueMessage(await setIssueDependency(deps, repository, request.index, request.other_index, request.blocks, request.add));
+      return issueMessage(await setIssueDependency(deps, repository, request.index, request.other_index, request.blocks, request.add, Number(request.other_repository_id)));
     },
     async ChangeIssueAssignees(request, { caller, repository }) {
       return issueMessage(await changeIssueAssignees(deps, repository, caller, request.index, request.assignees, request.add, assignableOf(request.assignable)));
