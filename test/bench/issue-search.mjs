@@ -1,6 +1,7 @@
-// `pnpm bench`, part "issue-search": GET /api/v1/repos/issues/search for a user who sees
-// 1,000 repositories, each with 10 issues (10,000 in all; the default page of 30, newest
-// first), at 64 connections. The repositories are created through the API; their issues go
+// `pnpm bench`, part "issue-search": GET /api/v1/repos/issues/search for a user (not a site
+// admin: their visibility is computed) who sees 1,000 repositories of their own, each with
+// 10 issues (10,000 in all; the default page of 30, newest first), at 64 connections. The
+// user and their repositories are created through the API; their issues go
 // straight into collaboration's tables (generate_series), one of them first through the API
 // so the poster's read-model row exists as on a live system. Whatever the number of
 // repositories, a search costs two gRPC calls and one SQL statement in collaboration
@@ -58,8 +59,26 @@ function measure(url, token, connections, duration) {
   });
 }
 
+/** A user made by the site admin (basic auth), and a token of theirs. */
+async function newSearcher(baseUrl, adminBasic) {
+  const username = `bench-searcher-${Date.now()}`;
+  const password = `pw-${Math.random().toString(36).slice(2)}-Aa1`;
+  const made = await fetch(`${baseUrl}api/v1/admin/users`, {
+    method: 'POST', headers: { authorization: adminBasic, 'content-type': 'application/json' },
+    body: JSON.stringify({ username, email: `${username}@example.com`, password, must_change_password: false }),
+  });
+  if (made.status !== 201) throw new Error(`creating the searcher: ${made.status} ${await made.text()}`);
+  const res = await fetch(`${baseUrl}api/v1/users/${username}/tokens`, {
+    method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench', scopes: ['write:repository', 'write:issue'] }),
+  });
+  if (res.status !== 201) throw new Error(`creating the searcher's token: ${res.status} ${await res.text()}`);
+  return { owner: username, token: (await res.json()).sha1 };
+}
+
 /** @returns {{ rps: number, p50: number, p99: number, repositories: number, total: string }} the mean of `rounds` (p99: the worst). */
-export async function benchIssueSearch({ baseUrl, token, owner, collaborationDbUrl, connections, duration, rounds, log }) {
+export async function benchIssueSearch({ baseUrl, adminBasic, collaborationDbUrl, connections, duration, rounds, log }) {
+  const { owner, token } = await newSearcher(baseUrl, adminBasic);
   const names = Array.from({ length: REPOSITORIES }, (_, n) => `bench-search-${n}`);
   const ids = [];
   await inBatches(names, 8, async (name) => ids.push((await api(baseUrl, token, 'POST', '/user/repos', { name })).id));

@@ -4,9 +4,7 @@
 import type { IssueSearch, IssueSearchStore } from '../domain/issue-search.js';
 import { Prisma } from './generated/client.js';
 import type { CollaborationDb } from './db.js';
-import { SELECT_ISSUE, toIssue, type IssueRow } from './issue-rows.js';
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+import { escapeLike, SELECT_ISSUE, toIssue, type IssueRow } from './issue-rows.js';
 
 function filtersOf(query: IssueSearch): Prisma.Sql[] {
   const where: Prisma.Sql[] = [Prisma.sql`i.repository_id = ANY(${query.repositoryIds.map(BigInt)}::bigint[])`];
