@@ -28,7 +28,7 @@ export async function visibleRepositories(store: RepositoryStore, caller: Caller
   }
   const filter: SearchFilter = {
     viewerId: Math.max(caller.userId, 0), viewerIsAdmin: caller.isAdmin, viewerRestricted: caller.restricted, q: '',
-    ownerId: owner?.id ?? 0, exclusive: true, includeCollaborative: false, onlyCollaborative: false,
+    owner_id: owner?.id ?? 0, exclusive: true, includeCollaborative: false, onlyCollaborative: false,
     // A public-only token searches public repositories only.
     visibility: caller.scopes.includes('public-only') ? 'public' : '',
     sort: 'id', order: 'asc', offset: 0, limit: 0,
