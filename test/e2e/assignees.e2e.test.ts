@@ -60,7 +60,7 @@ describe('who can be assigned', () => {
     expect((await owner.client.get(`${base}/issues/99/assignees/${writer.username}`)).status).toBe(404);
   });
 
-  test('lists the members of an organization team with write access', async () => {
+  test('never lists the organization itself, and lists its owners', async () => {
     const owner = await newUser();
     const org = e2e.users.unique('assignorg');
     expect((await owner.client.post('/orgs', { username: org })).status).toBe(201);
@@ -69,6 +69,30 @@ describe('who can be assigned', () => {
     expect(res.status).toBe(200);
     // The organization itself is never an assignee; its owners are.
     expect(logins(res.body)).toEqual([owner.username]);
+  });
+
+  test('lists members of a team with write access to the repository, not of a team that only reads', async () => {
+    const owner = await newUser();
+    const writer = await newUser();
+    const reader = await newUser();
+    const org = e2e.users.unique('teamorg');
+    expect((await owner.client.post('/orgs', { username: org })).status).toBe(201);
+    const base = await newRepository(owner, { org });
+    const writers = await owner.client.post(`/orgs/${org}/teams`, { name: 'writers', permission: 'write', units: ['repo.code', 'repo.issues'], includes_all_repositories: true });
+    const readers = await owner.client.post(`/orgs/${org}/teams`, { name: 'readers', permission: 'read', units: ['repo.code', 'repo.issues'], includes_all_repositories: true });
+    expect((await owner.client.put(`/teams/${writers.body.id}/members/${writer.username}`)).status).toBe(204);
+    expect((await owner.client.put(`/teams/${readers.body.id}/members/${reader.username}`)).status).toBe(204);
+    // Team memberships reach the repository service through identity's events: wait for them.
+    const deadline = Date.now() + 60_000;
+    let listed: string[] = [];
+    while (Date.now() < deadline) {
+      listed = logins((await owner.client.get(`${base}/assignees`)).body);
+      if (listed.includes(writer.username)) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(listed).toEqual([owner.username, writer.username].sort());
+    expect((await owner.client.post(`${base}/issues`, { title: 'for the team', assignees: [writer.username] })).status).toBe(201);
+    expect((await owner.client.post(`${base}/issues`, { title: 'not for readers', assignees: [reader.username] })).status).toBe(422);
   });
 
   test('hides the assignees of a private repository from strangers', async () => {
