@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { runService, type ServiceDeps } from '@anvil/kit';
 import type { DependencyDeps } from './domain/issue-dependencies.js';
 import type { PinDeps } from './domain/issue-pins.js';
+import type { SearchDeps } from './domain/issue-search.js';
 import type { LabelDeps } from './domain/labels.js';
 import type { MilestoneDeps } from './domain/milestones.js';
 import type { ReactionDeps } from './domain/reactions.js';
@@ -30,6 +31,7 @@ import { createDb, type CollaborationDb, type CollaborationTx } from './store/db
 import { commentStore } from './store/comments.js';
 import { dependencyStore } from './store/issue-dependencies.js';
 import { pinStore } from './store/issue-pins.js';
+import { issueSearchStore } from './store/issue-search.js';
 import { issueStore } from './store/issues.js';
 import { labelStore } from './store/labels.js';
 import { milestoneStore } from './store/milestones.js';
@@ -38,7 +40,7 @@ import { subscriptionStore } from './store/subscriptions.js';
 import { stopwatchStore } from './store/stopwatches.js';
 import { trackedTimeStore } from './store/tracked-times.js';
 
-type Contexts = LabelDeps & MilestoneDeps & ReactionDeps & SubscriptionDeps & PinDeps & DependencyDeps & ReviewDeps
+type Contexts = SearchDeps & LabelDeps & MilestoneDeps & ReactionDeps & SubscriptionDeps & PinDeps & DependencyDeps & ReviewDeps
   & TrackedTimeDeps & StopwatchDeps;
 
 /** One set of stores per process, whatever asks first. */
@@ -48,9 +50,9 @@ function contextsOf({ db, relay, config }: ServiceDeps<CollaborationDb>): Contex
   let found = contexts.get(db);
   if (!found) {
     const onPublished = () => relay.kick();
-    found = { issues: issueStore(db, { onPublished }), labels: labelStore(db), milestones: milestoneStore(db), comments: commentStore(db, { onPublished }),
+    found = { issues: issueStore(db, { onPublished }), labels: labelStore(db, { onPublished }), milestones: milestoneStore(db, { onPublished }), comments: commentStore(db, { onPublished }),
       reactions: reactionStore(db), allowedReactions: config.settings.ui.REACTIONS, subscriptions: subscriptionStore(db),
-      pins: pinStore(db), dependencies: dependencyStore(db),
+      pins: pinStore(db), dependencies: dependencyStore(db), issueSearch: issueSearchStore(db),
       pulls: pullStore(db, { onPublished }), reviews: reviewStore(db, { onPublished }),
       trackedTimes: trackedTimeStore(db, { onPublished }), stopwatches: stopwatchStore(db, { onPublished }),
       timeTrackingEnabled: config.settings.service.ENABLE_TIMETRACKING,
