@@ -37,6 +37,7 @@ import type { ProtoGrpcType as CollaborationReactionsGrpc } from './generated/re
 import type { ProtoGrpcType as CollaborationSubscriptionsGrpc } from './generated/subscriptions.js';
 import type { ProtoGrpcType as CollaborationPullsGrpc } from './generated/pulls.js';
 import type { ProtoGrpcType as CollaborationReviewsGrpc } from './generated/reviews.js';
+import type { ProtoGrpcType as CollaborationTrackedTimesGrpc } from './generated/tracked_times.js';
 import type { ProtoGrpcType as CollaborationWatchesGrpc } from './generated/watches.js';
 import type { ProtoGrpcType as CollaborationNotificationsGrpc } from './generated/notifications.js';
 
@@ -69,6 +70,7 @@ export type AnvilGrpc = IdentityGrpc
   & CollaborationSubscriptionsGrpc
   & CollaborationPullsGrpc
   & CollaborationReviewsGrpc
+  & CollaborationTrackedTimesGrpc
   & CollaborationWatchesGrpc
   & CollaborationNotificationsGrpc;
 
