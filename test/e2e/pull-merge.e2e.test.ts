@@ -125,3 +125,61 @@ describe('merging under branch protection', () => {
     expect(await mainSha(owner, base)).toBe(before);
   });
 });
+
+describe('merging under the repository\'s merge settings', () => {
+  it('refuses a merge style the repository does not allow with 405, and merges once it is allowed', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const { base } = await repoWithPull(owner);
+    const repoName = base.replace('/repos/', '');
+    const edited = await owner.client.patch(`/repos/${repoName}`, { allow_squash_merge: false, allow_rebase: false });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ allow_squash_merge: false, allow_rebase: false, allow_merge_commits: true });
+    const before = await mainSha(owner, base);
+    for (const style of ['squash', 'rebase']) {
+      const refused = await owner.client.post(`${base}/pulls/1/merge`, { do: style });
+      expect(refused.status).toBe(405);
+      expect(refused.body.message).toBe(`${style} is not allowed an allowed merge style for this repository`);
+    }
+    expect(await mainSha(owner, base)).toBe(before);
+    expect((await owner.client.get(`${base}/pulls/1/merge`)).status).toBe(404);
+
+    expect((await owner.client.patch(`/repos/${repoName}`, { allow_squash_merge: true })).status).toBe(200);
+    expect((await owner.client.post(`${base}/pulls/1/merge`, { do: 'squash' })).status).toBe(200);
+  });
+
+  it('marks a pull manually merged only when the repository allows it and the commit is on the base', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const { base, pull } = await repoWithPull(owner);
+    const repoName = base.replace('/repos/', '');
+    const onMain = await mainSha(owner, base);
+    const refused = await owner.client.post(`${base}/pulls/1/merge`, { do: 'manually-merged', merge_commit_id: onMain });
+    expect(refused.status).toBe(405);
+    expect(refused.body.message).toBe('manually-merged is not allowed an allowed merge style for this repository');
+
+    expect((await owner.client.patch(`/repos/${repoName}`, { allow_manual_merge: true })).status).toBe(200);
+    // The head commit is not on the base branch, and a short id is no commit id.
+    expect((await owner.client.post(`${base}/pulls/1/merge`, { do: 'manually-merged', merge_commit_id: pull.head.sha })).status).toBe(409);
+    expect((await owner.client.post(`${base}/pulls/1/merge`, { do: 'manually-merged', merge_commit_id: onMain.slice(0, 10) })).status).toBe(409);
+    expect((await owner.client.get(`${base}/pulls/1/merge`)).status).toBe(404);
+
+    expect((await owner.client.post(`${base}/pulls/1/merge`, { do: 'manually-merged', merge_commit_id: onMain })).status).toBe(200);
+    const read = await owner.client.get(`${base}/pulls/1`);
+    expect(read.body).toMatchObject({ merged: true, state: 'closed', merge_commit_sha: onMain });
+    // Nothing was written to the base.
+    expect(await mainSha(owner, base)).toBe(onMain);
+  });
+
+  it('deletes the head branch after a merge by default when the repository says so, unless the merger keeps it', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const { base } = await repoWithPull(owner);
+    const repoName = base.replace('/repos/', '');
+    expect((await owner.client.patch(`/repos/${repoName}`, { default_delete_branch_after_merge: true })).status).toBe(200);
+    expect((await owner.client.post(`${base}/contents/second.txt`, { content: b64('two\n'), new_branch: 'kept', message: 'Second' })).status).toBe(201);
+    expect((await owner.client.post(`${base}/pulls`, { title: 'Second', head: 'kept', base: 'main' })).status).toBe(201);
+
+    expect((await owner.client.post(`${base}/pulls/1/merge`, { do: 'merge' })).status).toBe(200);
+    expect((await owner.client.get(`${base}/branches/topic`)).status).toBe(404);
+    expect((await owner.client.post(`${base}/pulls/2/merge`, { do: 'merge', delete_branch_after_merge: false })).status).toBe(200);
+    expect((await owner.client.get(`${base}/branches/kept`)).status).toBe(200);
+  });
+});

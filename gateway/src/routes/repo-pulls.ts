@@ -19,9 +19,10 @@ const WRITE_STATUSES = { repo_archived: 423 };
 const MERGE_STATUSES = {
   ...WRITE_STATUSES, not_allowed_to_merge: 405, not_ready_to_merge: 405, push_rejected: 405, already_merged: 405,
   not_mergeable: 409, not_fast_forward: 409, no_merge_base: 409, head_moved: 409, push_out_of_date: 409, invalid_merge_style: 422,
+  merge_style_not_allowed: 405, wrong_commit_id: 409,
 };
 
-const MERGE_STYLES = new Set(['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only']);
+const MERGE_STYLES = new Set(['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged']);
 
 const text = (ctx: RouteContext, name: string) => (typeof ctx.query[name] === 'string' ? (ctx.query[name] as string) : '');
 const indexOf = (value: string) => (/^\d{1,15}$/.test(value) ? Number(value) : 0);
@@ -51,7 +52,10 @@ async function pullOf(ctx: RouteContext, call: RepositoryCall, index: string) {
 
 interface CreatePullBody { title?: string; body?: string; head?: string; base?: string; assignee?: string; assignees?: string[]; labels?: number[]; milestone?: number; due_date?: string }
 interface EditPullBody { title?: string; body?: string; state?: string; base?: string; assignee?: string; assignees?: string[]; milestone?: number; due_date?: string; unset_due_date?: boolean }
-interface MergePullBody { Do?: string; do?: string; merge_message_field?: string; merge_title_field?: string; delete_branch_after_merge?: boolean; head_commit_id?: string; force_merge?: boolean }
+interface MergePullBody {
+  Do?: string; do?: string; merge_message_field?: string; merge_title_field?: string; delete_branch_after_merge?: boolean;
+  head_commit_id?: string; force_merge?: boolean; merge_commit_id?: string;
+}
 
 export const repoPullRoutes: Route[] = [
   {
@@ -193,7 +197,10 @@ export const repoPullRoutes: Route[] = [
         ref: refOf(call), base_branch: pull.base_branch, head: branch, style,
         message: message ? `${message}\n` : '', expected_head_sha: body.head_commit_id ?? '', pull_index: pull.issue!.index,
         pull_title: pull.issue!.title, delete_head_branch: body.delete_branch_after_merge ? pull.head_branch : '',
+        // Not said: the repository's default_delete_branch_after_merge decides.
+        default_delete_head_branch: body.delete_branch_after_merge === undefined ? pull.head_branch : '',
         author_name: '', author_email: '', reviews: { verdicts: summary.verdicts }, force_merge: body.force_merge ?? false,
+        merge_commit_id: body.merge_commit_id ?? '',
         // Merges of one repository take turns: a merge may wait behind others before its own.
       }, { ...call.options, deadlineMs: 60_000 });
       await ctx.deps.services.pulls.MarkPullMerged({ index: pull.issue!.index, merge_commit_sha: merged.merge_commit_sha, head_sha: merged.head_sha }, call.options);

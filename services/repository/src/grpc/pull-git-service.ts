@@ -70,7 +70,7 @@ export function pullGitService(deps: LockedDeps): ServiceImplementation<reposito
         deleteHeadBranch: request.delete_head_branch,
         author: request.author_name ? { name: request.author_name, email: request.author_email } : undefined,
         reviews: (request.reviews?.verdicts ?? []).map((v) => ({ reviewerId: v.reviewer_id, state: v.state, official: v.official, stale: v.stale })),
-        forceMerge: request.force_merge,
+        forceMerge: request.force_merge, mergeCommitId: request.merge_commit_id, defaultDeleteHeadBranch: request.default_delete_head_branch,
       }, caller), signal);
       return { merge_commit_sha: r.mergeCommitSha, base_before: r.baseBefore, head_sha: r.headSha, head_branch_deleted: r.headBranchDeleted };
     },
