@@ -51,7 +51,10 @@ async function pullOf(ctx: RouteContext, call: RepositoryCall, index: string) {
 }
 
 interface CreatePullBody { title?: string; body?: string; head?: string; base?: string; assignee?: string; assignees?: string[]; labels?: number[]; milestone?: number; due_date?: string }
-interface EditPullBody { title?: string; body?: string; state?: string; base?: string; assignee?: string; assignees?: string[]; milestone?: number; due_date?: string; unset_due_date?: boolean }
+interface EditPullBody {
+  title?: string; body?: string; state?: string; base?: string; assignee?: string; assignees?: string[]; labels?: number[];
+  milestone?: number; due_date?: string; unset_due_date?: boolean;
+}
 interface MergePullBody {
   Do?: string; do?: string; merge_message_field?: string; merge_title_field?: string; delete_branch_after_merge?: boolean;
   head_commit_id?: string; force_merge?: boolean; merge_commit_id?: string;
@@ -126,6 +129,11 @@ export const repoPullRoutes: Route[] = [
           index: pull.issue!.index, base_branch: body.base, head_sha: checked.head_sha, merge_base: checked.merge_base, mergeable: checked.mergeable,
           conflicted_files: checked.conflicted_files, additions: stats.additions, deletions: stats.deletions, changed_files: stats.changed_files,
         }, call.options);
+      }
+      // Labels of the repository and of its organization; Gitea changes them only for writers
+      // and ignores them from anyone else.
+      if (Array.isArray(body.labels) && ['write', 'admin', 'owner'].includes(call.access.permission)) {
+        await ctx.deps.services.labels.ReplaceIssueLabels({ index: pull.issue!.index, labels: body.labels.map(String) }, call.options);
       }
       const setAssignees = body.assignees !== undefined || body.assignee !== undefined;
       const assignees = [...(body.assignee ? [body.assignee] : []), ...(body.assignees ?? [])];
