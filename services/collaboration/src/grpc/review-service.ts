@@ -2,7 +2,10 @@
 // repository the gateway resolved (signed metadata), encode the reply.
 import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type collaboration } from '@anvil/proto';
-import { cancelReviewRequests, createReview, deleteReview, dismissReview, requestReviews, getReview, listReviews, reviewSummary, submitReview, type Review, type ReviewDeps } from '../domain/reviews.js';
+import {
+  cancelReviewRequests, createReview, deleteReview, dismissReview, requestReviews, getReview, listReviewComments, listReviews, reviewSummary, submitReview,
+  type Review, type ReviewComment, type ReviewDeps,
+} from '../domain/reviews.js';
 import { pageOf } from './issue-service.js';
 import { timestamp, userMessage } from './messages.js';
 
@@ -12,7 +15,15 @@ export function reviewMessage(r: Review): collaboration.ReviewInput {
   return {
     id: r.id, pull_index: r.pullIndex, reviewer: r.reviewer ? userMessage(r.reviewer) : undefined, state: r.state, body: r.body,
     commit_id: r.commitId, official: r.official, stale: r.stale, dismissed: r.dismissed,
-    submitted: timestamp(r.createdAt), updated: timestamp(r.updatedAt), comments_count: 0,
+    submitted: timestamp(r.createdAt), updated: timestamp(r.updatedAt), comments_count: r.commentsCount,
+  };
+}
+
+function commentMessage(c: ReviewComment): collaboration.ReviewCommentInput {
+  return {
+    id: c.id, review_id: c.reviewId, pull_index: c.pullIndex, user: c.poster ? userMessage(c.poster) : undefined, path: c.path, line: c.line,
+    body: c.body, commit_id: c.commitId, original_commit_id: c.originalCommitId, diff_hunk: c.diffHunk,
+    created: timestamp(c.createdAt), updated: timestamp(c.updatedAt),
   };
 }
 
@@ -23,7 +34,11 @@ export function reviewService(deps: ReviewDeps): ServiceImplementation<collabora
       return { reviews: items.map(reviewMessage), total };
     },
     async CreateReview(request, { caller, repository }) {
-      return reviewMessage(await createReview(deps, repository, caller, request.pull_index, { event: request.event, body: request.body, commitId: request.commit_id }));
+      const comments = request.comments.map((c) => ({ path: c.path, line: Number(c.line), body: c.body, diffHunk: c.diff_hunk }));
+      return reviewMessage(await createReview(deps, repository, caller, request.pull_index, { event: request.event, body: request.body, commitId: request.commit_id, comments }));
+    },
+    async ListReviewComments(request, { caller, repository }) {
+      return { comments: (await listReviewComments(deps, repository, caller, request.pull_index, request.id)).map(commentMessage) };
     },
     async GetReview(request, { repository }) {
       return reviewMessage(await getReview(deps, repository, request.pull_index, request.id));

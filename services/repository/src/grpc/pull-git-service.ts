@@ -2,7 +2,7 @@
 // the reply. Merges and pull refs take the repository's write turn (domain/write-lock.ts).
 import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
-import { checkMergeability, countDiverging, diffStats, getMergeBase, listPullCommits, pullDiff, type PullCommitInfo } from '../domain/pull-git.js';
+import { checkMergeability, countDiverging, diffHunks, diffStats, getMergeBase, listPullCommits, pullDiff, type PullCommitInfo } from '../domain/pull-git.js';
 import { mergeToRef, updatePullRef, type PullMergeDeps } from '../domain/pull-merge.js';
 import type { RepositoryWriteLock } from '../domain/write-lock.js';
 import { pageOf, refOf } from './requests.js';
@@ -61,6 +61,11 @@ export function pullGitService(deps: LockedDeps): ServiceImplementation<reposito
       const { owner, name } = refOf(request);
       const sha = await deps.writeLock.run(owner, name, () => updatePullRef(deps, owner, name, request.index, request.head, caller), signal);
       return { head_sha: sha };
+    },
+    async CutDiffHunks(request, { caller }) {
+      const { owner, name } = refOf(request);
+      const lines = request.lines.map((l) => ({ path: l.path, line: Number(l.line) }));
+      return { hunks: await diffHunks(deps, owner, name, request.base, request.head, lines, caller) };
     },
     async MergeToRef(request, { caller, signal }) {
       const { owner, name } = refOf(request);
