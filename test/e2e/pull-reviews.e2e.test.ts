@@ -142,6 +142,33 @@ describe('commenting on lines of a pull request', () => {
   });
 });
 
+describe('asking teams to review', () => {
+  it('asks a team of the organization, shows it in the review, and withdraws the request', async () => {
+    const owner = await e2e.newWriter({ scopes: [...SCOPES, 'write:organization', 'read:organization'] });
+    const org = e2e.users.unique('rv-org-');
+    expect((await owner.client.post('/orgs', { username: org })).status).toBe(201);
+    const team = await owner.client.post(`/orgs/${org}/teams`, { name: 'Reviewers', permission: 'write', units: ['repo.code', 'repo.pulls'] });
+    expect(team.status).toBe(201);
+    const name = e2e.users.unique('rv-repo-');
+    expect((await owner.client.post(`/orgs/${org}/repos`, { name, auto_init: true })).status).toBe(201);
+    const base = `/repos/${org}/${name}`;
+    expect((await owner.client.post(`${base}/contents/feature.txt`, { content: b64('one\n'), new_branch: 'topic', message: 'Add feature' })).status).toBe(201);
+    expect((await owner.client.post(`${base}/pulls`, { title: 'Feature', head: 'topic', base: 'main' })).status).toBe(201);
+
+    expect((await owner.client.post(`${base}/pulls/1/requested_reviewers`, { team_reviewers: ['nobody'] })).status).toBe(404);
+    const asked = await owner.client.post(`${base}/pulls/1/requested_reviewers`, { team_reviewers: ['reviewers'] });
+    expect(asked.status).toBe(201);
+    expect(asked.body).toEqual([expect.objectContaining({ state: 'REQUEST_REVIEW', user: null, official: true, team: expect.objectContaining({ id: team.body.id, name: 'Reviewers' }) })]);
+    // Asking again adds nothing.
+    expect((await owner.client.post(`${base}/pulls/1/requested_reviewers`, { team_reviewers: ['Reviewers'] })).body).toEqual([]);
+    expect((await owner.client.get(`${base}/pulls/1/reviews`)).body.map((r: { team: { name: string } | null }) => r.team?.name)).toEqual(['Reviewers']);
+    await e2e.recorder.eventMatching((e) => e.subject === 'collaboration.pull_request.review_requested' && JSON.stringify(e.payload).includes(name));
+
+    expect((await owner.client.delete(`${base}/pulls/1/requested_reviewers`, { team_reviewers: ['Reviewers'] })).status).toBe(204);
+    expect((await owner.client.get(`${base}/pulls/1/reviews`)).body).toEqual([]);
+  });
+});
+
 describe('merge rules from branch protection', () => {
   it('requires approvals, and counts an official one', async () => {
     const { owner, reviewer, base } = await pullWithReviewer();

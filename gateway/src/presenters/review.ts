@@ -3,6 +3,7 @@ import type { Caller } from '@anvil/kit';
 import type { collaboration, identity } from '@anvil/proto';
 import { repoUrls } from './repo-urls.js';
 import { formatTime } from './time.js';
+import { presentTeam } from './team.js';
 import { presentUser } from './user.js';
 
 export function presentReview(r: collaboration.Review, repo: { owner: string; name: string }, caller: Caller, rootUrl: string) {
@@ -11,7 +12,7 @@ export function presentReview(r: collaboration.Review, repo: { owner: string; na
   return {
     id: r.id,
     user: r.reviewer ? presentUser(r.reviewer as identity.User, caller, rootUrl) : null,
-    team: null,
+    team: r.team ? presentTeam(r.team, rootUrl) : null,
     state: r.state,
     body: r.body,
     commit_id: r.commit_id,

@@ -2,7 +2,8 @@
 // request with the repository the gateway resolved; a review with comments on lines first
 // asks the repository service for the diff around each line (CutDiffHunks), which the
 // comment keeps.
-import { invalid } from '@anvil/kit';
+import { invalid, notFound } from '@anvil/kit';
+import type { identity } from '@anvil/proto';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
 import { presentReview, presentReviewComment } from '../presenters/review.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
@@ -33,6 +34,27 @@ function commentLines(comments: unknown): Array<{ path: string; line: number; bo
     if ((newLine > 0) === (oldLine > 0)) throw invalid(`[comments][${i}]: exactly one of new_position and old_position must be set`, 'invalid_review_comment');
     if (c.body !== undefined && typeof c.body !== 'string') throw invalid(`[comments][${i}].body: must be a string`, 'invalid_review_comment');
     return { path: c.path, line: oldLine > 0 ? -oldLine : newLine, body: (c.body as string | undefined) ?? '' };
+  });
+}
+
+/**
+ * The teams of the repository's organization named in `team_reviewers` (case-insensitive),
+ * found through identity with the caller's own rights; an unknown one is 404 as in Gitea.
+ * A repository of a user has no teams: Gitea ignores the names there.
+ */
+async function teamsNamed(ctx: RouteContext, call: RepositoryCall, names: unknown): Promise<identity.Team[]> {
+  const wanted = Array.isArray(names) ? [...new Set(names.filter((n): n is string => typeof n === 'string' && n.trim() !== '').map((n) => n.trim()))] : [];
+  if (!wanted.length || call.access.owner?.type !== 'organization') return [];
+  const teams: identity.Team[] = [];
+  for (let page = 1; ; page++) {
+    const found = await ctx.deps.services.orgs.ListTeams({ org: call.repo.owner, page: { page, limit: 50 } }, { caller: ctx.caller });
+    teams.push(...found.teams);
+    if (found.teams.length < 50 || teams.length >= Number(found.total)) break;
+  }
+  return wanted.map((name) => {
+    const team = teams.find((t) => t.name.toLowerCase() === name.toLowerCase());
+    if (!team) throw notFound(`team does not exist [org: ${call.repo.owner}, name: ${name}]`, 'team_not_found');
+    return team;
   });
 }
 
@@ -105,8 +127,8 @@ export const repoPullReviewRoutes: Route[] = [
     method: 'POST', path: '/repos/:owner/:repo/pulls/:index/requested_reviewers', operationId: 'repoCreatePullReviewRequests', access: 'signed', scopes: ['repository'], statusOverrides: WRITE_STATUSES,
     handle: inRepository('read', async (ctx, call) => {
       const body = ctx.body as { reviewers?: string[]; team_reviewers?: string[] };
-      if (body.team_reviewers?.length) throw invalid('team reviewers are not supported yet', 'team_reviewers_unsupported');
-      const reply = await ctx.deps.services.reviews.RequestReviews({ pull_index: number(ctx.params.index), reviewers: body.reviewers ?? [] }, call.options);
+      const teams = await teamsNamed(ctx, call, body.team_reviewers);
+      const reply = await ctx.deps.services.reviews.RequestReviews({ pull_index: number(ctx.params.index), reviewers: body.reviewers ?? [], teams }, call.options);
       return created(reply.reviews.map(present(ctx, call)));
     }),
   },
@@ -114,7 +136,8 @@ export const repoPullReviewRoutes: Route[] = [
     method: 'DELETE', path: '/repos/:owner/:repo/pulls/:index/requested_reviewers', operationId: 'repoDeletePullReviewRequests', access: 'signed', scopes: ['repository'], statusOverrides: WRITE_STATUSES,
     handle: inRepository('read', async (ctx, call) => {
       const body = ctx.body as { reviewers?: string[]; team_reviewers?: string[] };
-      await ctx.deps.services.reviews.CancelReviewRequests({ pull_index: number(ctx.params.index), reviewers: body.reviewers ?? [] }, call.options);
+      const teams = await teamsNamed(ctx, call, body.team_reviewers);
+      await ctx.deps.services.reviews.CancelReviewRequests({ pull_index: number(ctx.params.index), reviewers: body.reviewers ?? [], teams }, call.options);
       return noContent();
     }),
   },

@@ -26,7 +26,13 @@ export interface Review {
   createdAt: Date;
   updatedAt: Date;
   commentsCount: number;
+  /** A team asked to review (reviewerId 0), as it was when asked. */
+  teamId: number;
+  team?: TeamSnapshot;
 }
+
+/** A team as identity described it to the gateway (identity.Team's fields). */
+export interface TeamSnapshot { id: number; name: string; [field: string]: unknown }
 
 /** A comment on one line of the diff: `line` > 0 the new file's line, < 0 the old file's. */
 export interface NewReviewComment {
@@ -65,10 +71,10 @@ export interface ReviewStore {
   find(pull: Pull, id: number): Promise<Review | undefined>;
   update(context: ChangeContext, pull: Pull, id: number, change: Partial<Pick<Review, 'state' | 'body' | 'dismissed' | 'commitId'>>, event?: string): Promise<Review>;
   remove(pull: Pull, id: number): Promise<void>;
-  /** Adds REQUEST_REVIEW entries for the users not already asked, with one review_requested event each. */
-  request(context: ChangeContext, pull: Pull, reviewerIds: number[]): Promise<Review[]>;
-  /** Removes the users' REQUEST_REVIEW entries. */
-  cancelRequests(context: ChangeContext, pull: Pull, reviewerIds: number[]): Promise<void>;
+  /** Adds REQUEST_REVIEW entries for the users and teams not already asked, with one review_requested event each. */
+  request(context: ChangeContext, pull: Pull, reviewerIds: number[], teams?: TeamSnapshot[]): Promise<Review[]>;
+  /** Removes the users' and teams' REQUEST_REVIEW entries. */
+  cancelRequests(context: ChangeContext, pull: Pull, reviewerIds: number[], teamIds?: number[]): Promise<void>;
 }
 
 export interface ReviewDeps extends PullDeps {
@@ -204,18 +210,23 @@ async function reviewerIdsOf(deps: ReviewDeps, logins: string[]): Promise<number
 }
 
 /** POST /requested_reviewers (writers; the poster cannot be asked to review their own pull). */
-export async function requestReviews(deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, logins: string[]): Promise<Review[]> {
+/** Teams only review pulls of an organization's repository; Gitea ignores them elsewhere. */
+const teamsOf = (repository: { ownerIsOrg: boolean; ownerId: number }, teams: TeamSnapshot[]) =>
+  (repository.ownerIsOrg ? teams.filter((t) => Number(t.org_id ?? repository.ownerId) === repository.ownerId) : []);
+
+/** POST /requested_reviewers (writers; the poster cannot be asked to review their own pull). */
+export async function requestReviews(deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, logins: string[], teams: TeamSnapshot[] = []): Promise<Review[]> {
   const { repository, pull } = await pullOf(deps, scope, index);
   requireNotArchived(repository);
   if (!atLeast(repository.permission, 'write')) throw forbidden('user should have a permission to write to a repo', 'review_request_denied');
   const ids = await reviewerIdsOf(deps, logins);
   if (ids.includes(pull.issue.posterId)) throw invalid('the poster of a pull request cannot be asked to review it', 'review_request_poster');
-  return deps.reviews.request(changeContext(repository, caller), pull, ids);
+  return deps.reviews.request(changeContext(repository, caller), pull, ids, teamsOf(repository, teams));
 }
 
-export async function cancelReviewRequests(deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, logins: string[]): Promise<void> {
+export async function cancelReviewRequests(deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, logins: string[], teams: TeamSnapshot[] = []): Promise<void> {
   const { repository, pull } = await pullOf(deps, scope, index);
   requireNotArchived(repository);
   if (!atLeast(repository.permission, 'write')) throw forbidden('user should have a permission to write to a repo', 'review_request_denied');
-  await deps.reviews.cancelRequests(changeContext(repository, caller), pull, await reviewerIdsOf(deps, logins));
+  await deps.reviews.cancelRequests(changeContext(repository, caller), pull, await reviewerIdsOf(deps, logins), teamsOf(repository, teams).map((t) => t.id));
 }

@@ -1,10 +1,10 @@
 // anvil.collaboration.v1.ReviewService: decode the request, call the review domain with the
 // repository the gateway resolved (signed metadata), encode the reply.
 import type { ServiceImplementation } from '@anvil/kit';
-import { loadAnvilGrpc, type collaboration } from '@anvil/proto';
+import { loadAnvilGrpc, type collaboration, type identity } from '@anvil/proto';
 import {
   cancelReviewRequests, createReview, deleteReview, dismissReview, requestReviews, getReview, listReviewComments, listReviews, reviewSummary, submitReview,
-  type Review, type ReviewComment, type ReviewDeps,
+  type Review, type ReviewComment, type ReviewDeps, type TeamSnapshot,
 } from '../domain/reviews.js';
 import { pageOf } from './issue-service.js';
 import { timestamp, userMessage } from './messages.js';
@@ -16,6 +16,7 @@ export function reviewMessage(r: Review): collaboration.ReviewInput {
     id: r.id, pull_index: r.pullIndex, reviewer: r.reviewer ? userMessage(r.reviewer) : undefined, state: r.state, body: r.body,
     commit_id: r.commitId, official: r.official, stale: r.stale, dismissed: r.dismissed,
     submitted: timestamp(r.createdAt), updated: timestamp(r.updatedAt), comments_count: r.commentsCount,
+    team: r.team ? (r.team as unknown as identity.TeamInput) : undefined,
   };
 }
 
@@ -26,6 +27,10 @@ function commentMessage(c: ReviewComment): collaboration.ReviewCommentInput {
     created: timestamp(c.createdAt), updated: timestamp(c.updatedAt),
   };
 }
+
+/** The teams as the gateway got them from identity, kept as they were when asked. */
+const teamSnapshots = (teams: identity.Team[]): TeamSnapshot[] =>
+  teams.map((t) => ({ ...t, id: Number(t.id), org_id: Number(t.org_id) }) as unknown as TeamSnapshot);
 
 export function reviewService(deps: ReviewDeps): ServiceImplementation<collaboration.ReviewServiceHandlers> {
   return {
@@ -54,11 +59,11 @@ export function reviewService(deps: ReviewDeps): ServiceImplementation<collabora
       return reviewMessage(await dismissReview(deps, repository, caller, request.pull_index, request.id, request.undo));
     },
     async RequestReviews(request, { caller, repository }) {
-      const reviews = await requestReviews(deps, repository, caller, request.pull_index, request.reviewers);
+      const reviews = await requestReviews(deps, repository, caller, request.pull_index, request.reviewers, teamSnapshots(request.teams));
       return { reviews: reviews.map(reviewMessage), total: reviews.length };
     },
     async CancelReviewRequests(request, { caller, repository }) {
-      await cancelReviewRequests(deps, repository, caller, request.pull_index, request.reviewers);
+      await cancelReviewRequests(deps, repository, caller, request.pull_index, request.reviewers, teamSnapshots(request.teams));
       return {};
     },
     async GetReviewSummary(request, { repository }) {

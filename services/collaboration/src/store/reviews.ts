@@ -3,10 +3,11 @@
 import { outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
 import type { ChangeContext } from '../domain/issue-store.js';
 import type { Pull, PullAction } from '../domain/pull-store.js';
-import type { Review, ReviewComment, ReviewState, ReviewStore } from '../domain/reviews.js';
+import type { Review, ReviewComment, ReviewState, ReviewStore, TeamSnapshot } from '../domain/reviews.js';
 import type { UserProfile } from '../domain/users.js';
 import { outboxRowOfPullEvent } from '../events/pull-events.js';
 import type { CollaborationDb, CollaborationTx } from './db.js';
+import type { Prisma } from './generated/client.js';
 import { rememberUsers } from './users.js';
 
 type Client = CollaborationDb | CollaborationTx;
@@ -14,6 +15,7 @@ type Client = CollaborationDb | CollaborationTx;
 interface ReviewRow {
   id: bigint; issue_id: bigint; reviewer_id: bigint; state: string; body: string; commit_id: string; official: boolean; stale: boolean;
   dismissed: boolean; created_at: Date; updated_at: Date; reviewer: UserProfile | null; comments_count: bigint;
+  team_id: bigint; team: TeamSnapshot | null;
 }
 
 interface CommentRow {
@@ -36,6 +38,7 @@ function toReview(pull: Pull, row: ReviewRow): Review {
     // A review is stale once the pull's head moved past the commit it looked at.
     commitId: row.commit_id, official: row.official, stale: row.stale || (row.commit_id !== '' && row.commit_id !== pull.headSha),
     dismissed: row.dismissed, createdAt: row.created_at, updatedAt: row.updated_at, commentsCount: Number(row.comments_count ?? 0),
+    teamId: Number(row.team_id ?? 0), team: row.team ?? undefined,
   };
 }
 
@@ -111,25 +114,35 @@ export function reviewStore(db: CollaborationDb, options: OutboxStoreOptions = {
       });
     },
 
-    request(context, pull, reviewerIds) {
+    request(context, pull, reviewerIds, teams = []) {
       return inTransaction(async (tx, publish) => {
         await rememberUsers(tx, context.knownUsers);
-        const asked = await tx.pullReview.findMany({ where: { issue_id: BigInt(pull.issue.id), state: 'REQUEST_REVIEW', reviewer_id: { in: reviewerIds.map(BigInt) } } });
+        const issueId = BigInt(pull.issue.id);
+        const asked = await tx.pullReview.findMany({
+          where: { issue_id: issueId, state: 'REQUEST_REVIEW', OR: [{ reviewer_id: { in: reviewerIds.map(BigInt) } }, { team_id: { in: teams.map((t) => BigInt(t.id)) } }] },
+        });
         const created: Review[] = [];
-        for (const id of reviewerIds) {
-          if (asked.some((r) => Number(r.reviewer_id) === id)) continue;
-          // Asked by a writer: an official request (the rule "block on official review requests").
-          const row = await tx.pullReview.create({ data: { issue_id: BigInt(pull.issue.id), reviewer_id: BigInt(id), state: 'REQUEST_REVIEW', official: true, commit_id: pull.headSha } });
+        // Asked by a writer: an official request (the rule "block on official review requests").
+        const add = async (data: { reviewer_id: bigint; team_id?: bigint; team?: Prisma.InputJsonValue }) => {
+          const row = await tx.pullReview.create({ data: { issue_id: issueId, state: 'REQUEST_REVIEW', official: true, commit_id: pull.headSha, ...data } });
           created.push(toReview(pull, (await rows(tx, pull, { id: Number(row.id) })).items[0]));
           await publish(context, pull, 'review_requested');
+        };
+        for (const id of reviewerIds) {
+          if (!asked.some((r) => Number(r.reviewer_id) === id)) await add({ reviewer_id: BigInt(id) });
+        }
+        for (const team of teams) {
+          if (!asked.some((r) => Number(r.team_id) === team.id)) await add({ reviewer_id: 0n, team_id: BigInt(team.id), team: team as unknown as Prisma.InputJsonValue });
         }
         return created;
       });
     },
 
-    cancelRequests(context, pull, reviewerIds) {
+    cancelRequests(context, pull, reviewerIds, teamIds = []) {
       return inTransaction(async (tx, publish) => {
-        const removed = await tx.pullReview.deleteMany({ where: { issue_id: BigInt(pull.issue.id), state: 'REQUEST_REVIEW', reviewer_id: { in: reviewerIds.map(BigInt) } } });
+        const removed = await tx.pullReview.deleteMany({
+          where: { issue_id: BigInt(pull.issue.id), state: 'REQUEST_REVIEW', OR: [{ reviewer_id: { in: reviewerIds.map(BigInt) } }, { team_id: { in: teamIds.map(BigInt) } }] },
+        });
         for (let i = 0; i < removed.count; i++) await publish(context, pull, 'review_request_removed');
       });
     },
