@@ -183,3 +183,55 @@ describe('merging under the repository\'s merge settings', () => {
     expect((await owner.client.get(`${base}/branches/kept`)).status).toBe(200);
   });
 });
+
+describe('updating a pull request\'s branch from its base', () => {
+  const branchSha = async (owner: Writer, base: string, branch: string) => (await owner.client.get(`${base}/branches/${branch}`)).body.commit.id as string;
+
+  /** Waits (generously: the push consumer follows the moved head) until the pull reports `sha` as its head. */
+  async function pullHeadBecomes(owner: Writer, base: string, sha: string) {
+    for (let i = 0; i < 120; i++) {
+      if ((await owner.client.get(`${base}/pulls/1`)).body.head.sha === sha) return;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    throw new Error(`the pull never reported head ${sha}`);
+  }
+
+  it('merges the base into the head, and the pull follows its new head', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const { base, pull } = await repoWithPull(owner);
+    expect((await owner.client.post(`${base}/contents/later.txt`, { content: b64('later\n'), message: 'Later on main' })).status).toBe(201);
+    const main = await mainSha(owner, base);
+    expect((await owner.client.post(`${base}/pulls/1/update?style=merge`)).status).toBe(200);
+    const head = await branchSha(owner, base, 'topic');
+    const commit = (await owner.client.get(`${base}/git/commits/${head}`)).body;
+    expect(commit.parents.map((p: { sha: string }) => p.sha)).toEqual([pull.head.sha, main]);
+    expect(commit.commit.message).toContain(`Merge branch 'main' into topic`);
+    await pullHeadBecomes(owner, base, head);
+  });
+
+  it('rebases the head onto the base', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const { base } = await repoWithPull(owner);
+    expect((await owner.client.post(`${base}/contents/later.txt`, { content: b64('later\n'), message: 'Later on main' })).status).toBe(201);
+    const main = await mainSha(owner, base);
+    expect((await owner.client.post(`${base}/pulls/1/update?style=rebase`)).status).toBe(200);
+    const head = await branchSha(owner, base, 'topic');
+    const commit = (await owner.client.get(`${base}/git/commits/${head}`)).body;
+    expect(commit.parents.map((p: { sha: string }) => p.sha)).toEqual([main]);
+    expect(commit.commit.message).toContain('Add feature');
+    await pullHeadBecomes(owner, base, head);
+  });
+
+  it('refuses a conflict with 409, a style the repository turned off and a reader with 403, moving nothing', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const reader = await e2e.newWriter({ scopes: SCOPES });
+    const { base, pull } = await repoWithPull(owner, 'shared.txt');
+    expect((await owner.client.post(`${base}/contents/shared.txt`, { content: b64('base side\n'), message: 'base edit' })).status).toBe(201);
+    expect((await owner.client.post(`${base}/pulls/1/update?style=merge`)).status).toBe(409);
+    expect((await owner.client.post(`${base}/pulls/1/update?style=rebase`)).status).toBe(409);
+    expect((await owner.client.patch(base, { allow_rebase_update: false })).status).toBe(200);
+    expect((await owner.client.post(`${base}/pulls/1/update?style=rebase`)).status).toBe(403);
+    expect((await reader.client.post(`${base}/pulls/1/update`)).status).toBe(403);
+    expect(await branchSha(owner, base, 'topic')).toBe(pull.head.sha);
+  });
+});

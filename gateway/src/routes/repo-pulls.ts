@@ -216,6 +216,24 @@ export const repoPullRoutes: Route[] = [
     }),
   },
   {
+    // Gitea: anything but style=rebase merges; a merged or closed pull is 422, a caller who may
+    // not push to the head (or a style the repository turned off) 403, a conflict 409.
+    method: 'POST', path: '/repos/:owner/:repo/pulls/:index/update', operationId: 'repoUpdatePullRequest', access: 'signed', scopes: ['repository'],
+    statusOverrides: { ...WRITE_STATUSES, update_not_allowed: 403, push_rejected: 403, merge_conflict: 409, rebase_conflict: 409, push_out_of_date: 409 },
+    handle: inRepository('read', async (ctx, call) => {
+      const pull = await pullOf(ctx, call, ctx.params.index);
+      if (pull.has_merged || pull.issue!.state === 'closed') throw invalid('the pull request is closed or merged', 'pull_closed');
+      const updated = await ctx.deps.services.pullGit.UpdatePullHead({
+        ref: refOf(call), base_branch: pull.base_branch, head_branch: pull.head_branch, style: text(ctx, 'style') === 'rebase' ? 'rebase' : 'merge',
+      }, { ...call.options, deadlineMs: 60_000 });
+      // The head branch moved like any push: the push consumer brings the pull's facts along.
+      if (updated.head_sha !== updated.head_before) {
+        await ctx.deps.services.pullGit.UpdatePullRef({ ref: refOf(call), index: pull.issue!.index, head: updated.head_sha }, call.options);
+      }
+      return ok(undefined);
+    }),
+  },
+  {
     // Last: `/pulls/{index}/files` and the like would otherwise be read as a base and a head.
     method: 'GET', path: '/repos/:owner/:repo/pulls/:base/:head', operationId: 'repoGetPullRequestByBaseHead', access: 'public', scopes: ['repository'],
     handle: inRepository('read', async (ctx, call) => ok(present(ctx, call)(await ctx.deps.services.pulls.GetPullByBranches({

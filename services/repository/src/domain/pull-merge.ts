@@ -80,7 +80,7 @@ export function defaultMergeMessage(style: MergeStyle, input: MergeInput, headLa
   return `Merge pull request '${input.pullTitle}' (#${input.pullIndex}) from ${headLabel} into ${input.baseBranch}\n`;
 }
 
-async function rebaseOnto(git: PullGit, base: string, head: string, committer: Signature): Promise<string> {
+export async function rebaseOnto(git: PullGit, base: string, head: string, committer: Signature): Promise<string> {
   let tip = base;
   for (const commit of await git.commitsOnHead(base, head, { noMerges: true })) {
     const picked = await git.cherryPick(commit, tip, committer);

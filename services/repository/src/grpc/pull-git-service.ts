@@ -4,6 +4,7 @@ import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import { checkMergeability, countDiverging, diffHunks, diffStats, getMergeBase, listPullCommits, pullDiff, type PullCommitInfo } from '../domain/pull-git.js';
 import { mergeToRef, updatePullRef, type PullMergeDeps } from '../domain/pull-merge.js';
+import { updatePullHead } from '../domain/pull-update.js';
 import type { RepositoryWriteLock } from '../domain/write-lock.js';
 import { pageOf, refOf } from './requests.js';
 
@@ -66,6 +67,13 @@ export function pullGitService(deps: LockedDeps): ServiceImplementation<reposito
       const { owner, name } = refOf(request);
       const lines = request.lines.map((l) => ({ path: l.path, line: Number(l.line) }));
       return { hunks: await diffHunks(deps, owner, name, request.base, request.head, lines, caller) };
+    },
+    async UpdatePullHead(request, { caller, signal }) {
+      const { owner, name } = refOf(request);
+      const r = await deps.writeLock.run(owner, name, () => updatePullHead(deps, owner, name, {
+        baseBranch: request.base_branch, headBranch: request.head_branch, style: request.style,
+      }, caller), signal);
+      return { head_before: r.headBefore, head_sha: r.headSha };
     },
     async MergeToRef(request, { caller, signal }) {
       const { owner, name } = refOf(request);
