@@ -235,3 +235,57 @@ describe('updating a pull request\'s branch from its base', () => {
     expect(await branchSha(owner, base, 'topic')).toBe(pull.head.sha);
   });
 });
+
+describe('merging when the checks succeed', () => {
+  // Gitea answers a scheduled merge 201, which the document does not declare for this operation.
+  const schedule = (who: Writer, base: string, style: string) =>
+    who.client.undeclared('POST', `${base}/pulls/1/merge`, { do: style, merge_when_checks_succeed: true });
+  /** Waits (generously: a consumer of commit statuses merges) until the pull is merged. */
+  async function mergedSoon(owner: Writer, base: string) {
+    for (let i = 0; i < 120; i++) {
+      if ((await owner.client.get(`${base}/pulls/1/merge`)).status === 204) return;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    throw new Error('the scheduled merge never happened');
+  }
+
+  it('schedules the merge while a check is pending and merges once it succeeds', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const { base, pull } = await repoWithPull(owner);
+    expect((await owner.client.post(`${base}/statuses/${pull.head.sha}`, { state: 'pending', context: 'ci/build' })).status).toBe(201);
+    expect((await schedule(owner, base, 'squash')).status).toBe(201);
+    expect((await owner.client.get(`${base}/pulls/1/merge`)).status).toBe(404);
+    expect((await schedule(owner, base, 'squash')).status).toBe(409);
+
+    const before = await mainSha(owner, base);
+    expect((await owner.client.post(`${base}/statuses/${pull.head.sha}`, { state: 'success', context: 'ci/build' })).status).toBe(201);
+    await mergedSoon(owner, base);
+    const read = (await owner.client.get(`${base}/pulls/1`)).body;
+    expect(read).toMatchObject({ merged: true, merged_by: { login: owner.username }, merge_commit_sha: await mainSha(owner, base) });
+    const commit = (await owner.client.get(`${base}/git/commits/${read.merge_commit_sha}`)).body;
+    expect(commit.parents.map((p: { sha: string }) => p.sha)).toEqual([before]);
+    // Nothing is left to cancel.
+    expect((await owner.client.delete(`${base}/pulls/1/merge`)).status).toBe(404);
+  });
+
+  it('merges at once when the checks already succeeded', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const { base, pull } = await repoWithPull(owner);
+    expect((await owner.client.post(`${base}/statuses/${pull.head.sha}`, { state: 'success', context: 'ci/build' })).status).toBe(201);
+    expect((await owner.client.post(`${base}/pulls/1/merge`, { do: 'merge', merge_when_checks_succeed: true })).status).toBe(200);
+    expect((await owner.client.get(`${base}/pulls/1/merge`)).status).toBe(204);
+  });
+
+  it('cancels a scheduled merge for its doer, not for another user', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const other = await e2e.newWriter({ scopes: SCOPES });
+    const { base } = await repoWithPull(owner);
+    expect((await owner.client.delete(`${base}/pulls/1/merge`)).status).toBe(404);
+    expect((await schedule(owner, base, 'merge')).status).toBe(201);
+    expect((await other.client.delete(`${base}/pulls/1/merge`)).status).toBe(403);
+    expect((await owner.client.delete(`${base}/pulls/1/merge`)).status).toBe(204);
+    expect((await owner.client.delete(`${base}/pulls/1/merge`)).status).toBe(404);
+    // It can be scheduled again once cancelled.
+    expect((await schedule(owner, base, 'merge')).status).toBe(201);
+  });
+});

@@ -19,7 +19,7 @@ const WRITE_STATUSES = { repo_archived: 423 };
 const MERGE_STATUSES = {
   ...WRITE_STATUSES, not_allowed_to_merge: 405, not_ready_to_merge: 405, push_rejected: 405, already_merged: 405,
   not_mergeable: 409, not_fast_forward: 409, no_merge_base: 409, head_moved: 409, push_out_of_date: 409, invalid_merge_style: 422,
-  merge_style_not_allowed: 405, wrong_commit_id: 409,
+  merge_style_not_allowed: 405, wrong_commit_id: 409, auto_merge_exists: 409,
 };
 
 const MERGE_STYLES = new Set(['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged']);
@@ -57,7 +57,7 @@ interface EditPullBody {
 }
 interface MergePullBody {
   Do?: string; do?: string; merge_message_field?: string; merge_title_field?: string; delete_branch_after_merge?: boolean;
-  head_commit_id?: string; force_merge?: boolean; merge_commit_id?: string;
+  head_commit_id?: string; force_merge?: boolean; merge_commit_id?: string; merge_when_checks_succeed?: boolean;
 }
 
 export const repoPullRoutes: Route[] = [
@@ -193,6 +193,17 @@ export const repoPullRoutes: Route[] = [
       if (pull.has_merged) throw new DomainError('bad_request', 'The PR is already merged', 'already_merged');
       if (pull.issue!.state === 'closed') throw notFound('The target couldn\'t be found.', 'pull_closed');
       const message = [body.merge_title_field, body.merge_message_field].filter(Boolean).join('\n\n');
+      // merge_when_checks_succeed: merged now when the head's checks already succeed (Gitea),
+      // else kept (201) for collaboration's commit status consumer to merge as this caller.
+      if (body.merge_when_checks_succeed && style !== 'manually-merged') {
+        const combined = await ctx.deps.services.commitStatuses.GetCombinedStatus({ ref: refOf(call), revision: pull.head_sha, page: { page: 1, limit: 1 } }, call.options);
+        if (combined.state !== 'success') {
+          await ctx.deps.services.pulls.ScheduleAutoMerge({
+            index: pull.issue!.index, style, message: message ? `${message}\n` : '', delete_branch_after_merge: body.delete_branch_after_merge ?? false,
+          }, call.options);
+          return created(undefined);
+        }
+      }
       // The head branch while it exists; the pull's own ref once the branch is gone.
       const branch = await ctx.deps.services.pullGit.GetMergeBase({ ref: refOf(call), base: `refs/heads/${pull.base_branch}`, head: `refs/heads/${pull.head_branch}` }, call.options)
         .then(() => `refs/heads/${pull.head_branch}`, (err) => {
@@ -213,6 +224,15 @@ export const repoPullRoutes: Route[] = [
       }, { ...call.options, deadlineMs: 60_000 });
       await ctx.deps.services.pulls.MarkPullMerged({ index: pull.issue!.index, merge_commit_sha: merged.merge_commit_sha, head_sha: merged.head_sha }, call.options);
       return ok(undefined);
+    }),
+  },
+  {
+    // Cancels a scheduled merge: 404 when none, 403 for anyone but its doer or an admin.
+    method: 'DELETE', path: '/repos/:owner/:repo/pulls/:index/merge', operationId: 'repoCancelScheduledAutoMerge', access: 'signed', scopes: ['repository'],
+    statusOverrides: { ...WRITE_STATUSES, auto_merge_cancel_denied: 403 },
+    handle: inRepository('read', async (ctx, call) => {
+      await ctx.deps.services.pulls.CancelAutoMerge({ index: indexOf(ctx.params.index) }, call.options);
+      return noContent();
     }),
   },
   {
