@@ -5,13 +5,14 @@
 // records it, as Gitea pushes the merge before it marks the pull merged.
 import { DomainError, invalid, notFound } from '@anvil/kit';
 import type { collaboration } from '@anvil/proto';
-import { created, noContent, ok, plainText, type Route, type RouteContext } from '../http/route.js';
+import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
 import { presentCommit } from '../presenters/commits.js';
 import { presentPull, pullContext } from '../presenters/pull.js';
 import { repoUrls } from '../presenters/repo-urls.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 import { timestampOf } from './repo-issues.js';
 import { repoUrlsOf } from './repo-context.js';
+import { repositoryGrant, sideChannelPath, streamFromRepository } from './side-channel.js';
 
 // Gitea: archived repositories are 423; merge refusals 405 (not allowed, not ready, already
 // merged), conflicts and races 409 (routers/api/v1/repo/pull.go MergePullRequest).
@@ -102,10 +103,13 @@ export const repoPullRoutes: Route[] = [
     handle: inRepository('read', async (ctx, call) => {
       if (ctx.params.diffType !== 'diff' && ctx.params.diffType !== 'patch') throw notFound('The target couldn\'t be found.', 'not_found');
       const pull = await pullOf(ctx, call, ctx.params.index);
-      const diff = await ctx.deps.services.pullGit.GetPullDiff({
-        ref: refOf(call), base: pull.merge_base || `refs/heads/${pull.base_branch}`, head: pull.head_sha || pullRef(pull), diff_type: ctx.params.diffType,
-      }, call.options);
-      return plainText(diff.text);
+      // Bulk text: streamed from the repository service's side channel, not carried in gRPC.
+      const base = pull.merge_base || `refs/heads/${pull.base_branch}`;
+      const head = pull.head_sha || pullRef(pull);
+      return streamFromRepository(ctx, sideChannelPath(call.access, `pull-diff/${encodeURIComponent(base)}/${encodeURIComponent(head)}.${ctx.params.diffType}`), {
+        grant: repositoryGrant(ctx, call.access), passStatuses: [200], passHeaders: ['content-type'],
+        onRefused: (status) => (status === 404 ? notFound('The target couldn\'t be found.', 'diff_not_found') : new Error(`pull diff failed upstream with status ${status}`)),
+      });
     }),
   },
   {
