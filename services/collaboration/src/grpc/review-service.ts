@@ -15,7 +15,7 @@ export function reviewMessage(r: Review): collaboration.ReviewInput {
   return {
     id: r.id, pull_index: r.pullIndex, reviewer: r.reviewer ? userMessage(r.reviewer) : undefined, state: r.state, body: r.body,
     commit_id: r.commitId, official: r.official, stale: r.stale, dismissed: r.dismissed,
-    submitted: timestamp(r.createdAt), updated: timestamp(r.updatedAt), comments_count: r.commentsCount,
+    submitted_at: timestamp(r.createdAt), updated_at: timestamp(r.updatedAt), comments_count: r.commentsCount,
     team: r.team ? (r.team as unknown as identity.TeamInput) : undefined,
   };
 }
@@ -24,7 +24,7 @@ function commentMessage(c: ReviewComment): collaboration.ReviewCommentInput {
   return {
     id: c.id, review_id: c.reviewId, pull_index: c.pullIndex, user: c.poster ? userMessage(c.poster) : undefined, path: c.path, line: c.line,
     body: c.body, commit_id: c.commitId, original_commit_id: c.originalCommitId, diff_hunk: c.diffHunk,
-    created: timestamp(c.createdAt), updated: timestamp(c.updatedAt),
+    created_at: timestamp(c.createdAt), updated_at: timestamp(c.updatedAt),
   };
 }
 

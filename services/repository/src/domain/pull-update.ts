@@ -29,15 +29,15 @@ const conflict = (style: string) => new DomainError('conflict', `${style} failed
 export async function updatePullHead(deps: PullMergeDeps, owner: string, name: string, input: UpdateInput, caller: Caller): Promise<UpdateResult> {
   const access = await requirePermission(deps.store, owner, name, caller, 'read');
   const repo = access.repository;
-  if (repo.isArchived) throw forbidden('repo is archived', 'repo_archived');
+  if (repo.archived) throw forbidden('repo is archived', 'repo_archived');
   const rebase = input.style === 'rebase';
-  const settings = repo.pullRequestSettings;
+  const settings = repo.pull_request_settings;
   // Gitea's IsUserAllowedToUpdate: someone who may push to the head branch, in a style the repository allows.
   if (!atLeast(access.permission, 'write') || (rebase ? !settings.allow_rebase_update : !settings.allow_merge_update)) {
     throw forbidden('user is not allowed to update this pull request', 'update_not_allowed');
   }
   if (!isBranchName(input.headBranch)) throw notFound(`head does not exist [head: ${input.headBranch}]`, 'head_not_found');
-  const git = deps.pullGit(repo.ownerLogin, repo.name);
+  const git = deps.pullGit(repo.owner_login, repo.name);
   const baseSha = await resolveSide(git, `refs/heads/${input.baseBranch}`, 'base');
   const headSha = await resolveSide(git, `refs/heads/${input.headBranch}`, 'head');
   // Nothing to bring in: the head already has the base.
@@ -60,8 +60,8 @@ export async function updatePullHead(deps: PullMergeDeps, owner: string, name: s
   const rules = await deps.protections.list(repo.id);
   const pusher = await pusherOf(deps.store, access, caller);
   const decision = await checkProtectedPush({
-    rules, defaultBranch: repo.defaultBranch, branch: input.headBranch, pusher, oldSha: headSha, newSha,
-  }, { ...deps.branches.git.facts(repo.ownerLogin, repo.name), isAncestor: (a, b) => git.isAncestor(a, b) });
+    rules, defaultBranch: repo.default_branch, branch: input.headBranch, pusher, oldSha: headSha, newSha,
+  }, { ...deps.branches.git.facts(repo.owner_login, repo.name), isAncestor: (a, b) => git.isAncestor(a, b) });
   if (!decision.allowed) throw new DomainError('forbidden', decision.message, 'push_rejected');
   try {
     await git.updateRef(`refs/heads/${input.headBranch}`, newSha, headSha);
