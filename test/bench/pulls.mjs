@@ -24,6 +24,8 @@ function gitOut(args, gitDir, input) {
     child.stdout.on('data', (b) => out.push(b));
     child.stderr.resume();
     child.on('close', (code) => resolve({ code, out: Buffer.concat(out).toString().trim() }));
+    // Most commands never read stdin and may exit before it is closed.
+    child.stdin.on('error', () => {});
     child.stdin.end(input ?? '');
   });
 }

@@ -9,7 +9,7 @@ import { mergeBase, rangeDiffCommand } from '../git/pull-git.js';
 import { resolveCommit } from '../git/refs.js';
 import type { RepositoryStorage } from '../git/storage.js';
 import { authorize } from './grant.js';
-import { fail } from './reply.js';
+import { fail, streamGitOutput } from './reply.js';
 
 export const PULL_DIFF_PATH = /^\/([^/]+)\/([^/]+)\/pull-diff\/([^/]+)\/([^/]+)\.(diff|patch)$/;
 
@@ -35,29 +35,5 @@ export async function servePullDiff(
   const from = type === 'patch' ? baseSha : await mergeBase(gitDir, baseSha, headSha);
   if (!from) return fail(res, 404, 'no merge base');
 
-  const child = spawnGit(rangeDiffCommand(gitDir, from, headSha, type));
-  const stderr: Buffer[] = [];
-  child.stderr!.on('data', (b: Buffer) => stderr.push(b));
-  child.stdin!.end();
-  res.writeHead(200, { 'content-type': 'text/plain;charset=utf-8' });
-  child.stdout!.pipe(res);
-  // A client that goes away must not leave git running.
-  res.on('close', () => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  });
-  await new Promise<void>((resolve) => {
-    child.on('error', (err) => {
-      options.log.error({ err }, 'git diff failed to start');
-      res.destroy();
-      resolve();
-    });
-    child.on('close', (code) => {
-      if (code !== 0) {
-        options.log.warn({ code, stderr: Buffer.concat(stderr).toString().slice(0, 2000) }, 'git diff exited with an error');
-        // The status is sent already: cut the stream so the client sees a broken body, not a short diff.
-        res.destroy();
-      }
-      resolve();
-    });
-  });
+  await streamGitOutput(res, spawnGit(rangeDiffCommand(gitDir, from, headSha, type)), { 'content-type': 'text/plain;charset=utf-8' }, options.log, 'git diff');
 }
