@@ -65,7 +65,8 @@ export function autoMergeConsumer(log: Logger, stores: { pulls: PullStore; revie
           await tx.pullAutoMerge.deleteMany({ where: { issue_id: BigInt(scheduled.issueId) } });
           log.info({ repository: repo.id, pull: scheduled.index }, 'scheduled merge performed');
         } catch (err) {
-          if (!(err instanceof DomainError)) throw err;
+          // The repository service away: redeliver the status later instead of dropping the merge.
+          if (!(err instanceof DomainError) || err.kind === 'unavailable') throw err;
           log.info({ repository: repo.id, pull: scheduled.index, reason: err.reason }, 'scheduled merge still refused; kept');
         }
       }
