@@ -4,7 +4,7 @@ import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type collaboration } from '@anvil/proto';
 import { changePullBase, createPull, getPull, getPullByBranches, listPulls, markPullMerged } from '../domain/pulls.js';
 import { cancelAutoMerge, scheduleAutoMerge, type AutoMergeDeps } from '../domain/auto-merge.js';
-import { pageOf } from './issue-service.js';
+import { assignableOf, pageOf } from './issue-service.js';
 import { dateOf } from './messages.js';
 import { pullMessage } from './pull-messages.js';
 
@@ -20,6 +20,7 @@ export function pullService(deps: AutoMergeDeps): ServiceImplementation<collabor
           additions: request.additions, deletions: request.deletions, changedFiles: request.changed_files,
         },
         assignees: request.assignees, labels: request.labels, milestone: request.milestone, dueDate: dateOf(request.due_date),
+        assignable: assignableOf(request.assignable),
       }));
     },
     async ListPulls(request, { repository }) {
