@@ -172,6 +172,11 @@ describe('two of every stateless part, on one machine', () => {
       owners.push({ as, repo, hook });
     }
 
+    // A watcher of every repository: each issue and pull request gives them one thread.
+    const watcherUser = await people.newUser();
+    const watcher = client.as({ token: await people.newToken(watcherUser, ['write:repository', 'read:notification']) });
+    for (const { repo } of owners) expect((await watcher.put(`${repo}/subscription`)).status).toBe(200);
+
     const before = await spread();
     const done: Acknowledged = { issues: [], comments: [], files: [], pulls: [] };
     const failures: string[] = [];
@@ -272,6 +277,29 @@ describe('two of every stateless part, on one machine', () => {
     for (const comment of done.comments) expect((await reader.get(`${comment.repo}/issues/comments/${comment.id}`)).body.body).toBe(comment.body);
     for (const file of done.files) expect((await reader.get(`${file.repo}/contents/${file.path}?ref=${file.branch}`)).status).toBe(200);
     for (const pull of done.pulls) expect((await reader.get(`${pull.repo}/pulls/${pull.index}`)).body.head.ref).toBe(pull.head);
+
+    // The watcher has one thread for every acknowledged issue and pull request: the
+    // notification consumer, shared by the two collaboration replicas (one killed half way),
+    // handled each event once. (Writes that failed may still have landed, and told them too.)
+    const threadsOf = async () => {
+      const subjects: string[] = [];
+      for (let page = 1; ; page++) {
+        const res = await watcher.get(`/notifications?all=true&limit=50&page=${page}`);
+        for (const thread of res.body as Array<{ subject: { url: string } }>) subjects.push(thread.subject.url);
+        if ((res.body as unknown[]).length < 50) return subjects;
+      }
+    };
+    const expected = [
+      ...done.issues.map((i) => `${i.repo}/issues/${i.index}`),
+      ...done.pulls.map((p) => `${p.repo}/pulls/${p.index}`),
+    ];
+    let threads: string[] = [];
+    await waitUntil('a notification thread for every acknowledged issue and pull request', async () => {
+      threads = await threadsOf();
+      return expected.every((url) => threads.some((subject) => subject.endsWith(url)));
+    }, { timeoutMs: 120_000 });
+    // One thread per subject: a redelivered event never opened a second one.
+    expect(threads.length).toBe(new Set(threads).size);
 
     // Every acknowledged commit reached its webhook, each by exactly one delivery: the two
     // hooks replicas (one killed half way) shared the events without doubling any.
