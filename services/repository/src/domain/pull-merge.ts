@@ -16,6 +16,7 @@ import type { Signature } from '../git/file-changes-git.js';
 import type { CommitStatusStore } from './commit-statuses.js';
 import { pusherTeamNames } from './org-access.js';
 import { mayOverride, mergeRefusal, type ReviewVerdict } from './pull-merge-rules.js';
+import { refuseMirrorWrites } from './repository.js';
 
 export const MERGE_STYLES = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only'] as const;
 export type MergeStyle = (typeof MERGE_STYLES)[number];
@@ -107,6 +108,7 @@ export async function mergeToRef(deps: PullMergeDeps, owner: string, name: strin
   const access = await requirePermission(deps.store, owner, name, caller, 'read');
   const repo = access.repository;
   if (repo.isArchived) throw forbidden('repo is archived', 'repo_archived');
+  refuseMirrorWrites(repo);
   if (!(MERGE_STYLES as readonly string[]).includes(input.style)) throw invalid(`[Do]: unknown merge style ${input.style}`, 'invalid_merge_style');
   const style = input.style as MergeStyle;
   if (!isBranchName(input.baseBranch)) throw notFound(`base does not exist [base: ${input.baseBranch}]`, 'base_not_found');

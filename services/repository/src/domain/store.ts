@@ -39,7 +39,10 @@ export interface CollaboratorRow {
   user: Owner;
 }
 
-export type NewRepository = Omit<Repository, 'id' | 'createdAt' | 'updatedAt' | 'archivedAt' | 'size' | 'isEmpty' | 'pullRequestSettings' | 'topics' | 'branchCount' | 'licenses'>;
+export type NewRepository = Omit<Repository, 'id' | 'createdAt' | 'updatedAt' | 'archivedAt' | 'size' | 'isEmpty' | 'pullRequestSettings' | 'topics' | 'branchCount' | 'licenses' | MigrationFields>
+  & Partial<Pick<Repository, MigrationFields>>;
+/** What only a migration sets on a new repository (ready, no mirror, no source by default). */
+type MigrationFields = 'status' | 'isMirror' | 'originalUrl' | 'mirrorIntervalMs' | 'mirrorUpdatedAt';
 export type RepositoryPatch = Partial<Omit<Repository, 'id' | 'ownerId' | 'ownerLogin' | 'createdAt' | 'updatedAt'>>;
 
 export type RepositoryEvent =

@@ -19,6 +19,7 @@ import { pushMirrorStore } from '../store/push-mirrors.js';
 import { pushMirrorGit } from '../git/push-mirror-git.js';
 import { pushMirrorGrpcService } from '../grpc/push-mirror-service.js';
 import { MirrorScheduler } from './mirror-scheduler.js';
+import { startMigrationSweeper } from './migration-sweeper.js';
 import { pushDueMirror, type DuePushMirror, type PushMirrorDeps } from '../domain/push-mirrors.js';
 
 function durationSetting(name: string, value: string): number {
@@ -53,6 +54,8 @@ export function mirrorSlice(service: ServiceDeps<RepositoryDb>, repositories: Re
       importLocalPaths: security.IMPORT_LOCAL_PATHS, allowedLocalRoot: migrations.ALLOWED_LOCAL_ROOT,
     },
   };
+  const stopSweeper = startMigrationSweeper(store, service.log, stallTimeoutMs * 2 + 60_000, 60_000);
+  service.onShutdown('migration sweeper', async () => stopSweeper());
   // Existing mirrors keep syncing with [mirror] ENABLED=false; only new ones are refused.
   const scheduler = new MirrorScheduler<number>({
     claim: (now, leaseMs, limit) => store.claimDueMirrors(now, leaseMs, limit), log: service.log, tickMs: 30_000, leaseMs: Math.max(stallTimeoutMs * 2, 10 * 60_000), concurrency: 2,

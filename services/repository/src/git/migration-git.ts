@@ -20,7 +20,7 @@ export function migrationGit({ storage, guard, log, defaultBranch, stallTimeoutM
     async check(address) {
       await guard.check(address);
     },
-    async clone(address, mirror, label): Promise<StagedClone> {
+    async clone(address, mirror, label, onProgress): Promise<StagedClone> {
       // Checked again right before git runs, and git is pinned to this very address.
       const checked = await guard.check(address);
       const staged = await storage.stage(defaultBranch);
@@ -28,7 +28,7 @@ export function migrationGit({ storage, guard, log, defaultBranch, stallTimeoutM
       try {
         await writeOrigin(staged, address, checked, mirror);
         log.info({ repository: label, from: address.safeUrl, mirror }, 'migration started');
-        const { head } = await fetchOrigin(staged, address, checked, { stallTimeoutMs, log, label });
+        const { head } = await fetchOrigin(staged, address, checked, { stallTimeoutMs, log, label, onProgress });
         await forgetFetchHead(staged);
         if (!mirror) await removeOrigin(staged);
         const refs = await listRefs(staged);

@@ -32,7 +32,11 @@ export interface FetchOptions {
   log: Logger;
   /** What the log lines name (owner/name, or "migration"). */
   label: string;
+  /** Hears each progress line logged ("receiving 50%"), and one at least every 10 s while git reports. */
+  onProgress?: (line: string) => void;
 }
+
+const PROGRESS_HEARTBEAT_MS = 10_000;
 
 /** A fetch that failed; the message names no credential. */
 export class RemoteFetchFailed extends Error {
@@ -74,12 +78,19 @@ function confinement(address: RemoteAddress, checked: CheckedRemote): string[] {
 
 function gitIn(gitDir: string, config: string[], protocol: string, options: FetchOptions): SimpleGit {
   let lastLogged = '';
+  let lastReported = 0;
   const progress = ({ method, stage, progress: percent }: SimpleGitProgressEvent) => {
     // One line per stage and every 25%: enough to follow a long clone without flooding.
     const step = `${stage}:${Math.floor(percent / 25)}`;
-    if (step === lastLogged) return;
-    lastLogged = step;
-    options.log.info({ repository: options.label, method, stage, percent }, 'fetching from remote');
+    const now = Date.now();
+    if (step !== lastLogged) {
+      lastLogged = step;
+      options.log.info({ repository: options.label, method, stage, percent }, 'fetching from remote');
+    } else if (now - lastReported < PROGRESS_HEARTBEAT_MS) {
+      return;
+    }
+    lastReported = now;
+    options.onProgress?.(`${stage} ${percent}%`);
   };
   return simpleGit({ baseDir: gitDir, config, progress, timeout: { block: options.stallTimeoutMs }, allowEnvironment: RESTRICTING_ENV })
     .env({

@@ -3,6 +3,7 @@ import type { repository as pb } from '@anvil/proto';
 import type { identity } from '@anvil/proto';
 import type { Owner } from '../domain/owner.js';
 import type { Repository } from '../domain/repository.js';
+import { formatGoDuration } from '../domain/remote-address.js';
 
 const VISIBILITY = { public: 'VISIBILITY_PUBLIC', limited: 'VISIBILITY_LIMITED', private: 'VISIBILITY_PRIVATE' } as const;
 
@@ -57,5 +58,10 @@ export function repositoryMessage(r: Repository): pb.RepositoryInput {
     topics: r.topics,
     branch_count: r.branchCount,
     licenses: r.licenses,
+    status: r.status,
+    mirror: r.isMirror,
+    mirror_interval: r.isMirror ? formatGoDuration(r.mirrorIntervalMs) : '',
+    mirror_updated: r.isMirror && r.mirrorUpdatedAt ? timestamp(r.mirrorUpdatedAt) : null,
+    original_url: r.originalUrl,
   };
 }

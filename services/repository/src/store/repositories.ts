@@ -45,6 +45,11 @@ export function toRepository(row: RepositoryRow): Repository {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     language: row.language ?? '',
+    status: row.status === 'migrating' ? 'migrating' : 'ready',
+    isMirror: row.is_mirror,
+    originalUrl: row.original_url,
+    mirrorIntervalMs: Number(row.mirror_interval),
+    mirrorUpdatedAt: row.mirror_updated_at,
   };
 }
 
@@ -71,6 +76,11 @@ function toColumns(patch: RepositoryPatch): Prisma.RepositoryUpdateInput {
   if (patch.hasCode !== undefined) data.has_code = patch.hasCode;
   if (patch.pullRequestSettings !== undefined) data.pull_request_settings = { ...patch.pullRequestSettings };
   if (patch.topics !== undefined) data.topics = patch.topics;
+  if (patch.status !== undefined) data.status = patch.status;
+  if (patch.isMirror !== undefined) data.is_mirror = patch.isMirror;
+  if (patch.originalUrl !== undefined) data.original_url = patch.originalUrl;
+  if (patch.mirrorIntervalMs !== undefined) data.mirror_interval = BigInt(patch.mirrorIntervalMs);
+  if (patch.mirrorUpdatedAt !== undefined) data.mirror_updated_at = patch.mirrorUpdatedAt;
   return data;
 }
 
@@ -85,6 +95,8 @@ function repositoryRowFromJson(json: RepositoryJson): RepositoryRow {
     id: BigInt(json.id as number),
     owner_id: BigInt(json.owner_id as number),
     size: BigInt(json.size as number),
+    mirror_interval: BigInt((json.mirror_interval as number | undefined) ?? 0),
+    mirror_updated_at: date(json.mirror_updated_at),
     archived_at: date(json.archived_at),
     created_at: date(json.created_at)!,
     updated_at: date(json.updated_at)!,
@@ -277,6 +289,8 @@ export function writer(tx: RepositoryTx, published: RepositoryEvent[]): Reposito
             default_branch: data.defaultBranch, object_format_name: data.objectFormatName, is_template: data.isTemplate,
             has_issues: data.hasIssues, has_wiki: data.hasWiki, has_pull_requests: data.hasPullRequests, has_projects: data.hasProjects,
             has_releases: data.hasReleases, has_packages: data.hasPackages, has_actions: data.hasActions, has_code: data.hasCode,
+            status: data.status, is_mirror: data.isMirror, original_url: data.originalUrl,
+            mirror_interval: data.mirrorIntervalMs === undefined ? undefined : BigInt(data.mirrorIntervalMs), mirror_updated_at: data.mirrorUpdatedAt,
           },
         });
         return toRepository(row);
