@@ -250,6 +250,7 @@ async function runMigrationJob(deps: MigrationDeps, job: MigrationJob): Promise<
 
 /** Gitea's wording for a clone git could not make (its message already scrubbed of credentials). */
 export function fetchRefusal(message: string): DomainError {
-  if (/Authentication failed|could not read Username|401|403 Forbidden/i.test(message)) return invalid(`Authentication failed: ${message}.`, 'remote_auth_failed');
+  // Word-bounded status codes: a port such as 40191 in the message is no 401.
+  if (/Authentication failed|could not read Username|\b401\b|\b403 Forbidden/i.test(message)) return invalid(`Authentication failed: ${message}.`, 'remote_auth_failed');
   return invalid(`Migration failed: ${message}.`, 'migration_failed');
 }
