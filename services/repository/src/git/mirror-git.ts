@@ -191,7 +191,7 @@ export async function cloneBare(target: string, address: RemoteAddress, checked:
     throw failure(err, address);
   }
   // The clone named its source `origin`; a mirror records it anew (writeRemote), without the pinned address.
-  await removeRemote(target, 'origin');
+  await runGit(gitCommand('config', { gitDir: target }).flag('--remove-section').arg('remote.origin').build());
   const head = /^ref: refs\/heads\/(\S+)\s*$/.exec(await readFile(join(target, 'HEAD'), 'utf8'))?.[1];
   return { head };
 }
