@@ -2,7 +2,7 @@
 // services/migrations): who may, from where, into which name, and how the clone becomes a
 // repository without ever leaving half of one. The git side (fetching through the outbound
 // guard) is behind the MigrationGit port.
-import { DomainError, alreadyExists, forbidden, invalid, type Caller } from '@anvil/kit';
+import { DomainError, alreadyExists, detachedFromCall, forbidden, invalid, type Caller } from '@anvil/kit';
 import { canCreateOrgRepository, orgFactsOf, type MemberTeam } from './org-access.js';
 import type { Owner } from './owner.js';
 import { permissionOf } from './permission.js';
@@ -191,7 +191,8 @@ export async function migrateRepository(deps: MigrationDeps, input: MigrateInput
     await tx.recordMigration({ repositoryId: created.id, service, nextSyncAt: null, lastError: '' });
     return created;
   });
-  const repository = await runMigrationJob(deps, { placeholder, owner, address, mirror: input.mirror, intervalMs, caller });
+  // Detached from the call: a caller that stops waiting abandons neither the clone nor its undoing.
+  const repository = await detachedFromCall(() => runMigrationJob(deps, { placeholder, owner, address, mirror: input.mirror, intervalMs, caller }));
   return { repository, owner, permission: permissionOf({ repository, owner, caller, ...orgFactsOf(teams, owner.id, repository.id) }) };
 }
 

@@ -29,7 +29,9 @@ export function migrationGit({ storage, guard, seal, log, defaultBranch, stallTi
       let placed: string | undefined;
       try {
         log.info({ repository: label, from: address.safeUrl, mirror }, 'migration started');
+        const started = Date.now();
         const { head } = await cloneBare(staged, address, checked, { stallTimeoutMs, log, label, onProgress });
+        const cloneMs = Date.now() - started;
         await storage.markStaged(staged);
         // A mirror keeps its source as `origin` (Gitea's mirror remote); a one-time migration keeps none.
         if (mirror) await writeRemote(staged, 'origin', address, seal, { mirror: true });
@@ -39,7 +41,8 @@ export function migrationGit({ storage, guard, seal, log, defaultBranch, stallTi
         // An empty source leaves HEAD at git's own default; the repository's is the site's.
         if (branch !== head || !branch) await setHead(staged, branch ?? defaultBranch);
         const size = await directorySize(staged);
-        log.info({ repository: label, refs: refs.size, bytes: size }, 'migration fetched');
+        // cloneMs is git's part; ms all of it, so what the steps after the clone cost shows.
+        log.info({ repository: label, refs: refs.size, bytes: size, cloneMs, ms: Date.now() - started }, 'migration fetched');
         return {
           head: branch, objectFormat: 'sha1', size, hasBranches: branches.length > 0,
           async place(owner, name) {
