@@ -47,7 +47,7 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     empty: repo.empty,
     private: repo.private,
     fork: false,
-    template: repo.is_template,
+    template: repo.template,
     mirror: repo.mirror ?? false,
     size: repo.size,
     language: repo.language,
@@ -67,8 +67,8 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     release_counter: 0,
     default_branch: repo.default_branch,
     archived: repo.archived,
-    created_at: formatTime(repo.created),
-    updated_at: formatTime(repo.updated),
+    created_at: formatTime(repo.created_at),
+    updated_at: formatTime(repo.updated_at),
     // Gitea reports an unarchived repository's archived_at as the Unix epoch.
     archived_at: formatTime(repo.archived_at ?? { seconds: 0 }),
     permissions: presentPermission(access.permission),
@@ -96,7 +96,7 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     mirror_interval: repo.mirror_interval ?? '',
     object_format_name: repo.object_format_name,
     // Gitea reports the zero time for a repository that is no mirror.
-    mirror_updated: formatTime(repo.mirror_updated ?? null),
+    mirror_updated: formatTime(repo.mirror_updated_at ?? null),
     topics: repo.topics ?? [],
     licenses: repo.licenses ?? [],
     branch_count: repo.branch_count ?? 0,

@@ -18,17 +18,17 @@ beforeAll(async () => {
   db = tb.db;
   store = migrationStore(db, tb.deps.store);
   const past = new Date(Date.now() - 60_000);
-  const repository = (id: number, fields: { is_mirror: boolean; status?: string }) => db.repository.create({
-    data: { id: BigInt(id), owner_id: 1n, owner_name: 'someone', name: `r${id}`, lower_name: `r${id}`, default_branch: 'main', original_url: `https://example.com/${id}.git`, mirror_interval: fields.is_mirror ? 600_000n : 0n, ...fields },
+  const repository = (id: number, fields: { mirror: boolean; status?: string }) => db.repository.create({
+    data: { id: BigInt(id), owner_id: 1n, owner_login: 'someone', name: `r${id}`, lower_name: `r${id}`, default_branch: 'main', original_url: `https://example.com/${id}.git`, mirror_interval: fields.mirror ? 600_000n : 0n, ...fields },
   });
   for (let id = 1; id <= MIRRORS; id++) {
-    await repository(id, { is_mirror: true });
+    await repository(id, { mirror: true });
     await db.repositoryMigration.create({ data: { repository_id: BigInt(id), service: 'git', next_sync_at: past } });
   }
-  await repository(999, { is_mirror: false });
+  await repository(999, { mirror: false });
   await db.repositoryMigration.create({ data: { repository_id: 999n, service: 'git', next_sync_at: past } });
   // A mirror still migrating: not synced before its clone is in.
-  await repository(998, { is_mirror: true, status: 'migrating' });
+  await repository(998, { mirror: true, status: 'migrating' });
   await db.repositoryMigration.create({ data: { repository_id: 998n, service: 'git', next_sync_at: past } });
 }, 30_000);
 
@@ -59,7 +59,7 @@ describe('sweeping migrations a crash abandoned', () => {
   it('removes a repository still migrating whose clone has gone silent, and keeps one that reports', async () => {
     const silent = new Date(Date.now() - 10 * 60_000);
     for (const [id, progressAt] of [[501, silent], [502, new Date()]] as const) {
-      await db.repository.create({ data: { id: BigInt(id), owner_id: 1n, owner_name: 'someone', name: `m${id}`, lower_name: `m${id}`, default_branch: 'main', status: 'migrating' } });
+      await db.repository.create({ data: { id: BigInt(id), owner_id: 1n, owner_login: 'someone', name: `m${id}`, lower_name: `m${id}`, default_branch: 'main', status: 'migrating' } });
       await db.repositoryMigration.create({ data: { repository_id: BigInt(id), service: 'git', progress: 'receiving 10%', progress_at: progressAt } });
     }
     expect(await store.removeAbandonedMigrations(new Date(Date.now() - 60_000))).toEqual([501]);

@@ -95,7 +95,7 @@ export interface MigrateInput {
   repoName: string;
   mirror: boolean;
   mirrorInterval: string;
-  isPrivate: boolean;
+  private: boolean;
   description: string;
   service: string;
   /** Parts beyond the git data that were asked for (wiki, labels, ...). */
@@ -182,11 +182,11 @@ export async function migrateRepository(deps: MigrationDeps, input: MigrateInput
   // repo.created event waits for the git data: other services hear of it only once it is whole.
   const placeholder = await store.transaction(async (tx) => {
     const created = await tx.insert({
-      ownerId: owner.id, ownerLogin: owner.login, name: input.repoName, description: input.description, website: '',
-      isPrivate: input.isPrivate || settings.forcePrivate, isArchived: false, defaultBranch: settings.defaultBranch,
-      objectFormatName: 'sha1', isTemplate: false,
-      hasIssues: true, hasWiki: true, hasPullRequests: true, hasProjects: true, hasReleases: true, hasPackages: true, hasActions: true, hasCode: true,
-      status: 'migrating', isMirror: input.mirror, originalUrl: address.safeUrl, mirrorIntervalMs: intervalMs,
+      owner_id: owner.id, owner_login: owner.login, name: input.repoName, description: input.description, website: '',
+      private: input.private || settings.forcePrivate, archived: false, default_branch: settings.defaultBranch,
+      object_format_name: 'sha1', template: false,
+      has_issues: true, has_wiki: true, has_pull_requests: true, has_projects: true, has_releases: true, has_packages: true, has_actions: true, has_code: true,
+      status: 'migrating', mirror: input.mirror, original_url: address.safeUrl, mirror_interval: intervalMs,
     });
     await tx.recordMigration({ repositoryId: created.id, service, nextSyncAt: null, lastError: '' });
     return created;
@@ -224,8 +224,8 @@ async function runMigrationJob(deps: MigrationDeps, job: MigrationJob): Promise<
     const now = new Date();
     const repository = await store.transaction(async (tx) => {
       const final = await tx.update(placeholder.id, {
-        status: 'ready', isEmpty: !clone.hasBranches, size: clone.size, defaultBranch: clone.head ?? settings.defaultBranch,
-        objectFormatName: clone.objectFormat, mirrorUpdatedAt: job.mirror ? now : null,
+        status: 'ready', empty: !clone.hasBranches, size: clone.size, default_branch: clone.head ?? settings.defaultBranch,
+        object_format_name: clone.objectFormat, mirror_updated_at: job.mirror ? now : null,
       });
       await tx.finishMigration(final.id, job.mirror && job.intervalMs > 0 ? new Date(now.getTime() + job.intervalMs) : null);
       await tx.publish({ kind: 'repo.created', repository: final, actorId: caller.userId });

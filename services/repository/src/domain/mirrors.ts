@@ -10,7 +10,7 @@ import { resolveRepository } from './repositories.js';
 export async function requestMirrorSync(store: MigrationStore, owner: string, name: string, caller: Caller): Promise<number> {
   const access = await resolveRepository(store, owner, name, caller);
   if (!atLeast(access.permission, 'write')) throw forbidden('Must have write access', 'repo_permission_denied');
-  if (!access.repository.isMirror || access.repository.status !== 'ready') throw invalid('Repository is not a mirror', 'not_a_mirror');
+  if (!access.repository.mirror || access.repository.status !== 'ready') throw invalid('Repository is not a mirror', 'not_a_mirror');
   await store.requestSync(access.repository.id, new Date());
   return access.repository.id;
 }

@@ -4,50 +4,50 @@ import type { PullRequestSettings } from './pull-request-settings.js';
 
 export interface Repository {
   id: number;
-  ownerId: number;
-  ownerLogin: string;
+  owner_id: number;
+  owner_login: string;
   name: string;
   description: string;
   website: string;
-  isPrivate: boolean;
-  isArchived: boolean;
-  archivedAt: Date | null;
-  defaultBranch: string;
-  isEmpty: boolean;
+  private: boolean;
+  archived: boolean;
+  archived_at: Date | null;
+  default_branch: string;
+  empty: boolean;
   /** Bytes of git data. */
   size: number;
-  objectFormatName: string;
-  isTemplate: boolean;
-  hasIssues: boolean;
-  hasWiki: boolean;
-  hasPullRequests: boolean;
-  hasProjects: boolean;
-  hasReleases: boolean;
-  hasPackages: boolean;
-  hasActions: boolean;
-  hasCode: boolean;
+  object_format_name: string;
+  template: boolean;
+  has_issues: boolean;
+  has_wiki: boolean;
+  has_pull_requests: boolean;
+  has_projects: boolean;
+  has_releases: boolean;
+  has_packages: boolean;
+  has_actions: boolean;
+  has_code: boolean;
   /** The pull request unit's settings, Gitea's defaults until edited. */
-  pullRequestSettings: PullRequestSettings;
+  pull_request_settings: PullRequestSettings;
   /** Lower case, sorted. */
   topics: string[];
   /** Read from git after each change of refs (git-facts.ts). */
-  branchCount: number;
+  branch_count: number;
   /** SPDX ids of the default branch's license files (git-facts.ts). */
   licenses: string[];
-  createdAt: Date;
-  updatedAt: Date;
+  created_at: Date;
+  updated_at: Date;
   /** The default branch's top language (set by language statistics; '' until computed). */
   language?: string;
   /** Gitea's RepositoryStatus: `migrating` while a migration's clone runs, else `ready`. */
   status: RepositoryStatus;
   /** A pull mirror: its git data is the source's, so nothing but a sync writes to it. */
-  isMirror: boolean;
+  mirror: boolean;
   /** Where a migrated repository came from, without credentials ('' when not migrated). */
-  originalUrl: string;
-  /** A mirror's milliseconds between syncs; 0 = only on request. */
-  mirrorIntervalMs: number;
+  original_url: string;
+  /** A mirror's milliseconds between syncs; 0 = only on request (the .proto prints it as a duration). */
+  mirror_interval: number;
   /** When a mirror last synced successfully. */
-  mirrorUpdatedAt: Date | null;
+  mirror_updated_at: Date | null;
 }
 
 export type RepositoryStatus = 'ready' | 'migrating';
@@ -57,13 +57,13 @@ export type RepositoryStatus = 'ready' | 'migrating';
  * "Git Repository is a mirror.", a git push with "mirror repository is read-only"); a
  * repository still migrating has no git data to write to yet.
  */
-export function refuseMirrorWrites(repository: Pick<Repository, 'isMirror' | 'status'>): void {
-  if (repository.isMirror) throw forbidden('Git Repository is a mirror.', 'repo_is_mirror');
+export function refuseMirrorWrites(repository: Pick<Repository, 'mirror' | 'status'>): void {
+  if (repository.mirror) throw forbidden('Git Repository is a mirror.', 'repo_is_mirror');
   if (repository.status === 'migrating') throw forbidden('repo is not ready, currently migrating', 'repo_migrating');
 }
 
 /** The unit names, as Gitea's EditRepoOption spells them, an edit may toggle. */
-export const UNIT_FLAGS = ['hasIssues', 'hasWiki', 'hasPullRequests', 'hasProjects', 'hasReleases', 'hasPackages', 'hasActions', 'hasCode'] as const;
+export const UNIT_FLAGS = ['has_issues', 'has_wiki', 'has_pull_requests', 'has_projects', 'has_releases', 'has_packages', 'has_actions', 'has_code'] as const;
 export type UnitFlag = (typeof UNIT_FLAGS)[number];
 
 // Gitea models/repo/repo.go: reservedRepoNames and reservedRepoPatterns.

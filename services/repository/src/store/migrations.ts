@@ -27,15 +27,15 @@ export function migrationStore(db: RepositoryDb, repositories: RepositoryStore, 
     ...repositories,
     transaction: (work) => outboxTransaction(db, migrationWriter, work, options),
     async findMigration(repositoryId) {
-      const rows = await db.$queryRaw<Array<{ service: string; next_sync_at: Date | null; last_error: string; is_mirror: boolean; mirror_interval: bigint }>>`
-        SELECT m.service, m.next_sync_at, m.last_error, r.is_mirror, r.mirror_interval
+      const rows = await db.$queryRaw<Array<{ service: string; next_sync_at: Date | null; last_error: string; mirror: boolean; mirror_interval: bigint }>>`
+        SELECT m.service, m.next_sync_at, m.last_error, r.mirror, r.mirror_interval
         FROM repository_migration m JOIN repository r ON r.id = m.repository_id
         WHERE m.repository_id = ${BigInt(repositoryId)}`;
       const row = rows[0];
       if (!row) return undefined;
       const record: MirrorRecord = {
         repositoryId, service: row.service, nextSyncAt: row.next_sync_at, lastError: row.last_error,
-        isMirror: row.is_mirror, intervalMs: Number(row.mirror_interval),
+        isMirror: row.mirror, intervalMs: Number(row.mirror_interval),
       };
       return record;
     },
@@ -47,7 +47,7 @@ export function migrationStore(db: RepositoryDb, repositories: RepositoryStore, 
         UPDATE repository_migration SET next_sync_at = ${new Date(now.getTime() + leaseMs)}
         WHERE repository_id IN (
           SELECT m.repository_id FROM repository_migration m JOIN repository r ON r.id = m.repository_id
-          WHERE r.is_mirror AND r.status = 'ready' AND m.next_sync_at IS NOT NULL AND m.next_sync_at <= ${now}
+          WHERE r.mirror AND r.status = 'ready' AND m.next_sync_at IS NOT NULL AND m.next_sync_at <= ${now}
           ORDER BY m.next_sync_at LIMIT ${limit} FOR UPDATE OF m SKIP LOCKED)
         RETURNING repository_id`;
       return rows.map((r) => Number(r.repository_id));

@@ -3,14 +3,14 @@
 -- migration row keeps the sync schedule and a running clone's progress.
 
 -- AlterTable
-ALTER TABLE "repository" ADD COLUMN     "is_mirror" BOOLEAN NOT NULL DEFAULT false,
+ALTER TABLE "repository" ADD COLUMN     "mirror" BOOLEAN NOT NULL DEFAULT false,
 ADD COLUMN     "mirror_interval" BIGINT NOT NULL DEFAULT 0,
 ADD COLUMN     "mirror_updated_at" TIMESTAMPTZ(3),
 ADD COLUMN     "original_url" TEXT NOT NULL DEFAULT '',
 ADD COLUMN     "status" VARCHAR(16) NOT NULL DEFAULT 'ready';
 
 -- Existing migrations keep what they said.
-UPDATE "repository" r SET "is_mirror" = m."is_mirror", "mirror_interval" = m."mirror_interval",
+UPDATE "repository" r SET "mirror" = m."is_mirror", "mirror_interval" = m."mirror_interval",
   "mirror_updated_at" = m."mirror_updated_at", "original_url" = m."original_url"
 FROM "repository_migration" m WHERE m."repository_id" = r."id";
 
