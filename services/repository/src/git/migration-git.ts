@@ -35,12 +35,11 @@ export function migrationGit({ storage, guard, seal, log, defaultBranch, stallTi
         await storage.markStaged(staged);
         // A mirror keeps its source as `origin` (Gitea's mirror remote); a one-time migration keeps none.
         if (mirror) await writeRemote(staged, 'origin', address, seal, { mirror: true });
-        const refs = await listRefs(staged);
+        const [refs, size] = await Promise.all([listRefs(staged), directorySize(staged)]);
         const branches = [...refs.keys()].filter((r) => r.startsWith('refs/heads/'));
         const branch = head && refs.has(`refs/heads/${head}`) ? head : branches.sort()[0]?.slice('refs/heads/'.length);
         // An empty source leaves HEAD at git's own default; the repository's is the site's.
         if (branch !== head || !branch) await setHead(staged, branch ?? defaultBranch);
-        const size = await directorySize(staged);
         // cloneMs is git's part; ms all of it, so what the steps after the clone cost shows.
         log.info({ repository: label, refs: refs.size, bytes: size, cloneMs, ms: Date.now() - started }, 'migration fetched');
         return {

@@ -27,7 +27,7 @@
 // into an empty repository: a clone trusts a self-contained pack without walking every
 // object again for connectivity, which a fetch does, and learns the remote's HEAD in the
 // same connection.
-import { appendFile, readFile, rm } from 'node:fs/promises';
+import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { simpleGit, type SimpleGit, type SimpleGitProgressEvent } from 'simple-git';
 import type { Logger } from '@anvil/kit';
@@ -191,9 +191,24 @@ export async function cloneBare(target: string, address: RemoteAddress, checked:
     throw failure(err, address);
   }
   // The clone named its source `origin`; a mirror records it anew (writeRemote), without the pinned address.
-  await runGit(gitCommand('config', { gitDir: target }).flag('--remove-section').arg('remote.origin').build());
+  await dropCloneOrigin(target);
   const head = /^ref: refs\/heads\/(\S+)\s*$/.exec(await readFile(join(target, 'HEAD'), 'utf8'))?.[1];
   return { head };
+}
+
+/**
+ * Drops the `[remote "origin"]` section from the config file git clone has just written
+ * (its own file, in its own layout): the same as `git config --remove-section`, without a
+ * process in the middle of a migration.
+ */
+async function dropCloneOrigin(gitDir: string): Promise<void> {
+  const path = join(gitDir, 'config');
+  let inOrigin = false;
+  const kept = (await readFile(path, 'utf8')).split('\n').filter((line) => {
+    if (/^\s*\[/.test(line)) inOrigin = /^\s*\[remote "origin"\]\s*$/.test(line);
+    return !inOrigin;
+  });
+  await writeFile(path, kept.join('\n'));
 }
 
 /** Fetches `address`'s branches and tags into `gitDir`, pruning what the remote deleted. */
