@@ -55,7 +55,7 @@ const median = (xs) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-/** Returns { migrate: seconds[], mirrorClone: seconds[], ratio } (ratio of the medians). */
+/** Returns { migrate: seconds[], mirrorClone: seconds[], ratio (of the medians), paired (median of each round's ratio) }. */
 export async function benchMigrate({ baseUrl, token, sourceUrl, log }) {
   await timeMirrorClone(sourceUrl);
   await timeMigration(baseUrl, token, sourceUrl);
@@ -70,5 +70,8 @@ export async function benchMigrate({ baseUrl, token, sourceUrl, log }) {
       log(`migrate round ${i + 1} ${which.padEnd(8)} ${(which === 'migrate' ? migrate : mirrorClone).at(-1).toFixed(2)} s`);
     }
   }
-  return { migrate, mirrorClone, ratio: median(migrate) / median(mirrorClone), median };
+  // Each round's two runs follow each other, so their ratio sees the same load: on a shared
+  // machine the median of those is the steadier figure (the ratio of medians is the target's).
+  const paired = median(migrate.map((m, i) => m / mirrorClone[i]));
+  return { migrate, mirrorClone, ratio: median(migrate) / median(mirrorClone), paired, median };
 }
