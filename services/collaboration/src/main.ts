@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { runService, type ServiceDeps } from '@anvil/kit';
 import type { DependencyDeps } from './domain/issue-dependencies.js';
 import type { PinDeps } from './domain/issue-pins.js';
+import type { SearchDeps } from './domain/issue-search.js';
 import type { LabelDeps } from './domain/labels.js';
 import type { MilestoneDeps } from './domain/milestones.js';
 import type { ReactionDeps } from './domain/reactions.js';
@@ -27,13 +28,14 @@ import { createDb, type CollaborationDb, type CollaborationTx } from './store/db
 import { commentStore } from './store/comments.js';
 import { dependencyStore } from './store/issue-dependencies.js';
 import { pinStore } from './store/issue-pins.js';
+import { issueSearchStore } from './store/issue-search.js';
 import { issueStore } from './store/issues.js';
 import { labelStore } from './store/labels.js';
 import { milestoneStore } from './store/milestones.js';
 import { reactionStore } from './store/reactions.js';
 import { subscriptionStore } from './store/subscriptions.js';
 
-type Contexts = LabelDeps & MilestoneDeps & ReactionDeps & SubscriptionDeps & PinDeps & DependencyDeps & ReviewDeps;
+type Contexts = SearchDeps & LabelDeps & MilestoneDeps & ReactionDeps & SubscriptionDeps & PinDeps & DependencyDeps & ReviewDeps;
 
 /** One set of stores per process, whatever asks first. */
 const contexts = new WeakMap<CollaborationDb, Contexts>();
@@ -42,9 +44,9 @@ function contextsOf({ db, relay, config }: ServiceDeps<CollaborationDb>): Contex
   let found = contexts.get(db);
   if (!found) {
     const onPublished = () => relay.kick();
-    found = { issues: issueStore(db, { onPublished }), labels: labelStore(db), milestones: milestoneStore(db), comments: commentStore(db, { onPublished }),
+    found = { issues: issueStore(db, { onPublished }), labels: labelStore(db, { onPublished }), milestones: milestoneStore(db, { onPublished }), comments: commentStore(db, { onPublished }),
       reactions: reactionStore(db), allowedReactions: config.settings.ui.REACTIONS, subscriptions: subscriptionStore(db),
-      pins: pinStore(db), dependencies: dependencyStore(db),
+      pins: pinStore(db), dependencies: dependencyStore(db), issueSearch: issueSearchStore(db),
       pulls: pullStore(db, { onPublished }), reviews: reviewStore(db, { onPublished }),
     };
     contexts.set(db, found);

@@ -1,5 +1,6 @@
-// Issue dependencies (Gitea's routers/api/v1/repo/issue_dependency.go), within one
-// repository: an issue depending on an open one cannot be closed (412). Reading needs read,
+// Issue dependencies (Gitea's routers/api/v1/repo/issue_dependency.go), within a repository
+// or across repositories (the gateway resolves the other repository for the caller, so one
+// they cannot see is a 404 before this): an issue depending on an open one cannot be closed (412). Reading needs read,
 // changing needs write; an issue cannot depend on itself or on one that depends on it.
 import { DomainError, invalid, notFound, type RepositoryScope } from '@anvil/kit';
 import type { Issue } from './issue-store.js';
@@ -27,9 +28,11 @@ export async function listIssueDependencies(deps: DependencyDeps, scope: Reposit
 }
 
 /** Adds or removes a dependency; answers the other issue, as Gitea does. */
-export async function setIssueDependency(deps: DependencyDeps, scope: RepositoryScope | undefined, index: number, otherIndex: number, blocks: boolean, add: boolean): Promise<Issue> {
+export async function setIssueDependency(
+  deps: DependencyDeps, scope: RepositoryScope | undefined, index: number, otherIndex: number, blocks: boolean, add: boolean, otherRepositoryId = 0,
+): Promise<Issue> {
   const repository = scopedRepository(scope);
-  const [issue, other] = await Promise.all([deps.issues.find(repository.id, index), deps.issues.find(repository.id, otherIndex)]);
+  const [issue, other] = await Promise.all([deps.issues.find(repository.id, index), deps.issues.find(otherRepositoryId || repository.id, otherIndex)]);
   if (!issue || !other) throw issueNotFound();
   requireWriter(repository);
   requireNotArchived(repository);

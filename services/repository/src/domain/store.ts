@@ -86,6 +86,19 @@ export interface RepositoryReader extends TeamRepositoryReader {
   countOwnedBy(ownerId: number): Promise<number>;
   search(filter: SearchFilter): Promise<{ items: RepositoryWithOwner[]; total: number }>;
   listCollaborators(repositoryId: number, offset: number, limit: number): Promise<{ items: CollaboratorRow[]; total: number }>;
+  /** Every repository matching the search filter (no paging), ids and names only; with a team, only the team's. */
+  visibleRepositories(filter: SearchFilter, team?: TeamScope): Promise<VisibleRepository[]>;
+  /** An organization's team by name, case-insensitively. */
+  findTeamByName(orgId: number, name: string): Promise<TeamScope | undefined>;
+  /** Users who may be assigned to the repository's issues (Gitea's GetRepoAssignees), ordered by login. */
+  assignableUsers(repositoryId: number): Promise<Owner[]>;
+}
+
+export interface VisibleRepository {
+  id: number;
+  ownerId: number;
+  ownerLogin: string;
+  name: string;
 }
 
 export interface RepositoryWriter extends RepositoryReader, TeamRepositoryWriter {

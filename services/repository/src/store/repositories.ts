@@ -12,6 +12,7 @@ import { poolOf, type RepositoryDb, type RepositoryTx } from './db.js';
 import { memberTeamsOf, toMemberTeam } from './org-teams.js';
 import { teamRepositoryReader, teamRepositoryWriter } from './team-repositories.js';
 import { ownerReader, toOwner } from './owners.js';
+import { assignableUsers } from './assignees.js';
 import type { MemberTeam } from '../domain/org-access.js';
 
 // Columns and fields share names (as the .proto's); only the encodings differ: bigint ids
@@ -141,6 +142,20 @@ function whereOf(filter: SearchFilter, hiddenOwners: bigint[], viewerTeams: Memb
 
 function reader(db: RepositoryDb | RepositoryTx): RepositoryReader {
   const owners = ownerReader(db);
+  /** The filter of a search: what the viewer may see (their teams, owners hidden from them) and what they asked for. */
+  async function searchWhere(filter: SearchFilter): Promise<Prisma.RepositoryWhereInput> {
+    const viewerTeams = filter.viewerIsAdmin ? [] : await memberTeamsOf(db, filter.viewerId, undefined, []);
+    const ownerTeams = !filter.includeCollaborative || filter.owner_id <= 0 ? []
+      : filter.owner_id === filter.viewerId && !filter.viewerIsAdmin ? viewerTeams
+        : await memberTeamsOf(db, filter.owner_id, undefined, []);
+    // Organizations the viewer belongs to are not hidden from them, even private ones.
+    const memberOrgs = new Set(viewerTeams.map((t) => BigInt(t.orgId)));
+    const hidden = filter.viewerIsAdmin ? [] : await db.owner.findMany({
+      where: { visibility: { in: filter.viewerId > 0 ? ['private'] : ['private', 'limited'] } },
+      select: { id: true },
+    });
+    return whereOf(filter, hidden.map((o) => o.id).filter((id) => !memberOrgs.has(id)), viewerTeams, ownerTeams);
+  }
   async function withOwners(rows: RepositoryRow[]): Promise<RepositoryWithOwner[]> {
     // One query for every owner on the page (no N+1).
     const ids = [...new Set(rows.map((r) => r.owner_id))];
@@ -195,17 +210,7 @@ function reader(db: RepositoryDb | RepositoryTx): RepositoryReader {
       return db.repository.count({ where: { owner_id: BigInt(ownerId) } });
     },
     async search(filter) {
-      const viewerTeams = filter.viewerIsAdmin ? [] : await memberTeamsOf(db, filter.viewerId, undefined, []);
-      const ownerTeams = !filter.includeCollaborative || filter.owner_id <= 0 ? []
-        : filter.owner_id === filter.viewerId && !filter.viewerIsAdmin ? viewerTeams
-          : await memberTeamsOf(db, filter.owner_id, undefined, []);
-      // Organizations the viewer belongs to are not hidden from them, even private ones.
-      const memberOrgs = new Set(viewerTeams.map((t) => BigInt(t.orgId)));
-      const hidden = filter.viewerIsAdmin ? [] : await db.owner.findMany({
-        where: { visibility: { in: filter.viewerId > 0 ? ['private'] : ['private', 'limited'] } },
-        select: { id: true },
-      });
-      const where = whereOf(filter, hidden.map((o) => o.id).filter((id) => !memberOrgs.has(id)), viewerTeams, ownerTeams);
+      const where = await searchWhere(filter);
       const column = SORT_COLUMN[filter.sort];
       // id breaks ties so pages never shift.
       const orderBy: Prisma.RepositoryOrderByWithRelationInput[] = [{ [column]: filter.order }];
@@ -216,6 +221,18 @@ function reader(db: RepositoryDb | RepositoryTx): RepositoryReader {
       ]);
       return { items: await withOwners(rows), total };
     },
+    async visibleRepositories(filter, team) {
+      const where = await searchWhere(filter);
+      // A team that includes every repository of its organization needs no rows (the owner filter does it).
+      const ofTeam: Prisma.RepositoryWhereInput = team && !team.includesAllRepositories ? { team_repositories: { some: { team_id: BigInt(team.teamId) } } } : {};
+      const rows = await db.repository.findMany({ where: { AND: [where, ofTeam] }, select: { id: true, owner_id: true, owner_login: true, name: true }, orderBy: { id: 'asc' } });
+      return rows.map((r) => ({ id: Number(r.id), ownerId: Number(r.owner_id), ownerLogin: r.owner_login, name: r.name }));
+    },
+    async findTeamByName(orgId, name) {
+      const row = await db.orgTeam.findFirst({ where: { org_id: BigInt(orgId), name: { equals: name, mode: 'insensitive' } } });
+      return row ? { teamId: Number(row.id), orgId: Number(row.org_id), includesAllRepositories: row.includes_all_repositories || row.permission === 'owner' } : undefined;
+    },
+    assignableUsers: (repositoryId) => assignableUsers(db, repositoryId),
     async listCollaborators(repositoryId, offset, limit) {
       const where = { repository_id: BigInt(repositoryId) };
       const [rows, total] = await Promise.all([
