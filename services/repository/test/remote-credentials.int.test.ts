@@ -8,10 +8,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parseRemoteAddress } from '../src/domain/remote-address.js';
 import { credentialSeal } from '../src/git/credential-seal.js';
-import { readRemote, removeRemote, writeRemote } from '../src/git/mirror-git.js';
+import { cloneBare, readRemote, removeRemote, writeRemote } from '../src/git/mirror-git.js';
 
 const seal = credentialSeal('a-test-internal-token-of-at-least-32-chars');
 const noLocal = { importLocalPaths: false, allowedLocalRoot: '' };
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined } as never;
 let dir: string;
 let gitDir: string;
 
@@ -53,6 +54,18 @@ describe('sealed remote credentials', () => {
     const config = await readFile(join(gitDir, 'config'), 'utf8');
     expect(config).not.toContain('origin');
     expect(config).not.toContain('sealedcredentials');
+  });
+
+  it('keeps the config readable when a mirror\'s remote follows a clone whose origin was dropped', async () => {
+    const source = join(dir, 'source.git');
+    execFileSync('git', ['init', '--bare', '--quiet', source]);
+    const target = join(dir, 'cloned.git');
+    const address = parseRemoteAddress(source, {}, { isAdmin: true }, { importLocalPaths: true, allowedLocalRoot: dir });
+    await cloneBare(target, address, { address: '' }, { stallTimeoutMs: 60_000, log: silent, label: 'test' });
+    expect(await readFile(join(target, 'config'), 'utf8')).not.toContain('[remote "origin"]');
+    await writeRemote(target, 'origin', parseRemoteAddress('https://example.com/up.git', { username: 'u', password: 'pw-123' }, { isAdmin: false }, noLocal), seal, { mirror: true });
+    expect(execFileSync('git', ['--git-dir', target, 'config', '--get', 'remote.origin.url']).toString().trim()).toBe('https://example.com/up.git');
+    expect(execFileSync('git', ['--git-dir', target, 'config', '--get', 'core.bare']).toString().trim()).toBe('true');
   });
 
   it('refuses a remote name this service did not make', async () => {

@@ -61,7 +61,7 @@ const NO_HOME = '/nonexistent/anvil-git-home';
 // simple-git's environment guard refuses GIT_* variables unless named: the first three only
 // take abilities away from git (prompts, system config, protocols); the GIT_CONFIG_* ones
 // carry the one setting with the credentials (credentialEnv), and nothing else.
-const RESTRICTING_ENV = ['GIT_TERMINAL_PROMPT', 'GIT_CONFIG_NOSYSTEM', 'GIT_ALLOW_PROTOCOL', 'GIT_CONFIG_COUNT', 'GIT_CONFIG_KEY_0', 'GIT_CONFIG_VALUE_0'];
+const ADMITTED_ENV = ['GIT_TERMINAL_PROMPT', 'GIT_CONFIG_NOSYSTEM', 'GIT_ALLOW_PROTOCOL', 'GIT_CONFIG_COUNT', 'GIT_CONFIG_KEY_0', 'GIT_CONFIG_VALUE_0'];
 
 const REFSPECS = ['+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'];
 
@@ -113,7 +113,7 @@ function gitIn(gitDir: string, address: RemoteAddress, checked: CheckedRemote, o
   // fixed key, http.extraHeader, whose value is base64): simple-git still vets the settings
   // it carries like any other, and every other protection stays on.
   const unsafe = address.kind === 'url' && address.credentials ? { allowUnsafeConfigEnvCount: true } : {};
-  return simpleGit({ baseDir: gitDir, config, progress, timeout: { block: options.stallTimeoutMs }, allowEnvironment: RESTRICTING_ENV, unsafe })
+  return simpleGit({ baseDir: gitDir, config, progress, timeout: { block: options.stallTimeoutMs }, allowEnvironment: ADMITTED_ENV, unsafe })
     .env({
       // A HOME without a .gitconfig stands for GIT_CONFIG_GLOBAL=/dev/null, which simple-git refuses.
       PATH: process.env.PATH ?? '', HOME: NO_HOME, XDG_CONFIG_HOME: NO_HOME, LANG: 'C', LC_ALL: 'C',
@@ -206,9 +206,10 @@ async function dropCloneOrigin(gitDir: string): Promise<void> {
   let inOrigin = false;
   const kept = (await readFile(path, 'utf8')).split('\n').filter((line) => {
     if (/^\s*\[/.test(line)) inOrigin = /^\s*\[remote "origin"\]\s*$/.test(line);
-    return !inOrigin;
+    return !inOrigin && line !== '';
   });
-  await writeFile(path, kept.join('\n'));
+  // Every line ends with a newline, the last too: a section appended later (writeRemote) starts on its own line.
+  await writeFile(path, kept.map((line) => `${line}\n`).join(''));
 }
 
 /** Fetches `address`'s branches and tags into `gitDir`, pruning what the remote deleted. */
