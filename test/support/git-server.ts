@@ -58,6 +58,9 @@ function serveCgi(req: IncomingMessage, res: ServerResponse, root: string, path:
   let head = Buffer.alloc(0);
   let headersDone = false;
   let sent = 0;
+  let holding = false;
+  let exited = false;
+  const kept: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => {
     if (!headersDone) {
       head = Buffer.concat([head, chunk]);
@@ -75,14 +78,19 @@ function serveCgi(req: IncomingMessage, res: ServerResponse, root: string, path:
       res.writeHead(status);
       chunk = head.subarray(end + 4);
     }
-    // Only a response that runs past PARTIAL_BYTES (the pack, not the ref listing) is held.
+    // Only a response that runs past PARTIAL_BYTES (the pack, not the ref listing) is held:
+    // what follows is kept here (git may finish and exit meanwhile) until the test says.
+    if (holding) {
+      kept.push(chunk);
+      return;
+    }
     const gate = sent + chunk.length > PARTIAL_BYTES ? options.takeGate?.() : undefined;
     if (gate) {
       const first = chunk.subarray(0, Math.max(0, PARTIAL_BYTES - sent));
-      const rest = chunk.subarray(first.length);
       res.write(first);
       sent += first.length;
-      child.stdout.pause();
+      holding = true;
+      kept.push(chunk.subarray(first.length));
       gate.stopped();
       void gate.opened.then((how) => {
         if (how === 'cut') {
@@ -90,9 +98,9 @@ function serveCgi(req: IncomingMessage, res: ServerResponse, root: string, path:
           res.socket?.destroy();
           return;
         }
-        res.write(rest);
-        sent += rest.length;
-        child.stdout.resume();
+        holding = false;
+        for (const part of kept.splice(0)) res.write(part);
+        if (exited) res.end();
       });
       return;
     }
@@ -105,7 +113,10 @@ function serveCgi(req: IncomingMessage, res: ServerResponse, root: string, path:
     sent += chunk.length;
     res.write(chunk);
   });
-  child.on('close', () => res.end());
+  child.on('close', () => {
+    if (holding) exited = true;
+    else res.end();
+  });
 }
 
 export async function startGitServer(options: GitServerOptions): Promise<GitServer> {
