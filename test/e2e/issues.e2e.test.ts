@@ -314,6 +314,17 @@ describe('issue dependencies', () => {
     expect((await reader.client.undeclared('POST', `${base}/issues/3/dependencies`, { index: 2 })).status).toBe(403);
     expect(numbers((await anonymous.get(`${base}/issues/1/dependencies`)).body)).toEqual([2]);
   });
+  test('with the repository\'s dependencies off, the routes are not found and closing is not held back', async () => {
+    const owner = await newUser();
+    const base = await newRepository(owner);
+    for (const title of ['feature', 'groundwork']) await owner.client.post(`${base}/issues`, { title });
+    expect((await owner.client.post(`${base}/issues/1/dependencies`, { index: 2 })).status).toBe(201);
+    const patched = await owner.client.patch(base, { internal_tracker: { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: false } });
+    expect(patched.body.internal_tracker.enable_issue_dependencies).toBe(false);
+    expect((await owner.client.get(`${base}/issues/1/dependencies`)).status).toBe(404);
+    expect((await owner.client.post(`${base}/issues/1/dependencies`, { index: 2 })).status).toBe(404);
+    expect((await owner.client.patch(`${base}/issues/1`, { state: 'closed' })).status).toBe(201);
+  });
 
   test('an issue may depend on one of another repository the caller can see, never on a private one they cannot', async () => {
     const owner = await newUser();

@@ -30,6 +30,8 @@ import { assigneeRoutes } from './assignees.js';
 import { issueDependencyRoutes } from './issue-dependencies.js';
 import { repoReactionRoutes } from './repo-reactions.js';
 import { repoSubscriptionRoutes } from './repo-subscriptions.js';
+import { repoTrackedTimeRoutes } from './repo-tracked-times.js';
+import { userTimeRoutes } from './user-times.js';
 import { repoLabelRoutes } from './repo-labels.js';
 import { orgLabelRoutes } from './org-labels.js';
 import { repoMilestoneRoutes } from './repo-milestones.js';
@@ -58,4 +60,5 @@ export const apiRoutes: readonly Route[] = [
   ...repoCommentRoutes, ...assigneeRoutes, ...repoIssueRoutes, ...issueDependencyRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes, ...repoReactionRoutes, ...repoSubscriptionRoutes, ...orgLabelRoutes,
   ...repoPullReviewRoutes, ...repoPullRoutes,
   ...repoMigrateRoutes, ...repoPushMirrorRoutes,
+  ...repoTrackedTimeRoutes, ...userTimeRoutes,
 ];

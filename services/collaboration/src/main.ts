@@ -8,6 +8,8 @@ import type { LabelDeps } from './domain/labels.js';
 import type { MilestoneDeps } from './domain/milestones.js';
 import type { ReactionDeps } from './domain/reactions.js';
 import type { SubscriptionDeps } from './domain/subscriptions.js';
+import type { StopwatchDeps } from './domain/stopwatches.js';
+import type { TrackedTimeDeps } from './domain/tracked-times.js';
 import { identityUserConsumer } from './events/identity-user-consumer.js';
 import { repositoryConsumer } from './events/repository-consumer.js';
 import { commentGrpcService } from './grpc/comment-service.js';
@@ -16,6 +18,7 @@ import { labelGrpcService } from './grpc/label-service.js';
 import { milestoneGrpcService } from './grpc/milestone-service.js';
 import { reactionGrpcService } from './grpc/reaction-service.js';
 import { subscriptionGrpcService } from './grpc/subscription-service.js';
+import { trackedTimeGrpcService } from './grpc/tracked-time-service.js';
 import { pullGrpcService } from './grpc/pull-service.js';
 import { pullStore } from './store/pulls.js';
 import { reviewGrpcService } from './grpc/review-service.js';
@@ -34,8 +37,11 @@ import { labelStore } from './store/labels.js';
 import { milestoneStore } from './store/milestones.js';
 import { reactionStore } from './store/reactions.js';
 import { subscriptionStore } from './store/subscriptions.js';
+import { stopwatchStore } from './store/stopwatches.js';
+import { trackedTimeStore } from './store/tracked-times.js';
 
-type Contexts = SearchDeps & LabelDeps & MilestoneDeps & ReactionDeps & SubscriptionDeps & PinDeps & DependencyDeps & ReviewDeps;
+type Contexts = SearchDeps & LabelDeps & MilestoneDeps & ReactionDeps & SubscriptionDeps & PinDeps & DependencyDeps & ReviewDeps
+  & TrackedTimeDeps & StopwatchDeps;
 
 /** One set of stores per process, whatever asks first. */
 const contexts = new WeakMap<CollaborationDb, Contexts>();
@@ -48,6 +54,8 @@ function contextsOf({ db, relay, config }: ServiceDeps<CollaborationDb>): Contex
       reactions: reactionStore(db), allowedReactions: config.settings.ui.REACTIONS, subscriptions: subscriptionStore(db),
       pins: pinStore(db), dependencies: dependencyStore(db), issueSearch: issueSearchStore(db),
       pulls: pullStore(db, { onPublished }), reviews: reviewStore(db, { onPublished }),
+      trackedTimes: trackedTimeStore(db, { onPublished }), stopwatches: stopwatchStore(db, { onPublished }),
+      timeTrackingEnabled: config.settings.service.ENABLE_TIMETRACKING,
     };
     contexts.set(db, found);
   }
@@ -61,7 +69,8 @@ await runService<CollaborationDb, CollaborationTx>({
   grpcServices: (deps) => {
     const all = contextsOf(deps);
     return [issueGrpcService(all), labelGrpcService(all), milestoneGrpcService(all), commentGrpcService(all), reactionGrpcService(all),
-      subscriptionGrpcService(all), pullGrpcService(all), reviewGrpcService(all)];
+      subscriptionGrpcService(all), pullGrpcService(all), reviewGrpcService(all),
+      trackedTimeGrpcService(all)];
   },
   consumers: (deps) => {
     // Pull requests follow pushes; the repository service answers their git facts.

@@ -96,6 +96,7 @@ export function repositoryService(deps: RepositoryDeps): ServiceImplementation<r
         has_actions: request.has_actions ?? undefined,
         has_code: request.has_code ?? undefined,
         pull_request_settings: request.pull_request_settings ? definedFields(request.pull_request_settings) : undefined,
+        internal_tracker: request.internal_tracker ?? undefined,
       }, caller));
     },
     async DeleteRepository(request, { caller }) {

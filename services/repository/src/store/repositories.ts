@@ -3,6 +3,7 @@
 import { alreadyExists, outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
 import type { Owner } from '../domain/owner.js';
 import type { CollaboratorMode } from '../domain/permission.js';
+import { internalTrackerOf } from '../domain/internal-tracker.js';
 import { pullRequestSettingsOf } from '../domain/pull-request-settings.js';
 import type { Repository } from '../domain/repository.js';
 import type { NewRepository, RepositoryEvent, RepositoryPatch, RepositoryReader, RepositoryStore, RepositoryWithOwner, RepositoryWriter, SearchFilter } from '../domain/store.js';
@@ -25,6 +26,7 @@ export function toRepository(row: RepositoryRow): Repository {
     owner_id: Number(row.owner_id),
     size: Number(row.size),
     pull_request_settings: pullRequestSettingsOf(row.pull_request_settings),
+    internal_tracker: internalTrackerOf(row.internal_tracker),
     topics: row.topics ?? [],
     branch_count: row.branch_count ?? 0,
     licenses: row.licenses ?? [],
@@ -35,12 +37,13 @@ export function toRepository(row: RepositoryRow): Repository {
 }
 
 function toColumns(patch: RepositoryPatch): Prisma.RepositoryUpdateInput {
-  const { name, size, pull_request_settings, mirror_interval, ...same } = patch;
+  const { name, size, pull_request_settings, internal_tracker, mirror_interval, ...same } = patch;
   const data: Prisma.RepositoryUpdateInput = { ...same };
   if (name !== undefined) { data.name = name; data.lower_name = name.toLowerCase(); }
   if (size !== undefined) data.size = BigInt(size);
   if (mirror_interval !== undefined) data.mirror_interval = BigInt(mirror_interval);
   if (pull_request_settings !== undefined) data.pull_request_settings = { ...pull_request_settings };
+  if (internal_tracker !== undefined) data.internal_tracker = { ...internal_tracker };
   return data;
 }
 
