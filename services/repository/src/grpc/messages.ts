@@ -54,6 +54,7 @@ export function repositoryMessage(r: Repository): pb.RepositoryInput {
     topics: r.topics,
     branch_count: r.branch_count,
     licenses: r.licenses,
+    num_watches: r.num_watches ?? 0,
     status: r.status,
     mirror: r.mirror,
     mirror_interval: r.mirror ? formatGoDuration(r.mirror_interval) : '',
