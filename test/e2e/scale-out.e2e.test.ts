@@ -294,10 +294,13 @@ describe('two of every stateless part, on one machine', () => {
       ...done.pulls.map((p) => `${p.repo}/pulls/${p.index}`),
     ];
     let threads: string[] = [];
+    const missing = () => expected.filter((url) => !threads.some((subject) => subject.endsWith(url)));
     await waitUntil('a notification thread for every acknowledged issue and pull request', async () => {
       threads = await threadsOf();
-      return expected.every((url) => threads.some((subject) => subject.endsWith(url)));
-    }, { timeoutMs: 120_000 });
+      return missing().length === 0;
+    }, { timeoutMs: 120_000 }).catch((err: Error) => {
+      throw new Error(`${err.message}; missing ${missing().join(', ')} among ${threads.length} threads: ${threads.slice(0, 5).join(', ')}`);
+    });
     // One thread per subject: a redelivered event never opened a second one.
     expect(threads.length).toBe(new Set(threads).size);
 
