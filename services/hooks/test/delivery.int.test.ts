@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { queueDeliveries } from '../src/store/deliveries.js';
 import { webhookStore } from '../src/store/webhooks.js';
 import type { Webhook } from '../src/domain/webhooks.js';
-import { hooksTestbed, type HooksTestbed, type Receiver } from './support/testbed.js';
+import { hooksTestbed, TEST_SECRET_KEY, type HooksTestbed, type Receiver } from './support/testbed.js';
 
 let tb: HooksTestbed;
 let nextRepo = 100;
@@ -40,7 +40,7 @@ function push(repoId: number, ref = 'refs/heads/main') {
 }
 
 async function hook(repoId: number, url: string, extra: Partial<Webhook> = {}): Promise<Webhook> {
-  return webhookStore(tb.db).create({
+  return webhookStore(tb.db, tb.box).create({
     repoId, ownerId: 0, isSystemWebhook: false, type: 'gitea', name: '', url, contentType: 'json', secret: 'topsecret',
     authorizationHeader: '', events: ['push', 'create', 'delete', 'repository'], branchFilter: '', meta: {}, active: true, ...extra,
   });
@@ -131,7 +131,7 @@ describe('webhook delivery', () => {
 
   it('fires repository hooks, the owner\'s hooks and system hooks, but not inactive ones or other owners\'', async () => {
     const repoId = nextRepo++;
-    const store = webhookStore(tb.db);
+    const store = webhookStore(tb.db, tb.box);
     const base = { repoId: 0, isSystemWebhook: false, type: 'gitea' as const, name: '', url: receiver.url, contentType: 'json' as const, secret: '', authorizationHeader: '', events: ['repository' as const], branchFilter: '', meta: {}, active: true };
     const ownerHook = await store.create({ ...base, ownerId: 7 });
     const otherOwner = await store.create({ ...base, ownerId: 8 });
@@ -149,7 +149,7 @@ describe('webhook delivery', () => {
   it('drops a deleted repository\'s hooks and their deliveries, and tells the owner\'s hooks', async () => {
     const repoId = nextRepo++;
     const own = await hook(repoId, receiver.url);
-    const ownerHook = await webhookStore(tb.db).create({
+    const ownerHook = await webhookStore(tb.db, tb.box).create({
       repoId: 0, ownerId: 9, isSystemWebhook: false, type: 'gitea', name: '', url: receiver.url, contentType: 'json', secret: '',
       authorizationHeader: '', events: ['repository'], branchFilter: '', meta: {}, active: true,
     });
@@ -160,7 +160,7 @@ describe('webhook delivery', () => {
     });
     const [told] = await settled(ownerHook.id, 1);
     expect(JSON.parse(told.payload)).toMatchObject({ action: 'deleted', repository: { id: repoId }, sender: { login: 'bob' } });
-    expect(await webhookStore(tb.db).find({ kind: 'repository', repoId }, own.id)).toBeUndefined();
+    expect(await webhookStore(tb.db, tb.box).find({ kind: 'repository', repoId }, own.id)).toBeUndefined();
     expect(await deliveriesOf(own.id)).toHaveLength(0);
   });
 });
@@ -219,12 +219,12 @@ describe('a replica killed mid-send', () => {
     try {
       const receiver = await own.receiver();
       receiver.answer = () => ({ status: 200, delayMs: 1_500 });
-      const made = await webhookStore(own.db).create({
+      const made = await webhookStore(own.db, own.box).create({
         repoId: 1, ownerId: 0, isSystemWebhook: false, type: 'gitea', name: '', url: receiver.url, contentType: 'json', secret: '',
         authorizationHeader: '', events: ['push'], branchFilter: '', meta: {}, active: true,
       });
       const child = fork(fileURLToPath(new URL('./support/sender-process.mjs', import.meta.url)), [], {
-        env: { ...process.env, DATABASE_URL: own.databaseUrl, LEASE_MS: '3000' }, stdio: 'ignore',
+        env: { ...process.env, DATABASE_URL: own.databaseUrl, LEASE_MS: '3000', SECRET_KEY: TEST_SECRET_KEY }, stdio: 'ignore',
       });
       try {
         await new Promise((resolve, reject) => {
@@ -271,7 +271,7 @@ describe('the outbound guard', () => {
   /** Sends a push to `url` through the guarded system; answers the settled delivery. */
   async function deliverTo(url: string) {
     const repoId = nextGuardedRepo++;
-    const made = await webhookStore(guarded.db).create({
+    const made = await webhookStore(guarded.db, guarded.box).create({
       repoId, ownerId: 0, isSystemWebhook: false, type: 'gitea', name: '', url, contentType: 'json', secret: '',
       authorizationHeader: '', events: ['push'], branchFilter: '', meta: {}, active: true,
     });
@@ -308,7 +308,7 @@ describe('the outbound guard', () => {
     try {
       await own.consumer();
       own.senders({ allowed: ['127.0.0.1/32'] });
-      const made = await webhookStore(own.db).create({
+      const made = await webhookStore(own.db, own.box).create({
         repoId: 1, ownerId: 0, isSystemWebhook: false, type: 'gitea', name: '', url: redirector.url, contentType: 'json', secret: '',
         authorizationHeader: '', events: ['push'], branchFilter: '', meta: {}, active: true,
       });
