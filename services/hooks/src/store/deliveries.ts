@@ -79,11 +79,16 @@ export async function hooksFor(tx: HooksTx, repo: { id: number; ownerId: number 
 /** Writes deliveries inside the caller's transaction; senders hear of them at commit. */
 export async function queueDeliveries(tx: HooksTx | HooksDb, deliveries: NewDelivery[]): Promise<void> {
   if (!deliveries.length) return;
-  await tx.hookDelivery.createMany({
-    data: deliveries.map((d) => ({ uuid: randomUUID(), hook_id: BigInt(d.hookId), event_id: d.eventId, event: d.event, payload: d.payload })),
-    skipDuplicates: true,
-  });
-  await tx.$executeRawUnsafe(`SELECT pg_notify('${DELIVERY_CHANNEL}', '')`);
+  // One statement for any number of rows (a consumer batch writes hundreds); a row already
+  // there for its hook, event and kind is left as it is.
+  await tx.$executeRawUnsafe(
+    `WITH queued AS (
+       INSERT INTO hook_delivery (uuid, hook_id, event_id, event, payload)
+       SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[], $5::text[])
+       ON CONFLICT DO NOTHING RETURNING 1)
+     SELECT pg_notify('${DELIVERY_CHANNEL}', '') WHERE EXISTS (SELECT 1 FROM queued)`,
+    deliveries.map(() => randomUUID()), deliveries.map((d) => BigInt(d.hookId)), deliveries.map((d) => d.eventId),
+    deliveries.map((d) => d.event), deliveries.map((d) => d.payload));
 }
 
 export interface DeliveryQueue {

@@ -30,6 +30,11 @@ export interface ConsumerOptions<Tx extends SqlClient> {
   log: Logger;
   handle(event: ReceivedEvent, tx: Tx): Promise<void>;
   /**
+   * Called once per transaction, after its events were handled and before it commits: a
+   * handler may gather its writes and make them here, as one statement for the batch.
+   */
+  flush?(tx: Tx): Promise<void>;
+  /**
    * Up to this many events that are already waiting are handled in ONE transaction (one
    * processed_event insert, one commit) instead of one each: a consumer whose handler is a
    * few small writes is bound by commits, not by work. Idempotence is unchanged (an event
@@ -87,6 +92,7 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
           const inserted = await tx.$executeRawUnsafe(
             'INSERT INTO processed_event (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', durable, id);
           if (inserted === 1) await options.handle(event, tx);
+          await options.flush?.(tx);
           return inserted === 1;
         }),
       );
@@ -117,6 +123,7 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
           await inConsumerSpan(durable, event.subject, m.headers, () => options.handle(event, tx));
           done.add(m);
         }
+        await options.flush?.(tx);
         return done;
       });
     } catch (err) {
