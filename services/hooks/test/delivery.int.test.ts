@@ -212,6 +212,42 @@ describe('two replicas', () => {
   });
 });
 
+describe('a slow receiver', () => {
+  it('gets at most MAX_PER_HOST requests at a time and does not hold up the other hooks', async () => {
+    // A database of its own, so that only this pool sends.
+    const own = await hooksTestbed('slow');
+    try {
+      await own.consumer();
+      const slow = await own.receiver();
+      const fast = await own.receiver();
+      let active = 0;
+      let peak = 0;
+      slow.answer = () => {
+        active++;
+        peak = Math.max(peak, active);
+        setTimeout(() => active--, 1_000);
+        return { status: 200, delayMs: 1_000 };
+      };
+      for (const url of [slow.url, fast.url]) {
+        await webhookStore(own.db, own.box).create({
+          repoId: 1, ownerId: 0, isSystemWebhook: false, type: 'gitea', name: '', url, contentType: 'json', secret: '',
+          authorizationHeader: '', events: ['push'], branchFilter: '', meta: {}, active: true,
+        });
+      }
+      own.senders({ maxPerHost: 2, timeoutMs: 10_000 });
+      await Promise.all(Array.from({ length: 40 }, () => own.publish('repository.push', 'anvil.repository.v1.Push', push(1))));
+      await fast.waitFor(40);
+      // The slow one needs 20 s for its 40 (two at a time, 1 s each); the fast one was served meanwhile.
+      expect(slow.requests.length).toBeLessThan(40);
+      expect(peak).toBeLessThanOrEqual(2);
+      await slow.waitFor(40);
+      expect(peak).toBe(2);
+    } finally {
+      await own.close();
+    }
+  }, 120_000);
+});
+
 describe('a replica killed mid-send', () => {
   it('loses no delivery: another replica sends what it held once its lease runs out', async () => {
     // A database of its own, so that only the child's pool sends until it is killed.
@@ -296,6 +332,17 @@ describe('the outbound guard', () => {
     expect(row).toMatchObject({ status: 'failed', attempts: 1, response_status: 0 });
     expect(row.error).toContain('is not allowed by [webhook] ALLOWED_HOST_LIST');
     expect(receiver.requests).toHaveLength(0);
+  });
+
+  it.each([
+    ['a private address', 'http://10.1.2.3/hook'],
+    ['a private IPv6 address', 'http://[fd00::1]/hook'],
+    ['the link-local cloud metadata address', 'http://169.254.169.254/latest/meta-data'],
+    ['a NAT64 form of a loopback address', 'http://[64:ff9b::7f00:1]/hook'],
+  ])('refuses %s under the default `external` before connecting', async (_name, url) => {
+    const row = await deliverTo(url);
+    expect(row).toMatchObject({ status: 'failed', attempts: 1, response_status: 0 });
+    expect(row.error).toContain('is not allowed by [webhook] ALLOWED_HOST_LIST');
   });
 
   it('checks every redirect: an allowed host redirecting to a refused one is not followed there', async () => {
