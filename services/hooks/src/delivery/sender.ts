@@ -100,11 +100,18 @@ export function startSenders(options: SenderOptions): SenderPool {
     wake?.();
   };
 
-  async function send(delivery: ClaimedDelivery): Promise<void> {
+  /** Sends one delivery; `answered` frees its host's slot once the receiver answered, before the attempt is recorded. */
+  async function send(delivery: ClaimedDelivery, answered: () => void): Promise<void> {
     try {
-      const attempt = delivery.hook.active
-        ? await attemptDelivery(delivery, options.dispatcher, options.timeoutMs)
-        : { requestUrl: delivery.hook.url, requestHeaders: {}, responseStatus: 0, responseHeaders: {}, responseBody: '', error: 'webhook is not active', refused: true, durationMs: 0 };
+      let attempt: Attempt;
+      try {
+        attempt = delivery.hook.active
+          ? await attemptDelivery(delivery, options.dispatcher, options.timeoutMs)
+          : { requestUrl: delivery.hook.url, requestHeaders: {}, responseStatus: 0, responseHeaders: {}, responseBody: '', error: 'webhook is not active', refused: true, durationMs: 0 };
+      } finally {
+        // The per-host limit counts requests to the host; recording is our database's work.
+        answered();
+      }
       const outcome = outcomeOf(attempt, delivery.attempts + 1, options.policy);
       await queue.record(delivery.id, attempt, outcome);
       recordWebhookDelivery(outcome.status);
@@ -119,12 +126,18 @@ export function startSenders(options: SenderOptions): SenderPool {
     while (list?.length && (sending.get(host) ?? 0) < options.maxPerHost && inFlight.size < options.senders && !stopped) {
       const delivery = list.shift()!;
       sending.set(host, (sending.get(host) ?? 0) + 1);
-      const running = send(delivery).finally(() => {
+      let released = false;
+      const releaseHost = () => {
+        if (released) return;
+        released = true;
+        sending.set(host, sending.get(host)! - 1);
+        pump(host);
+      };
+      const running = send(delivery, releaseHost).finally(() => {
         inFlight.delete(running);
         held--;
-        sending.set(host, sending.get(host)! - 1);
-        // A freed sender goes to any host with deliveries waiting, this one first.
-        pump(host);
+        releaseHost();
+        // A freed sender goes to any host with deliveries waiting.
         for (const other of waiting.keys()) pump(other);
         kick();
       });
