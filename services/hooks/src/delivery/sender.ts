@@ -139,7 +139,10 @@ export function startSenders(options: SenderOptions): SenderPool {
         releaseHost();
         // A freed sender goes to any host with deliveries waiting.
         for (const other of waiting.keys()) pump(other);
-        kick();
+        // Claim more only once this host has run out of what it holds: a claim is a query
+        // over every pending delivery, too dear to run after each one sent. New deliveries
+        // and due retries wake the loop on their own (notification, idle poll).
+        if (!waiting.get(host)?.length) kick();
       });
       inFlight.add(running);
     }
