@@ -156,3 +156,5 @@ export function decodeEvent<T>(typeName: string, bytes: Uint8Array): T {
 }
 
 export type * from './types.js';
+export * from './timestamps.js';
+export * from './visibility.js';

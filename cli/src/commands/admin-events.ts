@@ -41,7 +41,7 @@ export async function adminEvents(args: EventsAction, env: NodeJS.ProcessEnv = p
         const page = await client.ListDeadLetters({ limit: args.limit }, { caller: SYSTEM });
         out.stdout.push(`${service}: ${page.total} dead letter${page.total === 1 ? '' : 's'}`);
         for (const d of page.dead_letters) {
-          out.stdout.push(`  ${d.id}  ${d.subject}  ${d.payload_bytes} bytes  written ${isoOf(d.created)}  parked ${isoOf(d.parked)}`);
+          out.stdout.push(`  ${d.id}  ${d.subject}  ${d.payload_bytes} bytes  written ${isoOf(d.created_at)}  parked ${isoOf(d.parked_at)}`);
           out.stdout.push(`      ${d.reason}`);
         }
       } else if (args.action === 'show') {
@@ -52,7 +52,7 @@ export async function adminEvents(args: EventsAction, env: NodeJS.ProcessEnv = p
         if (!d) continue;
         found = true;
         out.stdout.push(`service:  ${service}`, `id:       ${d.id}`, `subject:  ${d.subject}`, `type:     ${d.type}`,
-          `size:     ${d.payload_bytes} bytes`, `written:  ${isoOf(d.created)}`, `parked:   ${isoOf(d.parked)}`,
+          `size:     ${d.payload_bytes} bytes`, `written:  ${isoOf(d.created_at)}`, `parked:   ${isoOf(d.parked_at)}`,
           `reason:   ${d.reason}`, 'payload (strings over 1 KiB shortened):', d.payload_json);
       } else {
         const reply = await client.RetryDeadLetters({ ids: args.ids, all: args.all }, { caller: SYSTEM });

@@ -15,7 +15,7 @@ export function presentAccessToken(token: identity.AccessToken) {
     sha1: token.token,
     token_last_eight: token.token_last_eight,
     scopes: token.scopes,
-    created_at: formatTime(token.created),
-    last_used_at: formatTime(token.updated),
+    created_at: formatTime(token.created_at),
+    last_used_at: formatTime(token.updated_at),
   };
 }

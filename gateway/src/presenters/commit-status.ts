@@ -25,8 +25,8 @@ export function presentCommitStatus(status: repository.CommitStatus, repoUrl: st
     url: `${repoUrl}/statuses/${encodeURIComponent(status.sha)}`,
     context: status.context,
     ...(status.creator ? { creator: presentUser(status.creator, ANONYMOUS, rootUrl) } : {}),
-    created_at: formatTime(status.created),
-    updated_at: formatTime(status.updated),
+    created_at: formatTime(status.created_at),
+    updated_at: formatTime(status.updated_at),
   };
 }
 

@@ -16,8 +16,8 @@ export function presentGpgKey(key: identity.GpgKey): Record<string, unknown> {
     can_encrypt_storage: key.can_encrypt_storage,
     // Gitea reports can_certify from the signing capability.
     can_certify: key.can_sign,
-    created_at: formatTime(key.created),
-    expires_at: formatTime(key.expires),
+    created_at: formatTime(key.created_at),
+    expires_at: formatTime(key.expires_at),
     verified: key.verified,
   };
 }

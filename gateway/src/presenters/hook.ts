@@ -17,8 +17,8 @@ export function presentHook(hook: hooks.Hook) {
     events: hook.events,
     authorization_header: hook.authorization_header,
     active: hook.active,
-    updated_at: formatTime(hook.updated),
-    created_at: formatTime(hook.created),
+    updated_at: formatTime(hook.updated_at),
+    created_at: formatTime(hook.created_at),
   };
 }
 
@@ -44,8 +44,8 @@ export function presentDelivery(delivery: hooks.Delivery, withBodies: boolean) {
     } : {}),
     error: delivery.error,
     duration_ms: delivery.duration_ms,
-    created_at: formatTime(delivery.created),
-    ...(delivery.delivered ? { delivered_at: formatTime(delivery.delivered) } : {}),
-    ...(delivery.next_attempt ? { next_attempt_at: formatTime(delivery.next_attempt) } : {}),
+    created_at: formatTime(delivery.created_at),
+    ...(delivery.delivered_at ? { delivered_at: formatTime(delivery.delivered_at) } : {}),
+    ...(delivery.next_attempt_at ? { next_attempt_at: formatTime(delivery.next_attempt_at) } : {}),
   };
 }

@@ -21,14 +21,14 @@ const GHOST: Partial<identity.User> = { id: -1, login: 'Ghost', full_name: '', v
 function completeUser(user: Partial<identity.User>): identity.User {
   return {
     id: 0, login: '', full_name: '', email: '', is_admin: false, active: true, prohibit_login: false, restricted: false,
-    location: '', website: '', description: '', visibility: 'VISIBILITY_PUBLIC', language: '', created: null, last_login: null,
+    location: '', website: '', description: '', visibility: 'VISIBILITY_PUBLIC', language: '', created_at: null, last_login: null,
     login_name: '', source_id: 0, max_repo_creation: -1, must_change_password: false, keep_email_private: false,
     allow_create_organization: false, allow_git_hook: false, allow_import_local: false, type: 'user',
     ...user,
   } as identity.User;
 }
 
-const optionalTime = (ts: collaboration.Issue['closed']) => (ts ? formatTime(ts) : null);
+const optionalTime = (ts: collaboration.Issue['closed_at']) => (ts ? formatTime(ts) : null);
 
 export function presentLabel(label: collaboration.Label, rootUrl: string, repo: IssueRepository) {
   const url = label.org_id
@@ -44,7 +44,7 @@ export function presentLabel(label: collaboration.Label, rootUrl: string, repo: 
 export function presentMilestone(m: collaboration.Milestone) {
   return {
     id: m.id, title: m.title, description: m.description, state: m.state, open_issues: m.open_issues, closed_issues: m.closed_issues,
-    created_at: formatTime(m.created), updated_at: optionalTime(m.updated), closed_at: optionalTime(m.closed), due_on: optionalTime(m.due_on),
+    created_at: formatTime(m.created_at), updated_at: optionalTime(m.updated_at), closed_at: optionalTime(m.closed_at), due_on: optionalTime(m.due_on),
   };
 }
 
@@ -73,9 +73,9 @@ export function presentIssue(issue: collaboration.Issue, repo: IssueRepository, 
     state: issue.state,
     is_locked: issue.is_locked,
     comments: issue.comments,
-    created_at: formatTime(issue.created),
-    updated_at: formatTime(issue.updated),
-    closed_at: optionalTime(issue.closed),
+    created_at: formatTime(issue.created_at),
+    updated_at: formatTime(issue.updated_at),
+    closed_at: optionalTime(issue.closed_at),
     due_date: optionalTime(issue.due_date),
     time_estimate: 0,
     pull_request: null,
@@ -99,8 +99,8 @@ export function presentComment(comment: collaboration.Comment, repo: IssueReposi
     original_author_id: 0,
     body: comment.body,
     assets: [],
-    created_at: formatTime(comment.created),
-    updated_at: formatTime(comment.updated),
+    created_at: formatTime(comment.created_at),
+    updated_at: formatTime(comment.updated_at),
   };
 }
 
@@ -109,7 +109,7 @@ export const presentIssueUser = (user: identity.User, caller: Caller, rootUrl: s
 
 /** Gitea's api.Reaction. */
 export function presentReaction(reaction: collaboration.Reaction, caller: Caller, rootUrl: string) {
-  return { user: presentUser(completeUser(reaction.user ?? GHOST), caller, rootUrl), content: reaction.content, created_at: formatTime(reaction.created) };
+  return { user: presentUser(completeUser(reaction.user ?? GHOST), caller, rootUrl), content: reaction.content, created_at: formatTime(reaction.created_at) };
 }
 
 interface TimelineData {

@@ -12,6 +12,6 @@ export function presentOAuth2Application(app: identity.OAuth2Application) {
     confidential_client: app.confidential_client,
     skip_secondary_authorization: app.skip_secondary_authorization,
     redirect_uris: app.redirect_uris,
-    created: formatTime(app.created),
+    created: formatTime(app.created_at),
   };
 }

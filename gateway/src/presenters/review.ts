@@ -19,8 +19,8 @@ export function presentReview(r: collaboration.Review, repo: { owner: string; na
     official: r.official,
     dismissed: r.dismissed,
     comments_count: r.comments_count,
-    submitted_at: formatTime(r.submitted!),
-    updated_at: formatTime(r.updated!),
+    submitted_at: formatTime(r.submitted_at!),
+    updated_at: formatTime(r.updated_at!),
     html_url: `${pullUrl}#issuecomment-${r.id}`,
     pull_request_url: pullUrl,
   };

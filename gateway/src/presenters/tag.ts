@@ -9,7 +9,7 @@ export function presentTag(tag: repository.Tag, urls: RepoUrls) {
     message: tag.message.replace(/\n$/, ''),
     id: tag.id,
     // Gitea links the commit meta through the tag's own id (convert.ToCommitMeta).
-    commit: { url: `${urls.api}/git/commits/${tag.id}`, sha: tag.commit_sha, created: formatTime(tag.created) },
+    commit: { url: `${urls.api}/git/commits/${tag.id}`, sha: tag.commit_sha, created: formatTime(tag.created_at) },
     zipball_url: `${urls.html}/archive/${encodeURIComponent(tag.name)}.zip`,
     tarball_url: `${urls.html}/archive/${encodeURIComponent(tag.name)}.tar.gz`,
   };

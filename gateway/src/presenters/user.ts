@@ -63,7 +63,7 @@ export function presentUser(user: identity.User, caller: Caller, rootUrl: string
     language: authed ? user.language : '',
     is_admin: authed ? user.is_admin : false,
     last_login: authed ? formatTime(user.last_login) : formatTime(null),
-    created: formatTime(user.created),
+    created: formatTime(user.created_at),
     restricted: user.restricted,
     active: authed ? user.active : false,
     prohibit_login: authed ? user.prohibit_login : false,

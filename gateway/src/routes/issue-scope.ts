@@ -3,14 +3,12 @@
 // permission, so collaboration never asks the repository service again. A repository the
 // caller may not see is a 404 before anything else; a caller below the route's permission
 // is a 403 (its visibility already settled).
-import { forbidden } from '@anvil/kit';
+import { atLeast, forbidden } from '@anvil/kit';
 import type { CallOptions } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
 import type { Reply, RouteContext } from '../http/route.js';
 import type { IssueRepository } from '../presenters/issue.js';
 import { resolveRepo } from './repo-context.js';
-
-const MODES = ['none', 'read', 'write', 'admin', 'owner'];
 
 export interface RepositoryCall {
   access: repository.RepositoryAccess;
@@ -24,7 +22,7 @@ export interface RepositoryCall {
 export function inRepository(permission: 'read' | 'write' | 'admin', handle: (ctx: RouteContext, call: RepositoryCall) => Promise<Reply>) {
   return async (ctx: RouteContext): Promise<Reply> => {
     const access = await resolveRepo(ctx);
-    if (MODES.indexOf(access.permission) < MODES.indexOf(permission)) {
+    if (!atLeast(access.permission, permission)) {
       throw forbidden('user should have a permission to write to a repo', 'repo_permission_denied');
     }
     const r = access.repository!;

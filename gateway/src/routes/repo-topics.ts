@@ -46,7 +46,7 @@ export const repoTopicRoutes: Route[] = [
       const { page, limit } = ctx.page();
       const q = typeof ctx.query.q === 'string' ? ctx.query.q : '';
       const reply = await ctx.deps.services.topics.SearchTopics({ q, page: { page, limit } }, { caller: ctx.caller });
-      const topics = reply.topics.map((t) => ({ id: t.id, topic_name: t.name, repo_count: t.repo_count, created: formatTime(t.created), updated: formatTime(t.updated) }));
+      const topics = reply.topics.map((t) => ({ id: t.id, topic_name: t.name, repo_count: t.repo_count, created: formatTime(t.created_at), updated: formatTime(t.updated_at) }));
       return ok({ topics }, reply.total);
     },
   },

@@ -50,7 +50,7 @@ export function createOption(ctx: RouteContext, ownerId: number): repository.Cre
   return {
     owner_id: ownerId, name: body.name ?? '', description: body.description ?? '', private: body.private ?? false,
     default_branch: body.default_branch ?? '', auto_init: body.auto_init ?? false, readme: body.readme ?? '',
-    is_template: body.template ?? false, object_format_name: body.object_format_name ?? '',
+    template: body.template ?? false, object_format_name: body.object_format_name ?? '',
     gitignores: body.gitignores ?? '', license: body.license ?? '',
   };
 }
@@ -113,7 +113,7 @@ export const repoRoutes: Route[] = [
         mode,
         sort,
         order,
-        is_template: template,
+        template,
       });
       return ok({ ok: true, data: presentRepositories(ctx, reply.repositories) }, reply.total);
     },
@@ -180,7 +180,7 @@ export const repoRoutes: Route[] = [
         has_packages: opt<boolean>('has_packages'),
         has_actions: opt<boolean>('has_actions'),
         has_code: opt<boolean>('has_code'),
-        is_template: opt<boolean>('template'),
+        template: opt<boolean>('template'),
         pull_request_settings: Object.fromEntries(PULL_REQUEST_SETTINGS.map((key) => [key, opt(key)])),
       }, { caller: ctx.caller });
       return ok(presentOne(ctx, access));

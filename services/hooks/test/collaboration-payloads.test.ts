@@ -9,16 +9,16 @@ import { deliveryBody } from '../src/payloads/body.js';
 
 const ROOT = 'https://forge.example/';
 const when = { seconds: 1_700_000_000, nanos: 0 };
-const repository = { id: 3, owner_id: 7, owner_login: 'ada', name: 'app', default_branch: 'main', created: when, updated: when };
+const repository = { id: 3, owner_id: 7, owner_login: 'ada', name: 'app', default_branch: 'main', created_at: when, updated_at: when };
 const ada = { id: 7, login: 'ada', full_name: 'Ada', email: 'ada@example.com', visibility: 'VISIBILITY_PUBLIC' };
 const bob = { id: 8, login: 'bob', full_name: 'Bob', email: 'bob@example.com', visibility: 'VISIBILITY_PUBLIC' };
 const label = { id: 11, name: 'bug', color: '#ee0701', description: '', exclusive: false, is_archived: false, repository_id: 3, org_id: 0 };
-const milestone = { id: 5, title: 'v1', description: '', state: 'open', open_issues: 1, closed_issues: 0, created: when };
+const milestone = { id: 5, title: 'v1', description: '', state: 'open', open_issues: 1, closed_issues: 0, created_at: when };
 
 function issue(isPull = false) {
   return {
     id: 40, index: 4, repository_id: 3, user: ada, title: 'It breaks', body: 'Steps to reproduce', state: 'open', is_locked: false,
-    is_pull: isPull, labels: [label], milestone, assignees: [bob], comments: 1, created: when, updated: when, pin_order: 0, ref: '', content_version: 1,
+    is_pull: isPull, labels: [label], milestone, assignees: [bob], comments: 1, created_at: when, updated_at: when, pin_order: 0, ref: '', content_version: 1,
   };
 }
 
@@ -29,7 +29,7 @@ function pull() {
   };
 }
 
-const comment = (isPull = false) => ({ id: 90, issue_id: 40, issue_index: 4, is_pull: isPull, user: bob, type: 'comment', body: 'Me too', created: when, updated: when });
+const comment = (isPull = false) => ({ id: 90, issue_id: 40, issue_index: 4, is_pull: isPull, user: bob, type: 'comment', body: 'Me too', created_at: when, updated_at: when });
 
 /** What a hook of type `gitea` receives for an event published on `subject`. */
 function fire(subject: string, payload: object): { event: HookEvent | undefined; body: Record<string, any> } {

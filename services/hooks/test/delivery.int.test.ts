@@ -25,7 +25,7 @@ const ZERO = '0'.repeat(40);
 const SHA = 'a'.repeat(40);
 
 function repository(id: number, ownerId = 7) {
-  return { id, owner_id: ownerId, owner_login: 'ada', name: `repo${id}`, default_branch: 'main', created: { seconds: 1_700_000_000 }, updated: { seconds: 1_700_000_000 } };
+  return { id, owner_id: ownerId, owner_login: 'ada', name: `repo${id}`, default_branch: 'main', created_at: { seconds: 1_700_000_000 }, updated_at: { seconds: 1_700_000_000 } };
 }
 
 function push(repoId: number, ref = 'refs/heads/main') {

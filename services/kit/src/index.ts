@@ -26,3 +26,4 @@ export * from './outbound/resolve.js';
 export * from './telemetry/index.js';
 export * from './glob.js';
 export * from './crypto/secret-box.js';
+export * from './access-mode.js';

@@ -59,14 +59,14 @@ describe('gateways hear of every change to what a repository resolves to', () =>
   it('a new owner, repository and collaborator each send a hint once committed', async () => {
     await expectHintAfter(() => tb.owner(1, 'alice'));
     await expectHintAfter(() => tb.owner(2, 'bob'));
-    await expectHintAfter(() => tb.db.repository.create({ data: { owner_id: 1n, owner_name: 'alice', lower_name: 'app', name: 'app', default_branch: 'main' } }));
+    await expectHintAfter(() => tb.db.repository.create({ data: { owner_id: 1n, owner_login: 'alice', lower_name: 'app', name: 'app', default_branch: 'main' } }));
     const repo = await tb.db.repository.findFirstOrThrow({ where: { lower_name: 'app' } });
     await expectHintAfter(() => tb.db.collaboration.create({ data: { repository_id: repo.id, user_id: 2n, mode: 'write' } }));
   });
 
   it('revoking a collaborator and making the repository private send hints', async () => {
     await expectHintAfter(() => tb.db.collaboration.deleteMany({ where: { user_id: 2n } }));
-    await expectHintAfter(() => tb.db.repository.updateMany({ where: { lower_name: 'app' }, data: { is_private: true } }));
+    await expectHintAfter(() => tb.db.repository.updateMany({ where: { lower_name: 'app' }, data: { private: true } }));
   });
 
   it('team changes applied to the org read model send hints', async () => {

@@ -68,7 +68,7 @@ describe('the pre-receive hook with real git', () => {
     const alice = await owner(1, 'alice');
     await owner(2, 'bob');
     const { repository } = await createRepository(deps, {
-      ownerId: 1, name: 'guarded', description: '', isPrivate: false, defaultBranch: '', autoInit: true, readme: '', isTemplate: false, objectFormatName: '',
+      owner_id: 1, name: 'guarded', description: '', private: false, default_branch: '', auto_init: true, readme: '', template: false, object_format_name: '',
     }, alice);
     await createBranchProtection({ store: deps.store, protections: branchProtectionStore(db) }, 'alice', 'guarded', {
       ...DEFAULT_PROTECTION, ruleName: 'main', enablePush: true, enablePushWhitelist: true, pushWhitelistUsernames: ['bob'],
@@ -99,7 +99,7 @@ describe('the pre-receive hook with real git', () => {
   it('refuses unsigned commits when the rule requires signed commits', async () => {
     const carol = await owner(3, 'carol');
     const { repository } = await createRepository(deps, {
-      ownerId: 3, name: 'signed', description: '', isPrivate: false, defaultBranch: '', autoInit: true, readme: '', isTemplate: false, objectFormatName: '',
+      owner_id: 3, name: 'signed', description: '', private: false, default_branch: '', auto_init: true, readme: '', template: false, object_format_name: '',
     }, carol);
     await createBranchProtection({ store: deps.store, protections: branchProtectionStore(db) }, 'carol', 'signed', {
       ...DEFAULT_PROTECTION, ruleName: 'ma*', enablePush: true, requireSignedCommits: true,
@@ -119,9 +119,9 @@ describe('the pre-receive hook with real git', () => {
   it('refuses every push, tags included, to an archived repository', async () => {
     const dave = await owner(4, 'dave');
     const { repository } = await createRepository(deps, {
-      ownerId: 4, name: 'attic', description: '', isPrivate: false, defaultBranch: '', autoInit: true, readme: '', isTemplate: false, objectFormatName: '',
+      owner_id: 4, name: 'attic', description: '', private: false, default_branch: '', auto_init: true, readme: '', template: false, object_format_name: '',
     }, dave);
-    await editRepository(deps, 'dave', 'attic', { isArchived: true }, dave);
+    await editRepository(deps, 'dave', 'attic', { archived: true }, dave);
     const gitDir = storage.pathOf('dave', 'attic');
     expect((await run(['clone', gitDir, 'attic-work'], dir)).code).toBe(0);
     const work = join(dir, 'attic-work');

@@ -28,10 +28,10 @@ beforeAll(async () => {
   ({ db, storage, deps: repos } = tb);
   deps = { store: repos.store, statuses: commitStatusStore(db), git: commitStatusGit(storage) };
   await tb.owner(1, 'ada');
-  const created = await createRepository(repos, { ownerId: 1, name: 'ci', description: '', isPrivate: false, defaultBranch: '', autoInit: false, readme: '', isTemplate: false, objectFormatName: '' }, ada);
+  const created = await createRepository(repos, { owner_id: 1, name: 'ci', description: '', private: false, default_branch: '', auto_init: false, readme: '', template: false, object_format_name: '' }, ada);
   repositoryId = created.repository.id;
   sha = await commitInitialFiles(storage.pathOf('ada', 'ci'), 'main', { 'README.md': '# ci\n' }, 'Initial commit\n', { name: 'Ada', email: 'ada@example.com' });
-  await db.repository.update({ where: { id: BigInt(repositoryId) }, data: { is_empty: false } });
+  await db.repository.update({ where: { id: BigInt(repositoryId) }, data: { empty: false } });
 }, 30_000);
 
 afterAll(() => tb?.close());

@@ -19,7 +19,7 @@ const EVE = caller(2, 'eve');
 const status = (context: string, state: CommitStatusState): Pick<CommitStatus, 'context' | 'state'> => ({ context, state });
 
 function fakes(repo: Partial<Repository> = {}) {
-  const repository = { id: 7, ownerId: 1, ownerLogin: 'ada', name: 'lib', isPrivate: false, isArchived: false, isEmpty: false, defaultBranch: 'main', ...repo } as Repository;
+  const repository = { id: 7, owner_id: 1, owner_login: 'ada', name: 'lib', private: false, archived: false, empty: false, default_branch: 'main', ...repo } as Repository;
   const rows: CommitStatus[] = [];
   const events: CommitStatusEvent[] = [];
   const store = {
@@ -132,7 +132,7 @@ describe('setting a commit status', () => {
   });
 
   it('is not_found in an empty repository', async () => {
-    const { deps } = fakes({ isEmpty: true });
+    const { deps } = fakes({ empty: true });
     await expect(createCommitStatus(deps, 'ada', 'lib', input('success'), ADA)).rejects.toBeInstanceOf(DomainError);
   });
 });

@@ -102,7 +102,7 @@ const owner: Owner = { id: 1, login: 'ada', type: 'user', isAdmin: false, restri
 const ADA = { userId: 1, login: 'ada', isAdmin: false, restricted: false, scopes: [] } as unknown as Caller;
 
 function deps(repo: Partial<Repository> = {}, emails: string[][] = []): CommitDeps {
-  const repository = { id: 7, ownerId: 1, ownerLogin: 'ada', name: 'lib', isPrivate: false, isArchived: false, isEmpty: false, defaultBranch: 'main', ...repo } as Repository;
+  const repository = { id: 7, owner_id: 1, owner_login: 'ada', name: 'lib', private: false, archived: false, empty: false, default_branch: 'main', ...repo } as Repository;
   const store = {
     findByNameForViewer: async (o: string, n: string) => (o === 'ada' && n === 'lib' ? { repository, owner, teams: [] } : undefined),
   } as unknown as RepositoryStore;
@@ -143,7 +143,7 @@ describe('listing and reading commits', () => {
   });
 
   it('refuses an empty repository with Gitea\'s conflict', async () => {
-    const err = await listCommits(deps({ isEmpty: true }), 'ada', 'lib', ADA, listInput).catch((e: unknown) => e);
+    const err = await listCommits(deps({ empty: true }), 'ada', 'lib', ADA, listInput).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DomainError);
     expect(err).toMatchObject({ kind: 'conflict', message: 'Git Repository is empty.' });
   });

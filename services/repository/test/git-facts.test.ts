@@ -10,7 +10,7 @@ function depsWith(repositories: Record<number, { name: string; branches: number;
   const deps: GitFactsDeps = {
     store: {
       findById: async (id: number) => (repositories[id]
-        ? { repository: { id, name: repositories[id]!.name, defaultBranch: 'main' }, owner: { login: 'ada' } }
+        ? { repository: { id, name: repositories[id]!.name, default_branch: 'main' }, owner: { login: 'ada' } }
         : undefined),
     } as unknown as RepositoryStore,
     git: {

@@ -65,7 +65,7 @@ beforeAll(async () => {
   lock = new RepositoryWriteLock({ afterTurn: (owner, name) => refs.sync(owner, name) });
   refs = new RefIndex(gitRefRows(bed.db), bed.storage, { inTurn: (owner, name, w) => lock.run(owner, name, w) });
   await createRepository(bed.deps, {
-    ownerId: 1, name: 'tracked', description: '', isPrivate: false, defaultBranch: '', autoInit: true, readme: '', isTemplate: false, objectFormatName: '',
+    owner_id: 1, name: 'tracked', description: '', private: false, default_branch: '', auto_init: true, readme: '', template: false, object_format_name: '',
   }, ada);
   gitDir = bed.storage.pathOf('ada', 'tracked');
   work = await mkdtemp(join(bed.dir, 'work-'));

@@ -29,10 +29,10 @@ afterAll(() => tb?.close());
 
 describe('language statistics', () => {
   it('are computed for the default branch, cached by commit, and set the repository\'s language', async () => {
-    const created = await createRepository(repos, { ownerId: 1, name: 'calc', description: '', isPrivate: false, defaultBranch: '', autoInit: false, readme: '', isTemplate: false, objectFormatName: '' }, ada);
+    const created = await createRepository(repos, { owner_id: 1, name: 'calc', description: '', private: false, default_branch: '', auto_init: false, readme: '', template: false, object_format_name: '' }, ada);
     const gitDir = storage.pathOf('ada', 'calc');
     const commit = await commitInitialFiles(gitDir, 'main', { 'main.py': 'print(1)\n', 'util.go': 'package util\n\n// x\n' }, 'Add\n', { name: 'Ada', email: 'ada@example.com' });
-    await db.repository.update({ where: { id: BigInt(created.repository.id) }, data: { is_empty: false } });
+    await db.repository.update({ where: { id: BigInt(created.repository.id) }, data: { empty: false } });
 
     expect(await getLanguages(languages, 'ada', 'calc', ada)).toEqual([['Go', 19], ['Python', 9]]);
     const row = await db.languageStats.findUnique({ where: { repository_id_commit_sha: { repository_id: BigInt(created.repository.id), commit_sha: commit } } });

@@ -26,7 +26,7 @@ const TEAMS: Record<Who, MemberTeam[]> = {
 function permission(who: Who, visibility: 'public' | 'limited' | 'private', isPrivate: boolean): AccessMode {
   const caller = { userId: who === 'anonymous' ? 0 : 20, isAdmin: who === 'site admin', restricted: false };
   return permissionOf({
-    repository: { ownerId: ORG, isPrivate }, owner: { visibility }, caller,
+    repository: { owner_id: ORG, private: isPrivate }, owner: { visibility }, caller,
     ...orgFactsOf(TEAMS[who], ORG, REPO),
   });
 }
@@ -68,7 +68,7 @@ describe('permission on an organization\'s repository', () => {
 
   it('takes the strongest of several teams', () => {
     const facts = orgFactsOf([team({ teamId: 1, permission: 'read' }), team({ teamId: 2, permission: 'write' })], ORG, REPO);
-    expect(permissionOf({ repository: { ownerId: ORG, isPrivate: true }, owner: { visibility: 'public' }, caller: { userId: 20, isAdmin: false, restricted: false }, ...facts })).toBe('write');
+    expect(permissionOf({ repository: { owner_id: ORG, private: true }, owner: { visibility: 'public' }, caller: { userId: 20, isAdmin: false, restricted: false }, ...facts })).toBe('write');
   });
 });
 

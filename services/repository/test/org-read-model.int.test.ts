@@ -61,8 +61,8 @@ const caller = (userId: number, login = `u${userId}`): Caller => ({ userId, logi
 async function newRepository(ownerId: number, ownerLogin: string, name: string, isPrivate: boolean): Promise<number> {
   const store = repositoryStore(db);
   const repo = await store.transaction((tx) => tx.insert({
-    ownerId, ownerLogin, name, description: '', website: '', isPrivate, isArchived: false, defaultBranch: 'main', objectFormatName: 'sha1', isTemplate: false,
-    hasIssues: true, hasWiki: true, hasPullRequests: true, hasProjects: true, hasReleases: true, hasPackages: true, hasActions: true, hasCode: true,
+    owner_id: ownerId, owner_login: ownerLogin, name, description: '', website: '', private: isPrivate, archived: false, default_branch: 'main', object_format_name: 'sha1', template: false,
+    has_issues: true, has_wiki: true, has_pull_requests: true, has_projects: true, has_releases: true, has_packages: true, has_actions: true, has_code: true,
   }));
   return repo.id;
 }
@@ -72,7 +72,7 @@ const permissionOn = async (org: string, repo: string, who: Caller) =>
 
 function filter(viewerId: number, over: Partial<SearchFilter> = {}): SearchFilter {
   return {
-    viewerId, viewerIsAdmin: false, viewerRestricted: false, q: '', ownerId: 0, exclusive: false, includeCollaborative: false,
+    viewerId, viewerIsAdmin: false, viewerRestricted: false, q: '', owner_id: 0, exclusive: false, includeCollaborative: false,
     visibility: '', onlyCollaborative: false, sort: 'id', order: 'asc', offset: 0, limit: 50, ...over,
   };
 }
@@ -129,7 +129,7 @@ describe('organization and team read model fed by identity events', () => {
     expect(await seen(1)).toEqual(['owner']);
     expect(await seen(4)).toEqual([]);
     // /user/repos: the caller's own, collaborative and team repositories.
-    const mine = await searchRepositories(store, filter(2, { ownerId: 2, includeCollaborative: true }), caller(2));
+    const mine = await searchRepositories(store, filter(2, { owner_id: 2, includeCollaborative: true }), caller(2));
     expect(mine.items.map((i) => i.repository.name)).toEqual(['secret']);
   });
 
@@ -173,7 +173,7 @@ describe('organization and team read model fed by identity events', () => {
   it('follows a rename, and drops teams, members and repositories with a deleted organization', async () => {
     await orgUpdated(100, 'acme-inc', 'public', 'acme');
     await settled();
-    expect((await db.repository.findFirst({ where: { id: BigInt(secretRepo) } }))?.owner_name).toBe('acme-inc');
+    expect((await db.repository.findFirst({ where: { id: BigInt(secretRepo) } }))?.owner_login).toBe('acme-inc');
     await orgDeleted(100, 'acme-inc');
     await teamCreated(team(15, 100, 'write')); // late: the org is gone
     await settled();

@@ -4,7 +4,7 @@ import { permissionFlags, permissionOf, type PermissionFacts } from '../src/doma
 const OWNER = 10;
 function facts(over: Partial<PermissionFacts> & { callerId?: number; isAdmin?: boolean; restricted?: boolean; isPrivate?: boolean } = {}): PermissionFacts {
   return {
-    repository: { ownerId: OWNER, isPrivate: over.isPrivate ?? false },
+    repository: { owner_id: OWNER, private: over.isPrivate ?? false },
     owner: over.owner ?? { visibility: 'public' },
     caller: { userId: over.callerId ?? 20, isAdmin: over.isAdmin ?? false, restricted: over.restricted ?? false },
     collaboration: over.collaboration,

@@ -40,7 +40,7 @@ const git = async (cwd: string, ...args: string[]) => (await run(args, cwd)).std
 async function repo() {
   const name = `pulls${++counter}`;
   await createRepository(tb.deps, {
-    ownerId: 1, name, description: '', isPrivate: false, defaultBranch: '', autoInit: true, readme: '', isTemplate: false, objectFormatName: '',
+    owner_id: 1, name, description: '', private: false, default_branch: '', auto_init: true, readme: '', template: false, object_format_name: '',
   }, alice);
   const gitDir = tb.storage.pathOf('alice', name);
   const work = join(tb.dir, `${name}-work`);

@@ -19,7 +19,7 @@ let owner: RepositoryTestbed['owner'];
 let log: RepositoryTestbed['log'];
 
 const input = (ownerId: number, name: string, extra: Partial<Parameters<typeof createRepository>[1]> = {}) => ({
-  ownerId, name, description: '', isPrivate: false, defaultBranch: '', autoInit: false, readme: '', isTemplate: false, objectFormatName: '', ...extra,
+  owner_id: ownerId, name, description: '', private: false, default_branch: '', auto_init: false, readme: '', template: false, object_format_name: '', ...extra,
 });
 
 async function events(subject: string) {
@@ -37,8 +37,8 @@ afterAll(() => tb?.close(), 30_000);
 describe('repositories over PostgreSQL and git', () => {
   it('creates the git directory, the row and repository.repo.created together', async () => {
     const alice = await owner(1, 'Alice');
-    const access = await createRepository(deps, input(1, 'Demo', { autoInit: true, description: 'hi' }), alice);
-    expect(access).toMatchObject({ permission: 'owner', repository: { name: 'Demo', isEmpty: false, defaultBranch: 'main' } });
+    const access = await createRepository(deps, input(1, 'Demo', { auto_init: true, description: 'hi' }), alice);
+    expect(access).toMatchObject({ permission: 'owner', repository: { name: 'Demo', empty: false, default_branch: 'main' } });
     expect(await listRefs(storage.pathOf('alice', 'demo'))).toEqual(new Map([['refs/heads/main', expect.any(String)]]));
     const [created] = await events('repository.repo.created');
     expect(created).toMatchObject({ repository: { id: access.repository.id, name: 'Demo', owner_login: 'Alice', empty: false }, actor_id: 1 });
@@ -46,11 +46,11 @@ describe('repositories over PostgreSQL and git', () => {
 
   it('creates sha256 repositories when asked, and refuses unknown object formats', async () => {
     const gina = await owner(7, 'gina');
-    const access = await createRepository(deps, input(7, 'modern', { autoInit: true, objectFormatName: 'sha256' }), gina);
-    expect(access.repository.objectFormatName).toBe('sha256');
+    const access = await createRepository(deps, input(7, 'modern', { auto_init: true, object_format_name: 'sha256' }), gina);
+    expect(access.repository.object_format_name).toBe('sha256');
     const [oid] = [...(await listRefs(storage.pathOf('gina', 'modern'))).values()];
     expect(oid).toMatch(/^[0-9a-f]{64}$/);
-    await expect(createRepository(deps, input(7, 'odd', { objectFormatName: 'md5' }), gina)).rejects.toMatchObject({ kind: 'invalid' });
+    await expect(createRepository(deps, input(7, 'odd', { object_format_name: 'md5' }), gina)).rejects.toMatchObject({ kind: 'invalid' });
   });
 
   it('two concurrent creates of one name: one wins, the other is already_exists, no orphan directory', async () => {
@@ -66,7 +66,7 @@ describe('repositories over PostgreSQL and git', () => {
   it('honours the user\'s own limit before the site\'s, and FORCE_PRIVATE', async () => {
     const carol = await owner(3, 'carol', 1);
     const forced = { ...deps, settings: { ...deps.settings, forcePrivate: true } };
-    expect((await createRepository(forced, input(3, 'one'), carol)).repository.isPrivate).toBe(true);
+    expect((await createRepository(forced, input(3, 'one'), carol)).repository.private).toBe(true);
     await expect(createRepository(deps, input(3, 'two'), carol)).rejects.toMatchObject({ reason: 'repo_limit_reached' });
     await expect(createRepository(deps, input(3, 'x'), caller(99, 'mallory'))).rejects.toMatchObject({ kind: 'forbidden' });
   });
@@ -81,7 +81,7 @@ describe('repositories over PostgreSQL and git', () => {
     await recordPush({ deps, log, gitDir, repositoryId: access.repository.id, pusher: { id: 4, login: 'dave' }, sizeOf: () => storage.sizeOf('dave', 'pushed') }, before, after);
 
     const row = await db.repository.findUniqueOrThrow({ where: { id: BigInt(access.repository.id) } });
-    expect(row).toMatchObject({ is_empty: false, default_branch: 'dev' });
+    expect(row).toMatchObject({ empty: false, default_branch: 'dev' });
     const [branch] = await events('repository.branch.created');
     expect(branch).toMatchObject({ name: 'dev', ref: 'refs/heads/dev', sha, pusher: { id: 4, login: 'dave' } });
     const pushes = (await events('repository.push')) as repository.Push[];
@@ -92,7 +92,7 @@ describe('repositories over PostgreSQL and git', () => {
 
   it('renames the directory with the repository and deletes both', async () => {
     const erin = await owner(5, 'erin');
-    await createRepository(deps, input(5, 'first', { autoInit: true }), erin);
+    await createRepository(deps, input(5, 'first', { auto_init: true }), erin);
     await editRepository(deps, 'erin', 'first', { name: 'second' }, erin);
     await expect(stat(storage.pathOf('erin', 'first'))).rejects.toMatchObject({ code: 'ENOENT' });
     expect((await stat(storage.pathOf('erin', 'second'))).isDirectory()).toBe(true);
@@ -135,13 +135,13 @@ function crashingAt(at: 'after git init' | 'before the row commits'): Repository
 describe('repository creation interrupted by a crash', () => {
   it.each(['after git init', 'before the row commits'] as const)('leaves nothing that blocks the name when killed %s: the retry succeeds', async (at) => {
     const erin = await owner(at === 'after git init' ? 120 : 121, at === 'after git init' ? 'crash-early' : 'crash-late');
-    await expect(createRepository(crashingAt(at), input(erin.userId, 'retry', { autoInit: true }), erin)).rejects.toThrow(/killed/);
+    await expect(createRepository(crashingAt(at), input(erin.userId, 'retry', { auto_init: true }), erin)).rejects.toThrow(/killed/);
     expect(await deps.store.findByName(erin.login, 'retry')).toBeUndefined();
     // Killed before the commit, the directory had already reached the name, still marked.
     if (at === 'before the row commits') expect((await stat(join(storage.pathOf(erin.login, 'retry'), CREATING_MARKER))).isFile()).toBe(true);
 
-    const access = await createRepository(deps, input(erin.userId, 'retry', { autoInit: true }), erin);
-    expect(access.repository).toMatchObject({ name: 'retry', isEmpty: false });
+    const access = await createRepository(deps, input(erin.userId, 'retry', { auto_init: true }), erin);
+    expect(access.repository).toMatchObject({ name: 'retry', empty: false });
     const gitDir = storage.pathOf(erin.login, 'retry');
     expect((await listRefs(gitDir)).get('refs/heads/main')).toMatch(/^[0-9a-f]{40}$/);
     // Finished: no longer marked as a creation in progress.

@@ -21,7 +21,7 @@ let owner: RepositoryTestbed['owner'];
 const siteAdmin = caller(1000, 'root', true);
 
 const input = (ownerId: number, name: string, extra: Partial<Parameters<typeof createRepository>[1]> = {}) => ({
-  ownerId, name, description: '', isPrivate: false, defaultBranch: '', autoInit: false, readme: '', isTemplate: false, objectFormatName: '', ...extra,
+  owner_id: ownerId, name, description: '', private: false, default_branch: '', auto_init: false, readme: '', template: false, object_format_name: '', ...extra,
 });
 
 beforeAll(async () => {
@@ -35,8 +35,8 @@ afterAll(() => tb?.close(), 30_000);
 describe('repository names over PostgreSQL and git', () => {
   it('creates and renames repositories whose name starts with a dot, as Gitea allows (`.profile`)', async () => {
     const ann = await owner(1, 'ann');
-    const access = await createRepository(deps, input(1, '.profile', { autoInit: true }), ann);
-    expect(access.repository).toMatchObject({ name: '.profile', isEmpty: false });
+    const access = await createRepository(deps, input(1, '.profile', { auto_init: true }), ann);
+    expect(access.repository).toMatchObject({ name: '.profile', empty: false });
     expect([...(await listRefs(storage.pathOf('ann', '.profile'))).keys()]).toEqual(['refs/heads/main']);
     await editRepository(deps, 'ann', '.profile', { name: '.github' }, ann);
     expect(await readdir(join(dir, 'repositories', 'ann'))).toEqual(['.github.git']);
@@ -71,14 +71,14 @@ describe('FORCE_PRIVATE on edit', () => {
   it('refuses to publish for owners, lets site admins publish, and never hides a public repository on its own', async () => {
     const dan = await owner(4, 'dan');
     const made = await createRepository(forced, input(4, 'hidden'), dan);
-    expect(made.repository.isPrivate).toBe(true);
-    await expect(editRepository(forced, 'dan', 'hidden', { isPrivate: false }, dan)).rejects.toMatchObject({
+    expect(made.repository.private).toBe(true);
+    await expect(editRepository(forced, 'dan', 'hidden', { private: false }, dan)).rejects.toMatchObject({
       kind: 'invalid', message: 'cannot change private repository to public',
     });
-    expect((await editRepository(forced, 'dan', 'hidden', { isPrivate: true, description: 'x' }, dan)).repository).toMatchObject({ isPrivate: true, description: 'x' });
-    expect((await editRepository(forced, 'dan', 'hidden', { isPrivate: false }, siteAdmin)).repository.isPrivate).toBe(false);
+    expect((await editRepository(forced, 'dan', 'hidden', { private: true, description: 'x' }, dan)).repository).toMatchObject({ private: true, description: 'x' });
+    expect((await editRepository(forced, 'dan', 'hidden', { private: false }, siteAdmin)).repository.private).toBe(false);
     // Made public by an admin (or before the switch), an edit that repeats `private: false` keeps it public.
-    expect((await editRepository(forced, 'dan', 'hidden', { isPrivate: false, description: 'y' }, dan)).repository.isPrivate).toBe(false);
-    expect((await editRepository(forced, 'dan', 'hidden', { isPrivate: true }, dan)).repository.isPrivate).toBe(true);
+    expect((await editRepository(forced, 'dan', 'hidden', { private: false, description: 'y' }, dan)).repository.private).toBe(false);
+    expect((await editRepository(forced, 'dan', 'hidden', { private: true }, dan)).repository.private).toBe(true);
   });
 });

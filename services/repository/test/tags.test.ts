@@ -14,7 +14,7 @@ const EVE = caller(2, 'eve');
 const SHA = 'a'.repeat(40);
 
 function fakes(repo: Partial<Repository> = {}) {
-  const repository = { id: 7, ownerId: 1, ownerLogin: 'ada', name: 'lib', isPrivate: false, isArchived: false, isEmpty: false, defaultBranch: 'main', ...repo } as Repository;
+  const repository = { id: 7, owner_id: 1, owner_login: 'ada', name: 'lib', private: false, archived: false, empty: false, default_branch: 'main', ...repo } as Repository;
   const tags = new Map<string, GitTag>();
   const published: RepositoryEvent[] = [];
   const store = {
@@ -65,8 +65,8 @@ describe('tags', () => {
     const { deps } = fakes();
     expect((await listTags(deps, 'ada', 'lib', EVE, 0, 30)).total).toBe(0);
     expect(await kindOf(createTag(deps, 'ada', 'lib', { tagName: 'v1', target: '', message: '' }, EVE))).toBe('forbidden:repo_permission_denied');
-    expect(await kindOf(listTags(fakes({ isPrivate: true }).deps, 'ada', 'lib', EVE, 0, 30))).toBe('not_found:repo_not_found');
-    expect(await kindOf(createTag(fakes({ isArchived: true }).deps, 'ada', 'lib', { tagName: 'v1', target: '', message: '' }, ADA))).toBe('forbidden:repo_archived');
+    expect(await kindOf(listTags(fakes({ private: true }).deps, 'ada', 'lib', EVE, 0, 30))).toBe('not_found:repo_not_found');
+    expect(await kindOf(createTag(fakes({ archived: true }).deps, 'ada', 'lib', { tagName: 'v1', target: '', message: '' }, ADA))).toBe('forbidden:repo_archived');
   });
 
   it('deletes a tag and announces tag.deleted; an unknown tag is not_found', async () => {

@@ -30,7 +30,7 @@ const admin: Caller = { userId: 99, login: 'root', isAdmin: true, restricted: fa
 const who = { name: 'Importer', email: 'importer@example.com' };
 
 const input = (ownerId: number, name: string, extra: Partial<Parameters<typeof createRepository>[1]> = {}) => ({
-  ownerId, name, description: '', isPrivate: false, defaultBranch: '', autoInit: true, readme: '', isTemplate: false, objectFormatName: '', ...extra,
+  owner_id: ownerId, name, description: '', private: false, default_branch: '', auto_init: true, readme: '', template: false, object_format_name: '', ...extra,
 });
 
 async function show(owner: string, name: string, path: string): Promise<string> {
@@ -71,8 +71,8 @@ describe('creating a repository from templates', () => {
 
   it('ignores the templates without auto_init, as Gitea does', async () => {
     await owner(2, 'bob');
-    const access = await createRepository(deps, input(2, 'blank', { autoInit: false, gitignores: 'Nope', license: 'Nope' }), caller(2, 'bob'));
-    expect(access.repository.isEmpty).toBe(true);
+    const access = await createRepository(deps, input(2, 'blank', { auto_init: false, gitignores: 'Nope', license: 'Nope' }), caller(2, 'bob'));
+    expect(access.repository.empty).toBe(true);
   });
 
   it('refuses unknown template names and creates neither the row nor the directory', async () => {
@@ -107,7 +107,7 @@ describe('local adoption', () => {
 
   it('adopts one: a private row on the branch HEAD names, with repository.repo.created', async () => {
     const access = await adoptRepository(adoption, 'Dora', 'imported', admin);
-    expect(access.repository).toMatchObject({ name: 'imported', ownerLogin: 'dora', defaultBranch: 'trunk', isEmpty: false, isPrivate: true, objectFormatName: 'sha1' });
+    expect(access.repository).toMatchObject({ name: 'imported', owner_login: 'dora', default_branch: 'trunk', empty: false, private: true, object_format_name: 'sha1' });
     expect(access.repository.size).toBeGreaterThan(0);
     const created = (await db.outboxEvent.findMany({ where: { subject: 'repository.repo.created' } }))
       .map((r) => decodeEvent<any>(r.type, r.payload)).find((e) => e.repository.id === access.repository.id);
@@ -119,7 +119,7 @@ describe('local adoption', () => {
 
   it('adopts git data without branches as an empty repository', async () => {
     const access = await adoptRepository(adoption, 'eve', 'other', admin);
-    expect(access.repository).toMatchObject({ isEmpty: true, defaultBranch: 'main' });
+    expect(access.repository).toMatchObject({ empty: true, default_branch: 'main' });
   });
 
   it('answers not found for a missing owner or directory, and refuses unusable names', async () => {

@@ -1,13 +1,9 @@
 // The repository a call works in, as the gateway resolved it for the caller and sent in
 // the signed metadata (kit grpc/repository-scope.ts). Collaboration never asks the
 // repository service on a request: it trusts this, and refuses a call that lacks it.
-import { forbidden, notFound, type RepositoryScope } from '@anvil/kit';
+import { atLeast, forbidden, notFound, toAccessMode, type AccessMode, type RepositoryScope } from '@anvil/kit';
 
-/** Gitea's access modes, weakest first. */
-export const ACCESS_MODES = ['none', 'read', 'write', 'admin', 'owner'] as const;
-export type AccessMode = (typeof ACCESS_MODES)[number];
-
-export const atLeast = (mode: AccessMode, wanted: AccessMode) => ACCESS_MODES.indexOf(mode) >= ACCESS_MODES.indexOf(wanted);
+export { atLeast, type AccessMode } from '@anvil/kit';
 
 export interface ScopedRepository {
   id: number;
@@ -23,7 +19,6 @@ export interface ScopedRepository {
   scope: RepositoryScope;
 }
 
-const modeOf = (value: string): AccessMode => ((ACCESS_MODES as readonly string[]).includes(value) ? (value as AccessMode) : 'none');
 
 /**
  * The repository of the call, or not found when the gateway sent none or the caller may not
@@ -31,7 +26,7 @@ const modeOf = (value: string): AccessMode => ((ACCESS_MODES as readonly string[
  */
 export function scopedRepository(scope: RepositoryScope | undefined): ScopedRepository {
   const repo = scope?.repository;
-  const permission = modeOf(scope?.permission ?? '');
+  const permission = toAccessMode(scope?.permission);
   if (!scope || !repo || !repo.id || permission === 'none') throw notFound('The target couldn\'t be found.', 'repository_not_found');
   return {
     id: Number(repo.id), ownerId: Number(repo.owner_id), ownerLogin: repo.owner_login, ownerIsOrg: scope.owner?.type === 'organization',

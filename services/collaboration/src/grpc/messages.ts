@@ -1,22 +1,14 @@
 // Domain values → collaboration messages, shared by the gRPC adapters and the events.
-import type { collaboration as pb, identity } from '@anvil/proto';
+import { timestamp, type collaboration as pb, type identity } from '@anvil/proto';
 import type { Comment } from '../domain/comments.js';
 import type { Reaction } from '../domain/reactions.js';
 import type { Issue, Label, Milestone } from '../domain/issue-store.js';
 import type { UserProfile } from '../domain/users.js';
 
-export function timestamp(date: Date): { seconds: number; nanos: number } {
-  const ms = date.getTime();
-  return { seconds: Math.floor(ms / 1000), nanos: (((ms % 1000) + 1000) % 1000) * 1e6 };
-}
 
 const optionalTimestamp = (date: Date | undefined) => (date ? timestamp(date) : undefined);
 
-/** A Timestamp message as a Date; undefined when unset. */
-export function dateOf(ts: { seconds?: number | string; nanos?: number } | null | undefined): Date | undefined {
-  if (!ts) return undefined;
-  return new Date(Number(ts.seconds ?? 0) * 1000 + Math.floor((ts.nanos ?? 0) / 1e6));
-}
+export { dateOf, timestamp } from '@anvil/proto';
 
 /** The read model keeps identity's User message as it came: hand it back as is. */
 export const userMessage = (user: UserProfile): identity.UserInput => user as unknown as identity.UserInput;
@@ -31,7 +23,7 @@ export function labelMessage(label: Label): pb.LabelInput {
 export function milestoneMessage(m: Milestone): pb.MilestoneInput {
   return {
     id: m.id, title: m.title, description: m.description, state: m.isClosed ? 'closed' : 'open', open_issues: m.openIssues, closed_issues: m.closedIssues,
-    created: timestamp(m.createdAt), updated: timestamp(m.updatedAt), closed: optionalTimestamp(m.closedAt), due_on: optionalTimestamp(m.dueDate),
+    created_at: timestamp(m.createdAt), updated_at: timestamp(m.updatedAt), closed_at: optionalTimestamp(m.closedAt), due_on: optionalTimestamp(m.dueDate),
   };
 }
 
@@ -41,7 +33,7 @@ export function issueMessage(issue: Issue): pb.IssueInput {
     title: issue.title, body: issue.body, state: issue.isClosed ? 'closed' : 'open', is_locked: issue.isLocked, is_pull: issue.isPull,
     labels: issue.labels.map(labelMessage), milestone: issue.milestone ? milestoneMessage(issue.milestone) : undefined,
     assignees: issue.assignees.map(userMessage), comments: issue.comments,
-    created: timestamp(issue.createdAt), updated: timestamp(issue.updatedAt), closed: optionalTimestamp(issue.closedAt), due_date: optionalTimestamp(issue.dueDate),
+    created_at: timestamp(issue.createdAt), updated_at: timestamp(issue.updatedAt), closed_at: optionalTimestamp(issue.closedAt), due_date: optionalTimestamp(issue.dueDate),
     pin_order: issue.pinOrder, ref: issue.ref, content_version: issue.contentVersion,
   };
 }
@@ -50,10 +42,10 @@ export function commentMessage(comment: Comment): pb.CommentInput {
   return {
     id: comment.id, issue_id: comment.issueId, issue_index: comment.issueIndex, is_pull: comment.isPull,
     user: comment.poster ? userMessage(comment.poster) : undefined, type: comment.type, body: comment.body,
-    created: timestamp(comment.createdAt), updated: timestamp(comment.updatedAt), data_json: comment.data ? JSON.stringify(comment.data) : '',
+    created_at: timestamp(comment.createdAt), updated_at: timestamp(comment.updatedAt), data_json: comment.data ? JSON.stringify(comment.data) : '',
   };
 }
 
 export function reactionMessage(reaction: Reaction): pb.ReactionInput {
-  return { user: reaction.user ? userMessage(reaction.user) : undefined, content: reaction.content, created: timestamp(reaction.createdAt) };
+  return { user: reaction.user ? userMessage(reaction.user) : undefined, content: reaction.content, created_at: timestamp(reaction.createdAt) };
 }

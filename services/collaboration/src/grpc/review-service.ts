@@ -12,7 +12,7 @@ export function reviewMessage(r: Review): collaboration.ReviewInput {
   return {
     id: r.id, pull_index: r.pullIndex, reviewer: r.reviewer ? userMessage(r.reviewer) : undefined, state: r.state, body: r.body,
     commit_id: r.commitId, official: r.official, stale: r.stale, dismissed: r.dismissed,
-    submitted: timestamp(r.createdAt), updated: timestamp(r.updatedAt), comments_count: 0,
+    submitted_at: timestamp(r.createdAt), updated_at: timestamp(r.updatedAt), comments_count: 0,
   };
 }
 

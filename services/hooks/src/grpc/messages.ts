@@ -1,14 +1,11 @@
 // Domain values ↔ anvil.hooks.v1 messages.
 import { invalid } from '@anvil/kit';
-import type { hooks } from '@anvil/proto';
+import { timestamp, type hooks } from '@anvil/proto';
 import type { Delivery } from '../domain/deliveries.js';
 import { coarseEvent } from '../domain/hook-events.js';
 import type { HookScope, Webhook } from '../domain/webhooks.js';
 
-export function timestamp(date: Date): { seconds: number; nanos: number } {
-  const ms = date.getTime();
-  return { seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 };
-}
+export { timestamp } from '@anvil/proto';
 
 export function scopeOf(scope: hooks.HookScope | null | undefined): HookScope {
   if (scope?.system) {
@@ -30,7 +27,7 @@ export function hookMessage(hook: Webhook): hooks.HookInput {
   return {
     id: hook.id, type: hook.type, name: hook.name, url: hook.url, content_type: hook.contentType, events: hook.events,
     branch_filter: hook.branchFilter, authorization_header: '', active: hook.active, meta: hook.meta,
-    created: timestamp(hook.createdAt), updated: timestamp(hook.updatedAt),
+    created_at: timestamp(hook.createdAt), updated_at: timestamp(hook.updatedAt),
     repo_id: hook.repoId, owner_id: hook.ownerId, is_system_webhook: hook.isSystemWebhook,
   };
 }
@@ -46,8 +43,8 @@ export function deliveryMessage(d: Delivery, withBodies: boolean): hooks.Deliver
     id: d.id, uuid: d.uuid, hook_id: d.hookId, event: coarseEvent(d.event), event_type: d.event, status: d.status, attempts: d.attempts,
     request_url: d.requestUrl, request_headers: d.requestHeaders, request_body: withBodies ? d.payload : '',
     response_status: d.responseStatus, response_headers: d.responseHeaders, response_body: withBodies ? d.responseBody : '',
-    error: d.error, duration_ms: d.durationMs, created: timestamp(d.createdAt),
-    delivered: d.deliveredAt ? timestamp(d.deliveredAt) : undefined,
-    next_attempt: d.status === 'pending' ? timestamp(d.nextAttemptAt) : undefined,
+    error: d.error, duration_ms: d.durationMs, created_at: timestamp(d.createdAt),
+    delivered_at: d.deliveredAt ? timestamp(d.deliveredAt) : undefined,
+    next_attempt_at: d.status === 'pending' ? timestamp(d.nextAttemptAt) : undefined,
   };
 }

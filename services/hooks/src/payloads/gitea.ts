@@ -2,20 +2,11 @@
 // DeletePayload, RepositoryPayload, CommitStatusPayload), built from the events the
 // repository service publishes. The events carry users as id and login only, so users here
 // have Gitea's shape with what the event knows (e-mail and avatar are left empty).
-import type { repository as pb } from '@anvil/proto';
+import { formatTime, type repository as pb } from '@anvil/proto';
 
 const ZERO_SHA = /^0+$/;
 
-interface Timestamp {
-  seconds: number;
-  nanos?: number;
-}
-
-/** RFC 3339 with whole seconds, UTC, as Gitea's time.Time in JSON. */
-export function formatTime(ts: Timestamp | null | undefined): string {
-  if (!ts) return '0001-01-01T00:00:00Z';
-  return `${new Date(Number(ts.seconds) * 1000).toISOString().slice(0, -5)}Z`;
-}
+export { formatTime } from '@anvil/proto';
 
 export function payloadUser(user: { id: number; login: string } | null | undefined, rootUrl: string) {
   const login = user?.login ?? '';
@@ -34,12 +25,12 @@ export function payloadRepository(repo: pb.Repository, rootUrl: string) {
     id: Number(repo.id),
     owner: payloadUser({ id: Number(repo.owner_id), login: repo.owner_login }, rootUrl),
     name: repo.name, full_name: fullName, description: repo.description, empty: repo.empty, private: repo.private,
-    fork: false, template: repo.is_template, parent: null, mirror: false, size: Number(repo.size), language: repo.language,
+    fork: false, template: repo.template, parent: null, mirror: false, size: Number(repo.size), language: repo.language,
     languages_url: `${rootUrl}api/v1/repos/${fullName}/languages`, html_url: `${rootUrl}${fullName}`,
     url: `${rootUrl}api/v1/repos/${fullName}`, link: '', ssh_url: `git@${host}:${fullName}.git`,
     clone_url: `${rootUrl}${fullName}.git`, original_url: '', website: repo.website, stars_count: 0, forks_count: 0,
     watchers_count: 0, open_issues_count: 0, open_pr_counter: 0, release_counter: 0, default_branch: repo.default_branch,
-    archived: repo.archived, created_at: formatTime(repo.created), updated_at: formatTime(repo.updated),
+    archived: repo.archived, created_at: formatTime(repo.created_at), updated_at: formatTime(repo.updated_at),
     archived_at: formatTime(repo.archived_at ?? { seconds: 0 }), has_issues: repo.has_issues, has_wiki: repo.has_wiki,
     has_pull_requests: repo.has_pull_requests, has_projects: repo.has_projects, has_releases: repo.has_releases,
     has_packages: repo.has_packages, has_actions: repo.has_actions, internal: false, mirror_interval: '',
@@ -109,6 +100,6 @@ export function statusPayload(status: pb.CommitStatusCreated, rootUrl: string) {
     description: status.description, context: status.context,
     commit: status.commit ? payloadCommit(status.commit, repo, rootUrl) : null,
     repository: payloadRepository(repo, rootUrl), sender: payloadUser(status.creator, rootUrl),
-    created_at: formatTime(status.created), updated_at: formatTime(status.created),
+    created_at: formatTime(status.created_at), updated_at: formatTime(status.created_at),
   };
 }

@@ -1,10 +1,8 @@
 // A team's permission and its per-unit access (Gitea's perm.AccessMode, unit.Type and the
 // attachTeamUnits / attachTeamUnitsMap / attachAdminTeamUnits helpers of routers/api/v1/org/team.go).
-import { invalid } from '@anvil/kit';
+import { ACCESS_MODES, invalid, toAccessMode, type AccessMode } from '@anvil/kit';
 
-export type AccessMode = 'none' | 'read' | 'write' | 'admin' | 'owner';
-
-export const ACCESS_MODES: readonly AccessMode[] = ['none', 'read', 'write', 'admin', 'owner'];
+export type { AccessMode } from '@anvil/kit';
 
 export const accessModeNumber = (mode: AccessMode): number => ACCESS_MODES.indexOf(mode);
 export const accessModeOf = (n: number): AccessMode => ACCESS_MODES[n] ?? 'none';
@@ -27,15 +25,12 @@ export function parsePermission(permission: string): AccessMode {
   throw invalid(`[permission]: permission must be one of read, write, admin`, 'team_permission_invalid');
 }
 
-function parseUnitMode(value: string): AccessMode {
-  return (ACCESS_MODES as readonly string[]).includes(value) ? (value as AccessMode) : 'none';
-}
 
 /** The lowest access granted by a units map, ignoring units it gives none (MinUnitAccessMode). */
 export function minUnitAccess(units: Record<string, string>): AccessMode {
   let min: AccessMode | undefined;
   for (const value of Object.values(units)) {
-    const mode = parseUnitMode(value);
+    const mode = toAccessMode(value);
     if (mode === 'none') continue;
     if (min === undefined || accessModeNumber(mode) < accessModeNumber(min)) min = mode;
   }
@@ -69,7 +64,7 @@ export function teamAccessOf(input: TeamAccessInput): { access_mode: AccessMode;
   if (Object.keys(unitsMap).length > 0) {
     return {
       access_mode: mode,
-      units: Object.fromEntries(Object.entries(unitsMap).map(([unit, value]) => [unit, capped(unit, parseUnitMode(value))])),
+      units: Object.fromEntries(Object.entries(unitsMap).map(([unit, value]) => [unit, capped(unit, toAccessMode(value))])),
     };
   }
   const listed = input.units.filter((unit) => REPO_UNITS.includes(unit));

@@ -1,35 +1,14 @@
 // Domain records → identity's protobuf messages (gRPC replies and event payloads share them).
-import type { identity } from '@anvil/proto';
+import { timestamp, visibilityName, visibilityNumber, type identity } from '@anvil/proto';
 import type { UserEmail } from '../domain/emails.js';
 import type { AccessToken, User, Visibility } from '../domain/user.js';
 
-// Numbers, not names: event payloads go through protobufjs' verify, which takes enum numbers only.
-const VISIBILITY_NUMBER: Record<Visibility, NonNullable<identity.UserInput['visibility']>> = {
-  public: 0,
-  limited: 1,
-  private: 2,
-};
-
-const VISIBILITY_NAME: Record<string, Visibility> = {
-  VISIBILITY_PUBLIC: 'public',
-  VISIBILITY_LIMITED: 'limited',
-  VISIBILITY_PRIVATE: 'private',
-};
-
+/** The domain's visibility of a request's enum; undefined when unset. */
 export function visibilityOf(value: identity.Visibility | undefined | null): Visibility | undefined {
-  return value == null ? undefined : VISIBILITY_NAME[value];
+  return value == null ? undefined : visibilityName(value);
 }
 
-export function timestamp(date: Date): { seconds: number; nanos: number } {
-  const ms = date.getTime();
-  const seconds = Math.floor(ms / 1000);
-  return { seconds, nanos: (ms - seconds * 1000) * 1_000_000 };
-}
-
-export function dateOf(ts: { seconds?: number | string | null; nanos?: number | null } | null | undefined): Date | undefined {
-  if (!ts) return undefined;
-  return new Date(Number(ts.seconds ?? 0) * 1000 + Math.floor((ts.nanos ?? 0) / 1_000_000));
-}
+export { dateOf, timestamp } from '@anvil/proto';
 
 /** The User message; the password hash never leaves the service. */
 export function userMessage(user: User): identity.UserInput {
@@ -45,9 +24,9 @@ export function userMessage(user: User): identity.UserInput {
     location: user.location,
     website: user.website,
     description: user.description,
-    visibility: VISIBILITY_NUMBER[user.visibility],
+    visibility: visibilityNumber(user.visibility),
     language: user.language,
-    created: timestamp(user.created),
+    created_at: timestamp(user.created),
     last_login: user.last_login ? timestamp(user.last_login) : null,
     login_name: user.login_name,
     source_id: user.source_id,
@@ -73,7 +52,7 @@ export function accessTokenMessage(token: AccessToken & { token?: string }): ide
     token: token.token ?? '',
     token_last_eight: token.token_last_eight,
     scopes: token.scopes,
-    created: timestamp(token.created),
-    updated: timestamp(token.updated),
+    created_at: timestamp(token.created),
+    updated_at: timestamp(token.updated),
   };
 }

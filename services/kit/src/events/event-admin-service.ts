@@ -21,8 +21,8 @@ function message(row: DeadLetterRow): common.DeadLetterInput {
     subject: row.subject,
     type: row.type,
     payload_bytes: row.payload_bytes,
-    created: { seconds: Math.floor(row.created_at.getTime() / 1000), nanos: (row.created_at.getTime() % 1000) * 1e6 },
-    parked: { seconds: Math.floor(row.parked_at.getTime() / 1000), nanos: (row.parked_at.getTime() % 1000) * 1e6 },
+    created_at: { seconds: Math.floor(row.created_at.getTime() / 1000), nanos: (row.created_at.getTime() % 1000) * 1e6 },
+    parked_at: { seconds: Math.floor(row.parked_at.getTime() / 1000), nanos: (row.parked_at.getTime() % 1000) * 1e6 },
     reason: row.reason,
   };
 }

@@ -39,7 +39,7 @@ const USER_LISTS = [
 /** Admin permission, and (for a change) a repository that is not archived (Gitea's mustNotBeArchived). */
 async function requireRuleAdmin(deps: ProtectionDeps, owner: string, name: string, caller: Caller): Promise<RepositoryAccess> {
   const access = await requirePermission(deps.store, owner, name, caller, 'admin');
-  if (access.repository.isArchived) throw forbidden('repo is archived', 'repo_archived');
+  if (access.repository.archived) throw forbidden('repo is archived', 'repo_archived');
   return access;
 }
 

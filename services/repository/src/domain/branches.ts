@@ -68,15 +68,15 @@ const branchNotFound = () => notFound('The target couldn\'t be found.', 'branch_
 
 export async function listBranches(deps: BranchDeps, owner: string, name: string, caller: Caller, offset: number, limit: number): Promise<{ items: BranchView[]; total: number }> {
   const access = await requirePermission(deps.store, owner, name, caller, 'read');
-  if (access.repository.isEmpty) return { items: [], total: 0 };
-  const [heads, rules] = await Promise.all([deps.git.heads(access.repository.ownerLogin, access.repository.name), deps.protections.list(access.repository.id)]);
+  if (access.repository.empty) return { items: [], total: 0 };
+  const [heads, rules] = await Promise.all([deps.git.heads(access.repository.owner_login, access.repository.name), deps.protections.list(access.repository.id)]);
   const pusher = (await pusherOf(deps.store, access, caller));
   return { items: heads.slice(offset, offset + limit).map((h) => viewOf(h, rules, pusher)), total: heads.length };
 }
 
 async function headOf(deps: BranchDeps, access: RepositoryAccess, branch: string): Promise<BranchHead | undefined> {
   if (!isBranchName(branch)) return undefined;
-  const [head] = await deps.git.heads(access.repository.ownerLogin, access.repository.name, `refs/heads/${branch}`);
+  const [head] = await deps.git.heads(access.repository.owner_login, access.repository.name, `refs/heads/${branch}`);
   return head;
 }
 
@@ -90,7 +90,7 @@ export async function getBranch(deps: BranchDeps, owner: string, name: string, b
 async function requireWritable(deps: BranchDeps, owner: string, name: string, caller: Caller): Promise<RepositoryAccess> {
   const access = await requirePermission(deps.store, owner, name, caller, 'read');
   if (!atLeast(access.permission, 'write')) throw forbidden('user should have write permission for code', 'branch_write_denied');
-  if (access.repository.isArchived) throw forbidden('repository is archived', 'repo_archived');
+  if (access.repository.archived) throw forbidden('repository is archived', 'repo_archived');
   return access;
 }
 
@@ -105,10 +105,10 @@ export async function publishRefMove(deps: BranchDeps, access: RepositoryAccess,
   const pusher = { id: caller.userId, login: caller.login };
   // A new branch from an existing commit brings no new commits; a move lists before..after.
   const { commits, total } = after !== zero && before !== zero && deps.git.commitsBetween
-    ? await deps.git.commitsBetween(repo.ownerLogin, repo.name, after, [before])
+    ? await deps.git.commitsBetween(repo.owner_login, repo.name, after, [before])
     : { commits: [], total: 0 };
   await deps.store.transaction(async (tx) => {
-    const repository = repo.isEmpty && after !== zero ? await tx.update(repo.id, { isEmpty: false }) : repo;
+    const repository = repo.empty && after !== zero ? await tx.update(repo.id, { empty: false }) : repo;
     if (before === zero) await tx.publish({ kind: 'branch.created', repository, name: branch, ref, sha: after, pusher });
     await tx.publish({ kind: 'push', repository, push: { ref, before, after, commits, totalCommits: total }, pusher });
     if (after === zero) await tx.publish({ kind: 'branch.deleted', repository, name: branch, ref, sha: before, pusher });
@@ -125,14 +125,14 @@ export interface CreateBranchInput {
 export async function createBranch(deps: BranchDeps, owner: string, name: string, input: CreateBranchInput, caller: Caller): Promise<BranchView> {
   const access = await requireWritable(deps, owner, name, caller);
   const repo = access.repository;
-  if (repo.isEmpty) throw notFound('Git Repository is empty.', 'repo_empty');
+  if (repo.empty) throw notFound('Git Repository is empty.', 'repo_empty');
   if (!isBranchName(input.newBranchName)) throw invalid('[new_branch_name]: GitRefName', 'invalid_branch_name');
   let source: string | undefined;
   if (input.oldRefName) {
-    source = isSafeRevision(input.oldRefName) ? await deps.git.resolve(repo.ownerLogin, repo.name, input.oldRefName) : undefined;
+    source = isSafeRevision(input.oldRefName) ? await deps.git.resolve(repo.owner_login, repo.name, input.oldRefName) : undefined;
     if (!source) throw notFound('The old ref does not exist', 'ref_not_found');
   } else {
-    const from = input.oldBranchName || repo.defaultBranch;
+    const from = input.oldBranchName || repo.default_branch;
     const head = await headOf(deps, access, from);
     if (!head) throw notFound('The old branch does not exist', 'branch_not_found');
     source = head.sha;
@@ -140,12 +140,12 @@ export async function createBranch(deps: BranchDeps, owner: string, name: string
   if (await headOf(deps, access, input.newBranchName)) throw alreadyExists('The branch already exists.', 'branch_exists');
   const zero = '0'.repeat(source.length);
   const decision = await checkProtectedPush({
-    rules: await deps.protections.list(repo.id), defaultBranch: repo.defaultBranch, branch: input.newBranchName,
+    rules: await deps.protections.list(repo.id), defaultBranch: repo.default_branch, branch: input.newBranchName,
     pusher: (await pusherOf(deps.store, access, caller)), oldSha: zero, newSha: source, changedFiles: [],
-  }, deps.git.facts(repo.ownerLogin, repo.name));
+  }, deps.git.facts(repo.owner_login, repo.name));
   if (!decision.allowed) throw forbidden(decision.message, decision.reason);
   try {
-    await deps.git.updateRef(repo.ownerLogin, repo.name, `refs/heads/${input.newBranchName}`, source, zero);
+    await deps.git.updateRef(repo.owner_login, repo.name, `refs/heads/${input.newBranchName}`, source, zero);
   } catch {
     throw alreadyExists('The branch already exists.', 'branch_exists');
   }
@@ -161,14 +161,14 @@ function isSafeRevision(value: string): boolean {
 export async function deleteBranch(deps: BranchDeps, owner: string, name: string, branch: string, caller: Caller): Promise<void> {
   const access = await requireWritable(deps, owner, name, caller);
   const repo = access.repository;
-  if (repo.isEmpty) throw notFound('Git Repository is empty.', 'repo_empty');
+  if (repo.empty) throw notFound('Git Repository is empty.', 'repo_empty');
   const head = await headOf(deps, access, branch);
   if (!head) throw branchNotFound();
-  if (branch === repo.defaultBranch) throw forbidden('can not delete default branch', 'branch_is_default');
+  if (branch === repo.default_branch) throw forbidden('can not delete default branch', 'branch_is_default');
   const rules = await deps.protections.list(repo.id);
   if (ruleFor(rules, branch)) throw forbidden('branch protected', 'branch_protected');
   try {
-    await deps.git.updateRef(repo.ownerLogin, repo.name, `refs/heads/${branch}`, '0'.repeat(head.sha.length), head.sha);
+    await deps.git.updateRef(repo.owner_login, repo.name, `refs/heads/${branch}`, '0'.repeat(head.sha.length), head.sha);
   } catch {
     throw new DomainError('conflict', 'the branch was updated meanwhile', 'branch_out_of_date');
   }
@@ -188,20 +188,20 @@ export async function renameBranch(deps: BranchDeps, owner: string, name: string
   if (branch === newName) return;
   const rules = await deps.protections.list(repo.id);
   if (ruleFor(rules, branch) || ruleFor(rules, newName)) throw forbidden('Branch is protected', 'branch_protected');
-  if (branch === repo.defaultBranch && !atLeast(access.permission, 'admin')) throw forbidden('user should be an admin to rename the default branch', 'branch_is_default');
+  if (branch === repo.default_branch && !atLeast(access.permission, 'admin')) throw forbidden('user should be an admin to rename the default branch', 'branch_is_default');
   if (await headOf(deps, access, newName)) throw invalid('Branch already exists.', 'branch_exists');
   try {
-    await deps.git.renameRef(repo.ownerLogin, repo.name, `refs/heads/${branch}`, `refs/heads/${newName}`, head.sha);
+    await deps.git.renameRef(repo.owner_login, repo.name, `refs/heads/${branch}`, `refs/heads/${newName}`, head.sha);
   } catch {
     throw new DomainError('conflict', 'the branch was updated meanwhile', 'branch_out_of_date');
   }
   await deps.store.transaction(async (tx) => {
-    const repository = branch === repo.defaultBranch ? await tx.update(repo.id, { defaultBranch: newName }) : repo;
+    const repository = branch === repo.default_branch ? await tx.update(repo.id, { default_branch: newName }) : repo;
     const pusher = { id: caller.userId, login: caller.login };
     await tx.publish({ kind: 'branch.created', repository, name: newName, ref: `refs/heads/${newName}`, sha: head.sha, pusher });
     await tx.publish({ kind: 'branch.deleted', repository, name: branch, ref: `refs/heads/${branch}`, sha: head.sha, pusher });
   });
-  if (branch === repo.defaultBranch) await deps.git.setDefaultBranch?.(repo.ownerLogin, repo.name, newName);
+  if (branch === repo.default_branch) await deps.git.setDefaultBranch?.(repo.owner_login, repo.name, newName);
 }
 
 export interface UpdateBranchInput {
@@ -220,20 +220,20 @@ export async function updateBranch(deps: BranchDeps, owner: string, name: string
   const head = await headOf(deps, access, branch);
   if (!head) throw branchNotFound();
   if (input.oldCommitId && input.oldCommitId !== head.sha) throw new DomainError('conflict', 'branch commit id mismatch', 'branch_out_of_date');
-  const target = isSafeRevision(input.newCommitId) ? await deps.git.resolve(repo.ownerLogin, repo.name, input.newCommitId) : undefined;
+  const target = isSafeRevision(input.newCommitId) ? await deps.git.resolve(repo.owner_login, repo.name, input.newCommitId) : undefined;
   if (!target) throw notFound('The new commit does not exist', 'commit_not_found');
   if (target === head.sha) return;
-  const facts = deps.git.facts(repo.ownerLogin, repo.name);
+  const facts = deps.git.facts(repo.owner_login, repo.name);
   if (!input.force && !(await facts.isAncestor(head.sha, target))) {
     throw invalid('the new commit is not a descendant of the branch; set force to move it anyway', 'not_fast_forward');
   }
   const decision = await checkProtectedPush({
-    rules: await deps.protections.list(repo.id), defaultBranch: repo.defaultBranch, branch,
+    rules: await deps.protections.list(repo.id), defaultBranch: repo.default_branch, branch,
     pusher: (await pusherOf(deps.store, access, caller)), oldSha: head.sha, newSha: target,
   }, facts);
   if (!decision.allowed) throw forbidden(decision.message, decision.reason);
   try {
-    await deps.git.updateRef(repo.ownerLogin, repo.name, `refs/heads/${branch}`, target, head.sha);
+    await deps.git.updateRef(repo.owner_login, repo.name, `refs/heads/${branch}`, target, head.sha);
   } catch {
     throw new DomainError('conflict', 'the branch was updated meanwhile', 'branch_out_of_date');
   }

@@ -23,7 +23,7 @@ export async function setCollaborator(store: RepositoryStore, owner: string, nam
   if (!MODES.includes(wanted)) throw invalid(`[permission]: invalid permission ${mode}`, 'invalid_permission');
   const access = await requirePermission(store, owner, name, caller, 'admin');
   const user = await userByLogin(store, login);
-  if (user.id === access.repository.ownerId) throw invalid('user is the owner of the repository', 'collaborator_is_owner');
+  if (user.id === access.repository.owner_id) throw invalid('user is the owner of the repository', 'collaborator_is_owner');
   await store.transaction(async (tx) => {
     await tx.setCollaboration(access.repository.id, user.id, wanted);
     await tx.publish({ kind: 'collaborator.added', repositoryId: access.repository.id, userId: user.id, mode: wanted, actorId: caller.userId });

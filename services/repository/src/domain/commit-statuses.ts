@@ -94,8 +94,8 @@ async function open(deps: CommitStatusDeps, owner: string, name: string, caller:
 }
 
 async function commitOf(deps: CommitStatusDeps, access: RepositoryAccess, revision: string): Promise<string | undefined> {
-  if (access.repository.isEmpty || !revision) return undefined;
-  return deps.git.resolveCommit(access.repository.ownerLogin, access.repository.name, revision);
+  if (access.repository.empty || !revision) return undefined;
+  return deps.git.resolveCommit(access.repository.owner_login, access.repository.name, revision);
 }
 
 const commitNotFound = (revision: string) => notFound(`object does not exist [id: ${revision}, rel_path: ]`, 'commit_not_found');
@@ -119,7 +119,7 @@ export async function createCommitStatus(deps: CommitStatusDeps, owner: string, 
   const sha = await commitOf(deps, access, input.sha.trim());
   if (!sha) throw commitNotFound(input.sha);
   const repo = access.repository;
-  const commit = await deps.git.readCommit(repo.ownerLogin, repo.name, sha);
+  const commit = await deps.git.readCommit(repo.owner_login, repo.name, sha);
   const stored = await deps.statuses.create({
     repositoryId: repo.id, sha, state: input.state, creatorId: caller.userId,
     targetUrl: input.targetUrl.trim(), description: input.description.trim(), context: input.context.trim() || 'default',

@@ -170,12 +170,12 @@ export function summaryOf(message: string): string {
 
 export async function listCommits(deps: CommitDeps, owner: string, name: string, caller: Caller, input: ListCommitsInput): Promise<{ commits: DetailedCommit[]; total: number; limit: number; repository: RepositoryName }> {
   const { access, gitDir } = await open(deps, owner, name, caller);
-  if (access.repository.isEmpty) throw new DomainError('conflict', 'Git Repository is empty.', 'repo_empty');
+  if (access.repository.empty) throw new DomainError('conflict', 'Git Repository is empty.', 'repo_empty');
   const since = unixSeconds(input.since, 'since');
   const until = unixSeconds(input.until, 'until');
   const page = Math.max(input.page || 1, 1);
   const limit = Math.min(Math.max(input.limit || 30, 1), COMMITS_RANGE_SIZE);
-  const start = await resolve(deps, gitDir, input.sha || access.repository.defaultBranch);
+  const start = await resolve(deps, gitDir, input.sha || access.repository.default_branch);
   const range: CommitRange = { start, since, until, path: input.path || undefined, exclude: input.not ? [await resolve(deps, gitDir, input.not)] : undefined };
   const [total, ids] = await Promise.all([
     deps.git.countCommits(gitDir, range),
@@ -214,10 +214,10 @@ export const MAX_COMPARE_COMMITS = 1000;
 
 export async function compareCommits(deps: CommitDeps, owner: string, name: string, caller: Caller, base: string, head: string, details: CommitDetails): Promise<{ commits: DetailedCommit[]; repository: RepositoryName }> {
   const { access, gitDir } = await open(deps, owner, name, caller);
-  if (access.repository.isEmpty) throw commitNotFound();
+  if (access.repository.empty) throw commitNotFound();
   const [baseSha, headSha] = await Promise.all([
-    resolve(deps, gitDir, base || access.repository.defaultBranch),
-    resolve(deps, gitDir, head || access.repository.defaultBranch),
+    resolve(deps, gitDir, base || access.repository.default_branch),
+    resolve(deps, gitDir, head || access.repository.default_branch),
   ]);
   // base...head lists merge-base..head, base..head lists base..head: the same commits.
   const ids = await deps.git.commitIds(gitDir, { start: headSha, exclude: [baseSha] }, 0, MAX_COMPARE_COMMITS);

@@ -109,13 +109,13 @@ export async function getContents(deps: ContentDeps, owner: string, name: string
   const repo = access.repository;
   const path = cleanReadPath(query.path);
   if (path === undefined) throw pathNotFound(query.path);
-  const input = query.revision || repo.defaultBranch;
+  const input = query.revision || repo.default_branch;
   // An empty repository has an empty root and nothing else (Gitea's GetContentsOrList).
-  if (repo.isEmpty) {
+  if (repo.empty) {
     if (path === '') return { at: { input, kind: 'branch', name: input, commitSha: '' }, entries: [] };
     throw pathNotFound(path);
   }
-  const files = deps.files(repo.ownerLogin, repo.name);
+  const files = deps.files(repo.owner_login, repo.name);
   const at = { ...(await resolveAt(files, input)), input };
   let treeish = at.commitSha;
   if (path !== '') {
@@ -142,9 +142,9 @@ export async function getContents(deps: ContentDeps, owner: string, name: string
 export async function getFileContents(deps: ContentDeps, owner: string, name: string, revision: string, paths: string[], caller: Caller): Promise<{ at: ContentsView['at']; items: ContentItem[] }> {
   const access = await requirePermission(deps.store, owner, name, caller, 'read');
   const repo = access.repository;
-  const input = revision || repo.defaultBranch;
-  if (repo.isEmpty) throw notFound(`object does not exist [id: ${input}, rel_path: ]`, 'ref_not_found');
-  const files = deps.files(repo.ownerLogin, repo.name);
+  const input = revision || repo.default_branch;
+  if (repo.empty) throw notFound(`object does not exist [id: ${input}, rel_path: ]`, 'ref_not_found');
+  const files = deps.files(repo.owner_login, repo.name);
   const at = { ...(await resolveAt(files, input)), input };
   const cleaned = paths.map(cleanReadPath).filter((p): p is string => Boolean(p));
   const found = await files.entries(at.commitSha, cleaned);

@@ -177,7 +177,7 @@ function validate(input: ChangeFilesInput): void {
 
 async function requireWriter(deps: ContentDeps, owner: string, name: string, caller: Caller): Promise<RepositoryAccess> {
   const access = await requirePermission(deps.store, owner, name, caller, 'read');
-  if (access.repository.isArchived) throw forbidden(`repo is archived`, 'repo_archived');
+  if (access.repository.archived) throw forbidden(`repo is archived`, 'repo_archived');
   if (!atLeast(access.permission, 'write') || caller.userId <= 0) {
     throw forbidden('user should have a permission to write to the target branch', 'contents_write_denied');
   }
@@ -200,19 +200,19 @@ export async function changeFiles(deps: ContentDeps, owner: string, name: string
     if (!file.fromPath || file.operation === 'create' || file.operation === 'delete') file.fromPath = file.path;
   }
   validate(input);
-  const branch = input.branch || repo.defaultBranch;
+  const branch = input.branch || repo.default_branch;
   const target = input.newBranch || branch;
-  const files = deps.files(repo.ownerLogin, repo.name);
-  const zero = '0'.repeat(repo.objectFormatName === 'sha256' ? 64 : 40);
+  const files = deps.files(repo.owner_login, repo.name);
+  const zero = '0'.repeat(repo.object_format_name === 'sha256' ? 64 : 40);
 
-  const base = repo.isEmpty ? undefined : await files.resolve(branch);
+  const base = repo.empty ? undefined : await files.resolve(branch);
   if (!base || base.kind !== 'branch') {
     // An empty repository takes its first commit on any branch (Gitea: the push makes it).
-    if (!repo.isEmpty) throw notFound(`branch does not exist [name: ${branch}]`, 'branch_not_found');
+    if (!repo.empty) throw notFound(`branch does not exist [name: ${branch}]`, 'branch_not_found');
   }
   let expectedOld = base?.commitSha ?? zero;
   if (target !== branch) {
-    const existing = repo.isEmpty ? undefined : await files.resolve(target);
+    const existing = repo.empty ? undefined : await files.resolve(target);
     if (existing?.kind === 'branch') {
       if (!input.forcePush) throw invalid(`branch already exists [name: ${target}]`, 'branch_exists');
       expectedOld = existing.commitSha;
@@ -240,7 +240,7 @@ export async function changeFiles(deps: ContentDeps, owner: string, name: string
   const message = commitMessage(input.message || defaultCommitMessage(input.files), input.signoff, committer);
   const written = await files.writeCommit({
     parent, changes: indexChanges(plan), message, author, committer,
-    objectFormat: repo.objectFormatName === 'sha256' ? 'sha256' : 'sha1',
+    objectFormat: repo.object_format_name === 'sha256' ? 'sha256' : 'sha1',
   });
 
   await checkProtection(deps, access, caller, files, { branch: target, oldSha: expectedOld, newSha: written.commitSha, parent, changedFiles });
@@ -273,7 +273,7 @@ async function checkProtection(deps: ContentDeps, access: RepositoryAccess, call
   const pusher = await pusherOf(deps.store, access, caller);
   const facts = files.facts();
   const decision = await checkProtectedPush({
-    rules, defaultBranch: access.repository.defaultBranch, branch: input.branch, pusher,
+    rules, defaultBranch: access.repository.default_branch, branch: input.branch, pusher,
     oldSha: input.oldSha, newSha: input.newSha, changedFiles: input.changedFiles,
   }, {
     ...facts,
@@ -319,10 +319,10 @@ async function publishWrite(deps: ContentDeps, access: RepositoryAccess, caller:
     added, removed, modified,
   };
   const pusher = { id: caller.userId, login: caller.login };
-  const becomesDefault = repo.isEmpty && write.branch !== repo.defaultBranch;
+  const becomesDefault = repo.empty && write.branch !== repo.default_branch;
   await deps.store.transaction(async (tx) => {
     // The first commit makes the repository non-empty, on the branch it landed on (as a first push does).
-    const repository = repo.isEmpty ? await tx.update(repo.id, { isEmpty: false, defaultBranch: write.branch }) : repo;
+    const repository = repo.empty ? await tx.update(repo.id, { empty: false, default_branch: write.branch }) : repo;
     if (write.before === write.zero) await tx.publish({ kind: 'branch.created', repository, name: write.branch, ref, sha: commit.sha, pusher });
     await tx.publish({ kind: 'push', repository, push: { ref, before: write.before, after: commit.sha, commits: [info], totalCommits: 1 }, pusher });
   });

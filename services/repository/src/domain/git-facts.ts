@@ -35,7 +35,7 @@ export async function refreshGitFacts(deps: GitFactsDeps, id: number): Promise<G
   if (!found) return undefined;
   const { repository, owner } = found;
   const branchCount = await deps.git.countBranches(owner.login, repository.name);
-  const licenses = branchCount ? deps.detector.detect(await deps.git.licenseFiles(owner.login, repository.name, repository.defaultBranch)) : [];
+  const licenses = branchCount ? deps.detector.detect(await deps.git.licenseFiles(owner.login, repository.name, repository.default_branch)) : [];
   const facts = { branchCount, licenses };
   await deps.facts.save(id, facts);
   return facts;

@@ -41,9 +41,9 @@ async function sizesOf(deps: LanguageDeps, repositoryId: number, gitDir: string,
 export async function getLanguages(deps: LanguageDeps, owner: string, name: string, caller: Caller): Promise<Array<[string, number]>> {
   const access = await resolveRepository(deps.store, owner, name, caller);
   const repo = access.repository;
-  if (repo.isEmpty) return [];
+  if (repo.empty) return [];
   const gitDir = deps.git.gitDirOf(access.owner.login, repo.name);
-  const commit = await deps.git.resolveCommit(gitDir, `refs/heads/${repo.defaultBranch}`);
+  const commit = await deps.git.resolveCommit(gitDir, `refs/heads/${repo.default_branch}`);
   if (!commit) return [];
   const sizes = await sizesOf(deps, repo.id, gitDir, commit);
   return [...sizes].sort(([a, x], [b, y]) => y - x || a.localeCompare(b));

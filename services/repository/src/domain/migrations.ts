@@ -84,7 +84,7 @@ export interface MigrateInput {
   repoName: string;
   mirror: boolean;
   mirrorInterval: string;
-  isPrivate: boolean;
+  private: boolean;
   description: string;
   service: string;
   /** Parts beyond the git data that were asked for (wiki, labels, ...). */
@@ -174,12 +174,12 @@ export async function migrateRepository(deps: MigrationDeps, input: MigrateInput
     const now = new Date();
     const repository: Repository = await store.transaction(async (tx) => {
       const created = await tx.insert({
-        ownerId: owner.id, ownerLogin: owner.login, name: input.repoName, description: input.description, website: '',
-        isPrivate: input.isPrivate || settings.forcePrivate, isArchived: false, defaultBranch: staged.head ?? settings.defaultBranch,
-        objectFormatName: staged.objectFormat, isTemplate: false,
-        hasIssues: true, hasWiki: true, hasPullRequests: true, hasProjects: true, hasReleases: true, hasPackages: true, hasActions: true, hasCode: true,
+        owner_id: owner.id, owner_login: owner.login, name: input.repoName, description: input.description, website: '',
+        private: input.private || settings.forcePrivate, archived: false, default_branch: staged.head ?? settings.defaultBranch,
+        object_format_name: staged.objectFormat, template: false,
+        has_issues: true, has_wiki: true, has_pull_requests: true, has_projects: true, has_releases: true, has_packages: true, has_actions: true, has_code: true,
       });
-      const final = await tx.update(created.id, { isEmpty: !staged.hasBranches, size: staged.size });
+      const final = await tx.update(created.id, { empty: !staged.hasBranches, size: staged.size });
       await tx.recordMigration({
         repositoryId: final.id, originalUrl: address.safeUrl, service, isMirror: input.mirror, intervalMs,
         updatedAt: input.mirror ? now : null, nextSyncAt: input.mirror && intervalMs > 0 ? new Date(now.getTime() + intervalMs) : null, lastError: '',

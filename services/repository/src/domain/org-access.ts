@@ -1,7 +1,8 @@
 // What a user's team memberships grant on an organization's repositories (Gitea's
 // GetUserRepoPermission for org-owned repositories). The teams come from the read model
 // of identity's team events; these plain functions turn them into permission facts.
-import { ACCESS_MODES, atLeast, type AccessMode } from './permission.js';
+import { toAccessMode } from '@anvil/kit';
+import { atLeast, type AccessMode } from './permission.js';
 
 /** A team the user belongs to, as the read model knows it. */
 export interface MemberTeam {
@@ -25,8 +26,6 @@ export interface OrgFacts {
   teamModes: AccessMode[];
 }
 
-const asMode = (value: string | undefined): AccessMode =>
-  (ACCESS_MODES as readonly string[]).includes(value ?? '') ? (value as AccessMode) : 'none';
 
 /**
  * The access a team gives on a repository it has. Gitea gives members of a team with admin
@@ -34,9 +33,9 @@ const asMode = (value: string | undefined): AccessMode =>
  * the strongest of its units.
  */
 export function teamMode(team: Pick<MemberTeam, 'permission' | 'unitsMap'>): AccessMode {
-  let mode = asMode(team.permission);
+  let mode = toAccessMode(team.permission);
   if (mode === 'none') {
-    for (const unit of Object.values(team.unitsMap ?? {})) if (atLeast(asMode(unit), mode)) mode = asMode(unit);
+    for (const unit of Object.values(team.unitsMap ?? {})) if (atLeast(toAccessMode(unit), mode)) mode = toAccessMode(unit);
   }
   return atLeast(mode, 'admin') ? 'owner' : mode;
 }

@@ -1,14 +1,15 @@
 // A caller's permission on a repository, computed in one place from plain facts so that
 // organization ownership and team grants plug in as more facts.
 import type { Caller } from '@anvil/kit';
+import type { Repository } from './repository.js';
 
-/** Gitea's access modes, weakest first. */
-export const ACCESS_MODES = ['none', 'read', 'write', 'admin', 'owner'] as const;
-export type AccessMode = (typeof ACCESS_MODES)[number];
+import { atLeast, type AccessMode } from '@anvil/kit';
+
+export { ACCESS_MODES, atLeast, type AccessMode } from '@anvil/kit';
 export type CollaboratorMode = 'read' | 'write' | 'admin';
 
 export interface PermissionFacts {
-  repository: { ownerId: number; isPrivate: boolean };
+  repository: Pick<Repository, 'owner_id' | 'private'>;
   owner: { visibility: 'public' | 'limited' | 'private' };
   caller: Pick<Caller, 'userId' | 'isAdmin' | 'restricted'> & { scopes?: readonly string[] };
   /** The caller's collaborator grant on this repository, if any. */
@@ -25,9 +26,6 @@ export function isPublicOnly(caller: { scopes?: readonly string[] }): boolean {
   return caller.scopes?.includes('public-only') ?? false;
 }
 
-export function atLeast(mode: AccessMode, wanted: AccessMode): boolean {
-  return ACCESS_MODES.indexOf(mode) >= ACCESS_MODES.indexOf(wanted);
-}
 
 function strongest(modes: AccessMode[]): AccessMode {
   return modes.reduce((best, m) => (atLeast(m, best) ? m : best), 'none' as AccessMode);
@@ -37,15 +35,15 @@ export function permissionOf(facts: PermissionFacts): AccessMode {
   const { repository, owner, caller } = facts;
   const signedIn = caller.userId > 0;
   // A `public-only` token sees no private repository, whoever holds it (Gitea's token scopes).
-  if (repository.isPrivate && isPublicOnly(caller)) return 'none';
-  if (signedIn && caller.userId === repository.ownerId) return 'owner';
+  if (repository.private && isPublicOnly(caller)) return 'none';
+  if (signedIn && caller.userId === repository.owner_id) return 'owner';
   if (signedIn && caller.isAdmin) return 'admin';
   if (signedIn && facts.isOrgOwner) return 'owner';
   const granted = strongest([facts.collaboration ?? 'none', ...(facts.teamModes ?? [])]);
   if (granted !== 'none') return granted;
   // Public read: a public repository of an owner the caller may see. Restricted users see
   // only what they were explicitly given (Gitea's restricted accounts).
-  if (repository.isPrivate || caller.restricted) return 'none';
+  if (repository.private || caller.restricted) return 'none';
   // A private organization's public repositories are visible to its members only.
   if (owner.visibility === 'private' && !facts.isOrgMember) return 'none';
   if (owner.visibility === 'limited' && !signedIn) return 'none';

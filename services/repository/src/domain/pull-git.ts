@@ -59,8 +59,8 @@ export async function resolveSide(git: PullGit, revision: string, side: 'base' |
 export async function openRange(deps: PullGitDeps, owner: string, name: string, base: string, head: string, caller: Caller): Promise<PullRange> {
   const access = await requirePermission(deps.store, owner, name, caller, 'read');
   const repo = access.repository;
-  if (repo.isEmpty) throw notFound('Git Repository is empty.', 'repo_empty');
-  const git = deps.pullGit(repo.ownerLogin, repo.name);
+  if (repo.empty) throw notFound('Git Repository is empty.', 'repo_empty');
+  const git = deps.pullGit(repo.owner_login, repo.name);
   const [baseSha, headSha] = await Promise.all([resolveSide(git, base, 'base'), resolveSide(git, head, 'head')]);
   return { access, git, baseSha, headSha };
 }

@@ -106,11 +106,11 @@ async function buildMerge(git: PullGit, style: MergeStyle, baseSha: string, head
 export async function mergeToRef(deps: PullMergeDeps, owner: string, name: string, input: MergeInput, caller: Caller): Promise<MergeResult> {
   const access = await requirePermission(deps.store, owner, name, caller, 'read');
   const repo = access.repository;
-  if (repo.isArchived) throw forbidden('repo is archived', 'repo_archived');
+  if (repo.archived) throw forbidden('repo is archived', 'repo_archived');
   if (!(MERGE_STYLES as readonly string[]).includes(input.style)) throw invalid(`[Do]: unknown merge style ${input.style}`, 'invalid_merge_style');
   const style = input.style as MergeStyle;
   if (!isBranchName(input.baseBranch)) throw notFound(`base does not exist [base: ${input.baseBranch}]`, 'base_not_found');
-  const git = deps.pullGit(repo.ownerLogin, repo.name);
+  const git = deps.pullGit(repo.owner_login, repo.name);
   const baseSha = await resolveSide(git, `refs/heads/${input.baseBranch}`, 'base');
   const headSha = await resolveSide(git, input.head, 'head');
   if (input.expectedHeadSha && input.expectedHeadSha !== headSha) {
@@ -134,8 +134,8 @@ export async function mergeToRef(deps: PullMergeDeps, owner: string, name: strin
 
   // THE check, as for a push; a merger allowed by the merge whitelist needs no push permission.
   const decision = await checkProtectedPush({
-    rules, defaultBranch: repo.defaultBranch, branch: input.baseBranch, pusher, oldSha: baseSha, newSha,
-  }, { ...deps.branches.git.facts(repo.ownerLogin, repo.name), isAncestor: (a, b) => git.isAncestor(a, b) });
+    rules, defaultBranch: repo.default_branch, branch: input.baseBranch, pusher, oldSha: baseSha, newSha,
+  }, { ...deps.branches.git.facts(repo.owner_login, repo.name), isAncestor: (a, b) => git.isAncestor(a, b) });
   if (!decision.allowed && !(decision.reason === 'protected_branch' && isAllowedToMerge(rule, pusher))) {
     throw new DomainError('forbidden', decision.message, 'push_rejected');
   }
@@ -180,9 +180,9 @@ async function checkMergeRules(deps: PullMergeDeps, { access, git, rule, pusher,
  */
 async function deleteHeadBranch(deps: PullMergeDeps, access: Awaited<ReturnType<typeof requirePermission>>, caller: Caller, branch: string, headSha: string, rules: BranchProtection[]): Promise<boolean> {
   const repo = access.repository;
-  if (!branch || !isBranchName(branch) || branch === repo.defaultBranch || ruleFor(rules, branch)) return false;
+  if (!branch || !isBranchName(branch) || branch === repo.default_branch || ruleFor(rules, branch)) return false;
   if (!atLeast(access.permission, 'write')) return false;
-  const git = deps.pullGit(repo.ownerLogin, repo.name);
+  const git = deps.pullGit(repo.owner_login, repo.name);
   if ((await git.resolve(`refs/heads/${branch}`)) !== headSha) return false;
   try {
     await git.updateRef(`refs/heads/${branch}`, '0'.repeat(headSha.length), headSha);
@@ -198,7 +198,7 @@ export async function updatePullRef(deps: PullGitDeps, owner: string, name: stri
   const access = await requirePermission(deps.store, owner, name, caller, 'read');
   if (!Number.isSafeInteger(index) || index <= 0) throw invalid('pull index must be positive', 'invalid_index');
   const repo = access.repository;
-  const git = deps.pullGit(repo.ownerLogin, repo.name);
+  const git = deps.pullGit(repo.owner_login, repo.name);
   const sha = await resolveSide(git, head, 'head');
   await git.setRef(`refs/pull/${index}/head`, sha);
   return sha;

@@ -120,7 +120,7 @@ export async function deletePushMirror(deps: PushMirrorDeps, owner: string, name
 export async function syncPushMirrors(deps: PushMirrorDeps, owner: string, name: string, caller: Caller): Promise<void> {
   const access = await adminAccess(deps, owner, name, caller);
   if (!deps.settings.enabled) throw invalid('mirrors are disabled', 'mirrors_disabled');
-  if (access.repository.isArchived) throw forbidden('repository is archived', 'repo_archived');
+  if (access.repository.archived) throw forbidden('repository is archived', 'repo_archived');
   const { items } = await deps.mirrors.list(access.repository.id, 0, 1000);
   let failure: string | undefined;
   for (const mirror of items) {

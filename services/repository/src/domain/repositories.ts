@@ -67,7 +67,7 @@ async function teamsFor(store: RepositoryStore, found: RepositoryWithOwner, user
 }
 
 export async function accessOf(store: RepositoryStore, found: RepositoryWithOwner, caller: Caller): Promise<RepositoryAccess> {
-  const collaboration = caller.userId > 0 && caller.userId !== found.repository.ownerId
+  const collaboration = caller.userId > 0 && caller.userId !== found.repository.owner_id
     ? await store.collaborationOf(found.repository.id, caller.userId)
     : undefined;
   const teams = await teamsFor(store, found, caller.userId);
@@ -123,15 +123,15 @@ export async function requirePermission(store: RepositoryStore, ownerLogin: stri
 }
 
 export interface CreateRepositoryInput {
-  ownerId: number;
+  owner_id: number;
   name: string;
   description: string;
-  isPrivate: boolean;
-  defaultBranch: string;
-  autoInit: boolean;
+  private: boolean;
+  default_branch: string;
+  auto_init: boolean;
   readme: string;
-  isTemplate: boolean;
-  objectFormatName: string;
+  template: boolean;
+  object_format_name: string;
   /** With autoInit: comma-separated gitignore template names and an SPDX license id. */
   gitignores?: string;
   license?: string;
@@ -140,29 +140,29 @@ export interface CreateRepositoryInput {
 export async function createRepository(deps: RepositoryDeps, input: CreateRepositoryInput, caller: Caller): Promise<RepositoryAccess> {
   const { store, git, settings } = deps;
   if (caller.userId <= 0) throw new DomainError('unauthenticated', 'token is required');
-  const owner = await store.findOwnerById(input.ownerId);
-  if (!owner) throw notFound(`owner with id ${input.ownerId} does not exist`, 'owner_not_found');
+  const owner = await store.findOwnerById(input.owner_id);
+  if (!owner) throw notFound(`owner with id ${input.owner_id} does not exist`, 'owner_not_found');
   let teams: MemberTeam[] = [];
   if (owner.type === 'organization') {
     // Gitea's CreateOrgRepo: org owners and members of a team allowed to create repositories.
     teams = await store.memberTeamsOf(caller.userId, [owner.id], []);
     if (!caller.isAdmin && !canCreateOrgRepository(teams, owner.id)) {
-      if (!teams.length && owner.visibility === 'private') throw notFound(`owner with id ${input.ownerId} does not exist`, 'owner_not_found');
+      if (!teams.length && owner.visibility === 'private') throw notFound(`owner with id ${input.owner_id} does not exist`, 'owner_not_found');
       throw forbidden('Given user is not allowed to create repository in organization.', 'org_repo_creation_denied');
     }
-  } else if (caller.userId !== input.ownerId && !caller.isAdmin) {
+  } else if (caller.userId !== input.owner_id && !caller.isAdmin) {
     throw forbidden('only the owner may create repositories for this user');
   }
   validateRepositoryName(input.name);
   validateDescription(input.description);
-  const branch = input.defaultBranch || settings.defaultBranch;
+  const branch = input.default_branch || settings.defaultBranch;
   if (!isBranchName(branch)) throw invalid(`invalid default branch name: ${branch}`, 'invalid_branch_name');
-  const objectFormat = input.objectFormatName || 'sha1';
+  const objectFormat = input.object_format_name || 'sha1';
   if (objectFormat !== 'sha1' && objectFormat !== 'sha256') throw invalid(`unsupported object format: ${objectFormat}`, 'invalid_object_format');
   // As in Gitea, the templates matter (and are checked) only when the repository is initialised.
   const templates = deps.templates ?? NO_TEMPLATES;
   const fileOptions = { readme: input.readme, gitignores: input.gitignores ?? '', license: input.license ?? '' };
-  if (input.autoInit) checkTemplateNames(templates, fileOptions);
+  if (input.auto_init) checkTemplateNames(templates, fileOptions);
 
   // Gitea's CanCreateRepo: the user's own limit when set (>= 0), else the site's.
   const limit = owner.maxRepoCreation >= 0 ? owner.maxRepoCreation : settings.maxCreationLimit;
@@ -176,22 +176,22 @@ export async function createRepository(deps: RepositoryDeps, input: CreateReposi
   // the name) and before the commit. A crash anywhere leaves nothing that blocks the name.
   const staged = await git.stage(branch, objectFormat);
   try {
-    if (input.autoInit) {
+    if (input.auto_init) {
       const author = { name: caller.login || owner.login, email: owner.email || `${owner.login.toLowerCase()}@noreply.anvil` };
       const files = initialFiles(templates, fileOptions, {
         name: input.name, description: input.description, owner: owner.login, email: author.email, year: String(new Date().getFullYear()),
       });
       await staged.commitInitialFiles(branch, files, author);
     }
-    const size = input.autoInit ? await staged.size() : 0;
+    const size = input.auto_init ? await staged.size() : 0;
     const repository = await store.transaction(async (tx) => {
       const created = await tx.insert({
-        ownerId: owner.id, ownerLogin: owner.login, name: input.name, description: input.description, website: '',
-        isPrivate: input.isPrivate || settings.forcePrivate, isArchived: false, defaultBranch: branch,
-        objectFormatName: objectFormat, isTemplate: input.isTemplate,
-        hasIssues: true, hasWiki: true, hasPullRequests: true, hasProjects: true, hasReleases: true, hasPackages: true, hasActions: true, hasCode: true,
+        owner_id: owner.id, owner_login: owner.login, name: input.name, description: input.description, website: '',
+        private: input.private || settings.forcePrivate, archived: false, default_branch: branch,
+        object_format_name: objectFormat, template: input.template,
+        has_issues: true, has_wiki: true, has_pull_requests: true, has_projects: true, has_releases: true, has_packages: true, has_actions: true, has_code: true,
       });
-      const final = input.autoInit ? await tx.update(created.id, { isEmpty: false, size }) : created;
+      const final = input.auto_init ? await tx.update(created.id, { empty: false, size }) : created;
       await tx.publish({ kind: 'repo.created', repository: final, actorId: caller.userId, actorLogin: caller.login });
       try {
         await staged.place(owner.login, input.name);
@@ -214,11 +214,11 @@ export interface EditRepositoryInput extends Partial<Record<UnitFlag, boolean>> 
   name?: string;
   description?: string;
   website?: string;
-  isPrivate?: boolean;
-  isArchived?: boolean;
-  defaultBranch?: string;
-  isTemplate?: boolean;
-  pullRequestSettings?: PullRequestSettingsEdit;
+  private?: boolean;
+  archived?: boolean;
+  default_branch?: string;
+  template?: boolean;
+  pull_request_settings?: PullRequestSettingsEdit;
 }
 
 export async function editRepository(deps: RepositoryDeps, ownerLogin: string, name: string, input: EditRepositoryInput, caller: Caller): Promise<RepositoryAccess> {
@@ -240,31 +240,31 @@ export async function editRepository(deps: RepositoryDeps, ownerLogin: string, n
     validateWebsite(input.website);
     patch.website = input.website;
   }
-  if (input.isPrivate !== undefined && input.isPrivate !== repo.isPrivate) {
+  if (input.private !== undefined && input.private !== repo.private) {
     // Gitea: with FORCE_PRIVATE anyone may hide a repository, only site admins may publish one.
-    if (settings.forcePrivate && !input.isPrivate && !caller.isAdmin) throw invalid('cannot change private repository to public', 'force_private');
-    patch.isPrivate = input.isPrivate;
+    if (settings.forcePrivate && !input.private && !caller.isAdmin) throw invalid('cannot change private repository to public', 'force_private');
+    patch.private = input.private;
   }
-  if (input.isTemplate !== undefined) patch.isTemplate = input.isTemplate;
-  if (input.isArchived !== undefined && input.isArchived !== repo.isArchived) {
-    patch.isArchived = input.isArchived;
-    patch.archivedAt = input.isArchived ? new Date() : null;
+  if (input.template !== undefined) patch.template = input.template;
+  if (input.archived !== undefined && input.archived !== repo.archived) {
+    patch.archived = input.archived;
+    patch.archived_at = input.archived ? new Date() : null;
   }
   for (const flag of UNIT_FLAGS) if (input[flag] !== undefined) patch[flag] = input[flag];
   // Gitea's updateRepoUnits applies the pull request settings while the unit is on or being
   // turned on; an edit that leaves pull requests off does not touch them.
-  const pullRequestsOn = input.hasPullRequests ?? repo.hasPullRequests;
-  if (pullRequestsOn && input.pullRequestSettings && Object.keys(input.pullRequestSettings).length) {
-    patch.pullRequestSettings = editPullRequestSettings(repo.pullRequestSettings, input.pullRequestSettings);
+  const pullRequestsOn = input.has_pull_requests ?? repo.has_pull_requests;
+  if (pullRequestsOn && input.pull_request_settings && Object.keys(input.pull_request_settings).length) {
+    patch.pull_request_settings = editPullRequestSettings(repo.pull_request_settings, input.pull_request_settings);
   }
-  if (input.defaultBranch !== undefined && input.defaultBranch !== repo.defaultBranch) {
-    if (!isBranchName(input.defaultBranch)) throw invalid(`invalid default branch name: ${input.defaultBranch}`, 'invalid_branch_name');
+  if (input.default_branch !== undefined && input.default_branch !== repo.default_branch) {
+    if (!isBranchName(input.default_branch)) throw invalid(`invalid default branch name: ${input.default_branch}`, 'invalid_branch_name');
     // An empty repository may name any branch (its first push creates it); otherwise the
     // branch must exist, as in Gitea.
-    if (!repo.isEmpty && !(await git.branchExists(access.owner.login, repo.name, input.defaultBranch))) {
-      throw notFound(`branch ${input.defaultBranch} does not exist`, 'branch_not_found');
+    if (!repo.empty && !(await git.branchExists(access.owner.login, repo.name, input.default_branch))) {
+      throw notFound(`branch ${input.default_branch} does not exist`, 'branch_not_found');
     }
-    patch.defaultBranch = input.defaultBranch;
+    patch.default_branch = input.default_branch;
   }
   if (Object.keys(patch).length === 0) return access;
 
@@ -275,7 +275,7 @@ export async function editRepository(deps: RepositoryDeps, ownerLogin: string, n
       await tx.publish({ kind: 'repo.updated', repository: row, actorId: caller.userId, actorLogin: caller.login });
       return row;
     });
-    if (patch.defaultBranch) await git.setDefaultBranch(access.owner.login, updated.name, patch.defaultBranch);
+    if (patch.default_branch) await git.setDefaultBranch(access.owner.login, updated.name, patch.default_branch);
     return { ...access, repository: updated };
   } catch (err) {
     if (patch.name) await git.move(access.owner.login, patch.name, access.owner.login, repo.name).catch(() => undefined);

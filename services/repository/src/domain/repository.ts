@@ -4,44 +4,44 @@ import type { PullRequestSettings } from './pull-request-settings.js';
 
 export interface Repository {
   id: number;
-  ownerId: number;
-  ownerLogin: string;
+  owner_id: number;
+  owner_login: string;
   name: string;
   description: string;
   website: string;
-  isPrivate: boolean;
-  isArchived: boolean;
-  archivedAt: Date | null;
-  defaultBranch: string;
-  isEmpty: boolean;
+  private: boolean;
+  archived: boolean;
+  archived_at: Date | null;
+  default_branch: string;
+  empty: boolean;
   /** Bytes of git data. */
   size: number;
-  objectFormatName: string;
-  isTemplate: boolean;
-  hasIssues: boolean;
-  hasWiki: boolean;
-  hasPullRequests: boolean;
-  hasProjects: boolean;
-  hasReleases: boolean;
-  hasPackages: boolean;
-  hasActions: boolean;
-  hasCode: boolean;
+  object_format_name: string;
+  template: boolean;
+  has_issues: boolean;
+  has_wiki: boolean;
+  has_pull_requests: boolean;
+  has_projects: boolean;
+  has_releases: boolean;
+  has_packages: boolean;
+  has_actions: boolean;
+  has_code: boolean;
   /** The pull request unit's settings, Gitea's defaults until edited. */
-  pullRequestSettings: PullRequestSettings;
+  pull_request_settings: PullRequestSettings;
   /** Lower case, sorted. */
   topics: string[];
   /** Read from git after each change of refs (git-facts.ts). */
-  branchCount: number;
+  branch_count: number;
   /** SPDX ids of the default branch's license files (git-facts.ts). */
   licenses: string[];
-  createdAt: Date;
-  updatedAt: Date;
+  created_at: Date;
+  updated_at: Date;
   /** The default branch's top language (set by language statistics; '' until computed). */
   language?: string;
 }
 
 /** The unit names, as Gitea's EditRepoOption spells them, an edit may toggle. */
-export const UNIT_FLAGS = ['hasIssues', 'hasWiki', 'hasPullRequests', 'hasProjects', 'hasReleases', 'hasPackages', 'hasActions', 'hasCode'] as const;
+export const UNIT_FLAGS = ['has_issues', 'has_wiki', 'has_pull_requests', 'has_projects', 'has_releases', 'has_packages', 'has_actions', 'has_code'] as const;
 export type UnitFlag = (typeof UNIT_FLAGS)[number];
 
 // Gitea models/repo/repo.go: reservedRepoNames and reservedRepoPatterns.

@@ -17,13 +17,13 @@ export interface SearchFilter {
   viewerIsAdmin: boolean;
   viewerRestricted: boolean;
   q: string;
-  ownerId: number;
+  owner_id: number;
   exclusive: boolean;
   /** With ownerId: also repositories the owner collaborates on. */
   includeCollaborative: boolean;
   visibility: '' | 'public' | 'private';
   archived?: boolean;
-  isTemplate?: boolean;
+  template?: boolean;
   /** Only repositories ownerId collaborates on (mode=collaborative). */
   onlyCollaborative: boolean;
   sort: 'id' | 'alpha' | 'created' | 'updated' | 'size';
@@ -39,8 +39,8 @@ export interface CollaboratorRow {
   user: Owner;
 }
 
-export type NewRepository = Omit<Repository, 'id' | 'createdAt' | 'updatedAt' | 'archivedAt' | 'size' | 'isEmpty' | 'pullRequestSettings' | 'topics' | 'branchCount' | 'licenses'>;
-export type RepositoryPatch = Partial<Omit<Repository, 'id' | 'ownerId' | 'ownerLogin' | 'createdAt' | 'updatedAt'>>;
+export type NewRepository = Omit<Repository, 'id' | 'created_at' | 'updated_at' | 'archived_at' | 'size' | 'empty' | 'pull_request_settings' | 'topics' | 'branch_count' | 'licenses'>;
+export type RepositoryPatch = Partial<Omit<Repository, 'id' | 'owner_id' | 'owner_login' | 'created_at' | 'updated_at'>>;
 
 export type RepositoryEvent =
   | { kind: 'repo.created' | 'repo.updated' | 'repo.deleted'; repository: Repository; actorId: number; actorLogin?: string }

@@ -65,13 +65,13 @@ async function open(deps: TagDeps, owner: string, name: string, caller: Caller, 
   const access = await resolveRepository(deps.store, owner, name, caller);
   if (!atLeast(access.permission, wanted)) throw forbidden('user should have a permission to write to the repository', 'repo_permission_denied');
   // Gitea's mustNotBeArchived: an archived repository's tags are read-only (423 at the edge).
-  if (wanted === 'write' && access.repository.isArchived) throw forbidden('repo is archived', 'repo_archived');
+  if (wanted === 'write' && access.repository.archived) throw forbidden('repo is archived', 'repo_archived');
   return { access, gitDir: deps.tags.gitDirOf(access.owner.login, access.repository.name) };
 }
 
 export async function listTags(deps: TagDeps, owner: string, name: string, caller: Caller, offset: number, limit: number): Promise<{ items: GitTag[]; total: number; repository: RepositoryName }> {
   const { access, gitDir } = await open(deps, owner, name, caller, 'read');
-  if (access.repository.isEmpty) return { items: [], total: 0, repository: nameOf(access) };
+  if (access.repository.empty) return { items: [], total: 0, repository: nameOf(access) };
   const all = await deps.tags.listTags(gitDir);
   return { items: all.slice(offset, offset + limit), total: all.length, repository: nameOf(access) };
 }
@@ -96,7 +96,7 @@ function tagEvent(access: RepositoryAccess, tag: GitTag, caller: Caller, kind: '
 export async function createTag(deps: TagDeps, owner: string, name: string, input: CreateTagInput, caller: Caller): Promise<{ tag: GitTag; repository: RepositoryName }> {
   const { access, gitDir } = await open(deps, owner, name, caller, 'write');
   if (!deps.tags.isValidTagName(input.tagName)) throw invalid(`tag name is invalid: ${input.tagName}`, 'invalid_tag_name');
-  const target = input.target || access.repository.defaultBranch;
+  const target = input.target || access.repository.default_branch;
   const commit = await deps.tags.resolveCommit(gitDir, target);
   if (!commit) throw notFound(`target not found: ${target}`, 'tag_target_not_found');
   const user = await deps.store.findOwnerById(caller.userId);

@@ -122,12 +122,12 @@ export async function adoptRepository(deps: UnadoptedDeps, ownerLogin: string, n
   // git data is left alone, since it is not this call's to remove.
   const repository = await deps.store.transaction(async (tx) => {
     const created = await tx.insert({
-      ownerId: owner.id, ownerLogin: owner.login, name, description: '', website: '',
+      owner_id: owner.id, owner_login: owner.login, name, description: '', website: '',
       // Gitea's API adopts as private: the data's owner decides later whether to publish it.
-      isPrivate: true, isArchived: false, defaultBranch: branch, objectFormatName: objectFormat, isTemplate: false,
-      hasIssues: true, hasWiki: true, hasPullRequests: true, hasProjects: true, hasReleases: true, hasPackages: true, hasActions: true, hasCode: true,
+      private: true, archived: false, default_branch: branch, object_format_name: objectFormat, template: false,
+      has_issues: true, has_wiki: true, has_pull_requests: true, has_projects: true, has_releases: true, has_packages: true, has_actions: true, has_code: true,
     });
-    const final = await tx.update(created.id, { isEmpty: empty, size });
+    const final = await tx.update(created.id, { empty: empty, size });
     await tx.publish({ kind: 'repo.created', repository: final, actorId: caller.userId, actorLogin: caller.login });
     return final;
   });

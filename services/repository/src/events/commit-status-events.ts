@@ -21,7 +21,7 @@ export function outboxRowOfCommitStatus(event: CommitStatusEvent): OutboxEventRo
     description: status.description,
     index: status.index,
     creator: event.creator,
-    created: timestamp(status.createdAt),
+    created_at: timestamp(status.createdAt),
     commit: commit ? {
       id: commit.id,
       message: commit.message,

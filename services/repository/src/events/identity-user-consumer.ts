@@ -2,8 +2,8 @@
 // read model. One durable consumer shared by every replica; the kit runs `handle` inside
 // the processed-event transaction, so a redelivered event is applied once.
 import type { ConsumerOptions, Logger, ReceivedEvent } from '@anvil/kit';
-import type { identity } from '@anvil/proto';
-import type { Owner, OwnerVisibility } from '../domain/owner.js';
+import { visibilityName, type identity } from '@anvil/proto';
+import type { Owner } from '../domain/owner.js';
 import { applyOwnerChange, type OwnerChange } from '../domain/owner-read-model.js';
 import type { RepositoryTx } from '../store/db.js';
 import { ownerReader, ownerWriter } from '../store/owners.js';
@@ -11,12 +11,6 @@ import { removeOwnerRepositories, renameOwnerRepositories } from '../store/repos
 import type { RepositoryStorage } from '../git/storage.js';
 
 export const IDENTITY_USER_CONSUMER = 'repository-identity-user';
-
-const VISIBILITY: Record<string, OwnerVisibility> = {
-  VISIBILITY_PUBLIC: 'public',
-  VISIBILITY_LIMITED: 'limited',
-  VISIBILITY_PRIVATE: 'private',
-};
 
 /** The owner an identity User describes, or undefined when the payload lacks an id or login. */
 export function ownerFromUser(user: identity.User | null | undefined): Owner | undefined {
@@ -27,7 +21,7 @@ export function ownerFromUser(user: identity.User | null | undefined): Owner | u
     type: user.type === 'organization' ? 'organization' : 'user',
     isAdmin: user.is_admin,
     restricted: user.restricted,
-    visibility: VISIBILITY[user.visibility] ?? 'public',
+    visibility: visibilityName(user.visibility) ?? 'public',
     fullName: user.full_name,
     email: user.email,
     maxRepoCreation: user.max_repo_creation ?? -1,

@@ -148,7 +148,7 @@ export class PreReceiveHooks {
     if (!found) return 'repository does not exist';
     // The gateway refuses pushes to archived repositories before they start; this is the
     // same rule where every ref update lands, as the branch and tag APIs apply it.
-    if (found.repository.isArchived) return 'This repo is archived. You can view files and clone it, but cannot push or open issues or pull requests.';
+    if (found.repository.archived) return 'This repo is archived. You can view files and clone it, but cannot push or open issues or pull requests.';
     const branchUpdates = updates.map((line) => line.split(' ')).filter(([, , ref]) => ref?.startsWith('refs/heads/'));
     if (branchUpdates.length === 0) return undefined;
     const rules = await this.deps.protections.list(session.repositoryId);
@@ -156,7 +156,7 @@ export class PreReceiveHooks {
     const pusher = { ...session.pusher, teams: await pusherTeamNames(this.deps.store, found.owner, session.pusher.id) };
     for (const [oldSha, newSha, ref] of branchUpdates) {
       const decision = await checkProtectedPush({
-        rules, defaultBranch: found.repository.defaultBranch, branch: ref.slice('refs/heads/'.length),
+        rules, defaultBranch: found.repository.default_branch, branch: ref.slice('refs/heads/'.length),
         pusher, oldSha, newSha,
       }, facts);
       if (!decision.allowed) return decision.message;

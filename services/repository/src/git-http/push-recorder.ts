@@ -31,7 +31,7 @@ export async function recordPush(ctx: PushContext, before: RefMap, after: RefMap
   const found = await ctx.deps.store.findById(ctx.repositoryId);
   if (!found) return; // deleted while the push ran
   const repo = found.repository;
-  const zero = '0'.repeat(repo.objectFormatName === 'sha256' ? 64 : 40);
+  const zero = '0'.repeat(repo.object_format_name === 'sha256' ? 64 : 40);
   const updates = refUpdates(before, after, zero);
   if (updates.length === 0) return;
 
@@ -48,15 +48,15 @@ export async function recordPush(ctx: PushContext, before: RefMap, after: RefMap
   }
 
   const hasBranches = [...after.keys()].some((r) => r.startsWith('refs/heads/'));
-  const defaultBranch = defaultBranchAfterPush(repo.defaultBranch, after);
+  const defaultBranch = defaultBranchAfterPush(repo.default_branch, after);
   const size = await ctx.sizeOf();
   await ctx.deps.store.transaction(async (tx) => {
-    const updated: Repository = await tx.update(repo.id, { isEmpty: !hasBranches, defaultBranch, size });
+    const updated: Repository = await tx.update(repo.id, { empty: !hasBranches, default_branch: defaultBranch, size });
     for (const push of pushes) {
       for (const event of refEvents(updated, push, zero, ctx.pusher)) await tx.publish(event);
     }
   });
-  if (defaultBranch !== repo.defaultBranch) await setHead(ctx.gitDir, defaultBranch);
+  if (defaultBranch !== repo.default_branch) await setHead(ctx.gitDir, defaultBranch);
   ctx.log.info({ repository: repo.id, refs: updates.length }, 'push recorded');
 }
 

@@ -1,10 +1,8 @@
 // Domain values → protobuf messages, shared by the gRPC service and the events.
-import type { repository as pb } from '@anvil/proto';
-import type { identity } from '@anvil/proto';
+import { timestamp, visibilityEnum, type identity, type repository as pb } from '@anvil/proto';
 import type { Owner } from '../domain/owner.js';
 import type { Repository } from '../domain/repository.js';
 
-const VISIBILITY = { public: 'VISIBILITY_PUBLIC', limited: 'VISIBILITY_LIMITED', private: 'VISIBILITY_PRIVATE' } as const;
 
 /** The owner as an identity User: the profile identity last sent, with the read model's current facts on top. */
 export function ownerUserMessage(owner: Owner): identity.UserInput {
@@ -16,46 +14,43 @@ export function ownerUserMessage(owner: Owner): identity.UserInput {
     email: owner.email,
     is_admin: owner.isAdmin,
     restricted: owner.restricted,
-    visibility: VISIBILITY[owner.visibility],
+    visibility: visibilityEnum(owner.visibility),
     type: owner.type,
   };
 }
 
-export function timestamp(date: Date): { seconds: number; nanos: number } {
-  const ms = date.getTime();
-  return { seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 };
-}
+export { timestamp } from '@anvil/proto';
 
 export function repositoryMessage(r: Repository): pb.RepositoryInput {
   return {
     id: r.id,
-    owner_id: r.ownerId,
-    owner_login: r.ownerLogin,
+    owner_id: r.owner_id,
+    owner_login: r.owner_login,
     name: r.name,
     description: r.description,
     website: r.website,
-    private: r.isPrivate,
-    archived: r.isArchived,
-    archived_at: r.archivedAt ? timestamp(r.archivedAt) : null,
-    default_branch: r.defaultBranch,
-    empty: r.isEmpty,
+    private: r.private,
+    archived: r.archived,
+    archived_at: r.archived_at ? timestamp(r.archived_at) : null,
+    default_branch: r.default_branch,
+    empty: r.empty,
     size: Math.ceil(r.size / 1024),
-    object_format_name: r.objectFormatName,
-    is_template: r.isTemplate,
-    has_issues: r.hasIssues,
-    has_wiki: r.hasWiki,
-    has_pull_requests: r.hasPullRequests,
-    has_projects: r.hasProjects,
-    has_releases: r.hasReleases,
-    has_packages: r.hasPackages,
-    has_actions: r.hasActions,
-    has_code: r.hasCode,
-    created: timestamp(r.createdAt),
-    updated: timestamp(r.updatedAt),
+    object_format_name: r.object_format_name,
+    template: r.template,
+    has_issues: r.has_issues,
+    has_wiki: r.has_wiki,
+    has_pull_requests: r.has_pull_requests,
+    has_projects: r.has_projects,
+    has_releases: r.has_releases,
+    has_packages: r.has_packages,
+    has_actions: r.has_actions,
+    has_code: r.has_code,
+    created_at: timestamp(r.created_at),
+    updated_at: timestamp(r.updated_at),
     language: r.language ?? '',
-    pull_request_settings: r.pullRequestSettings,
+    pull_request_settings: r.pull_request_settings,
     topics: r.topics,
-    branch_count: r.branchCount,
+    branch_count: r.branch_count,
     licenses: r.licenses,
   };
 }

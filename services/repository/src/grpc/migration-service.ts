@@ -21,7 +21,7 @@ export function migrationService(deps: MigrationServiceDeps): ServiceImplementat
       const access = await migrateRepository(deps, {
         cloneAddr: request.clone_addr, authUsername: request.auth_username, authPassword: request.auth_password, authToken: request.auth_token,
         repoOwner: request.repo_owner, repoOwnerId: Number(request.repo_owner_id), repoName: request.repo_name,
-        mirror: request.mirror, mirrorInterval: request.mirror_interval, isPrivate: request.private, description: request.description,
+        mirror: request.mirror, mirrorInterval: request.mirror_interval, private: request.private, description: request.description,
         service: request.service, extras: EXTRAS.filter((part) => request[part]),
       }, caller);
       return { repository: repositoryMessage(access.repository), permission: access.permission, owner: ownerUserMessage(access.owner) };

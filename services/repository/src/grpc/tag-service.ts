@@ -14,7 +14,7 @@ const at = (unixSeconds: number) => timestamp(new Date(unixSeconds * 1000));
 function tagMessage(tag: GitTag, repo?: RepositoryName): repository.TagInput {
   return {
     repository: repo,
-    name: tag.name, id: tag.id, commit_sha: tag.commitSha, message: tag.message, created: at(tag.created), annotated: tag.annotated,
+    name: tag.name, id: tag.id, commit_sha: tag.commitSha, message: tag.message, created_at: at(tag.created), annotated: tag.annotated,
     tagger: tag.tagger ? { name: tag.tagger.name, email: tag.tagger.email, when: at(tag.tagger.when) } : undefined,
   };
 }

@@ -12,7 +12,7 @@ export function gitFactsStore(db: RepositoryDb): GitFactsStore {
     },
     async idsWithoutFacts(afterId, limit) {
       const rows = await db.repository.findMany({
-        where: { id: { gt: BigInt(afterId) }, is_empty: false, branch_count: 0 },
+        where: { id: { gt: BigInt(afterId) }, empty: false, branch_count: 0 },
         select: { id: true }, orderBy: { id: 'asc' }, take: limit,
       });
       return rows.map((r) => Number(r.id));

@@ -15,10 +15,10 @@ SELECT s.version::text AS version, r.default_branch, g.name, g.object_id, g.obje
 FROM repository r
 JOIN git_ref_state s ON s.repository_id = r.id
 LEFT JOIN git_ref g ON g.repository_id = r.id AND ($3::text IS NULL OR g.name = $3::text)
-WHERE r.lower_name = $2 AND lower(r.owner_name) = $1
+WHERE r.lower_name = $2 AND lower(r.owner_login) = $1
 ORDER BY g.name`;
 
-const ID_SQL = 'SELECT r.id FROM repository r WHERE r.lower_name = $2 AND lower(r.owner_name) = $1 FOR UPDATE';
+const ID_SQL = 'SELECT r.id FROM repository r WHERE r.lower_name = $2 AND lower(r.owner_login) = $1 FOR UPDATE';
 
 const COLUMNS = ['repository_id', 'name', 'object_id', 'object_type', 'commit_id', 'message', 'author_name', 'author_email', 'author_time',
   'committer_name', 'committer_email', 'committer_time', 'tag_message', 'tagger_name', 'tagger_email', 'tagger_time', 'creator_time'];
@@ -107,13 +107,13 @@ export function gitRefRows(db: RepositoryDb): GitRefRows {
 
     async forget(owner, name) {
       await pool.query(`DELETE FROM git_ref_state s USING repository r
-        WHERE s.repository_id = r.id AND r.lower_name = $2 AND lower(r.owner_name) = $1`, key(owner, name));
+        WHERE s.repository_id = r.id AND r.lower_name = $2 AND lower(r.owner_login) = $1`, key(owner, name));
     },
 
     async unsynced(limit) {
-      const { rows } = await pool.query<{ owner_name: string; lower_name: string }>(`SELECT r.owner_name, r.lower_name FROM repository r
+      const { rows } = await pool.query<{ owner_login: string; lower_name: string }>(`SELECT r.owner_login, r.lower_name FROM repository r
         WHERE NOT EXISTS (SELECT 1 FROM git_ref_state s WHERE s.repository_id = r.id) ORDER BY r.id LIMIT $1`, [limit]);
-      return rows.map((r) => ({ owner: r.owner_name, name: r.lower_name }));
+      return rows.map((r) => ({ owner: r.owner_login, name: r.lower_name }));
     },
   };
 }

@@ -14,63 +14,29 @@ import { teamRepositoryReader, teamRepositoryWriter } from './team-repositories.
 import { ownerReader, toOwner } from './owners.js';
 import type { MemberTeam } from '../domain/org-access.js';
 
+// Columns and fields share names (as the .proto's); only the encodings differ: bigint ids
+// and size, the settings' JSON, and `lower_name`, which exists for lookups only.
 export function toRepository(row: RepositoryRow): Repository {
+  const { lower_name: _lower, ...same } = row;
   return {
+    ...same,
     id: Number(row.id),
-    ownerId: Number(row.owner_id),
-    ownerLogin: row.owner_name,
-    name: row.name,
-    description: row.description,
-    website: row.website,
-    isPrivate: row.is_private,
-    isArchived: row.is_archived,
-    archivedAt: row.archived_at,
-    defaultBranch: row.default_branch,
-    isEmpty: row.is_empty,
+    owner_id: Number(row.owner_id),
     size: Number(row.size),
-    objectFormatName: row.object_format_name,
-    isTemplate: row.is_template,
-    hasIssues: row.has_issues,
-    hasWiki: row.has_wiki,
-    hasPullRequests: row.has_pull_requests,
-    hasProjects: row.has_projects,
-    hasReleases: row.has_releases,
-    hasPackages: row.has_packages,
-    hasActions: row.has_actions,
-    hasCode: row.has_code,
-    pullRequestSettings: pullRequestSettingsOf(row.pull_request_settings),
+    pull_request_settings: pullRequestSettingsOf(row.pull_request_settings),
     topics: row.topics ?? [],
-    branchCount: row.branch_count ?? 0,
+    branch_count: row.branch_count ?? 0,
     licenses: row.licenses ?? [],
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
     language: row.language ?? '',
   };
 }
 
 function toColumns(patch: RepositoryPatch): Prisma.RepositoryUpdateInput {
-  const data: Prisma.RepositoryUpdateInput = {};
-  if (patch.name !== undefined) { data.name = patch.name; data.lower_name = patch.name.toLowerCase(); }
-  if (patch.description !== undefined) data.description = patch.description;
-  if (patch.website !== undefined) data.website = patch.website;
-  if (patch.isPrivate !== undefined) data.is_private = patch.isPrivate;
-  if (patch.isArchived !== undefined) data.is_archived = patch.isArchived;
-  if (patch.archivedAt !== undefined) data.archived_at = patch.archivedAt;
-  if (patch.defaultBranch !== undefined) data.default_branch = patch.defaultBranch;
-  if (patch.isEmpty !== undefined) data.is_empty = patch.isEmpty;
-  if (patch.size !== undefined) data.size = BigInt(patch.size);
-  if (patch.objectFormatName !== undefined) data.object_format_name = patch.objectFormatName;
-  if (patch.isTemplate !== undefined) data.is_template = patch.isTemplate;
-  if (patch.hasIssues !== undefined) data.has_issues = patch.hasIssues;
-  if (patch.hasWiki !== undefined) data.has_wiki = patch.hasWiki;
-  if (patch.hasPullRequests !== undefined) data.has_pull_requests = patch.hasPullRequests;
-  if (patch.hasProjects !== undefined) data.has_projects = patch.hasProjects;
-  if (patch.hasReleases !== undefined) data.has_releases = patch.hasReleases;
-  if (patch.hasPackages !== undefined) data.has_packages = patch.hasPackages;
-  if (patch.hasActions !== undefined) data.has_actions = patch.hasActions;
-  if (patch.hasCode !== undefined) data.has_code = patch.hasCode;
-  if (patch.pullRequestSettings !== undefined) data.pull_request_settings = { ...patch.pullRequestSettings };
-  if (patch.topics !== undefined) data.topics = patch.topics;
+  const { name, size, pull_request_settings, ...same } = patch;
+  const data: Prisma.RepositoryUpdateInput = { ...same };
+  if (name !== undefined) { data.name = name; data.lower_name = name.toLowerCase(); }
+  if (size !== undefined) data.size = BigInt(size);
+  if (pull_request_settings !== undefined) data.pull_request_settings = { ...pull_request_settings };
   return data;
 }
 
@@ -132,7 +98,7 @@ function visibleTo(filter: SearchFilter, hiddenOwners: bigint[], viewerTeams: Me
     : [];
   const publicRepos: Prisma.RepositoryWhereInput[] = filter.viewerRestricted
     ? []
-    : [hiddenOwners.length ? { is_private: false, owner_id: { notIn: hiddenOwners } } : { is_private: false }];
+    : [hiddenOwners.length ? { private: false, owner_id: { notIn: hiddenOwners } } : { private: false }];
   return { OR: [...publicRepos, ...own] };
 }
 
@@ -153,18 +119,18 @@ function whereOf(filter: SearchFilter, hiddenOwners: bigint[], viewerTeams: Memb
   const visible = visibleTo(filter, hiddenOwners, viewerTeams);
   if (visible) and.push(visible);
   if (filter.q) and.push({ lower_name: { contains: filter.q.toLowerCase() } });
-  if (filter.ownerId > 0) {
-    const owner = BigInt(filter.ownerId);
+  if (filter.owner_id > 0) {
+    const owner = BigInt(filter.owner_id);
     if (filter.onlyCollaborative) and.push({ collaborations: { some: { user_id: owner } } });
     else if (filter.includeCollaborative && !filter.exclusive) {
       and.push({ OR: [{ owner_id: owner }, { collaborations: { some: { user_id: owner } } }, ...teamAccess(ownerTeams)] });
     }
     else and.push({ owner_id: owner });
   }
-  if (filter.visibility === 'public') and.push({ is_private: false });
-  if (filter.visibility === 'private') and.push({ is_private: true });
-  if (filter.archived !== undefined) and.push({ is_archived: filter.archived });
-  if (filter.isTemplate !== undefined) and.push({ is_template: filter.isTemplate });
+  if (filter.visibility === 'public') and.push({ private: false });
+  if (filter.visibility === 'private') and.push({ private: true });
+  if (filter.archived !== undefined) and.push({ archived: filter.archived });
+  if (filter.template !== undefined) and.push({ template: filter.template });
   return and.length ? { AND: and } : {};
 }
 
@@ -225,9 +191,9 @@ function reader(db: RepositoryDb | RepositoryTx): RepositoryReader {
     },
     async search(filter) {
       const viewerTeams = filter.viewerIsAdmin ? [] : await memberTeamsOf(db, filter.viewerId, undefined, []);
-      const ownerTeams = !filter.includeCollaborative || filter.ownerId <= 0 ? []
-        : filter.ownerId === filter.viewerId && !filter.viewerIsAdmin ? viewerTeams
-          : await memberTeamsOf(db, filter.ownerId, undefined, []);
+      const ownerTeams = !filter.includeCollaborative || filter.owner_id <= 0 ? []
+        : filter.owner_id === filter.viewerId && !filter.viewerIsAdmin ? viewerTeams
+          : await memberTeamsOf(db, filter.owner_id, undefined, []);
       // Organizations the viewer belongs to are not hidden from them, even private ones.
       const memberOrgs = new Set(viewerTeams.map((t) => BigInt(t.orgId)));
       const hidden = filter.viewerIsAdmin ? [] : await db.owner.findMany({
@@ -271,13 +237,7 @@ export function writer(tx: RepositoryTx, published: RepositoryEvent[]): Reposito
     async insert(data: NewRepository) {
       try {
         const row = await tx.repository.create({
-          data: {
-            owner_id: BigInt(data.ownerId), owner_name: data.ownerLogin, name: data.name, lower_name: data.name.toLowerCase(),
-            description: data.description, website: data.website, is_private: data.isPrivate, is_archived: data.isArchived,
-            default_branch: data.defaultBranch, object_format_name: data.objectFormatName, is_template: data.isTemplate,
-            has_issues: data.hasIssues, has_wiki: data.hasWiki, has_pull_requests: data.hasPullRequests, has_projects: data.hasProjects,
-            has_releases: data.hasReleases, has_packages: data.hasPackages, has_actions: data.hasActions, has_code: data.hasCode,
-          },
+          data: { ...data, owner_id: BigInt(data.owner_id), lower_name: data.name.toLowerCase() },
         });
         return toRepository(row);
       } catch (err) {
@@ -320,7 +280,7 @@ export function repositoryStore(db: RepositoryDb, options: OutboxStoreOptions = 
 
 /** Keeps the owner login stored beside each repository in step with the owner read model. */
 export async function renameOwnerRepositories(tx: RepositoryTx, ownerId: number, login: string): Promise<void> {
-  await tx.repository.updateMany({ where: { owner_id: BigInt(ownerId) }, data: { owner_name: login } });
+  await tx.repository.updateMany({ where: { owner_id: BigInt(ownerId) }, data: { owner_login: login } });
 }
 
 /**
