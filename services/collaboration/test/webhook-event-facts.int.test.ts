@@ -5,7 +5,7 @@
 // (`requested_reviewer`), also when it is withdrawn.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { fileURLToPath } from 'node:url';
-import { createLogger, prismaAdapter, type Caller, type RepositoryScope } from '@anvil/kit';
+import { createLogger, prismaAdapter, type Caller } from '@anvil/kit';
 import { decodeEvent } from '@anvil/proto';
 import { createComment } from '../src/domain/comments.js';
 import { editIssue } from '../src/domain/issues.js';
@@ -18,6 +18,7 @@ import { issueStore } from '../src/store/issues.js';
 import { pullStore } from '../src/store/pulls.js';
 import { reviewStore } from '../src/store/reviews.js';
 import { newRunId, testDatabase, type TestDatabase } from '../../../test/support/int-testbed.js';
+import { ada, adaScope } from './support/scope.js';
 
 process.env.ANVIL_LOG_LEVEL ??= 'silent';
 const log = createLogger('collaboration-test');
@@ -27,17 +28,10 @@ let database: TestDatabase;
 let db: PrismaClient;
 let deps: ReviewDeps & CommentDeps;
 
-const ada: Caller = { userId: 7, login: 'ada', isAdmin: false, restricted: false, scopes: ['all'] };
 const bob: Caller = { userId: 8, login: 'bob', isAdmin: false, restricted: false, scopes: ['all'] };
 const carol: Caller = { userId: 9, login: 'carol', isAdmin: false, restricted: false, scopes: ['all'] };
 
-function scope(id: number): RepositoryScope {
-  return {
-    permission: 'owner',
-    repository: { id, owner_id: 7, owner_login: 'ada', name: `repo-${id}`, private: false, archived: false } as RepositoryScope['repository'],
-    owner: { id: 7, login: 'ada', type: 'user' } as RepositoryScope['owner'],
-  };
-}
+const scope = adaScope;
 
 const facts = { headSha: 'a'.repeat(40), mergeBase: 'b'.repeat(40), mergeable: true, conflictedFiles: [], additions: 3, deletions: 1, changedFiles: 2 };
 
