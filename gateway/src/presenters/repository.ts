@@ -1,7 +1,8 @@
 // repository.RepositoryAccess (+ its owner from identity) → Gitea's Repository JSON
 // (services/convert/repository.go innerToRepo). Every field Gitea computes is computed from
-// what the repository service stores; the counters of features Anvil has not built (stars,
-// forks, watches, releases, mirrors) carry Gitea's values for a repository without them.
+// what the repository service stores (watchers_count from its num_watches); the counters of
+// features Anvil has not built (stars, forks, releases, mirrors) carry Gitea's values for a
+// repository without them.
 import type { Caller } from '@anvil/kit';
 import type { identity, repository } from '@anvil/proto';
 import { formatTime } from './time.js';
@@ -61,7 +62,7 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     website: repo.website,
     stars_count: 0,
     forks_count: 0,
-    watchers_count: 0,
+    watchers_count: repo.num_watches,
     open_issues_count: 0,
     open_pr_counter: 0,
     release_counter: 0,
@@ -74,8 +75,13 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     permissions: presentPermission(access.permission),
     has_code: repo.has_code,
     has_issues: repo.has_issues,
+    // Gitea reports the built-in tracker's settings while the issues unit is on.
     internal_tracker: repo.has_issues
-      ? { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: true }
+      ? {
+        enable_time_tracker: repo.internal_tracker?.enable_time_tracker ?? true,
+        allow_only_contributors_to_track_time: repo.internal_tracker?.allow_only_contributors_to_track_time ?? true,
+        enable_issue_dependencies: repo.internal_tracker?.enable_issue_dependencies ?? true,
+      }
       : undefined,
     // Units Anvil has not built are not advertised, whatever is stored for them (the stored
     // setting shows once the unit exists): a client would link to pages that 404.

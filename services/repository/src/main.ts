@@ -53,6 +53,7 @@ import { commitStatusStore } from './store/commit-statuses.js';
 import type { CommitStatusStore } from './domain/commit-statuses.js';
 import { commitStatusGit } from './git/commit-status-git.js';
 import { commitStatusCleanupConsumer } from './events/commit-status-cleanup.js';
+import { watchCountConsumer } from './events/watch-count-consumer.js';
 import { RefIndex } from './git/ref-index.js';
 import { gitRefRows } from './store/git-refs.js';
 import { pullGitGrpcService } from './grpc/pull-git-service.js';
@@ -163,6 +164,7 @@ await runService<RepositoryDb, RepositoryTx>({
     languageStatsConsumer(log, languageDeps),
     gitFactsConsumer(log, gitFactsDeps),
     commitStatusCleanupConsumer(),
+    watchCountConsumer(),
     ...migrations!.consumers,
   ],
 });

@@ -1,5 +1,6 @@
 // A repository as the domain sees it, and Gitea's rules for its name.
 import { invalid } from '@anvil/kit';
+import type { InternalTracker } from './internal-tracker.js';
 import type { PullRequestSettings } from './pull-request-settings.js';
 
 export interface Repository {
@@ -28,12 +29,16 @@ export interface Repository {
   has_code: boolean;
   /** The pull request unit's settings, Gitea's defaults until edited. */
   pull_request_settings: PullRequestSettings;
+  /** The built-in issue tracker's settings (time tracking, dependencies), Gitea's defaults until edited. */
+  internal_tracker: InternalTracker;
   /** Lower case, sorted. */
   topics: string[];
   /** Read from git after each change of refs (git-facts.ts). */
   branch_count: number;
   /** SPDX ids of the default branch's license files (git-facts.ts). */
   licenses: string[];
+  /** How many users watch it (events/watch-count-consumer.ts). */
+  num_watches?: number;
   created_at: Date;
   updated_at: Date;
   /** The default branch's top language (set by language statistics; '' until computed). */
