@@ -31,9 +31,11 @@ import { pullStore } from './store/pulls.js';
 import { reviewGrpcService } from './grpc/review-service.js';
 import { reviewStore } from './store/reviews.js';
 import type { ReviewDeps } from './domain/reviews.js';
-import type { PullDeps } from './domain/pulls.js';
+import type { AutoMergeDeps } from './domain/auto-merge.js';
+import { autoMergeConsumer } from './events/auto-merge-consumer.js';
+import { autoMergeStore } from './store/auto-merges.js';
 import { pushConsumer } from './events/push-consumer.js';
-import { repositoryPullGit } from './grpc/repository-pull-git.js';
+import { repositoryAutoMerger, repositoryPullGit } from './grpc/repository-pull-git.js';
 import { createDb, type CollaborationDb, type CollaborationTx } from './store/db.js';
 import { commentStore } from './store/comments.js';
 import { dependencyStore } from './store/issue-dependencies.js';
@@ -48,7 +50,7 @@ import { stopwatchStore } from './store/stopwatches.js';
 import { trackedTimeStore } from './store/tracked-times.js';
 
 type Contexts = SearchDeps & LabelDeps & MilestoneDeps & ReactionDeps & SubscriptionDeps & PinDeps & DependencyDeps & ReviewDeps
-  & TrackedTimeDeps & StopwatchDeps & WatchDeps & NotificationDeps;
+  & TrackedTimeDeps & StopwatchDeps & AutoMergeDeps & WatchDeps & NotificationDeps;
 
 /** One set of stores per process, whatever asks first. */
 const contexts = new WeakMap<CollaborationDb, Contexts>();
@@ -60,7 +62,7 @@ function contextsOf({ db, relay, config }: ServiceDeps<CollaborationDb>): Contex
     found = { issues: issueStore(db, { onPublished }), labels: labelStore(db, { onPublished }), milestones: milestoneStore(db, { onPublished }), comments: commentStore(db, { onPublished }),
       reactions: reactionStore(db), allowedReactions: config.settings.ui.REACTIONS, subscriptions: subscriptionStore(db),
       pins: pinStore(db), dependencies: dependencyStore(db), issueSearch: issueSearchStore(db),
-      pulls: pullStore(db, { onPublished }), reviews: reviewStore(db, { onPublished }),
+      pulls: pullStore(db, { onPublished }), reviews: reviewStore(db, { onPublished }), autoMerges: autoMergeStore(db),
       trackedTimes: trackedTimeStore(db, { onPublished }), stopwatches: stopwatchStore(db, { onPublished }),
       timeTrackingEnabled: config.settings.service.ENABLE_TIMETRACKING,
       watches: watchStore(db, { onPublished }), notifications: notificationStore(db),
@@ -84,7 +86,12 @@ await runService<CollaborationDb, CollaborationTx>({
     // Pull requests follow pushes; the repository service answers their git facts.
     const pullGit = repositoryPullGit(deps.config.addresses.repository, deps.secret);
     deps.onShutdown('repository client', async () => pullGit.close());
-    return [identityUserConsumer(deps.log), repositoryConsumer(deps.log), pushConsumer(deps.log, () => pullGit),
-      notificationConsumer()];
+    // Scheduled merges (merge_when_checks_succeed) are performed when a status makes the head succeed.
+    const merger = repositoryAutoMerger(deps.config.addresses.repository, deps.secret);
+    deps.onShutdown('repository merge client', async () => merger.close());
+    return [
+      identityUserConsumer(deps.log), repositoryConsumer(deps.log), pushConsumer(deps.log, () => pullGit),
+      autoMergeConsumer(deps.log, contextsOf(deps), () => merger), notificationConsumer(),
+    ];
   },
 });
