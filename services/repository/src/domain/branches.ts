@@ -11,6 +11,7 @@ import { requirePermission, type RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 import type { BranchHead } from '../git/branches.js';
 import type { CommitInfo } from '../git/refs.js';
+import { refuseMirrorWrites } from './repository.js';
 
 export type { BranchHead };
 
@@ -91,6 +92,7 @@ async function requireWritable(deps: BranchDeps, owner: string, name: string, ca
   const access = await requirePermission(deps.store, owner, name, caller, 'read');
   if (!atLeast(access.permission, 'write')) throw forbidden('user should have write permission for code', 'branch_write_denied');
   if (access.repository.archived) throw forbidden('repository is archived', 'repo_archived');
+  refuseMirrorWrites(access.repository);
   return access;
 }
 
