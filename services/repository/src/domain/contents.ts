@@ -10,7 +10,7 @@ import type { RepositoryStore } from './store.js';
 import type { LastCommit, ResolvedRevision } from '../git/contents-git.js';
 import type { TreeEntry } from './git-objects.js';
 import type { RepositorySizes } from './repository-size.js';
-import type { NewCommit, WrittenCommit } from '../git/file-changes-git.js';
+import type { NewCommit, WrittenCommit } from './commit-writing.js';
 
 /** One repository's git data, as contents reads and writes need it. */
 export interface RepoFiles {

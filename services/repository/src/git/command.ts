@@ -4,10 +4,8 @@
 // id, so a value like `--upload-pack=evil` can never be read as an option.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
-import { availableParallelism } from 'node:os';
 import { currentCallSignal, DomainError, isValidRefName, trackGitProcess } from '@anvil/kit';
 import { callerKey, ProcessSlots } from './process-slots.js';
-import { processSlot } from './lanes.js';
 
 export class GitError extends Error {
   constructor(readonly args: readonly string[], readonly code: number | null, readonly stderr: string) {
@@ -155,10 +153,9 @@ export interface RunOptions {
   answerExitCodes?: number[];
 }
 
-// Git processes at once: per caller enough to keep every core busy several times over (a
-// request may run a few in a row), and four callers' worth in all.
-const cores = availableParallelism();
-const slots = new ProcessSlots({ perCaller: Math.max(8, 4 * cores), total: Math.max(32, 16 * cores) });
+// Read processes at once: four in all keeps a burst of reads from crowding out writers and
+// the service's own work; one caller gets at most three, so another always finds a slot.
+const slots = new ProcessSlots({ perCaller: 3, total: 4 });
 
 /**
  * The repository's directory is gone (deleted or renamed by a request that finished while
@@ -185,15 +182,7 @@ export class GitAbandoned extends DomainError {
  */
 export function runGitBytes(command: GitCommand, options: RunOptions = {}): Promise<Buffer> {
   const signal = currentCallSignal();
-  return slots.run(callerKey(), async () => {
-    // Reads also take turns for a bounded number of processes; a writer never waits (lanes.ts).
-    const release = await processSlot();
-    try {
-      return await runToEnd(command, options, signal);
-    } finally {
-      release();
-    }
-  });
+  return slots.run(callerKey(), () => runToEnd(command, options, signal));
 }
 
 function runToEnd(command: GitCommand, options: RunOptions, signal: AbortSignal | undefined): Promise<Buffer> {
