@@ -1,7 +1,7 @@
 // Git process slots: one caller cannot hold more than its share, a caller at its limit
 // never keeps the others waiting behind it, and a writer never waits behind reads.
 import { describe, expect, it } from '@jest/globals';
-import { runAsWriter } from '../src/git/lanes.js';
+import { runAsWriter } from '../src/domain/write-turn.js';
 import { ProcessSlots } from '../src/git/process-slots.js';
 
 function gate() {

@@ -9,10 +9,21 @@ import { pusherTeamNames } from './org-access.js';
 import { atLeast } from './permission.js';
 import { requirePermission, type RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
-import type { BranchHead } from '../git/branches.js';
-import type { CommitInfo } from '../git/refs.js';
+import type { CommitInfo } from './push.js';
 
-export type { BranchHead };
+
+/** A branch and its head commit, as git lists it. */
+export interface BranchHead {
+  name: string;
+  sha: string;
+  message: string;
+  authorName: string;
+  authorEmail: string;
+  authorTime: number;
+  committerName: string;
+  committerEmail: string;
+  committerTime: number;
+}
 
 /** The git operations branches need, over the repository's bare directory. */
 export interface BranchGit {

@@ -4,7 +4,7 @@
 // id, so a value like `--upload-pack=evil` can never be read as an option.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
-import { currentCallSignal, DomainError, isValidRefName, trackGitProcess } from '@anvil/kit';
+import { currentCallSignal, DomainError, isObjectId, isValidRefName, trackGitProcess } from '@anvil/kit';
 import { callerKey, ProcessSlots } from './process-slots.js';
 
 export class GitError extends Error {
@@ -75,7 +75,7 @@ export class GitCommandBuilder {
 
   /** A ref or revision that passed isSafeRef(); refused when git could read it as an option. */
   ref(value: string): this {
-    if (!isSafeRef(value)) throw new UnsafeArgument(`not a valid ref: ${JSON.stringify(value)}`);
+    if (!isValidRefName(value)) throw new UnsafeArgument(`not a valid ref: ${JSON.stringify(value)}`);
     this.argv.push(value);
     return this;
   }
@@ -127,23 +127,9 @@ export function git(subcommand: string, options: GitOptions = {}): GitCommandBui
   return new GitCommandBuilder(subcommand, options);
 }
 
-/** A full sha1 or sha256 object id in lower-case hex. */
-export function isObjectId(value: string): boolean {
-  return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(value);
-}
-
-/**
- * Git's check-ref-format rules, at most 255 bytes, never starting with `-` (kit's
- * isValidRefName, which the gateway applies too). Accepts "main", "refs/heads/x", "HEAD".
- */
-export function isSafeRef(value: string): boolean {
-  return isValidRefName(value);
-}
-
-/** A branch name usable as `refs/heads/<name>`. */
-export function isValidBranchName(name: string): boolean {
-  return isSafeRef(name) && !name.startsWith('refs/') && name !== 'HEAD';
-}
+// Git's naming rules are the kit's (git-names.ts), which the gateway applies too; `isSafeRef`
+// accepts "main", "refs/heads/x" and "HEAD".
+export { isObjectId, isValidBranchName, isValidRefName as isSafeRef } from '@anvil/kit';
 
 export interface RunOptions {
   stdin?: string | Buffer;

@@ -3,10 +3,10 @@
 // ~11 ms of CPU and its run more, so one caller sending hundreds of expensive requests would
 // otherwise take every core and every slot from everyone else, and a burst of reads would
 // fill the machine with git processes while a writer waits for CPU. Writes keep their own
-// budget: git run in a repository's write turn (lanes.ts) never waits behind reads. The
+// budget: git run in a repository's write turn (domain/write-turn.ts) never waits behind reads. The
 // caller is the gRPC call's (kit's currentCaller); work outside a call counts as one caller.
 import { currentCaller } from '@anvil/kit';
-import { currentWriter } from './lanes.js';
+import { currentWriter } from '../domain/write-turn.js';
 
 export interface SlotLimits {
   perCaller: number;

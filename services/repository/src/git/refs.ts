@@ -1,9 +1,11 @@
 // Reading and writing refs and commits with plumbing, all through the one command builder.
 import type { Signature } from '../domain/commit-writing.js';
+import type { CommitInfo, RefMap } from '../domain/push.js';
+
+export type { CommitInfo, RefMap } from '../domain/push.js';
 import { git, GitError, isObjectId, isSafeRef, runGit, UnsafeArgument } from './command.js';
 import { writeCommit } from './file-changes-git.js';
 
-export type RefMap = Map<string, string>;
 
 /**
  * The commit a caller's revision (branch, tag, full or short sha) names; undefined when it
@@ -45,20 +47,6 @@ export async function commitInitialFiles(gitDir: string, branch: string, files: 
   const zero = '0'.repeat(commitSha.length);
   await runGit(git('update-ref', { gitDir }).ref(`refs/heads/${branch}`).oid(commitSha).oid(zero).build());
   return commitSha;
-}
-
-export interface CommitInfo {
-  id: string;
-  message: string;
-  authorName: string;
-  authorEmail: string;
-  authorTime: number;
-  committerName: string;
-  committerEmail: string;
-  committerTime: number;
-  added: string[];
-  removed: string[];
-  modified: string[];
 }
 
 const FIELD = '\x1f';

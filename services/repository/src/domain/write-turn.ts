@@ -1,7 +1,7 @@
-// Writes keep their own budget. Code running in a repository's write turn (domain/write-lock.ts)
-// is marked here, so that git work on its behalf never queues behind reads: it gets cat-file
-// processes of its own (catfile-cache.ts) and skips the bound on git processes
-// (process-slots.ts).
+// Writes keep their own budget. Code running in a repository's write turn (write-lock.ts) is
+// marked here, so that git work on its behalf never queues behind reads: it gets cat-file
+// processes of its own (git/catfile-cache.ts) and skips the bound on git processes
+// (git/process-slots.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 const writer = new AsyncLocalStorage<string>();
