@@ -13,17 +13,14 @@ import { webhookStore } from './store/webhooks.js';
 
 const PRUNE_EVERY_MS = 10 * 60_000;
 
-let contexts: HooksServiceDeps | undefined;
-/** Shared by the consumers and emptied by the listener; one per process. */
-const hookCache = new HookMatchCache();
-
-function contextsOf({ db, config }: ServiceDeps<HooksDb>): HooksServiceDeps {
-  contexts ??= { webhooks: webhookStore(db), tests: testDeliveries(db, config.rootUrl), deliveries: deliveryHistory(db) };
-  return contexts;
+interface Wiring {
+  services: HooksServiceDeps;
+  /** Shared by the consumers and emptied by the listener; one per process. */
+  hookCache: HookMatchCache;
 }
 
 /** The sender pool, started once the database is there; stopped at shutdown. */
-function startDelivering({ db, config, log, databaseUrl, onShutdown }: ServiceDeps<HooksDb>): void {
+function startDelivering({ db, config, log, databaseUrl, onShutdown }: ServiceDeps<HooksDb>, hookCache: HookMatchCache): void {
   const settings = config.settings.webhook;
   const timeoutMs = settings.DELIVER_TIMEOUT * 1000;
   const dispatcher = outboundDispatcher({
@@ -50,14 +47,19 @@ function startDelivering({ db, config, log, databaseUrl, onShutdown }: ServiceDe
   });
 }
 
-await runService<HooksDb, HooksTx>({
+await runService<HooksDb, HooksTx, Wiring>({
   name: 'hooks',
   migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
   createDb,
-  grpcServices: (deps) => [hooksGrpcService(contextsOf(deps))],
+  async beforeServing(deps) {
+    const { db, config } = deps;
+    const hookCache = new HookMatchCache();
+    startDelivering(deps, hookCache);
+    return { hookCache, services: { webhooks: webhookStore(db), tests: testDeliveries(db, config.rootUrl), deliveries: deliveryHistory(db) } };
+  },
+  grpcServices: (_deps, { services }) => [hooksGrpcService(services)],
   // [webhook] CONSUMERS pullers on the one durable consumer: each event is still handled once
   // (the kit consumer's processed_event). One keeps the stream's order within a process;
   // more let handlers, which mostly wait on the database, overlap.
-  consumers: (deps) => Array.from({ length: deps.config.settings.webhook.CONSUMERS }, () => webhookConsumer(deps.config.rootUrl, hookCache)),
-  beforeServing: async (deps) => startDelivering(deps),
+  consumers: (deps, { hookCache }) => Array.from({ length: deps.config.settings.webhook.CONSUMERS }, () => webhookConsumer(deps.config.rootUrl, hookCache)),
 });

@@ -29,15 +29,19 @@ export interface ServiceDeps<Db> {
   onShutdown(name: string, run: () => Promise<void>): void;
 }
 
-export interface ServiceSpec<Db extends TransactionalSqlClient<Tx> & { $disconnect(): Promise<void> }, Tx extends SqlClient> {
+export interface ServiceSpec<Db extends TransactionalSqlClient<Tx> & { $disconnect(): Promise<void> }, Tx extends SqlClient, Ctx = void> {
   name: ServiceName;
   /** Absolute path of the service's prisma/migrations folder. */
   migrationsDir: string;
   createDb(databaseUrl: string): Db;
-  grpcServices(deps: ServiceDeps<Db>): Array<{ name: string; definition: grpc.ServiceDefinition; implementation: object }>;
-  consumers?(deps: ServiceDeps<Db>): Array<Omit<ConsumerOptions<Tx>, 'db' | 'bus' | 'log'>>;
-  /** Runs after migrations, before the gRPC server accepts calls (e.g. admin bootstrap). */
-  beforeServing?(deps: ServiceDeps<Db>): Promise<void>;
+  /**
+   * Runs after migrations, before consumers start and the gRPC server accepts calls (e.g.
+   * admin bootstrap). What it returns is the service's wiring, handed to `grpcServices` and
+   * `consumers`, so main.ts keeps no module-level state.
+   */
+  beforeServing?(deps: ServiceDeps<Db>): Promise<Ctx>;
+  grpcServices(deps: ServiceDeps<Db>, context: Ctx): Array<{ name: string; definition: grpc.ServiceDefinition; implementation: object }>;
+  consumers?(deps: ServiceDeps<Db>, context: Ctx): Array<Omit<ConsumerOptions<Tx>, 'db' | 'bus' | 'log'>>;
 }
 
 export function requireSetting<T>(value: T | undefined, name: string): T {
@@ -45,8 +49,8 @@ export function requireSetting<T>(value: T | undefined, name: string): T {
   return value;
 }
 
-export async function runService<Db extends TransactionalSqlClient<Tx> & { $disconnect(): Promise<void> }, Tx extends SqlClient>(
-  spec: ServiceSpec<Db, Tx>,
+export async function runService<Db extends TransactionalSqlClient<Tx> & { $disconnect(): Promise<void> }, Tx extends SqlClient, Ctx = void>(
+  spec: ServiceSpec<Db, Tx, Ctx>,
 ): Promise<void> {
   const log = createLogger(spec.name);
   let config: Config;
@@ -82,9 +86,9 @@ export async function runService<Db extends TransactionalSqlClient<Tx> & { $disc
   shutdown.add('outbox relay', () => relay.stop());
 
   const deps: ServiceDeps<Db> = { config, log, db, bus, relay, secret, databaseUrl, onShutdown: (name, run) => shutdown.add(name, run) };
-  await spec.beforeServing?.(deps);
+  const context = (await spec.beforeServing?.(deps)) as Ctx;
 
-  for (const consumer of spec.consumers?.(deps) ?? []) {
+  for (const consumer of spec.consumers?.(deps, context) ?? []) {
     const running = await startConsumer<Tx>({ ...consumer, db, bus, log });
     shutdown.add(`consumer ${consumer.durable}`, () => running.stop());
   }
@@ -93,7 +97,7 @@ export async function runService<Db extends TransactionalSqlClient<Tx> & { $disc
     listen: process.env.ANVIL_GRPC_LISTEN || listenAddress(config.addresses[spec.name]),
     secret,
     log,
-    services: [...spec.grpcServices(deps), eventAdminGrpcService(db, () => relay.kick())],
+    services: [...spec.grpcServices(deps, context), eventAdminGrpcService(db, () => relay.kick())],
   });
   shutdown.add('grpc server', () => server.shutdown());
   const metrics = startMetricsServer(process.env.ANVIL_METRICS_ADDR, spec.name);
