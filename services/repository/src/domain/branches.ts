@@ -9,20 +9,13 @@ import { pusherTeamNames } from './org-access.js';
 import { atLeast } from './permission.js';
 import { requirePermission, type RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
-import type { CommitInfo } from './push.js';
+import type { CommitInfo, CommitSummary } from './push.js';
 
 
 /** A branch and its head commit, as git lists it. */
-export interface BranchHead {
+export interface BranchHead extends CommitSummary {
   name: string;
   sha: string;
-  message: string;
-  authorName: string;
-  authorEmail: string;
-  authorTime: number;
-  committerName: string;
-  committerEmail: string;
-  committerTime: number;
 }
 
 /** The git operations branches need, over the repository's bare directory. */

@@ -4,9 +4,8 @@
 /** Ref name → object id. */
 export type RefMap = Map<string, string>;
 
-/** A commit as a push reports it, with the files it changed. */
-export interface CommitInfo {
-  id: string;
+/** A commit's message, author and committer (times in unix seconds). */
+export interface CommitSummary {
   message: string;
   authorName: string;
   authorEmail: string;
@@ -14,6 +13,11 @@ export interface CommitInfo {
   committerName: string;
   committerEmail: string;
   committerTime: number;
+}
+
+/** A commit as a push reports it, with the files it changed. */
+export interface CommitInfo extends CommitSummary {
+  id: string;
   added: string[];
   removed: string[];
   modified: string[];
