@@ -27,8 +27,8 @@ export interface CommitStatus {
   description: string;
   context: string;
   creatorId: number;
-  createdAt: Date;
-  updatedAt: Date;
+  created_at: Date;
+  updated_at: Date;
 }
 
 /** A status as read back, with its creator from the owner read model (undefined when gone). */
