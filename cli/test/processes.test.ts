@@ -100,7 +100,7 @@ describe('ProcessRunner', () => {
         return lines.map((l) => l.text.split('| ')[1]);
       };
       const env = { PATH: process.env.PATH };
-      const flags = '--max-semi-space-size=4';
+      const flags = '--max-semi-space-size=2';
       expect(await seen('gateway', env)).toEqual([`${LEAN_MALLOC_TUNABLES}:${STREAMING_MALLOC_TUNABLES} ${flags}`]);
       expect(await seen('repository', env)).toEqual([`${LEAN_MALLOC_TUNABLES}:${STREAMING_MALLOC_TUNABLES} ${flags} --liftoff-only`]);
       expect(await seen('hooks', env)).toEqual([`${LEAN_MALLOC_TUNABLES} ${flags} --liftoff-only`]);

@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   }
   const shutdown = new Shutdown(log);
   shutdown.listen();
-  const tracing = startTracing('gateway');
+  const tracing = await startTracing('gateway');
   shutdown.add('tracing', () => tracing.shutdown());
 
   const services = createServiceClients(config, config.settings.security.INTERNAL_TOKEN!);

@@ -31,6 +31,7 @@ export interface ServiceClients {
   comments: ServiceClient<collaboration.CommentServiceClient>;
   reactions: ServiceClient<collaboration.ReactionServiceClient>;
   subscriptions: ServiceClient<collaboration.SubscriptionServiceClient>;
+  trackedTimes: ServiceClient<collaboration.TrackedTimeServiceClient>;
   pulls: ServiceClient<collaboration.PullServiceClient>;
   reviews: ServiceClient<collaboration.ReviewServiceClient>;
   close(): void;
@@ -66,6 +67,7 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     comments: createServiceClient<collaboration.CommentServiceClient>(anvil.collaboration.v1.CommentService, collaborationAddress, secret),
     reactions: createServiceClient<collaboration.ReactionServiceClient>(anvil.collaboration.v1.ReactionService, collaborationAddress, secret),
     subscriptions: createServiceClient<collaboration.SubscriptionServiceClient>(anvil.collaboration.v1.SubscriptionService, collaborationAddress, secret),
+    trackedTimes: createServiceClient<collaboration.TrackedTimeServiceClient>(anvil.collaboration.v1.TrackedTimeService, collaborationAddress, secret),
     pulls: createServiceClient<collaboration.PullServiceClient>(anvil.collaboration.v1.PullService, collaborationAddress, secret),
     reviews: createServiceClient<collaboration.ReviewServiceClient>(anvil.collaboration.v1.ReviewService, collaborationAddress, secret),
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ANONYMOUS, type Caller } from '@anvil/kit';
-import { isWrite, RepositoryAccessCache, trackWrites, type ResolvedRepository } from '../src/caches/repository-access.js';
+import { isWrite, RepositoryAccessCache, trackWrites, writeScopeOf, type ResolvedRepository } from '../src/caches/repository-access.js';
 
 const alice: Caller = { userId: 5, login: 'alice', isAdmin: false, restricted: false, scopes: ['all'] };
 const access = (permission: string): ResolvedRepository => ({ repository: { id: 1, name: 'app' } as ResolvedRepository['repository'], permission, owner: null as unknown as ResolvedRepository['owner'] });
@@ -65,20 +65,71 @@ describe('remembered repositories in the gateway', () => {
     expect(state.calls).toBe(1);
   });
 
-  it('while this gateway handles a write, reads go to the repository service and nothing is remembered', async () => {
+  it('while this gateway handles a write that may change anything, reads go to the repository service and nothing is remembered', async () => {
     const cache = new RepositoryAccessCache(10_000);
     const { state, load } = service('write');
     await cache.get(key, load);
-    cache.writeStarted();
+    cache.writeStarted(undefined);
     state.permission = 'admin';
     expect((await cache.get(key, load)).permission).toBe('admin');
     expect((await cache.get(key, load)).permission).toBe('admin');
     expect(state.calls).toBe(3);
     state.permission = 'read';
-    cache.writeEnded();
+    cache.writeEnded(undefined);
     expect((await cache.get(key, load)).permission).toBe('read');
     expect((await cache.get(key, load)).permission).toBe('read');
     expect(state.calls).toBe(4);
+  });
+
+  it('a write to one repository bypasses and drops that repository\'s answers only', async () => {
+    const cache = new RepositoryAccessCache(10_000);
+    const other = RepositoryAccessCache.keyOf(alice, 'alice', 'other');
+    const { state, load } = service('write');
+    await cache.get(key, load);
+    await cache.get(other, load);
+    expect(state.calls).toBe(2);
+    const scope = writeScopeOf('/api/v1/repos/ALICE/app/contents/README.md');
+    cache.writeStarted(scope);
+    await cache.get(other, load);
+    expect(state.calls).toBe(2);
+    state.permission = 'admin';
+    expect((await cache.get(key, load)).permission).toBe('admin');
+    expect((await cache.get(key, load)).permission).toBe('admin');
+    expect(state.calls).toBe(4);
+    state.permission = 'read';
+    cache.writeEnded(scope);
+    expect((await cache.get(key, load)).permission).toBe('read');
+    expect((await cache.get(key, load)).permission).toBe('read');
+    await cache.get(other, load);
+    expect(state.calls).toBe(5);
+  });
+
+  it('does not keep an answer that was on its way when a write to its repository began', async () => {
+    const cache = new RepositoryAccessCache(10_000);
+    let release!: () => void;
+    const slow = () => new Promise<ResolvedRepository>((resolve) => (release = () => resolve(access('write'))));
+    const pending = cache.get(key, slow);
+    const scope = writeScopeOf('/alice/app.git/git-receive-pack');
+    cache.writeStarted(scope);
+    cache.writeEnded(scope);
+    release();
+    await pending;
+    const { state, load } = service('none');
+    expect((await cache.get(key, load)).permission).toBe('none');
+    expect(state.calls).toBe(1);
+  });
+
+  it('scopes a write to the repository its path names, and any other write to everything', () => {
+    const app = RepositoryAccessCache.repositoryOf('alice', 'app');
+    expect(writeScopeOf('/api/v1/repos/alice/app')).toBe(app);
+    expect(writeScopeOf('/api/v1/repos/Alice/App/collaborators/bob')).toBe(app);
+    expect(writeScopeOf('/alice/app.git/git-receive-pack')).toBe(app);
+    expect(writeScopeOf('/alice/app/git-receive-pack')).toBe(app);
+    expect(writeScopeOf('/api/v1/repos/migrate')).toBeUndefined();
+    expect(writeScopeOf('/api/v1/orgs/acme/teams')).toBeUndefined();
+    expect(writeScopeOf('/api/v1/teams/1/members/bob')).toBeUndefined();
+    expect(writeScopeOf('/api/v1/admin/users/bob')).toBeUndefined();
+    expect(writeScopeOf('/api/v1/repos/al%zzice/app')).toBeUndefined();
   });
 
   it('expires entries after the TTL, and remembers nothing with a TTL of 0', async () => {
@@ -118,7 +169,7 @@ describe('remembered repositories in the gateway', () => {
     const { state, load } = service();
     let close!: () => void;
     const res = { once: (_event: 'close', listener: () => void) => (close = listener) };
-    trackWrites(cache)({ method: 'DELETE', path: '/api/v1/repos/a/b/collaborators/c' }, res, () => undefined);
+    trackWrites(cache)({ method: 'DELETE', path: '/api/v1/repos/alice/app/collaborators/c' }, res, () => undefined);
     await cache.get(key, load);
     await cache.get(key, load);
     expect(state.calls).toBe(2);

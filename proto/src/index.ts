@@ -37,6 +37,7 @@ import type { ProtoGrpcType as CollaborationReactionsGrpc } from './generated/re
 import type { ProtoGrpcType as CollaborationSubscriptionsGrpc } from './generated/subscriptions.js';
 import type { ProtoGrpcType as CollaborationPullsGrpc } from './generated/pulls.js';
 import type { ProtoGrpcType as CollaborationReviewsGrpc } from './generated/reviews.js';
+import type { ProtoGrpcType as CollaborationTrackedTimesGrpc } from './generated/tracked_times.js';
 
 // One service per line, so that adding one touches one line.
 export type AnvilGrpc = IdentityGrpc
@@ -66,7 +67,8 @@ export type AnvilGrpc = IdentityGrpc
   & CollaborationReactionsGrpc
   & CollaborationSubscriptionsGrpc
   & CollaborationPullsGrpc
-  & CollaborationReviewsGrpc;
+  & CollaborationReviewsGrpc
+  & CollaborationTrackedTimesGrpc;
 
 /** Folder holding `anvil/<ctx>/v1/*.proto`; the include root for every import. */
 export const PROTO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

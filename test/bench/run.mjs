@@ -31,6 +31,7 @@ import { benchHooks } from './hooks.mjs';
 import { footprint, printFootprint, startWithPnpm, stopPnpm, wholeTree } from './footprint.mjs';
 import { benchGitReads, benchMixed } from './git-reads.mjs';
 import { benchIssueList } from './issues.mjs';
+import { benchIssueSearch } from './issue-search.mjs';
 import { benchPulls } from './pulls.mjs';
 import { benchRepoSearch } from './repo-search.mjs';
 import { benchUserSearch } from './user-search.mjs';
@@ -40,8 +41,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const WARMUP = 3;
-// BENCH_PARTS=user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues,pulls,migrate,tracing (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues,pulls,migrate,tracing').split(','));
+// BENCH_PARTS=user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues,issue-search,pulls,migrate,tracing (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues,issue-search,pulls,migrate,tracing').split(','));
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
 const here = (file) => new URL(file, import.meta.url).pathname;
@@ -451,6 +452,20 @@ async function benchIssues({ baseUrl, token, log }) {
     `p99 ≤ 100 ms: ${fmt(r.large.p99, 1)} ${r.large.p99 <= 100 ? 'met' : 'MISSED'}`);
 }
 
+/** GET /repos/issues/search for a user who sees 1,000 repositories (issue-search.mjs). */
+async function benchIssueSearchPart({ baseUrl, log }) {
+  const adminBasic = `Basic ${Buffer.from(`${admin.username}:${admin.password}`).toString('base64')}`;
+  // Fewer connections than the other parts by default (BENCH_SEARCH_CONNECTIONS): the issue sets no load for it, only p50/p99.
+  const connections = Number(process.env.BENCH_SEARCH_CONNECTIONS ?? 8);
+  const r = await benchIssueSearch({ baseUrl, adminBasic, collaborationDbUrl: databaseUrl(`${prefix}_collaboration`), connections, duration: DURATION, rounds: ROUNDS, log });
+  console.log(`\nGET /api/v1/repos/issues/search (page 1: 30 of ${r.total} open issues in the ${r.repositories} repositories a user — not an admin — sees) with their token, ${connections} connections, ${ROUNDS} rounds of ${DURATION} s each`);
+  console.log(`${machine()}\n`);
+  console.log('| search | req/s | p50 ms | p99 ms | failed or > 60 s |');
+  console.log('|---|---:|---:|---:|---:|');
+  console.log(`| ${r.repositories} repositories | ${fmt(r.rps)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.failed} |`);
+  console.log(`\none request at a time: p50 ${fmt(r.aloneP50, 1)} ms, slowest of 20 ${fmt(r.aloneMax, 1)} ms`);
+}
+
 async function main() {
   const dataDir = await mkdtemp(join(tmpdir(), 'anvil-bench-'));
   try {
@@ -473,6 +488,7 @@ async function main() {
     if (PARTS.has('reads')) await benchGitReads(gitReads);
     if (PARTS.has('mixed')) await benchMixed(gitReads);
     if (PARTS.has('issues')) await benchIssues({ baseUrl, token, log });
+    if (PARTS.has('issue-search')) await benchIssueSearchPart({ baseUrl, log });
     if (PARTS.has('pulls')) await benchPullRequests({ baseUrl, token, dataDir, log });
     if (PARTS.has('tracing')) {
       const sink = await startOtlpSink();

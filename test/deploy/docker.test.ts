@@ -37,7 +37,7 @@ describe('deploy/docker/Dockerfile', () => {
     for (const target of TARGETS) {
       expect([target, effective(dockerfile, target, 'ENTRYPOINT')]).toEqual([target, '["/usr/bin/tini", "--"]']);
       // With the V8 flags `anvil start` uses (cli/src/processes.ts deployableNodeFlags).
-      const flags = target === 'gateway' ? '"--max-semi-space-size=4"' : '"--max-semi-space-size=4", "--liftoff-only"';
+      const flags = target === 'gateway' ? '"--max-semi-space-size=2"' : '"--max-semi-space-size=2", "--liftoff-only"';
       expect([target, effective(dockerfile, target, 'CMD')]).toEqual([target, `["node", ${flags}, "dist/main.js"]`]);
       const installs = instructionsInChain(dockerfile, target, 'RUN').join('\n');
       expect(installs).toMatch(/apt-get install[^\n]*\btini\b/);

@@ -314,4 +314,41 @@ describe('issue dependencies', () => {
     expect((await reader.client.undeclared('POST', `${base}/issues/3/dependencies`, { index: 2 })).status).toBe(403);
     expect(numbers((await anonymous.get(`${base}/issues/1/dependencies`)).body)).toEqual([2]);
   });
+  test('with the repository\'s dependencies off, the routes are not found and closing is not held back', async () => {
+    const owner = await newUser();
+    const base = await newRepository(owner);
+    for (const title of ['feature', 'groundwork']) await owner.client.post(`${base}/issues`, { title });
+    expect((await owner.client.post(`${base}/issues/1/dependencies`, { index: 2 })).status).toBe(201);
+    const patched = await owner.client.patch(base, { internal_tracker: { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: false } });
+    expect(patched.body.internal_tracker.enable_issue_dependencies).toBe(false);
+    expect((await owner.client.get(`${base}/issues/1/dependencies`)).status).toBe(404);
+    expect((await owner.client.post(`${base}/issues/1/dependencies`, { index: 2 })).status).toBe(404);
+    expect((await owner.client.patch(`${base}/issues/1`, { state: 'closed' })).status).toBe(201);
+  });
+
+  test('an issue may depend on one of another repository the caller can see, never on a private one they cannot', async () => {
+    const owner = await newUser();
+    const stranger = await newUser();
+    const base = await newRepository(owner);
+    const other = await newRepository(owner);
+    const secret = await newRepository(stranger, { private: true });
+    await owner.client.post(`${base}/issues`, { title: 'needs the library fixed' });
+    await owner.client.post(`${other}/issues`, { title: 'library bug' });
+    await stranger.client.post(`${secret}/issues`, { title: 'hidden' });
+    const [, , otherOwner, otherName] = other.split('/');
+
+    const added = await owner.client.post(`${base}/issues/1/dependencies`, { owner: otherOwner, repo: otherName, index: 1 });
+    expect(added.status).toBe(201);
+    expect(added.body).toMatchObject({ number: 1, title: 'library bug', repository: { owner: otherOwner, name: otherName } });
+    const listed = await anonymous.get(`${base}/issues/1/dependencies`);
+    expect(listed.body).toEqual([expect.objectContaining({ title: 'library bug', repository: expect.objectContaining({ full_name: `${otherOwner}/${otherName}` }) })]);
+    expect((await anonymous.get(`${other}/issues/1/blocks`)).body).toEqual([expect.objectContaining({ title: 'needs the library fixed' })]);
+    // Closing waits for the other repository's issue too.
+    expect((await owner.client.undeclared('PATCH', `${base}/issues/1`, { state: 'closed' })).status).toBe(412);
+
+    const [, , secretOwner, secretName] = secret.split('/');
+    expect((await owner.client.post(`${base}/issues/1/dependencies`, { owner: secretOwner, repo: secretName, index: 1 })).status).toBe(404);
+    expect((await owner.client.delete(`${base}/issues/1/dependencies`, { owner: otherOwner, repo: otherName, index: 1 })).status).toBe(200);
+    expect((await anonymous.get(`${base}/issues/1/dependencies`)).body).toEqual([]);
+  });
 });

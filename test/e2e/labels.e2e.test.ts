@@ -74,6 +74,33 @@ describe('repository labels', () => {
   });
 });
 
+describe('label events', () => {
+  test('creating, editing and deleting a label publish its events with the repository and the sender', async () => {
+    const owner = await newUser();
+    const base = await newRepository(owner);
+    const label = (await owner.client.post(`${base}/labels`, { name: 'announced', color: '#112233' })).body;
+    const ofLabel = (action: string) => e2e.recorder.eventMatching((e) => e.subject === `collaboration.label.${action}` && e.payload.label?.id === label.id);
+    const created = await ofLabel('created');
+    expect(created.payload).toMatchObject({
+      action: 'created', label: { name: 'announced', color: '#112233' }, repository: { name: base.split('/')[3] }, repository_owner: { login: owner.username },
+      sender: { id: owner.id, login: owner.username },
+    });
+    expect((await owner.client.patch(`${base}/labels/${label.id}`, { name: 'renamed' })).status).toBe(200);
+    expect((await ofLabel('edited')).payload).toMatchObject({ label: { name: 'renamed' } });
+    expect((await owner.client.delete(`${base}/labels/${label.id}`)).status).toBe(204);
+    expect((await ofLabel('deleted')).payload).toMatchObject({ label: { name: 'renamed' }, sender: { login: owner.username } });
+  });
+
+  test('an organization label\'s events name the organization', async () => {
+    const owner = await newUser();
+    const org = e2e.users.unique('org-');
+    expect((await owner.client.post('/orgs', { username: org })).status).toBe(201);
+    const label = (await owner.client.post(`/orgs/${org}/labels`, { name: 'org-wide', color: '#445566' })).body;
+    const event = await e2e.recorder.eventMatching((e) => e.subject === 'collaboration.label.created' && e.payload.label?.id === label.id);
+    expect(event.payload).toMatchObject({ organization: { login: org }, sender: { login: owner.username } });
+  });
+});
+
 describe('labels on issues', () => {
   test('are set on create, added, replaced, removed and cleared, each change announced', async () => {
     const owner = await newUser();

@@ -10,7 +10,7 @@ let e2e: E2e;
 let anonymous: ApiClient;
 
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'ms-user' });
+  e2e = await bootE2e({ prefix: 'ms-user', events: 'collaboration' });
   ({ anonymous } = e2e);
 }, 180_000);
 
@@ -90,5 +90,25 @@ describe('milestones', () => {
     const listed = await owner.client.get(`${base}/milestones?state=all`);
     expect(listed.body).toEqual([]);
     expect((await owner.client.get(`${base}/milestones/nope`)).status).toBe(404);
+  });
+});
+
+describe('milestone events', () => {
+  test('creating, editing, closing, reopening and deleting a milestone publish its events', async () => {
+    const owner = await newUser();
+    const base = await newRepository(owner);
+    const milestone = (await owner.client.post(`${base}/milestones`, { title: 'announced' })).body;
+    const of = (action: string) => e2e.recorder.eventMatching((e) => e.subject === `collaboration.milestone.${action}` && e.payload.milestone?.id === milestone.id);
+    expect((await of('created')).payload).toMatchObject({
+      action: 'created', milestone: { title: 'announced', state: 'open' }, repository: { name: base.split('/')[3] }, sender: { login: owner.username },
+    });
+    expect((await owner.client.patch(`${base}/milestones/${milestone.id}`, { description: 'more' })).status).toBe(200);
+    expect((await of('edited')).payload).toMatchObject({ milestone: { description: 'more' } });
+    await owner.client.patch(`${base}/milestones/${milestone.id}`, { state: 'closed' });
+    expect((await of('closed')).payload).toMatchObject({ milestone: { state: 'closed' } });
+    await owner.client.patch(`${base}/milestones/${milestone.id}`, { state: 'open' });
+    expect((await of('opened')).payload).toMatchObject({ milestone: { state: 'open' } });
+    expect((await owner.client.delete(`${base}/milestones/${milestone.id}`)).status).toBe(204);
+    expect((await of('deleted')).payload).toMatchObject({ milestone: { title: 'announced' } });
   });
 });

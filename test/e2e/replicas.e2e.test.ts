@@ -12,18 +12,24 @@ jest.setTimeout(180_000);
 
 let e2e: E2e;
 let second: ChildProcess;
+let secondPort: number;
 let metricsPort: number;
+
+/** The second replica: the same build and environment, its own listen and metrics ports. */
+async function startSecond(): Promise<void> {
+  second = spawn(process.execPath, [deployableEntry('identity')], {
+    env: { ...e2e.system.env, ANVIL_GRPC_LISTEN: `127.0.0.1:${secondPort}`, ANVIL_METRICS_ADDR: `127.0.0.1:${metricsPort}` },
+    stdio: 'ignore',
+  });
+  await waitUntil('the second identity replica to listen', () => isListening(secondPort), { timeoutMs: 60_000, abort: () => (second.exitCode !== null ? 'it exited' : undefined) });
+}
 
 beforeAll(async () => {
   const [first, other, metrics] = await freePorts(3);
+  secondPort = other;
   metricsPort = metrics;
   e2e = await bootE2e({ prefix: 'rp-user', env: { ANVIL_IDENTITY_ADDR: `127.0.0.1:${first},127.0.0.1:${other}` } });
-  // The second replica: the same build and environment, its own listen and metrics ports.
-  second = spawn(process.execPath, [deployableEntry('identity')], {
-    env: { ...e2e.system.env, ANVIL_GRPC_LISTEN: `127.0.0.1:${other}`, ANVIL_METRICS_ADDR: `127.0.0.1:${metrics}` },
-    stdio: 'ignore',
-  });
-  await waitUntil('the second identity replica to listen', () => isListening(other), { timeoutMs: 60_000, abort: () => (second.exitCode !== null ? 'it exited' : undefined) });
+  await startSecond();
 }, 240_000);
 
 afterAll(async () => {
@@ -43,6 +49,29 @@ async function servedBySecond(): Promise<number> {
 }
 
 describe('two identity replicas behind one gateway', () => {
+  it('a replica stopped with SIGTERM in the middle of a workload finishes its calls and fails none', async () => {
+    const probe = e2e.users.unique('rp-');
+    expect((await e2e.admin.post('/admin/users', { username: probe, email: `${probe}@example.com`, password: 'password-1234', must_change_password: false })).status).toBe(201);
+    while ((await servedBySecond()) === 0) expect((await e2e.admin.get(`/users/${probe}`)).status).toBe(200);
+
+    // Eight clients write and read without pause while the replica drains and stops.
+    const statuses: number[] = [];
+    let stopping = true;
+    const stopped = new Promise((resolve) => second.once('exit', resolve)).then(() => { stopping = false; });
+    const clients = Array.from({ length: 8 }, async () => {
+      while (stopping) {
+        const username = e2e.users.unique('rp-');
+        statuses.push((await e2e.admin.post('/admin/users', { username, email: `${username}@example.com`, password: 'password-1234', must_change_password: false })).status);
+        statuses.push((await e2e.admin.get(`/users/${username}`)).status);
+      }
+    });
+    second.kill('SIGTERM');
+    await Promise.all([stopped, ...clients]);
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.filter((status) => status !== 201 && status !== 200)).toEqual([]);
+    await startSecond();
+  });
+
   it('share the gateway\'s calls, and one killed mid-run loses nothing that was answered', async () => {
     const read = (username: string) => e2e.admin.get(`/users/${username}`);
     // Calls reach the second replica once the gateway's channel has connected to it.

@@ -12,13 +12,15 @@ import { join } from 'node:path';
 import { accounts, type Accounts, type TestUser } from './accounts.js';
 import { ApiClient } from './api-client.js';
 import { recordEvents, type EventRecorder } from './event-recorder.js';
-import { bootSystem, type RunningSystem } from './system.js';
+import { bootSystem, type BootOptions, type RunningSystem } from './system.js';
 
 export interface E2eOptions {
   /** Prefix of the usernames `users` makes (see accounts.unique). */
   prefix?: string;
   /** Extra environment for every deployable, as bootSystem takes it. */
   env?: Record<string, string>;
+  /** Extra environment for one deployable only, as bootSystem takes it. */
+  deployableEnv?: BootOptions['deployableEnv'];
   /** Record the events this context publishes, e.g. `repository`. */
   events?: string;
   /** Make a temporary HOME for the git CLI (git-cli.ts runs git with it). */
@@ -54,7 +56,7 @@ export async function bootE2e(options: E2eOptions = {}): Promise<E2e> {
     for (const step of undo.splice(0).reverse()) await step();
   };
   try {
-    const system = await bootSystem({ env: options.env });
+    const system = await bootSystem({ env: options.env, deployableEnv: options.deployableEnv });
     undo.push(() => system.shutdown());
     const anonymous = new ApiClient(system.baseUrl);
     const admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });

@@ -30,6 +30,8 @@ export interface BootOptions {
   admin?: AdminAccount;
   /** Extra environment for every deployable, e.g. `{ ANVIL__repository__FORCE_PRIVATE: 'true' }`. */
   env?: Record<string, string>;
+  /** Extra environment for one deployable only, on top of `env` (e.g. its own ANVIL_METRICS_ADDR). */
+  deployableEnv?: Partial<Record<DeployableName, Record<string, string>>>;
   /** Stream the children's output; default when ANVIL_E2E_LOGS=1 (it is kept for errors either way). */
   logs?: boolean;
   /** How long boot (migrations included) may take. */
@@ -97,6 +99,7 @@ export async function bootSystem(options: BootOptions = {}): Promise<RunningSyst
     ...options.env,
   };
   const ports: Record<DeployableName, number> = { gateway: httpPort, identity, repository, collaboration, hooks };
+  const envOf = (name: DeployableName) => ({ ...env, ...options.deployableEnv?.[name] });
 
   const crashes: ProcessExit[] = [];
   let shuttingDown = false;
@@ -136,8 +139,8 @@ export async function bootSystem(options: BootOptions = {}): Promise<RunningSyst
 
   try {
     // Services first so the gateway's first health checks find them starting, not absent.
-    for (const name of SERVICES) runner.startDeployable(name, env, { root: options.root });
-    runner.startDeployable('gateway', env, { root: options.root });
+    for (const name of SERVICES) runner.startDeployable(name, envOf(name), { root: options.root });
+    runner.startDeployable('gateway', envOf('gateway'), { root: options.root });
     await waitHealthy(options.bootTimeoutMs ?? 120_000);
   } catch (err) {
     const message = report(`the system did not boot: ${(err as Error).message}`);
@@ -157,7 +160,7 @@ export async function bootSystem(options: BootOptions = {}): Promise<RunningSyst
       await runner.kill(name, 'SIGKILL');
     },
     start: async (name) => {
-      runner.startDeployable(name, env, { root: options.root });
+      runner.startDeployable(name, envOf(name), { root: options.root });
       const abort = () => (runner.isRunning(name) ? undefined : `${name} exited`);
       try {
         // A service listens only once migrated and ready to serve; the gateway once routed.

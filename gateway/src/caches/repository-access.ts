@@ -8,9 +8,13 @@
 // - any change that lands in the repository service's tables ResolveRepository reads:
 //   PostgreSQL triggers raise a notification at commit, the repository service forwards
 //   it as the repository-access hint, and every gateway drops everything it remembers;
-// - any write this gateway handles: while one is in flight the cache is bypassed (neither
-//   read nor filled) and it is emptied when the write starts and when it ends, so a client
-//   reads its own write on the next request even before the hint arrives.
+// - a write this gateway handles that may change it: while one is in flight the entries it
+//   may change are bypassed (neither read nor filled), and they are dropped when the write
+//   starts and when it ends, so a client reads its own write on the next request even
+//   before the hint arrives. A write under /repos/{owner}/{repo} (or a push to it) can
+//   change only that repository's answers; any other write (an organization's teams, a
+//   user, a site setting) may change any answer, so it bypasses and drops them all. A
+//   commit to one repository thus leaves every other repository's answers cached.
 // Only answers are remembered, never failures (a 404 costs the call it always did).
 import type { Caller } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
@@ -22,30 +26,41 @@ interface Entry {
   expires: number;
 }
 
+/** What a write can change: one repository (`owner\0name`, lower case) or, undefined, anything. */
+export type WriteScope = string | undefined;
+
 export class RepositoryAccessCache {
   private entries = new Map<string, Entry>();
+  /** Lookups on their way; one dropped from here (a change meanwhile) does not fill the cache. */
   private inFlight = new Map<string, Promise<ResolvedRepository>>();
-  /** Bumped on every drop: a lookup that started before a drop must not fill the cache. */
-  private generation = 0;
+  /** Writes in flight that may change any answer. */
   private writes = 0;
+  /** Writes in flight per repository they may change. */
+  private repositoryWrites = new Map<string, number>();
 
   constructor(private readonly ttlMs = 10_000, private readonly maxEntries = 50_000) {}
 
   static keyOf(caller: Caller, owner: string, name: string): string {
-    return `${caller.userId}:${caller.isAdmin ? 1 : 0}${caller.restricted ? 1 : 0}:${caller.scopes.join(',')}\0${owner.toLowerCase()}\0${name.toLowerCase()}`;
+    return `${caller.userId}:${caller.isAdmin ? 1 : 0}${caller.restricted ? 1 : 0}:${caller.scopes.join(',')}\0${RepositoryAccessCache.repositoryOf(owner, name)}`;
+  }
+
+  static repositoryOf(owner: string, name: string): string {
+    return `${owner.toLowerCase()}\0${name.toLowerCase()}`;
   }
 
   async get(key: string, load: () => Promise<ResolvedRepository>): Promise<ResolvedRepository> {
-    if (this.writes > 0 || this.ttlMs <= 0) return load();
+    if (this.ttlMs <= 0 || this.writes > 0 || this.repositoryWrites.has(repositoryOfKey(key))) return load();
     const hit = this.entries.get(key);
     if (hit && hit.expires > Date.now()) return hit.value;
     let pending = this.inFlight.get(key);
     if (!pending) {
-      const generation = this.generation;
       const loading: Promise<ResolvedRepository> = load().then(
         (value) => {
-          if (this.inFlight.get(key) === loading) this.inFlight.delete(key);
-          if (generation === this.generation && this.writes === 0) this.put(key, value);
+          // Still registered: nothing dropped it, so no change or write began meanwhile.
+          if (this.inFlight.get(key) === loading) {
+            this.inFlight.delete(key);
+            this.put(key, value);
+          }
           return value;
         },
         (err: unknown) => {
@@ -60,26 +75,48 @@ export class RepositoryAccessCache {
 
   /** Forgets everything: a change landed somewhere (the repository service's hint). */
   dropAll(): void {
-    this.generation++;
     this.entries.clear();
     this.inFlight.clear();
   }
 
-  /** A write request started in this gateway: bypass the cache until writeEnded(). */
-  writeStarted(): void {
-    this.writes++;
-    this.dropAll();
+  /** Forgets one repository's answers, for every caller. */
+  private drop(repository: string): void {
+    for (const map of [this.entries, this.inFlight]) {
+      for (const key of map.keys()) if (repositoryOfKey(key) === repository) map.delete(key);
+    }
   }
 
-  writeEnded(): void {
-    this.writes = Math.max(0, this.writes - 1);
-    this.dropAll();
+  /** A write request started in this gateway: bypass what it may change until writeEnded(). */
+  writeStarted(scope: WriteScope): void {
+    if (scope === undefined) {
+      this.writes++;
+      this.dropAll();
+      return;
+    }
+    this.repositoryWrites.set(scope, (this.repositoryWrites.get(scope) ?? 0) + 1);
+    this.drop(scope);
+  }
+
+  writeEnded(scope: WriteScope): void {
+    if (scope === undefined) {
+      this.writes = Math.max(0, this.writes - 1);
+      this.dropAll();
+      return;
+    }
+    const left = (this.repositoryWrites.get(scope) ?? 1) - 1;
+    if (left > 0) this.repositoryWrites.set(scope, left);
+    else this.repositoryWrites.delete(scope);
+    this.drop(scope);
   }
 
   private put(key: string, value: ResolvedRepository): void {
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(key, { value, expires: Date.now() + this.ttlMs });
   }
+}
+
+function repositoryOfKey(key: string): string {
+  return key.slice(key.indexOf('\0') + 1);
 }
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -89,6 +126,23 @@ export function isWrite(method: string, path: string): boolean {
   return !READS.has(method) && !path.endsWith('/git-upload-pack');
 }
 
+const API_REPOSITORY = /^\/api\/v1\/repos\/([^/]+)\/([^/]+)(?:\/|$)/;
+const GIT_REPOSITORY = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/git-receive-pack$/;
+
+/**
+ * Which answers a write may change: the repository its path names (the API's
+ * /repos/{owner}/{repo}/..., a push), or anything. A name that does not decode is anything.
+ */
+export function writeScopeOf(path: string): WriteScope {
+  const match = API_REPOSITORY.exec(path) ?? GIT_REPOSITORY.exec(path);
+  if (!match) return undefined;
+  try {
+    return RepositoryAccessCache.repositoryOf(decodeURIComponent(match[1]!), decodeURIComponent(match[2]!));
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Express middleware: tells the cache about every write this gateway handles, from the
  * moment it arrives until its response is done ('close' also fires when the client leaves).
@@ -96,8 +150,9 @@ export function isWrite(method: string, path: string): boolean {
 export function trackWrites(cache: RepositoryAccessCache) {
   return (req: { method: string; path: string }, res: { once(event: 'close', listener: () => void): unknown }, next: () => void): void => {
     if (isWrite(req.method, req.path)) {
-      cache.writeStarted();
-      res.once('close', () => cache.writeEnded());
+      const scope = writeScopeOf(req.path);
+      cache.writeStarted(scope);
+      res.once('close', () => cache.writeEnded(scope));
     }
     next();
   };

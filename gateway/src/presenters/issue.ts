@@ -3,6 +3,7 @@
 // identity's users), so presenting a page makes no further call.
 import type { Caller } from '@anvil/kit';
 import type { collaboration, identity } from '@anvil/proto';
+import { secondsToTime } from './durations.js';
 import { formatTime } from './time.js';
 import { presentUser } from './user.js';
 import { repoUrls } from './repo-urls.js';
@@ -122,7 +123,12 @@ interface TimelineData {
   new_title?: string;
   old_ref?: string;
   new_ref?: string;
+  /** add_time_manual and stop_tracking: the time the entry added. */
+  tracked_time?: { id: number; user_id: number; time: number; created: string };
 }
+
+/** Time-tracking entries store "|<seconds>" (Gitea 1.21+); Gitea shows them as a duration. */
+const TIME_ENTRY_TYPES = new Set(['add_time_manual', 'stop_tracking', 'delete_time_manual']);
 
 /** Gitea's ToTimelineComment: a comment, or a recorded change with what it records. */
 export function presentTimelineComment(comment: collaboration.Comment, repo: IssueRepository, caller: Caller, rootUrl: string) {
@@ -140,5 +146,12 @@ export function presentTimelineComment(comment: collaboration.Comment, repo: Iss
     new_title: data.new_title ?? '',
     old_ref: data.old_ref ?? '',
     new_ref: data.new_ref ?? '',
+    ...(TIME_ENTRY_TYPES.has(comment.type) && base.body.startsWith('|') ? { body: secondsToTime(Number(base.body.slice(1)) || 0) } : {}),
+    ...(data.tracked_time ? {
+      tracked_time: {
+        id: data.tracked_time.id, created: formatTime({ seconds: Math.floor(Date.parse(data.tracked_time.created) / 1000) }), time: data.tracked_time.time,
+        user_id: data.tracked_time.user_id, user_name: base.user.login, issue_id: comment.issue_id,
+      },
+    } : {}),
   };
 }

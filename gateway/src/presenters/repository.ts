@@ -74,8 +74,13 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     permissions: presentPermission(access.permission),
     has_code: repo.has_code,
     has_issues: repo.has_issues,
+    // Gitea reports the built-in tracker's settings while the issues unit is on.
     internal_tracker: repo.has_issues
-      ? { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: true }
+      ? {
+        enable_time_tracker: repo.internal_tracker?.enable_time_tracker ?? true,
+        allow_only_contributors_to_track_time: repo.internal_tracker?.allow_only_contributors_to_track_time ?? true,
+        enable_issue_dependencies: repo.internal_tracker?.enable_issue_dependencies ?? true,
+      }
       : undefined,
     // Units Anvil has not built are not advertised, whatever is stored for them (the stored
     // setting shows once the unit exists): a client would link to pages that 404.

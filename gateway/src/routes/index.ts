@@ -25,8 +25,13 @@ import { repoRawRoutes } from './repo-raw.js';
 import { repoCommitRoutes } from './repo-commits.js';
 import { repoCommentRoutes } from './repo-comments.js';
 import { repoIssueRoutes } from './repo-issues.js';
+import { issueSearchRoutes } from './issue-search.js';
+import { assigneeRoutes } from './assignees.js';
+import { issueDependencyRoutes } from './issue-dependencies.js';
 import { repoReactionRoutes } from './repo-reactions.js';
 import { repoSubscriptionRoutes } from './repo-subscriptions.js';
+import { repoTrackedTimeRoutes } from './repo-tracked-times.js';
+import { userTimeRoutes } from './user-times.js';
 import { repoLabelRoutes } from './repo-labels.js';
 import { orgLabelRoutes } from './org-labels.js';
 import { repoMilestoneRoutes } from './repo-milestones.js';
@@ -40,6 +45,8 @@ import { usersRoutes } from './users.js';
 
 export const apiRoutes: readonly Route[] = [
   ...miscRoutes, ...userRoutes, ...usersRoutes, ...gpgKeyRoutes, ...adminRoutes, ...oauth2AppRoutes, ...orgsRoutes, ...teamsRoutes,
+  // Before `/repos/:owner/:repo`, so `/repos/issues/search` is never taken for a repository.
+  ...issueSearchRoutes,
   ...repoRoutes, ...orgRepoRoutes, ...collaboratorRoutes,
   ...repoTagRoutes, ...repoArchiveRoutes, ...repoLanguageRoutes, ...repoTopicRoutes,
   ...repoBranchRoutes, ...repoBranchProtectionRoutes,
@@ -50,7 +57,8 @@ export const apiRoutes: readonly Route[] = [
   ...repoContentRoutes,
   ...hookRoutes, ...repoHookTestRoutes,
   // Comments first: `/issues/comments` must not be taken for an issue number.
-  ...repoCommentRoutes, ...repoIssueRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes, ...repoReactionRoutes, ...repoSubscriptionRoutes, ...orgLabelRoutes,
+  ...repoCommentRoutes, ...assigneeRoutes, ...repoIssueRoutes, ...issueDependencyRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes, ...repoReactionRoutes, ...repoSubscriptionRoutes, ...orgLabelRoutes,
   ...repoPullReviewRoutes, ...repoPullRoutes,
   ...repoMigrateRoutes, ...repoPushMirrorRoutes,
+  ...repoTrackedTimeRoutes, ...userTimeRoutes,
 ];

@@ -1,16 +1,18 @@
 // Issues of a repository (routers/api/v1/repo/issue.go): list with Gitea's filters, open,
 // read, edit, delete, and the due date. One gRPC call per request; collaboration receives
 // the repository and the caller's permission with it (issue-scope.ts).
-import { invalid, notFound } from '@anvil/kit';
+import { invalid } from '@anvil/kit';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
 import { presentIssue } from '../presenters/issue.js';
 import { formatTime } from '../presenters/time.js';
+import { assignableFor } from './assignees.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 
 // Gitea's mustNotBeArchived: every issue write in an archived repository is 423 Locked.
-const WRITE_STATUSES = { repo_archived: 423 };
-// Gitea's ErrDependenciesLeft when closing an issue that depends on open ones.
-const EDIT_STATUSES = { ...WRITE_STATUSES, dependencies_left: 412 };
+export const WRITE_STATUSES = { repo_archived: 423 };
+// Gitea's ErrDependenciesLeft when closing an issue that depends on open ones; an assignee
+// without access is a permission error on edit (ErrUserDoesNotHaveAccessToRepo), 422 on create.
+const EDIT_STATUSES = { ...WRITE_STATUSES, dependencies_left: 412, assignee_no_access: 403 };
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
@@ -26,21 +28,9 @@ const text = (ctx: RouteContext, name: string) => (typeof ctx.query[name] === 's
 const list = (ctx: RouteContext, name: string) => text(ctx, name).split(',').map((s) => s.trim()).filter(Boolean);
 
 /** The `{index}` of the path; anything but a positive number names no issue. */
-function indexOf(ctx: RouteContext): number {
+export function indexOf(ctx: RouteContext): number {
   const index = /^\d{1,15}$/.test(ctx.params.index) ? Number(ctx.params.index) : 0;
   return index;
-}
-
-/**
- * The other issue of a dependency (IssueMeta). Only issues of the same repository are
- * supported yet; one of another repository is not found.
- */
-function otherIndexOf(ctx: RouteContext, call: RepositoryCall): number {
-  const meta = ctx.body as { owner?: string; repo?: string; index?: number };
-  const sameOwner = !meta.owner || meta.owner.toLowerCase() === call.repo.owner.toLowerCase();
-  const sameRepo = !meta.repo || meta.repo.toLowerCase() === call.repo.name.toLowerCase();
-  if (!sameOwner || !sameRepo) throw notFound('dependencies on issues of another repository are not supported yet', 'issue_not_found');
-  return Number(meta.index ?? 0);
 }
 
 const present = (ctx: RouteContext, call: RepositoryCall) => (issue: Parameters<typeof presentIssue>[0]) =>
@@ -78,6 +68,7 @@ export const repoIssueRoutes: Route[] = [
       const issue = await ctx.deps.services.issues.CreateIssue({
         title: body.title ?? '', body: body.body ?? '', ref: body.ref ?? '', assignees, labels: body.labels ?? [],
         milestone: body.milestone ?? 0, due_date: timestampOf(body.due_date, 'due_date'), closed: body.closed ?? false,
+        assignable: await assignableFor(ctx, call, assignees),
       }, call.options);
       return created(present(ctx, call)(issue));
     }),
@@ -96,6 +87,7 @@ export const repoIssueRoutes: Route[] = [
       const issue = await ctx.deps.services.issues.EditIssue({
         index: indexOf(ctx), title: body.title, body: body.body, ref: body.ref, state: body.state, milestone: body.milestone,
         set_assignees: setAssignees, assignees, due_date: timestampOf(body.due_date, 'due_date'), unset_due_date: body.unset_due_date ?? false,
+        assignable: await assignableFor(ctx, call, assignees),
       }, call.options);
       return created(present(ctx, call)(issue));
     }),
@@ -151,41 +143,5 @@ export const repoIssueRoutes: Route[] = [
       await ctx.deps.services.issues.MoveIssuePin({ index: indexOf(ctx), position }, call.options);
       return noContent();
     }),
-  },
-  {
-    method: 'GET', path: '/repos/:owner/:repo/issues/:index/dependencies', operationId: 'issueListIssueDependencies', access: 'public', scopes: ['issue'],
-    handle: inRepository('read', async (ctx, call) => {
-      const { page, limit } = ctx.page();
-      const reply = await ctx.deps.services.issues.ListIssueDependencies({ index: indexOf(ctx), blocks: false, page: { page, limit } }, call.options);
-      return ok(reply.issues.map(present(ctx, call)), Number(reply.total));
-    }),
-  },
-  {
-    method: 'POST', path: '/repos/:owner/:repo/issues/:index/dependencies', operationId: 'issueCreateIssueDependencies', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => created(present(ctx, call)(await ctx.deps.services.issues.SetIssueDependency(
-      { index: indexOf(ctx), other_index: otherIndexOf(ctx, call), blocks: false, add: true }, call.options)))),
-  },
-  {
-    method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/dependencies', operationId: 'issueRemoveIssueDependencies', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => ok(present(ctx, call)(await ctx.deps.services.issues.SetIssueDependency(
-      { index: indexOf(ctx), other_index: otherIndexOf(ctx, call), blocks: false, add: false }, call.options)))),
-  },
-  {
-    method: 'GET', path: '/repos/:owner/:repo/issues/:index/blocks', operationId: 'issueListBlocks', access: 'public', scopes: ['issue'],
-    handle: inRepository('read', async (ctx, call) => {
-      const { page, limit } = ctx.page();
-      const reply = await ctx.deps.services.issues.ListIssueDependencies({ index: indexOf(ctx), blocks: true, page: { page, limit } }, call.options);
-      return ok(reply.issues.map(present(ctx, call)), Number(reply.total));
-    }),
-  },
-  {
-    method: 'POST', path: '/repos/:owner/:repo/issues/:index/blocks', operationId: 'issueCreateIssueBlocking', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => created(present(ctx, call)(await ctx.deps.services.issues.SetIssueDependency(
-      { index: indexOf(ctx), other_index: otherIndexOf(ctx, call), blocks: true, add: true }, call.options)))),
-  },
-  {
-    method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/blocks', operationId: 'issueRemoveIssueBlocking', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => ok(present(ctx, call)(await ctx.deps.services.issues.SetIssueDependency(
-      { index: indexOf(ctx), other_index: otherIndexOf(ctx, call), blocks: true, add: false }, call.options)))),
   },
 ];

@@ -9,6 +9,7 @@ import { created, noContent, ok, plainText, type Route, type RouteContext } from
 import { presentCommit } from '../presenters/commits.js';
 import { presentPull, pullContext } from '../presenters/pull.js';
 import { repoUrls } from '../presenters/repo-urls.js';
+import { assignableFor } from './assignees.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 import { timestampOf } from './repo-issues.js';
 import { repoUrlsOf } from './repo-context.js';
@@ -84,6 +85,7 @@ export const repoPullRoutes: Route[] = [
         head_sha: checked.head_sha, merge_base: checked.merge_base, mergeable: checked.mergeable, conflicted_files: checked.conflicted_files,
         additions: stats.additions, deletions: stats.deletions, changed_files: stats.changed_files,
         assignees, labels: body.labels ?? [], milestone: body.milestone ?? 0, due_date: timestampOf(body.due_date, 'due_date'),
+        assignable: await assignableFor(ctx, call, assignees),
       }, call.options);
       await ctx.deps.services.pullGit.UpdatePullRef({ ref: refOf(call), index: pull.issue!.index, head: checked.head_sha }, call.options);
       return created(present(ctx, call)(pull));
@@ -108,7 +110,7 @@ export const repoPullRoutes: Route[] = [
   {
     // Gitea answers an edit with 201. Title, body, state, milestone, assignees and due date
     // edit the pull's issue (the issue rules decide who may).
-    method: 'PATCH', path: '/repos/:owner/:repo/pulls/:index', operationId: 'repoEditPullRequest', access: 'signed', scopes: ['repository'], statusOverrides: WRITE_STATUSES,
+    method: 'PATCH', path: '/repos/:owner/:repo/pulls/:index', operationId: 'repoEditPullRequest', access: 'signed', scopes: ['repository'], statusOverrides: { ...WRITE_STATUSES, assignee_no_access: 403 },
     handle: inRepository('read', async (ctx, call) => {
       const body = ctx.body as EditPullBody;
       const pull = await pullOf(ctx, call, ctx.params.index);
@@ -128,6 +130,7 @@ export const repoPullRoutes: Route[] = [
       await ctx.deps.services.issues.EditIssue({
         index: pull.issue!.index, title: body.title, body: body.body, state: body.state, milestone: body.milestone,
         set_assignees: setAssignees, assignees, due_date: timestampOf(body.due_date, 'due_date'), unset_due_date: body.unset_due_date ?? false,
+        assignable: await assignableFor(ctx, call, assignees),
       }, call.options);
       return created(present(ctx, call)(await pullOf(ctx, call, ctx.params.index)));
     }),

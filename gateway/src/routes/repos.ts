@@ -7,6 +7,20 @@ import { presentOne, presentRepositories, repoRef, resolveRepo } from './repo-co
 import { withMirrorFields } from './repo-migrate.js';
 
 /** The pull request settings of Gitea's EditRepoOption, named as in the JSON from end to end. */
+/**
+ * EditRepoOption.internal_tracker as Gitea applies it: the object replaces all three
+ * settings, a field left out being Go's false.
+ */
+function internalTrackerEdit(value: unknown) {
+  if (!value || typeof value !== 'object') return undefined;
+  const t = value as Record<string, unknown>;
+  return {
+    enable_time_tracker: t.enable_time_tracker === true,
+    allow_only_contributors_to_track_time: t.allow_only_contributors_to_track_time === true,
+    enable_issue_dependencies: t.enable_issue_dependencies === true,
+  };
+}
+
 const PULL_REQUEST_SETTINGS = [
   'ignore_whitespace_conflicts', 'allow_merge_commits', 'allow_rebase', 'allow_rebase_explicit', 'allow_squash_merge',
   'allow_fast_forward_only_merge', 'allow_manual_merge', 'autodetect_manual_merge', 'allow_rebase_update', 'allow_merge_update',
@@ -182,6 +196,7 @@ export const repoRoutes: Route[] = [
         has_code: opt<boolean>('has_code'),
         template: opt<boolean>('template'),
         pull_request_settings: Object.fromEntries(PULL_REQUEST_SETTINGS.map((key) => [key, opt(key)])),
+        internal_tracker: internalTrackerEdit(b.internal_tracker),
       }, { caller: ctx.caller });
       return ok(presentOne(ctx, access));
     },

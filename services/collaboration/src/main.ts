@@ -3,10 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { runService, type ServiceDeps } from '@anvil/kit';
 import type { DependencyDeps } from './domain/issue-dependencies.js';
 import type { PinDeps } from './domain/issue-pins.js';
+import type { SearchDeps } from './domain/issue-search.js';
 import type { LabelDeps } from './domain/labels.js';
 import type { MilestoneDeps } from './domain/milestones.js';
 import type { ReactionDeps } from './domain/reactions.js';
 import type { SubscriptionDeps } from './domain/subscriptions.js';
+import type { StopwatchDeps } from './domain/stopwatches.js';
+import type { TrackedTimeDeps } from './domain/tracked-times.js';
 import { identityUserConsumer } from './events/identity-user-consumer.js';
 import { repositoryConsumer } from './events/repository-consumer.js';
 import { commentGrpcService } from './grpc/comment-service.js';
@@ -15,6 +18,7 @@ import { labelGrpcService } from './grpc/label-service.js';
 import { milestoneGrpcService } from './grpc/milestone-service.js';
 import { reactionGrpcService } from './grpc/reaction-service.js';
 import { subscriptionGrpcService } from './grpc/subscription-service.js';
+import { trackedTimeGrpcService } from './grpc/tracked-time-service.js';
 import { pullGrpcService } from './grpc/pull-service.js';
 import { pullStore } from './store/pulls.js';
 import { reviewGrpcService } from './grpc/review-service.js';
@@ -27,13 +31,17 @@ import { createDb, type CollaborationDb, type CollaborationTx } from './store/db
 import { commentStore } from './store/comments.js';
 import { dependencyStore } from './store/issue-dependencies.js';
 import { pinStore } from './store/issue-pins.js';
+import { issueSearchStore } from './store/issue-search.js';
 import { issueStore } from './store/issues.js';
 import { labelStore } from './store/labels.js';
 import { milestoneStore } from './store/milestones.js';
 import { reactionStore } from './store/reactions.js';
 import { subscriptionStore } from './store/subscriptions.js';
+import { stopwatchStore } from './store/stopwatches.js';
+import { trackedTimeStore } from './store/tracked-times.js';
 
-type Contexts = LabelDeps & MilestoneDeps & ReactionDeps & SubscriptionDeps & PinDeps & DependencyDeps & ReviewDeps;
+type Contexts = SearchDeps & LabelDeps & MilestoneDeps & ReactionDeps & SubscriptionDeps & PinDeps & DependencyDeps & ReviewDeps
+  & TrackedTimeDeps & StopwatchDeps;
 
 /** One set of stores per process, whatever asks first. */
 const contexts = new WeakMap<CollaborationDb, Contexts>();
@@ -42,10 +50,12 @@ function contextsOf({ db, relay, config }: ServiceDeps<CollaborationDb>): Contex
   let found = contexts.get(db);
   if (!found) {
     const onPublished = () => relay.kick();
-    found = { issues: issueStore(db, { onPublished }), labels: labelStore(db), milestones: milestoneStore(db), comments: commentStore(db, { onPublished }),
+    found = { issues: issueStore(db, { onPublished }), labels: labelStore(db, { onPublished }), milestones: milestoneStore(db, { onPublished }), comments: commentStore(db, { onPublished }),
       reactions: reactionStore(db), allowedReactions: config.settings.ui.REACTIONS, subscriptions: subscriptionStore(db),
-      pins: pinStore(db), dependencies: dependencyStore(db),
+      pins: pinStore(db), dependencies: dependencyStore(db), issueSearch: issueSearchStore(db),
       pulls: pullStore(db, { onPublished }), reviews: reviewStore(db, { onPublished }),
+      trackedTimes: trackedTimeStore(db, { onPublished }), stopwatches: stopwatchStore(db, { onPublished }),
+      timeTrackingEnabled: config.settings.service.ENABLE_TIMETRACKING,
     };
     contexts.set(db, found);
   }
@@ -59,7 +69,8 @@ await runService<CollaborationDb, CollaborationTx>({
   grpcServices: (deps) => {
     const all = contextsOf(deps);
     return [issueGrpcService(all), labelGrpcService(all), milestoneGrpcService(all), commentGrpcService(all), reactionGrpcService(all),
-      subscriptionGrpcService(all), pullGrpcService(all), reviewGrpcService(all)];
+      subscriptionGrpcService(all), pullGrpcService(all), reviewGrpcService(all),
+      trackedTimeGrpcService(all)];
   },
   consumers: (deps) => {
     // Pull requests follow pushes; the repository service answers their git facts.

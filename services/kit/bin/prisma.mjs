@@ -20,6 +20,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { readQueryCompilerFromText } from './query-compiler-wasm.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -41,4 +42,7 @@ if (SCHEMA_COMMANDS.has(args[0]) && !hasOwnConfig && !args.includes('--config') 
 
 const result = spawnSync(process.execPath, [prismaCli, ...args], { stdio: 'inherit', env });
 if (result.error) throw result.error;
+if (args[0] === 'generate' && result.status === 0) {
+  readQueryCompilerFromText(path.resolve('prisma', 'schema.prisma'));
+}
 process.exit(result.status ?? (result.signal ? 1 : 0));

@@ -67,7 +67,7 @@ export async function runService<Db extends TransactionalSqlClient<Tx> & { $disc
   const secret = config.settings.security.INTERNAL_TOKEN!;
   const shutdown = new Shutdown(log);
   shutdown.listen();
-  const tracing = startTracing(spec.name);
+  const tracing = await startTracing(spec.name);
   shutdown.add('tracing', () => tracing.shutdown());
 
   const databaseUrl = serviceDatabaseUrl(config.databaseUrl!, spec.name);

@@ -58,12 +58,19 @@ async function milestoneIdOf(deps: IssueDeps, repository: ScopedRepository, id: 
   return id;
 }
 
-async function userIdsOf(deps: IssueDeps, logins: string[]): Promise<number[]> {
+/**
+ * The ids of the named assignees: an unknown login is 422, and, when the gateway sent who
+ * may be assigned (write access, from the repository service), anyone else is refused as
+ * Gitea's CanBeAssigned refuses them (ErrUserDoesNotHaveAccessToRepo).
+ */
+export async function userIdsOf(deps: IssueDeps, logins: string[], repository?: ScopedRepository, assignable?: number[]): Promise<number[]> {
   const wanted = [...new Set(logins.map((l) => l.trim()).filter(Boolean))];
   if (!wanted.length) return [];
   const users = await deps.issues.usersByLogin(wanted);
   const missing = wanted.find((login) => !users.some((u) => u.login.toLowerCase() === login.toLowerCase()));
   if (missing) throw invalid(`Assignee does not exist: [name: ${missing}]`, 'assignee_not_found');
+  const refused = assignable && repository ? users.find((u) => !assignable.includes(u.id)) : undefined;
+  if (refused) throw invalid(`user doesn't have access to repo [user_id: ${refused.id}, repo_name: ${repository!.name}]`, 'assignee_no_access');
   return users.map((u) => u.id);
 }
 
@@ -81,6 +88,8 @@ export interface CreateIssueInput {
   milestone: number;
   dueDate?: Date;
   closed: boolean;
+  /** Who may be assigned, when the gateway asked the repository service (assignees named). */
+  assignable?: number[];
 }
 
 export async function createIssue(deps: IssueDeps, scope: RepositoryScope | undefined, caller: Caller, input: CreateIssueInput): Promise<Issue> {
@@ -98,7 +107,7 @@ export async function createIssueFields(deps: IssueDeps, repository: ScopedRepos
     posterId: caller.userId, title, body, ref: input.ref, isClosed: input.closed,
     labelIds: writer ? await labelIdsOf(deps, repository, input.labels) : [],
     milestoneId: writer ? await milestoneIdOf(deps, repository, input.milestone) : undefined,
-    assigneeIds: writer ? await userIdsOf(deps, input.assignees) : [],
+    assigneeIds: writer ? await userIdsOf(deps, input.assignees, repository, input.assignable) : [],
     dueDate: writer ? input.dueDate : undefined,
     mentionedIds: await mentionedIdsOf(deps, body),
   };
@@ -159,6 +168,7 @@ export interface EditIssueInput {
   milestone?: number;
   assignees?: string[];
   dueDate?: Date | null;
+  assignable?: number[];
 }
 
 /** Gitea's events for an API edit, in the order it notifies them. */
@@ -197,7 +207,7 @@ export async function editIssue(deps: IssueDeps, scope: RepositoryScope | undefi
   if (input.state !== undefined) change.isClosed = input.state === 'closed';
   if (writer) {
     if (input.milestone !== undefined) change.milestoneId = input.milestone ? await milestoneIdOf(deps, repository, input.milestone) : null;
-    if (input.assignees !== undefined) change.assigneeIds = await userIdsOf(deps, input.assignees);
+    if (input.assignees !== undefined) change.assigneeIds = await userIdsOf(deps, input.assignees, repository, input.assignable);
     if (input.dueDate !== undefined) change.dueDate = input.dueDate;
   }
   const edited = await deps.issues.edit(changeContext(repository, caller), index, change, editEvents);
@@ -232,4 +242,23 @@ export async function setIssueLock(deps: IssueDeps, scope: RepositoryScope | und
   requireWriter(repository);
   requireNotArchived(repository);
   if (issue.isLocked !== locked) await deps.issues.edit(changeContext(repository, caller), index, { isLocked: locked, lockReason: reason.trim() }, () => []);
+}
+
+/**
+ * POST/DELETE /issues/{index}/assignees: writers add or remove some assignees (Gitea's
+ * updateIssueAssignees answers a bare 403 to others); the rest stay.
+ */
+export async function changeIssueAssignees(
+  deps: IssueDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, logins: string[], add: boolean, assignable?: number[],
+): Promise<Issue> {
+  const repository = scopedRepository(scope);
+  const current = await deps.issues.find(repository.id, index);
+  if (!current) throw issueNotFound();
+  requireWriter(repository);
+  requireNotArchived(repository);
+  const named = await userIdsOf(deps, logins, repository, add ? assignable : undefined);
+  const kept = current.assignees.map((a) => a.id).filter((id) => !named.includes(id));
+  const edited = await deps.issues.edit(changeContext(repository, caller), index, { assigneeIds: add ? [...kept, ...named] : kept }, editEvents);
+  if (!edited) throw issueNotFound();
+  return edited;
 }

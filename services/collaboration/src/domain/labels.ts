@@ -3,9 +3,11 @@
 // repository that is not archived. Colours are normalised as Gitea's NormalizeColor does.
 import { invalid, notFound, type Caller, type RepositoryScope } from '@anvil/kit';
 import type { Label } from './issue-store.js';
+import type { CatalogChangeContext } from '../events/label-events.js';
 import { labelEvents } from './issue-changes.js';
 import { changeContext, type IssueDeps } from './issues.js';
 import { requireNotArchived, requireWriter, scopedRepository, type ScopedRepository } from './scope.js';
+import { profileOfCaller } from './users.js';
 
 export interface NewLabel {
   name: string;
@@ -22,9 +24,10 @@ export interface LabelStore {
   list(owner: LabelOwner, page: { offset: number; limit: number }): Promise<{ items: Label[]; total: number }>;
   /** The owner's own label. */
   find(owner: LabelOwner, id: number): Promise<Label | undefined>;
-  create(owner: LabelOwner, label: NewLabel): Promise<Label>;
-  update(owner: LabelOwner, id: number, change: Partial<NewLabel>): Promise<Label | undefined>;
-  remove(owner: LabelOwner, id: number): Promise<boolean>;
+  /** Each change writes its event (created, edited, deleted) in the same transaction. */
+  create(owner: LabelOwner, label: NewLabel, context: CatalogChangeContext): Promise<Label>;
+  update(owner: LabelOwner, id: number, change: Partial<NewLabel>, context: CatalogChangeContext): Promise<Label | undefined>;
+  remove(owner: LabelOwner, id: number, context: CatalogChangeContext): Promise<boolean>;
   /** Labels usable in the repository (its own, and its organization's) named by id or name. */
   usable(repository: ScopedRepository, tokens: string[]): Promise<Label[]>;
 }
@@ -106,21 +109,24 @@ export function checkedLabelChange(input: Partial<NewLabel>): Partial<NewLabel> 
   return change;
 }
 
-export async function createLabel(deps: LabelDeps, scope: RepositoryScope | undefined, input: NewLabel): Promise<Label> {
+/** Who changes a repository's label, for its event. */
+const inRepository = (repository: ScopedRepository, caller: Caller): CatalogChangeContext => ({ sender: profileOfCaller(caller), repository: repository.scope });
+
+export async function createLabel(deps: LabelDeps, scope: RepositoryScope | undefined, caller: Caller, input: NewLabel): Promise<Label> {
   const repository = writable(scope);
-  return deps.labels.create({ repositoryId: repository.id }, checkedLabel(input));
+  return deps.labels.create({ repositoryId: repository.id }, checkedLabel(input), inRepository(repository, caller));
 }
 
-export async function editLabel(deps: LabelDeps, scope: RepositoryScope | undefined, id: number, input: Partial<NewLabel>): Promise<Label> {
+export async function editLabel(deps: LabelDeps, scope: RepositoryScope | undefined, caller: Caller, id: number, input: Partial<NewLabel>): Promise<Label> {
   const repository = writable(scope);
-  const label = await deps.labels.update({ repositoryId: repository.id }, id, checkedLabelChange(input));
+  const label = await deps.labels.update({ repositoryId: repository.id }, id, checkedLabelChange(input), inRepository(repository, caller));
   if (!label) throw labelNotFound();
   return label;
 }
 
-export async function deleteLabel(deps: LabelDeps, scope: RepositoryScope | undefined, id: number): Promise<void> {
+export async function deleteLabel(deps: LabelDeps, scope: RepositoryScope | undefined, caller: Caller, id: number): Promise<void> {
   const repository = writable(scope);
-  if (!(await deps.labels.remove({ repositoryId: repository.id }, id))) throw labelNotFound();
+  if (!(await deps.labels.remove({ repositoryId: repository.id }, id, inRepository(repository, caller)))) throw labelNotFound();
 }
 
 const issueNotFound = () => notFound('The target couldn\'t be found.', 'issue_not_found');

@@ -2,9 +2,14 @@
 // id or name, created open or closed (a closed one is closed at once, closed_at set), with
 // open/closed issue counts the issue store keeps exact. Writing needs write permission and
 // a repository that is not archived.
-import { invalid, notFound, type RepositoryScope } from '@anvil/kit';
+import { invalid, notFound, type Caller, type RepositoryScope } from '@anvil/kit';
+import type { CatalogChangeContext } from '../events/label-events.js';
 import type { Milestone } from './issue-store.js';
 import { requireNotArchived, requireWriter, scopedRepository, type ScopedRepository } from './scope.js';
+import { profileOfCaller } from './users.js';
+
+/** Who changes a milestone, for its event. */
+const changeOf = (repository: ScopedRepository, caller: Caller): CatalogChangeContext => ({ sender: profileOfCaller(caller), repository: repository.scope });
 
 export interface MilestoneQuery {
   state: 'open' | 'closed' | 'all';
@@ -25,9 +30,10 @@ export interface MilestoneStore {
   list(repositoryId: number, query: MilestoneQuery): Promise<{ items: Milestone[]; total: number }>;
   /** By id within the repository, else by name (case-insensitively), as Gitea's getMilestoneByIDOrName. */
   find(repositoryId: number, idOrName: string): Promise<Milestone | undefined>;
-  create(repositoryId: number, milestone: Required<Pick<MilestoneChange, 'title' | 'description' | 'isClosed'>> & { dueDate?: Date }): Promise<Milestone>;
-  update(repositoryId: number, id: number, change: MilestoneChange): Promise<Milestone>;
-  remove(repositoryId: number, id: number): Promise<void>;
+  /** Each change writes its events (created, edited, closed, opened, deleted) in the same transaction. */
+  create(repositoryId: number, milestone: Required<Pick<MilestoneChange, 'title' | 'description' | 'isClosed'>> & { dueDate?: Date }, context: CatalogChangeContext): Promise<Milestone>;
+  update(repositoryId: number, id: number, change: MilestoneChange, context: CatalogChangeContext): Promise<Milestone>;
+  remove(repositoryId: number, id: number, context: CatalogChangeContext): Promise<void>;
 }
 
 export interface MilestoneDeps {
@@ -69,14 +75,14 @@ export async function getMilestone(deps: MilestoneDeps, scope: RepositoryScope |
   return milestone;
 }
 
-export async function createMilestone(deps: MilestoneDeps, scope: RepositoryScope | undefined, input: { title: string; description: string; state: string; dueDate?: Date }): Promise<Milestone> {
+export async function createMilestone(deps: MilestoneDeps, scope: RepositoryScope | undefined, caller: Caller, input: { title: string; description: string; state: string; dueDate?: Date }): Promise<Milestone> {
   const repository = writable(scope);
   return deps.milestones.create(repository.id, {
     title: checkTitle(input.title), description: input.description, isClosed: closedOf(input.state) ?? false, dueDate: input.dueDate,
-  });
+  }, changeOf(repository, caller));
 }
 
-export async function editMilestone(deps: MilestoneDeps, scope: RepositoryScope | undefined, idOrName: string, input: { title?: string; description?: string; state?: string; dueDate?: Date }): Promise<Milestone> {
+export async function editMilestone(deps: MilestoneDeps, scope: RepositoryScope | undefined, caller: Caller, idOrName: string, input: { title?: string; description?: string; state?: string; dueDate?: Date }): Promise<Milestone> {
   const repository = writable(scope);
   const milestone = await deps.milestones.find(repository.id, idOrName.trim());
   if (!milestone) throw milestoneNotFound();
@@ -87,12 +93,12 @@ export async function editMilestone(deps: MilestoneDeps, scope: RepositoryScope 
   if (input.dueDate !== undefined) change.dueDate = input.dueDate;
   const closed = closedOf(input.state);
   if (closed !== undefined) change.isClosed = closed;
-  return deps.milestones.update(repository.id, milestone.id, change);
+  return deps.milestones.update(repository.id, milestone.id, change, changeOf(repository, caller));
 }
 
-export async function deleteMilestone(deps: MilestoneDeps, scope: RepositoryScope | undefined, idOrName: string): Promise<void> {
+export async function deleteMilestone(deps: MilestoneDeps, scope: RepositoryScope | undefined, caller: Caller, idOrName: string): Promise<void> {
   const repository = writable(scope);
   const milestone = await deps.milestones.find(repository.id, idOrName.trim());
   if (!milestone) throw milestoneNotFound();
-  await deps.milestones.remove(repository.id, milestone.id);
+  await deps.milestones.remove(repository.id, milestone.id, changeOf(repository, caller));
 }

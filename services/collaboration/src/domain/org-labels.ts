@@ -4,6 +4,8 @@
 // writing needs an owner of it (or a site admin).
 import { forbidden, notFound, type Caller, type OrgScope } from '@anvil/kit';
 import type { Label } from './issue-store.js';
+import type { CatalogChangeContext } from '../events/label-events.js';
+import { profileOfCaller } from './users.js';
 import { checkedLabel, checkedLabelChange, labelNotFound, type LabelDeps, type LabelOwner, type NewLabel } from './labels.js';
 
 function orgOf(scope: OrgScope | undefined): LabelOwner {
@@ -26,15 +28,18 @@ export async function getOrgLabel(deps: LabelDeps, scope: OrgScope | undefined, 
   return label;
 }
 
+/** Who changes an organization's label, for its event. */
+const inOrg = (scope: OrgScope | undefined, caller: Caller): CatalogChangeContext => ({ sender: profileOfCaller(caller), org: scope });
+
 export const createOrgLabel = (deps: LabelDeps, scope: OrgScope | undefined, caller: Caller, input: NewLabel) =>
-  deps.labels.create(owned(scope, caller), checkedLabel(input));
+  deps.labels.create(owned(scope, caller), checkedLabel(input), inOrg(scope, caller));
 
 export async function editOrgLabel(deps: LabelDeps, scope: OrgScope | undefined, caller: Caller, id: number, input: Partial<NewLabel>): Promise<Label> {
-  const label = await deps.labels.update(owned(scope, caller), id, checkedLabelChange(input));
+  const label = await deps.labels.update(owned(scope, caller), id, checkedLabelChange(input), inOrg(scope, caller));
   if (!label) throw labelNotFound();
   return label;
 }
 
 export async function deleteOrgLabel(deps: LabelDeps, scope: OrgScope | undefined, caller: Caller, id: number): Promise<void> {
-  if (!(await deps.labels.remove(owned(scope, caller), id))) throw labelNotFound();
+  if (!(await deps.labels.remove(owned(scope, caller), id, inOrg(scope, caller)))) throw labelNotFound();
 }

@@ -23,6 +23,7 @@ export interface CreatePullInput {
   labels: number[];
   milestone: number;
   dueDate?: Date;
+  assignable?: number[];
 }
 
 /** POST /pulls: a signed-in reader opens it; labels, milestone, assignees only from writers (as issues). */
@@ -32,6 +33,7 @@ export async function createPull(deps: PullDeps, scope: RepositoryScope | undefi
   if (input.baseBranch === input.headBranch) throw invalid('Invalid PullRequest: There are no changes between the head and the base', 'same_branch');
   const issue = await createIssueFields(deps, repository, caller, {
     title: input.title, body: input.body, ref: '', assignees: input.assignees, labels: input.labels, milestone: input.milestone, dueDate: input.dueDate, closed: false,
+    assignable: input.assignable,
   });
   const pull = await deps.pulls.create(changeContext(repository, caller), issue, {
     ...input.facts, baseBranch: input.baseBranch, headBranch: input.headBranch, headRepoId: repository.id,

@@ -4,7 +4,8 @@ import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type collaboration } from '@anvil/proto';
 import { listIssueDependencies, setIssueDependency, type DependencyDeps } from '../domain/issue-dependencies.js';
 import { moveIssuePin, pinIssue, pinnedIssues, unpinIssue, type PinDeps } from '../domain/issue-pins.js';
-import { createIssue, deleteIssue, editIssue, getIssue, listIssues, setIssueDeadline, setIssueLock } from '../domain/issues.js';
+import { searchIssues, type SearchDeps } from '../domain/issue-search.js';
+import { changeIssueAssignees, createIssue, deleteIssue, editIssue, getIssue, listIssues, setIssueDeadline, setIssueLock } from '../domain/issues.js';
 import { dateOf, issueMessage } from './messages.js';
 
 export const ISSUE_SERVICE_NAME = 'anvil.collaboration.v1.IssueService';
@@ -15,7 +16,10 @@ export function pageOf(page: { page?: number; limit?: number } | null | undefine
   return { offset: (Math.max(page?.page || 1, 1) - 1) * limit, limit };
 }
 
-export function issueService(deps: PinDeps & DependencyDeps): ServiceImplementation<collaboration.IssueServiceHandlers> {
+/** The assignable users the gateway sent, as ids; undefined when it sent none. */
+export const assignableOf = (message: { ids: Array<number | string> } | null | undefined) => (message ? message.ids.map(Number) : undefined);
+
+export function issueService(deps: PinDeps & DependencyDeps & SearchDeps): ServiceImplementation<collaboration.IssueServiceHandlers> {
   return {
     async ListIssues(request, { caller: _caller, repository }) {
       const { items, total } = await listIssues(deps, repository, {
@@ -31,7 +35,7 @@ export function issueService(deps: PinDeps & DependencyDeps): ServiceImplementat
     async CreateIssue(request, { caller, repository }) {
       return issueMessage(await createIssue(deps, repository, caller, {
         title: request.title, body: request.body, ref: request.ref, assignees: request.assignees, labels: request.labels,
-        milestone: request.milestone, dueDate: dateOf(request.due_date), closed: request.closed,
+        milestone: request.milestone, dueDate: dateOf(request.due_date), closed: request.closed, assignable: assignableOf(request.assignable),
       }));
     },
     async EditIssue(request, { caller, repository }) {
@@ -39,6 +43,7 @@ export function issueService(deps: PinDeps & DependencyDeps): ServiceImplementat
       return issueMessage(await editIssue(deps, repository, caller, request.index, {
         title: request.title ?? undefined, body: request.body ?? undefined, ref: request.ref ?? undefined, state: request.state ?? undefined,
         milestone: request.milestone ?? undefined, assignees: request.set_assignees ? request.assignees : undefined, dueDate,
+        assignable: assignableOf(request.assignable),
       }));
     },
     async DeleteIssue(request, { caller, repository }) {
@@ -69,7 +74,18 @@ export function issueService(deps: PinDeps & DependencyDeps): ServiceImplementat
       return { issues: items.map(issueMessage), total };
     },
     async SetIssueDependency(request, { repository }) {
-      return issueMessage(await setIssueDependency(deps, repository, request.index, request.other_index, request.blocks, request.add));
+      return issueMessage(await setIssueDependency(deps, repository, request.index, request.other_index, request.blocks, request.add, Number(request.other_repository_id)));
+    },
+    async ChangeIssueAssignees(request, { caller, repository }) {
+      return issueMessage(await changeIssueAssignees(deps, repository, caller, request.index, request.assignees, request.add, assignableOf(request.assignable)));
+    },
+    async SearchIssues(request, { caller }) {
+      const { items, total } = await searchIssues(deps, caller, {
+        repositoryIds: request.repository_ids.map(Number), state: request.state, type: request.type, labels: request.labels, milestones: request.milestones,
+        q: request.q, since: dateOf(request.since), before: dateOf(request.before), assigned: request.assigned, created: request.created,
+        mentioned: request.mentioned, reviewRequested: request.review_requested, reviewed: request.reviewed, createdBy: request.created_by, ...pageOf(request.page),
+      });
+      return { issues: items.map(issueMessage), total };
     },
     async SetIssueLock(request, { caller, repository }) {
       await setIssueLock(deps, repository, caller, request.index, request.locked, request.reason);
@@ -78,7 +94,7 @@ export function issueService(deps: PinDeps & DependencyDeps): ServiceImplementat
   };
 }
 
-export function issueGrpcService(deps: PinDeps & DependencyDeps) {
+export function issueGrpcService(deps: PinDeps & DependencyDeps & SearchDeps) {
   return {
     name: ISSUE_SERVICE_NAME,
     definition: loadAnvilGrpc().anvil.collaboration.v1.IssueService.service,

@@ -31,14 +31,14 @@ export function labelService(deps: LabelDeps): ServiceImplementation<collaborati
     async GetLabel(request, { repository }) {
       return labelMessage(await getLabel(deps, repository, request.id));
     },
-    async CreateLabel(request, { repository }) {
-      return labelMessage(await createLabel(deps, repository, newLabelOf(request)));
+    async CreateLabel(request, { caller, repository }) {
+      return labelMessage(await createLabel(deps, repository, caller, newLabelOf(request)));
     },
-    async EditLabel(request, { repository }) {
-      return labelMessage(await editLabel(deps, repository, request.id, labelChangeOf(request)));
+    async EditLabel(request, { caller, repository }) {
+      return labelMessage(await editLabel(deps, repository, caller, request.id, labelChangeOf(request)));
     },
-    async DeleteLabel(request, { repository }) {
-      await deleteLabel(deps, repository, request.id);
+    async DeleteLabel(request, { caller, repository }) {
+      await deleteLabel(deps, repository, caller, request.id);
       return {};
     },
     async ListIssueLabels(request, { repository }) {

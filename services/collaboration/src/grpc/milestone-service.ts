@@ -17,18 +17,18 @@ export function milestoneService(deps: MilestoneDeps): ServiceImplementation<col
     async GetMilestone(request, { repository }) {
       return milestoneMessage(await getMilestone(deps, repository, request.id_or_name));
     },
-    async CreateMilestone(request, { repository }) {
-      return milestoneMessage(await createMilestone(deps, repository, {
+    async CreateMilestone(request, { caller, repository }) {
+      return milestoneMessage(await createMilestone(deps, repository, caller, {
         title: request.title, description: request.description, state: request.state, dueDate: dateOf(request.due_on),
       }));
     },
-    async EditMilestone(request, { repository }) {
-      return milestoneMessage(await editMilestone(deps, repository, request.id_or_name, {
+    async EditMilestone(request, { caller, repository }) {
+      return milestoneMessage(await editMilestone(deps, repository, caller, request.id_or_name, {
         title: request.title ?? undefined, description: request.description ?? undefined, state: request.state ?? undefined, dueDate: dateOf(request.due_on),
       }));
     },
-    async DeleteMilestone(request, { repository }) {
-      await deleteMilestone(deps, repository, request.id_or_name);
+    async DeleteMilestone(request, { caller, repository }) {
+      await deleteMilestone(deps, repository, caller, request.id_or_name);
       return {};
     },
   };

@@ -3,7 +3,7 @@
 import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type collaboration } from '@anvil/proto';
 import { changePullBase, createPull, getPull, getPullByBranches, listPulls, markPullMerged, type PullDeps } from '../domain/pulls.js';
-import { pageOf } from './issue-service.js';
+import { assignableOf, pageOf } from './issue-service.js';
 import { dateOf } from './messages.js';
 import { pullMessage } from './pull-messages.js';
 
@@ -19,6 +19,7 @@ export function pullService(deps: PullDeps): ServiceImplementation<collaboration
           additions: request.additions, deletions: request.deletions, changedFiles: request.changed_files,
         },
         assignees: request.assignees, labels: request.labels, milestone: request.milestone, dueDate: dateOf(request.due_date),
+        assignable: assignableOf(request.assignable),
       }));
     },
     async ListPulls(request, { repository }) {

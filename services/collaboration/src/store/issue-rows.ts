@@ -66,7 +66,7 @@ export async function readIssues(db: Client, where: Prisma.Sql, order: Prisma.Sq
   return rows.map(toIssue);
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Label tokens (names or ids) as SQL matching a label usable in the repository. */
 function labelMatch(repository: ScopedRepository, token: string): Prisma.Sql {

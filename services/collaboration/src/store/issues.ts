@@ -4,7 +4,7 @@
 // or repeated (pull requests will take theirs from the same row). The same row keeps the open/closed counts lists report.
 import { outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
 import type { ChangeContext, Issue, IssueEventFacts, IssueStore } from '../domain/issue-store.js';
-import { dependenciesLeft } from '../domain/issue-dependencies.js';
+import { dependenciesEnabled, dependenciesLeft } from '../domain/issue-dependencies.js';
 import { outboxRowOfIssueEvent } from '../events/issue-events.js';
 import { Prisma } from './generated/client.js';
 import type { CollaborationDb, CollaborationTx } from './db.js';
@@ -104,7 +104,8 @@ export function issueStore(db: CollaborationDb, options: OutboxStoreOptions = {}
         if (change.ref !== undefined) data.ref = change.ref;
         if (change.isLocked !== undefined) data.is_locked = change.isLocked;
         if (change.isClosed !== undefined && change.isClosed !== before.isClosed) {
-          if (change.isClosed) {
+          // Gitea checks open dependencies only while the repository has dependencies on.
+          if (change.isClosed && dependenciesEnabled(context.repository)) {
             const [{ open }] = await tx.$queryRaw<Array<{ open: bigint }>>`
               SELECT count(*) AS open FROM issue_dependency d JOIN issue b ON b.id = d.dependency_id WHERE d.issue_id = ${BigInt(id)} AND NOT b.is_closed`;
             if (open > 0n) throw dependenciesLeft();

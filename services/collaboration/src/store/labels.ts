@@ -1,9 +1,13 @@
 // Labels in PostgreSQL (table `label`): a repository's own (repository_id) or an
-// organization's (org_id), usable by name or id.
+// organization's (org_id), usable by name or id. Creating, editing and deleting one writes
+// its event in the same transaction (outbox).
+import { outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
 import type { Label } from '../domain/issue-store.js';
 import type { LabelOwner, LabelStore, NewLabel } from '../domain/labels.js';
+import { outboxRowOfLabelEvent, type CatalogChangeContext, type LabelAction } from '../events/label-events.js';
 import type { Label as LabelRow, Prisma } from './generated/client.js';
-import type { CollaborationDb } from './db.js';
+import type { CollaborationDb, CollaborationTx } from './db.js';
+import { profileOf } from './users.js';
 
 export function toLabel(row: LabelRow): Label {
   return {
@@ -27,7 +31,20 @@ const ownerWhere = (owner: LabelOwner) => ('orgId' in owner ? { org_id: BigInt(o
 // Gitea lists labels alphabetically; the id keeps equal names in a stable order.
 const ORDER: Prisma.LabelOrderByWithRelationInput[] = [{ name: 'asc' }, { id: 'asc' }];
 
-export function labelStore(db: CollaborationDb): LabelStore {
+export function labelStore(db: CollaborationDb, options: OutboxStoreOptions = {}): LabelStore {
+  /** Runs a change and writes the event `work` returns (if any) in one transaction. */
+  const withEvent = <R>(context: CatalogChangeContext, work: (tx: CollaborationTx) => Promise<{ result: R; event?: [LabelAction, Label] }>) =>
+    outboxTransaction(db, (tx: CollaborationTx, published: string[]) => ({ tx, published }), async ({ tx, published }) => {
+      const { result, event } = await work(tx);
+      if (event) {
+        // The sender as identity described them, for the webhook's `sender`.
+        const row = outboxRowOfLabelEvent({ ...context, sender: await profileOf(tx, context.sender) }, event[0], event[1]);
+        await tx.outboxEvent.create({ data: row });
+        published.push(row.id);
+      }
+      return result;
+    }, options);
+
   return {
     async list(owner, page) {
       const where = ownerWhere(owner);
@@ -43,25 +60,35 @@ export function labelStore(db: CollaborationDb): LabelStore {
       return row ? toLabel(row) : undefined;
     },
 
-    async create(owner, label) {
-      const row = await db.label.create({
-        data: {
-          ...ownerWhere(owner), name: label.name, color: label.color, description: label.description,
-          exclusive: label.exclusive, archived_at: label.isArchived ? new Date() : null,
-        },
+    create(owner, label, context) {
+      return withEvent(context, async (tx) => {
+        const row = await tx.label.create({
+          data: {
+            ...ownerWhere(owner), name: label.name, color: label.color, description: label.description,
+            exclusive: label.exclusive, archived_at: label.isArchived ? new Date() : null,
+          },
+        });
+        const created = toLabel(row);
+        return { result: created, event: ['created', created] };
       });
-      return toLabel(row);
     },
 
-    async update(owner, id, change) {
-      const { count } = await db.label.updateMany({ where: { id: BigInt(id), ...ownerWhere(owner) }, data: dataOf(change) });
-      if (!count) return undefined;
-      return toLabel((await db.label.findUnique({ where: { id: BigInt(id) } }))!);
+    update(owner, id, change, context) {
+      return withEvent(context, async (tx) => {
+        const { count } = await tx.label.updateMany({ where: { id: BigInt(id), ...ownerWhere(owner) }, data: dataOf(change) });
+        if (!count) return { result: undefined };
+        const updated = toLabel((await tx.label.findUnique({ where: { id: BigInt(id) } }))!);
+        return { result: updated, event: ['edited', updated] };
+      });
     },
 
-    async remove(owner, id) {
-      const { count } = await db.label.deleteMany({ where: { id: BigInt(id), ...ownerWhere(owner) } });
-      return count > 0;
+    remove(owner, id, context) {
+      return withEvent(context, async (tx) => {
+        const row = await tx.label.findFirst({ where: { id: BigInt(id), ...ownerWhere(owner) } });
+        if (!row) return { result: false };
+        await tx.label.delete({ where: { id: row.id } });
+        return { result: true, event: ['deleted', toLabel(row)] };
+      });
     },
 
     async usable(repository, tokens) {

@@ -1,9 +1,13 @@
 // Milestones in PostgreSQL (table `milestone`). Their open/closed issue counts are
-// recounted by the issue store whenever an issue joins, leaves, closes or reopens.
+// recounted by the issue store whenever an issue joins, leaves, closes or reopens. Creating,
+// editing, closing, reopening and deleting one writes its event in the same transaction.
+import { outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
 import type { Milestone } from '../domain/issue-store.js';
 import type { MilestoneStore } from '../domain/milestones.js';
+import { outboxRowOfMilestoneEvent, type CatalogChangeContext, type MilestoneAction } from '../events/label-events.js';
 import type { Milestone as MilestoneRow, Prisma } from './generated/client.js';
-import type { CollaborationDb } from './db.js';
+import type { CollaborationDb, CollaborationTx } from './db.js';
+import { profileOf } from './users.js';
 
 export function toMilestone(row: MilestoneRow): Milestone {
   return {
@@ -15,7 +19,20 @@ export function toMilestone(row: MilestoneRow): Milestone {
 // Gitea's default order: nearest due date first, those without one last, then by id.
 const ORDER: Prisma.MilestoneOrderByWithRelationInput[] = [{ due_date: { sort: 'asc', nulls: 'last' } }, { id: 'asc' }];
 
-export function milestoneStore(db: CollaborationDb): MilestoneStore {
+export function milestoneStore(db: CollaborationDb, options: OutboxStoreOptions = {}): MilestoneStore {
+  /** Runs a change and writes its events in one transaction. */
+  const withEvents = <R>(context: CatalogChangeContext, work: (tx: CollaborationTx) => Promise<{ result: R; events: Array<[MilestoneAction, Milestone]> }>) =>
+    outboxTransaction(db, (tx: CollaborationTx, published: string[]) => ({ tx, published }), async ({ tx, published }) => {
+      const { result, events } = await work(tx);
+      const sender = events.length ? await profileOf(tx, context.sender) : context.sender;
+      for (const [action, milestone] of events) {
+        const row = outboxRowOfMilestoneEvent({ ...context, sender }, action, milestone);
+        await tx.outboxEvent.create({ data: row });
+        published.push(row.id);
+      }
+      return result;
+    }, options);
+
   return {
     async list(repositoryId, query) {
       const where: Prisma.MilestoneWhereInput = {
@@ -40,33 +57,47 @@ export function milestoneStore(db: CollaborationDb): MilestoneStore {
       return byName ? toMilestone(byName) : undefined;
     },
 
-    async create(repositoryId, milestone) {
-      const now = new Date();
-      const row = await db.milestone.create({
-        data: {
-          repository_id: BigInt(repositoryId), name: milestone.title, description: milestone.description, is_closed: milestone.isClosed,
-          closed_at: milestone.isClosed ? now : null, due_date: milestone.dueDate ?? null, created_at: now, updated_at: now,
-        },
+    create(repositoryId, milestone, context) {
+      return withEvents(context, async (tx) => {
+        const now = new Date();
+        const row = await tx.milestone.create({
+          data: {
+            repository_id: BigInt(repositoryId), name: milestone.title, description: milestone.description, is_closed: milestone.isClosed,
+            closed_at: milestone.isClosed ? now : null, due_date: milestone.dueDate ?? null, created_at: now, updated_at: now,
+          },
+        });
+        const created = toMilestone(row);
+        return { result: created, events: [['created', created]] };
       });
-      return toMilestone(row);
     },
 
-    async update(_repositoryId, id, change) {
-      const now = new Date();
-      const current = await db.milestone.findUniqueOrThrow({ where: { id: BigInt(id) } });
-      const data: Prisma.MilestoneUpdateInput = { updated_at: now };
-      if (change.title !== undefined) data.name = change.title;
-      if (change.description !== undefined) data.description = change.description;
-      if (change.dueDate !== undefined) data.due_date = change.dueDate;
-      if (change.isClosed !== undefined && change.isClosed !== current.is_closed) {
-        data.is_closed = change.isClosed;
-        data.closed_at = change.isClosed ? now : null;
-      }
-      return toMilestone(await db.milestone.update({ where: { id: BigInt(id) }, data }));
+    update(_repositoryId, id, change, context) {
+      return withEvents(context, async (tx) => {
+        const now = new Date();
+        const current = await tx.milestone.findUniqueOrThrow({ where: { id: BigInt(id) } });
+        const data: Prisma.MilestoneUpdateInput = { updated_at: now };
+        if (change.title !== undefined) data.name = change.title;
+        if (change.description !== undefined) data.description = change.description;
+        if (change.dueDate !== undefined) data.due_date = change.dueDate;
+        const stateChanged = change.isClosed !== undefined && change.isClosed !== current.is_closed;
+        if (stateChanged) {
+          data.is_closed = change.isClosed;
+          data.closed_at = change.isClosed ? now : null;
+        }
+        const updated = toMilestone(await tx.milestone.update({ where: { id: BigInt(id) }, data }));
+        const edited = change.title !== undefined || change.description !== undefined || change.dueDate !== undefined;
+        const events: Array<[MilestoneAction, Milestone]> = [];
+        if (edited) events.push(['edited', updated]);
+        if (stateChanged) events.push([updated.isClosed ? 'closed' : 'opened', updated]);
+        return { result: updated, events };
+      });
     },
 
-    async remove(_repositoryId, id) {
-      await db.milestone.delete({ where: { id: BigInt(id) } });
+    remove(_repositoryId, id, context) {
+      return withEvents(context, async (tx) => {
+        const row = await tx.milestone.delete({ where: { id: BigInt(id) } });
+        return { result: undefined, events: [['deleted', toMilestone(row)]] };
+      });
     },
   };
 }

@@ -36,6 +36,12 @@ export function payloadRepository(repo: pb.Repository, rootUrl: string) {
     archived_at: formatTime(repo.archived_at ?? { seconds: 0 }), has_issues: repo.has_issues, has_wiki: repo.has_wiki,
     has_pull_requests: repo.has_pull_requests, has_projects: repo.has_projects, has_releases: repo.has_releases,
     has_packages: repo.has_packages, has_actions: repo.has_actions, internal: false, mirror_interval: '',
+    // Gitea reports the built-in tracker's settings while the issues unit is on.
+    internal_tracker: repo.has_issues ? {
+      enable_time_tracker: repo.internal_tracker?.enable_time_tracker ?? true,
+      allow_only_contributors_to_track_time: repo.internal_tracker?.allow_only_contributors_to_track_time ?? true,
+      enable_issue_dependencies: repo.internal_tracker?.enable_issue_dependencies ?? true,
+    } : undefined,
     object_format_name: repo.object_format_name || 'sha1',
   };
 }

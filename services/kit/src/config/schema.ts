@@ -72,6 +72,8 @@ export const configSchema = z.object({
     DEFAULT_KEEP_EMAIL_PRIVATE: bool.default(false),
     DEFAULT_ALLOW_CREATE_ORGANIZATION: bool.default(true),
     DEFAULT_USER_VISIBILITY: z.enum(['public', 'limited', 'private']).default('public'),
+    // Time tracking site-wide; each repository also has its own switch (internal_tracker).
+    ENABLE_TIMETRACKING: bool.default(true),
   }).strict().prefault({}),
   migrations: z.object({
     ALLOW_LOCALNETWORKS: bool.default(false),

@@ -4,6 +4,7 @@ import { DomainError, alreadyExists, forbidden, invalid, notFound, type Caller }
 import { canCreateOrgRepository, orgFactsOf, type MemberTeam } from './org-access.js';
 import type { Owner } from './owner.js';
 import { atLeast, isPublicOnly, permissionOf, type AccessMode } from './permission.js';
+import { internalTrackerOf, type InternalTracker } from './internal-tracker.js';
 import { editPullRequestSettings, type PullRequestSettingsEdit } from './pull-request-settings.js';
 import { checkTemplateNames, initialFiles, type TemplateCatalog } from './repo-templates.js';
 import { UNIT_FLAGS, validateDescription, validateNewRepositoryName, validateRepositoryName, validateWebsite, type Repository, type UnitFlag } from './repository.js';
@@ -219,6 +220,8 @@ export interface EditRepositoryInput extends Partial<Record<UnitFlag, boolean>> 
   default_branch?: string;
   template?: boolean;
   pull_request_settings?: PullRequestSettingsEdit;
+  /** Replaces the built-in tracker's settings while issues are on (Gitea's EditRepoOption.internal_tracker). */
+  internal_tracker?: InternalTracker;
 }
 
 export async function editRepository(deps: RepositoryDeps, ownerLogin: string, name: string, input: EditRepositoryInput, caller: Caller): Promise<RepositoryAccess> {
@@ -256,6 +259,11 @@ export async function editRepository(deps: RepositoryDeps, ownerLogin: string, n
   const pullRequestsOn = input.has_pull_requests ?? repo.has_pull_requests;
   if (pullRequestsOn && input.pull_request_settings && Object.keys(input.pull_request_settings).length) {
     patch.pull_request_settings = editPullRequestSettings(repo.pull_request_settings, input.pull_request_settings);
+  }
+  // Gitea's updateRepoUnits: the built-in tracker's settings are replaced while issues stay on.
+  if (input.internal_tracker && (input.has_issues ?? repo.has_issues)) {
+    const next = internalTrackerOf(input.internal_tracker);
+    if (JSON.stringify(next) !== JSON.stringify(repo.internal_tracker)) patch.internal_tracker = next;
   }
   if (input.default_branch !== undefined && input.default_branch !== repo.default_branch) {
     if (!isBranchName(input.default_branch)) throw invalid(`invalid default branch name: ${input.default_branch}`, 'invalid_branch_name');

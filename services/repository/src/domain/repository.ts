@@ -1,5 +1,6 @@
 // A repository as the domain sees it, and Gitea's rules for its name.
 import { invalid } from '@anvil/kit';
+import type { InternalTracker } from './internal-tracker.js';
 import type { PullRequestSettings } from './pull-request-settings.js';
 
 export interface Repository {
@@ -28,6 +29,8 @@ export interface Repository {
   has_code: boolean;
   /** The pull request unit's settings, Gitea's defaults until edited. */
   pull_request_settings: PullRequestSettings;
+  /** The built-in issue tracker's settings (time tracking, dependencies), Gitea's defaults until edited. */
+  internal_tracker: InternalTracker;
   /** Lower case, sorted. */
   topics: string[];
   /** Read from git after each change of refs (git-facts.ts). */

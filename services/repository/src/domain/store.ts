@@ -39,7 +39,7 @@ export interface CollaboratorRow {
   user: Owner;
 }
 
-export type NewRepository = Omit<Repository, 'id' | 'created_at' | 'updated_at' | 'archived_at' | 'size' | 'empty' | 'pull_request_settings' | 'topics' | 'branch_count' | 'licenses'>;
+export type NewRepository = Omit<Repository, 'id' | 'created_at' | 'updated_at' | 'archived_at' | 'size' | 'empty' | 'pull_request_settings' | 'internal_tracker' | 'topics' | 'branch_count' | 'licenses'>;
 export type RepositoryPatch = Partial<Omit<Repository, 'id' | 'owner_id' | 'owner_login' | 'created_at' | 'updated_at'>>;
 
 export type RepositoryEvent =
@@ -83,6 +83,19 @@ export interface RepositoryReader extends TeamRepositoryReader {
   countOwnedBy(ownerId: number): Promise<number>;
   search(filter: SearchFilter): Promise<{ items: RepositoryWithOwner[]; total: number }>;
   listCollaborators(repositoryId: number, offset: number, limit: number): Promise<{ items: CollaboratorRow[]; total: number }>;
+  /** Every repository matching the search filter (no paging), ids and names only; with a team, only the team's. */
+  visibleRepositories(filter: SearchFilter, team?: TeamScope): Promise<VisibleRepository[]>;
+  /** An organization's team by name, case-insensitively. */
+  findTeamByName(orgId: number, name: string): Promise<TeamScope | undefined>;
+  /** Users who may be assigned to the repository's issues (Gitea's GetRepoAssignees), ordered by login. */
+  assignableUsers(repositoryId: number): Promise<Owner[]>;
+}
+
+export interface VisibleRepository {
+  id: number;
+  ownerId: number;
+  ownerLogin: string;
+  name: string;
 }
 
 export interface RepositoryWriter extends RepositoryReader, TeamRepositoryWriter {

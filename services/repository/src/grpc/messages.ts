@@ -49,6 +49,7 @@ export function repositoryMessage(r: Repository): pb.RepositoryInput {
     updated_at: timestamp(r.updated_at),
     language: r.language ?? '',
     pull_request_settings: r.pull_request_settings,
+    internal_tracker: r.internal_tracker,
     topics: r.topics,
     branch_count: r.branch_count,
     licenses: r.licenses,

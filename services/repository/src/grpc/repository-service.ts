@@ -2,6 +2,7 @@
 import { notFound, type Caller, type ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import { getCollaborator, listCollaborators, removeCollaborator, setCollaborator, userPermission } from '../domain/collaborators.js';
+import { listAssignees, visibleRepositories } from '../domain/issue-access.js';
 import { getOwner, isOwnerVisibleTo, type Owner, type OwnerKey } from '../domain/owner.js';
 import {
   createRepository, deleteRepository, editRepository, getRepositoryById, resolveRepository, searchRepositories,
@@ -95,6 +96,7 @@ export function repositoryService(deps: RepositoryDeps): ServiceImplementation<r
         has_actions: request.has_actions ?? undefined,
         has_code: request.has_code ?? undefined,
         pull_request_settings: request.pull_request_settings ? definedFields(request.pull_request_settings) : undefined,
+        internal_tracker: request.internal_tracker ?? undefined,
       }, caller));
     },
     async DeleteRepository(request, { caller }) {
@@ -139,6 +141,13 @@ export function repositoryService(deps: RepositoryDeps): ServiceImplementation<r
       const ref = request.ref ?? { owner: '', name: '' };
       const { user, permission } = await userPermission(store, ref.owner, ref.name, request.collaborator, caller);
       return { user_id: user.id, login: user.login, permission, user: ownerUserMessage(user) };
+    },
+    async ListAssignees(request, { caller }) {
+      return { users: (await listAssignees(store, request.owner, request.name, caller)).map(ownerUserMessage) };
+    },
+    async ListVisibleRepositories(request, { caller }) {
+      const found = await visibleRepositories(store, caller, request.owner, request.team);
+      return { repositories: found.map((r) => ({ id: r.id, owner_id: r.ownerId, owner_login: r.ownerLogin, name: r.name })) };
     },
   };
 }

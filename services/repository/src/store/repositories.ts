@@ -3,6 +3,7 @@
 import { alreadyExists, outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
 import type { Owner } from '../domain/owner.js';
 import type { CollaboratorMode } from '../domain/permission.js';
+import { internalTrackerOf } from '../domain/internal-tracker.js';
 import { pullRequestSettingsOf } from '../domain/pull-request-settings.js';
 import type { Repository } from '../domain/repository.js';
 import type { NewRepository, RepositoryEvent, RepositoryPatch, RepositoryReader, RepositoryStore, RepositoryWithOwner, RepositoryWriter, SearchFilter } from '../domain/store.js';
@@ -12,6 +13,7 @@ import { poolOf, type RepositoryDb, type RepositoryTx } from './db.js';
 import { memberTeamsOf, toMemberTeam } from './org-teams.js';
 import { teamRepositoryReader, teamRepositoryWriter } from './team-repositories.js';
 import { ownerReader, toOwner } from './owners.js';
+import { assignableUsers } from './assignees.js';
 import type { MemberTeam } from '../domain/org-access.js';
 
 // Columns and fields share names (as the .proto's); only the encodings differ: bigint ids
@@ -24,6 +26,7 @@ export function toRepository(row: RepositoryRow): Repository {
     owner_id: Number(row.owner_id),
     size: Number(row.size),
     pull_request_settings: pullRequestSettingsOf(row.pull_request_settings),
+    internal_tracker: internalTrackerOf(row.internal_tracker),
     topics: row.topics ?? [],
     branch_count: row.branch_count ?? 0,
     licenses: row.licenses ?? [],
@@ -32,11 +35,12 @@ export function toRepository(row: RepositoryRow): Repository {
 }
 
 function toColumns(patch: RepositoryPatch): Prisma.RepositoryUpdateInput {
-  const { name, size, pull_request_settings, ...same } = patch;
+  const { name, size, pull_request_settings, internal_tracker, ...same } = patch;
   const data: Prisma.RepositoryUpdateInput = { ...same };
   if (name !== undefined) { data.name = name; data.lower_name = name.toLowerCase(); }
   if (size !== undefined) data.size = BigInt(size);
   if (pull_request_settings !== undefined) data.pull_request_settings = { ...pull_request_settings };
+  if (internal_tracker !== undefined) data.internal_tracker = { ...internal_tracker };
   return data;
 }
 
@@ -136,6 +140,20 @@ function whereOf(filter: SearchFilter, hiddenOwners: bigint[], viewerTeams: Memb
 
 function reader(db: RepositoryDb | RepositoryTx): RepositoryReader {
   const owners = ownerReader(db);
+  /** The filter of a search: what the viewer may see (their teams, owners hidden from them) and what they asked for. */
+  async function searchWhere(filter: SearchFilter): Promise<Prisma.RepositoryWhereInput> {
+    const viewerTeams = filter.viewerIsAdmin ? [] : await memberTeamsOf(db, filter.viewerId, undefined, []);
+    const ownerTeams = !filter.includeCollaborative || filter.owner_id <= 0 ? []
+      : filter.owner_id === filter.viewerId && !filter.viewerIsAdmin ? viewerTeams
+        : await memberTeamsOf(db, filter.owner_id, undefined, []);
+    // Organizations the viewer belongs to are not hidden from them, even private ones.
+    const memberOrgs = new Set(viewerTeams.map((t) => BigInt(t.orgId)));
+    const hidden = filter.viewerIsAdmin ? [] : await db.owner.findMany({
+      where: { visibility: { in: filter.viewerId > 0 ? ['private'] : ['private', 'limited'] } },
+      select: { id: true },
+    });
+    return whereOf(filter, hidden.map((o) => o.id).filter((id) => !memberOrgs.has(id)), viewerTeams, ownerTeams);
+  }
   async function withOwners(rows: RepositoryRow[]): Promise<RepositoryWithOwner[]> {
     // One query for every owner on the page (no N+1).
     const ids = [...new Set(rows.map((r) => r.owner_id))];
@@ -190,17 +208,7 @@ function reader(db: RepositoryDb | RepositoryTx): RepositoryReader {
       return db.repository.count({ where: { owner_id: BigInt(ownerId) } });
     },
     async search(filter) {
-      const viewerTeams = filter.viewerIsAdmin ? [] : await memberTeamsOf(db, filter.viewerId, undefined, []);
-      const ownerTeams = !filter.includeCollaborative || filter.owner_id <= 0 ? []
-        : filter.owner_id === filter.viewerId && !filter.viewerIsAdmin ? viewerTeams
-          : await memberTeamsOf(db, filter.owner_id, undefined, []);
-      // Organizations the viewer belongs to are not hidden from them, even private ones.
-      const memberOrgs = new Set(viewerTeams.map((t) => BigInt(t.orgId)));
-      const hidden = filter.viewerIsAdmin ? [] : await db.owner.findMany({
-        where: { visibility: { in: filter.viewerId > 0 ? ['private'] : ['private', 'limited'] } },
-        select: { id: true },
-      });
-      const where = whereOf(filter, hidden.map((o) => o.id).filter((id) => !memberOrgs.has(id)), viewerTeams, ownerTeams);
+      const where = await searchWhere(filter);
       const column = SORT_COLUMN[filter.sort];
       // id breaks ties so pages never shift.
       const orderBy: Prisma.RepositoryOrderByWithRelationInput[] = [{ [column]: filter.order }];
@@ -211,6 +219,18 @@ function reader(db: RepositoryDb | RepositoryTx): RepositoryReader {
       ]);
       return { items: await withOwners(rows), total };
     },
+    async visibleRepositories(filter, team) {
+      const where = await searchWhere(filter);
+      // A team that includes every repository of its organization needs no rows (the owner filter does it).
+      const ofTeam: Prisma.RepositoryWhereInput = team && !team.includesAllRepositories ? { team_repositories: { some: { team_id: BigInt(team.teamId) } } } : {};
+      const rows = await db.repository.findMany({ where: { AND: [where, ofTeam] }, select: { id: true, owner_id: true, owner_login: true, name: true }, orderBy: { id: 'asc' } });
+      return rows.map((r) => ({ id: Number(r.id), ownerId: Number(r.owner_id), ownerLogin: r.owner_login, name: r.name }));
+    },
+    async findTeamByName(orgId, name) {
+      const row = await db.orgTeam.findFirst({ where: { org_id: BigInt(orgId), name: { equals: name, mode: 'insensitive' } } });
+      return row ? { teamId: Number(row.id), orgId: Number(row.org_id), includesAllRepositories: row.includes_all_repositories || row.permission === 'owner' } : undefined;
+    },
+    assignableUsers: (repositoryId) => assignableUsers(db, repositoryId),
     async listCollaborators(repositoryId, offset, limit) {
       const where = { repository_id: BigInt(repositoryId) };
       const [rows, total] = await Promise.all([

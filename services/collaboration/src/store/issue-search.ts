@@ -1,0 +1,58 @@
+// The issue search over many repositories in one SQL statement: the repositories come as
+// one array parameter (`repository_id = ANY(...)`), the page and its total (a window count)
+// come back together, with the users, labels and milestone each issue shows.
+import type { IssueSearch, IssueSearchStore } from '../domain/issue-search.js';
+import { Prisma } from './generated/client.js';
+import type { CollaborationDb } from './db.js';
+import { escapeLike, SELECT_ISSUE, toIssue, type IssueRow } from './issue-rows.js';
+
+function filtersOf(query: IssueSearch): Prisma.Sql[] {
+  const where: Prisma.Sql[] = [Prisma.sql`i.repository_id = ANY(${query.repositoryIds.map(BigInt)}::bigint[])`];
+  if (query.state !== 'all') where.push(Prisma.sql`i.is_closed = ${query.state === 'closed'}`);
+  if (query.type !== 'all') where.push(Prisma.sql`i.is_pull = ${query.type === 'pulls'}`);
+  if (query.labels.length) {
+    // Any of the named labels (a repository's or its organization's: whatever the issue carries).
+    const wanted = query.labels.map((l) => l.toLowerCase());
+    where.push(Prisma.sql`(NOT EXISTS (SELECT 1 FROM label l WHERE lower(l.name) = ANY(${wanted}::text[]))
+      OR EXISTS (SELECT 1 FROM issue_label il JOIN label l ON l.id = il.label_id WHERE il.issue_id = i.id AND lower(l.name) = ANY(${wanted}::text[])))`);
+  }
+  if (query.milestones.length) {
+    const wanted = query.milestones.map((m) => m.toLowerCase());
+    where.push(Prisma.sql`(NOT EXISTS (SELECT 1 FROM milestone m WHERE lower(m.name) = ANY(${wanted}::text[]))
+      OR EXISTS (SELECT 1 FROM milestone m WHERE m.id = i.milestone_id AND lower(m.name) = ANY(${wanted}::text[])))`);
+  }
+  if (query.q) {
+    const pattern = `%${escapeLike(query.q)}%`;
+    where.push(Prisma.sql`(i.title ILIKE ${pattern} OR i.body ILIKE ${pattern})`);
+  }
+  if (query.since) where.push(Prisma.sql`i.updated_at >= ${query.since}`);
+  if (query.before) where.push(Prisma.sql`i.updated_at <= ${query.before}`);
+  if (query.posterId !== undefined) where.push(Prisma.sql`i.poster_id = ${BigInt(query.posterId)}`);
+  if (query.posterLogin !== undefined) where.push(Prisma.sql`i.poster_id IN (SELECT u.id FROM "user" u WHERE u.lower_name = ${query.posterLogin.toLowerCase()})`);
+  if (query.assigneeId !== undefined) where.push(Prisma.sql`EXISTS (SELECT 1 FROM issue_assignee a WHERE a.issue_id = i.id AND a.user_id = ${BigInt(query.assigneeId)})`);
+  if (query.mentionedId !== undefined) where.push(Prisma.sql`EXISTS (SELECT 1 FROM issue_mention mn WHERE mn.issue_id = i.id AND mn.user_id = ${BigInt(query.mentionedId)})`);
+  if (query.reviewRequestedId !== undefined) {
+    where.push(Prisma.sql`EXISTS (SELECT 1 FROM pull_review r WHERE r.issue_id = i.id AND r.reviewer_id = ${BigInt(query.reviewRequestedId)} AND r.state = 'REQUEST_REVIEW')`);
+  }
+  if (query.reviewedId !== undefined) {
+    where.push(Prisma.sql`EXISTS (SELECT 1 FROM pull_review r WHERE r.issue_id = i.id AND r.reviewer_id = ${BigInt(query.reviewedId)} AND r.state IN ('APPROVED', 'REQUEST_CHANGES', 'COMMENT'))`);
+  }
+  return where;
+}
+
+export function issueSearchStore(db: CollaborationDb): IssueSearchStore {
+  return {
+    async search(query) {
+      const where = Prisma.join(filtersOf(query), ' AND ');
+      // Newest first (Gitea sorts the search by creation; ids grow with it), a stable order.
+      const rows = await db.$queryRaw<IssueRow[]>`${SELECT_ISSUE}, count(*) OVER () AS total
+        FROM issue i LEFT JOIN "user" p ON p.id = i.poster_id
+        WHERE ${where} ORDER BY i.id DESC LIMIT ${query.limit} OFFSET ${query.offset}`;
+      if (rows.length) return { items: rows.map(toIssue), total: Number(rows[0].total ?? 0) };
+      if (query.offset === 0) return { items: [], total: 0 };
+      // A page past the end has no row to carry the total: count once more (rare).
+      const [{ count }] = await db.$queryRaw<Array<{ count: bigint }>>`SELECT count(*) AS count FROM issue i WHERE ${where}`;
+      return { items: [], total: Number(count) };
+    },
+  };
+}
