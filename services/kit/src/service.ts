@@ -53,24 +53,23 @@ export async function runService<Db extends TransactionalSqlClient<Tx> & { $disc
   spec: ServiceSpec<Db, Tx, Ctx>,
 ): Promise<void> {
   const log = createLogger(spec.name);
-  let config: Config;
+  let config: Config, databaseRoot: string, natsUrl: string, secret: string;
   try {
     config = loadConfig();
-    requireSetting(config.databaseUrl, 'ANVIL_DATABASE_URL');
-    requireSetting(config.natsUrl, 'NATS_URL');
-    requireSetting(config.settings.security.INTERNAL_TOKEN, 'ANVIL__security__INTERNAL_TOKEN');
+    databaseRoot = requireSetting(config.databaseUrl, 'ANVIL_DATABASE_URL');
+    natsUrl = requireSetting(config.natsUrl, 'NATS_URL');
+    secret = requireSetting(config.settings.security.INTERNAL_TOKEN, 'ANVIL__security__INTERNAL_TOKEN');
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     console.error(`${spec.name}: ${err.message}`);
     process.exit(1);
   }
-  const secret = config.settings.security.INTERNAL_TOKEN!;
   const shutdown = new Shutdown(log);
   shutdown.listen();
   const tracing = await startTracing(spec.name);
   shutdown.add('tracing', () => tracing.shutdown());
 
-  const databaseUrl = serviceDatabaseUrl(config.databaseUrl!, spec.name);
+  const databaseUrl = serviceDatabaseUrl(databaseRoot, spec.name);
   await applyMigrations({ databaseUrl, migrationsDir: spec.migrationsDir, log });
   // Kubernetes runs migrations as a Job before rolling out new pods (deploy/kubernetes).
   if (process.env.ANVIL_MIGRATE_ONLY === 'true') {
@@ -80,7 +79,7 @@ export async function runService<Db extends TransactionalSqlClient<Tx> & { $disc
   const db = spec.createDb(databaseUrl);
   shutdown.add('database', () => db.$disconnect());
 
-  const bus = await connectEventBus(config.natsUrl!, `anvil-${spec.name}`, eventsNamespace(), log);
+  const bus = await connectEventBus(natsUrl, `anvil-${spec.name}`, eventsNamespace(), log);
   shutdown.add('nats', () => bus.nc.drain());
   const relay = startOutboxRelay(db, bus, log);
   shutdown.add('outbox relay', () => relay.stop());
