@@ -34,6 +34,8 @@ export interface ServiceClients {
   trackedTimes: ServiceClient<collaboration.TrackedTimeServiceClient>;
   pulls: ServiceClient<collaboration.PullServiceClient>;
   reviews: ServiceClient<collaboration.ReviewServiceClient>;
+  watches: ServiceClient<collaboration.WatchServiceClient>;
+  notifications: ServiceClient<collaboration.NotificationServiceClient>;
   close(): void;
 }
 
@@ -70,6 +72,8 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     trackedTimes: createServiceClient<collaboration.TrackedTimeServiceClient>(anvil.collaboration.v1.TrackedTimeService, collaborationAddress, secret),
     pulls: createServiceClient<collaboration.PullServiceClient>(anvil.collaboration.v1.PullService, collaborationAddress, secret),
     reviews: createServiceClient<collaboration.ReviewServiceClient>(anvil.collaboration.v1.ReviewService, collaborationAddress, secret),
+    watches: createServiceClient<collaboration.WatchServiceClient>(anvil.collaboration.v1.WatchService, collaborationAddress, secret),
+    notifications: createServiceClient<collaboration.NotificationServiceClient>(anvil.collaboration.v1.NotificationService, collaborationAddress, secret),
   };
   return {
     ...clients,

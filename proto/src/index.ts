@@ -38,6 +38,8 @@ import type { ProtoGrpcType as CollaborationSubscriptionsGrpc } from './generate
 import type { ProtoGrpcType as CollaborationPullsGrpc } from './generated/pulls.js';
 import type { ProtoGrpcType as CollaborationReviewsGrpc } from './generated/reviews.js';
 import type { ProtoGrpcType as CollaborationTrackedTimesGrpc } from './generated/tracked_times.js';
+import type { ProtoGrpcType as CollaborationWatchesGrpc } from './generated/watches.js';
+import type { ProtoGrpcType as CollaborationNotificationsGrpc } from './generated/notifications.js';
 
 // One service per line, so that adding one touches one line.
 export type AnvilGrpc = IdentityGrpc
@@ -68,7 +70,9 @@ export type AnvilGrpc = IdentityGrpc
   & CollaborationSubscriptionsGrpc
   & CollaborationPullsGrpc
   & CollaborationReviewsGrpc
-  & CollaborationTrackedTimesGrpc;
+  & CollaborationTrackedTimesGrpc
+  & CollaborationWatchesGrpc
+  & CollaborationNotificationsGrpc;
 
 /** Folder holding `anvil/<ctx>/v1/*.proto`; the include root for every import. */
 export const PROTO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

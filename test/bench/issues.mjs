@@ -51,7 +51,8 @@ async function bulkInsert(databaseUrl, repositoryId, posterId, labelId, mileston
   }
 }
 
-function measure(url, token, connections, duration) {
+/** Page-1 latency of one GET under `connections` for `duration` s (also notifications.mjs). */
+export function measure(url, token, connections, duration) {
   return new Promise((resolve, reject) => {
     autocannon({ url, connections, duration, headers: { authorization: `token ${token}` } }, (err, result) => {
       if (err) return reject(err);

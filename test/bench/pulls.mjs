@@ -3,22 +3,50 @@
 // list runs no git); (2) 16 concurrent merges of different pulls into one base: each must
 // land (200) or answer a clean 409, and every landed head must be reachable from the base.
 // The 3,000 pulls are one API-created pull copied in SQL (the collaboration database), since
-// opening them through the API would time the seeding, not the list.
+// opening them through the API would time the seeding, not the list. (3) The merge of a pull
+// with 100 commits (each adding a file), p50 over BENCH_PULL_BIG_RUNS pulls, against the raw
+// git commands such a merge runs (merge-tree, commit-tree, update-ref) on branches of the
+// same shape; the branches are written straight into the bare repository by git fast-import.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import pg from 'pg';
 
 const PULLS = Number(process.env.BENCH_PULLS ?? 3000);
 const MERGES = Number(process.env.BENCH_PULL_MERGES ?? 16);
+const BIG_RUNS = Number(process.env.BENCH_PULL_BIG_RUNS ?? 5);
+const BIG_COMMITS = 100;
 
-function git(args, gitDir) {
+/** Runs git in the bare repository; resolves its exit code and its stdout. */
+function gitOut(args, gitDir, input) {
   return new Promise((resolve) => {
     const child = spawn('git', [`--git-dir=${gitDir}`, ...args], { env: { PATH: process.env.PATH, LANG: 'C', GIT_CONFIG_NOSYSTEM: '1' } });
-    child.stdout.resume();
+    const out = [];
+    child.stdout.on('data', (b) => out.push(b));
     child.stderr.resume();
-    child.on('close', (code) => resolve(code));
+    child.on('close', (code) => resolve({ code, out: Buffer.concat(out).toString().trim() }));
+    // Most commands never read stdin and may exit before it is closed.
+    child.stdin.on('error', () => {});
+    child.stdin.end(input ?? '');
   });
 }
+
+const git = async (args, gitDir) => (await gitOut(args, gitDir)).code;
+
+/** `branch` from `from` with BIG_COMMITS commits, each adding one file (git fast-import). */
+async function hundredCommitBranch(gitDir, branch, from) {
+  let stream = '';
+  for (let i = 1; i <= BIG_COMMITS; i++) {
+    const message = `${branch} commit ${i}\n`;
+    const content = `${branch} ${i}\n`;
+    stream += `commit refs/heads/${branch}\ncommitter Bench <bench@example.com> ${1_700_000_000 + i} +0000\ndata ${Buffer.byteLength(message)}\n${message}`;
+    if (i === 1) stream += `from ${from}\n`;
+    stream += `M 100644 inline ${branch}/file-${i}.txt\ndata ${Buffer.byteLength(content)}\n${content}\n`;
+  }
+  const { code } = await gitOut(['fast-import', '--quiet'], gitDir, stream);
+  if (code !== 0) throw new Error(`fast-import of ${branch} failed`);
+}
+
+const p50 = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 
 async function call(baseUrl, token, method, path, body) {
   const res = await fetch(`${baseUrl}api/v1${path}`, {
@@ -79,5 +107,27 @@ export async function benchPulls({ baseUrl, token, owner, gitRoot, collaboration
   }
   const landed = statuses.filter((s) => s === 200).length;
   const conflicts = statuses.filter((s) => s === 409).length;
-  return { list, pulls: PULLS, merges: MERGES, landed, conflicts, other: statuses.length - landed - conflicts, lost };
+
+  // A pull with 100 commits, merged through the API, against the plumbing run by hand.
+  const apiMs = [];
+  const rawMs = [];
+  for (let run = 0; run < BIG_RUNS; run++) {
+    const main = (await gitOut(['rev-parse', 'refs/heads/main'], gitDir)).out;
+    await hundredCommitBranch(gitDir, `big-${run}`, main);
+    await hundredCommitBranch(gitDir, `raw-${run}`, main);
+    const pull = await ok(call(baseUrl, token, 'POST', `${base}/pulls`, { title: `Big ${run}`, head: `big-${run}`, base: 'main' }), `pull big-${run}`);
+    let started = performance.now();
+    const merged = await call(baseUrl, token, 'POST', `${base}/pulls/${pull.number}/merge`, { do: 'merge' });
+    apiMs.push(performance.now() - started);
+    if (merged.status !== 200) throw new Error(`merge of big-${run}: ${merged.status} ${JSON.stringify(merged.body).slice(0, 300)}`);
+    // The reference: the same merge by hand onto a scratch ref at main.
+    const baseSha = (await gitOut(['rev-parse', 'refs/heads/main'], gitDir)).out;
+    started = performance.now();
+    const tree = (await gitOut(['merge-tree', '--write-tree', baseSha, `refs/heads/raw-${run}`], gitDir)).out.split('\n')[0];
+    const commit = (await gitOut(['commit-tree', tree, '-p', baseSha, '-p', `refs/heads/raw-${run}`, '-m', `Merge raw-${run}`], gitDir)).out;
+    await gitOut(['update-ref', `refs/bench/raw-${run}`, commit, ''], gitDir);
+    rawMs.push(performance.now() - started);
+  }
+  const big = { runs: BIG_RUNS, commits: BIG_COMMITS, apiP50: p50(apiMs), rawP50: p50(rawMs) };
+  return { list, pulls: PULLS, merges: MERGES, landed, conflicts, other: statuses.length - landed - conflicts, lost, big };
 }

@@ -33,6 +33,7 @@ import { benchGitReads, benchMixed } from './git-reads.mjs';
 import { benchIssueList } from './issues.mjs';
 import { benchIssueSearch } from './issue-search.mjs';
 import { benchPulls } from './pulls.mjs';
+import { benchNotifications } from './notifications.mjs';
 import { benchRepoSearch } from './repo-search.mjs';
 import { benchUserSearch } from './user-search.mjs';
 import { benchTracing, startOtlpSink } from './tracing.mjs';
@@ -41,8 +42,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const WARMUP = 3;
-// BENCH_PARTS=user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues,issue-search,pulls,migrate,tracing (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues,issue-search,pulls,migrate,tracing').split(','));
+// BENCH_PARTS=user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues,issue-search,pulls,migrate,tracing,notifications (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues,issue-search,pulls,migrate,tracing,notifications').split(','));
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
 const here = (file) => new URL(file, import.meta.url).pathname;
@@ -383,6 +384,10 @@ async function benchPullRequests({ baseUrl, token, dataDir, log }) {
   console.log(`\ntarget: p50 ≤ 50 ms, p99 ≤ 100 ms: ${r.list.p50 <= 50 && r.list.p99 <= 100 ? 'met' : 'MISSED'}`);
   console.log(`\n${r.merges} concurrent merges of different pulls into one base: ${r.landed} landed (200), ${r.conflicts} clean 409, ${r.other} other; ` +
     `landed heads missing from the base: ${r.lost}: ${r.other === 0 && r.lost === 0 ? 'met' : 'MISSED'}`);
+  const ratio = r.big.apiP50 / r.big.rawP50;
+  console.log(`
+Merge of a pull with ${r.big.commits} commits, p50 of ${r.big.runs}: POST /pulls/{index}/merge ${fmt(r.big.apiP50, 1)} ms, ` +
+    `raw merge-tree + commit-tree + update-ref ${fmt(r.big.rawP50, 1)} ms: ${fmt(ratio, 2)}× (target ≤ 2×: ${ratio <= 2 ? 'met' : 'MISSED'})`);
 }
 
 /** Webhook delivery latency at a steady rate, and throughput beside a slow receiver (hooks.mjs). */
@@ -466,6 +471,26 @@ async function benchIssueSearchPart({ baseUrl, log }) {
   console.log(`\none request at a time: p50 ${fmt(r.aloneP50, 1)} ms, slowest of 20 ${fmt(r.aloneMax, 1)} ms`);
 }
 
+/** Comment → notification lag at a steady rate, and GET /notifications with 10 vs 10,000 threads (notifications.mjs). */
+async function benchNotificationParts({ baseUrl, token, log }) {
+  const r = await benchNotifications({
+    baseUrl, token, admin, owner: admin.username, collaborationDbUrl: databaseUrl(`${prefix}_collaboration`), connections: CONNECTIONS, duration: DURATION, rounds: ROUNDS, log,
+  });
+  console.log(`\nIssue comment → its notification thread (collaboration's consumer): ${r.lag.scheduled} comments scheduled at ${r.lag.rate}/s, each on its own issue; ` +
+    `${r.lag.comments} answered (${fmt(r.lag.answeredRate, 1)}/s), ${r.lag.retried} POSTs retried after a 503, ${r.lag.failed} failed and left out`);
+  console.log(`${machine()}\n`);
+  console.log('| threads written | p50 ms | p99 ms | max ms |');
+  console.log('|---:|---:|---:|---:|');
+  console.log(`| ${r.lag.threads} of ${r.lag.comments} | ${fmt(r.lag.p50, 0)} | ${fmt(r.lag.p99, 0)} | ${fmt(r.lag.max, 0)} |`);
+  const ratio = r.list.large.p50 / r.list.small.p50;
+  console.log(`\nGET /api/v1/notifications (page 1: 30 threads with their repository) with a token, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s each\n`);
+  console.log('| user | req/s | p50 ms | p99 ms |');
+  console.log('|---|---:|---:|---:|');
+  console.log(`| 10 threads | ${fmt(r.list.small.rps)} | ${fmt(r.list.small.p50, 1)} | ${fmt(r.list.small.p99, 1)} |`);
+  console.log(`| 10,000 threads | ${fmt(r.list.large.rps)} | ${fmt(r.list.large.p50, 1)} | ${fmt(r.list.large.p99, 1)} |`);
+  console.log(`\ntarget: 10,000 threads within 1.5× the time of 10 (p50): ${fmt(ratio, 2)}× ${ratio <= 1.5 ? 'met' : 'MISSED'}`);
+}
+
 async function main() {
   const dataDir = await mkdtemp(join(tmpdir(), 'anvil-bench-'));
   try {
@@ -490,6 +515,7 @@ async function main() {
     if (PARTS.has('issues')) await benchIssues({ baseUrl, token, log });
     if (PARTS.has('issue-search')) await benchIssueSearchPart({ baseUrl, log });
     if (PARTS.has('pulls')) await benchPullRequests({ baseUrl, token, dataDir, log });
+    if (PARTS.has('notifications')) await benchNotificationParts({ baseUrl, token, log });
     if (PARTS.has('tracing')) {
       const sink = await startOtlpSink();
       const traced = await bootGateway(join(dataDir, 'traced'), '_tr', { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url });

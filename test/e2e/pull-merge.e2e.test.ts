@@ -125,3 +125,167 @@ describe('merging under branch protection', () => {
     expect(await mainSha(owner, base)).toBe(before);
   });
 });
+
+describe('merging under the repository\'s merge settings', () => {
+  it('refuses a merge style the repository does not allow with 405, and merges once it is allowed', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const { base } = await repoWithPull(owner);
+    const repoName = base.replace('/repos/', '');
+    const edited = await owner.client.patch(`/repos/${repoName}`, { allow_squash_merge: false, allow_rebase: false });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ allow_squash_merge: false, allow_rebase: false, allow_merge_commits: true });
+    const before = await mainSha(owner, base);
+    for (const style of ['squash', 'rebase']) {
+      const refused = await owner.client.post(`${base}/pulls/1/merge`, { do: style });
+      expect(refused.status).toBe(405);
+      expect(refused.body.message).toBe(`${style} is not allowed an allowed merge style for this repository`);
+    }
+    expect(await mainSha(owner, base)).toBe(before);
+    expect((await owner.client.get(`${base}/pulls/1/merge`)).status).toBe(404);
+
+    expect((await owner.client.patch(`/repos/${repoName}`, { allow_squash_merge: true })).status).toBe(200);
+    expect((await owner.client.post(`${base}/pulls/1/merge`, { do: 'squash' })).status).toBe(200);
+  });
+
+  it('marks a pull manually merged only when the repository allows it and the commit is on the base', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const { base, pull } = await repoWithPull(owner);
+    const repoName = base.replace('/repos/', '');
+    const onMain = await mainSha(owner, base);
+    const refused = await owner.client.post(`${base}/pulls/1/merge`, { do: 'manually-merged', merge_commit_id: onMain });
+    expect(refused.status).toBe(405);
+    expect(refused.body.message).toBe('manually-merged is not allowed an allowed merge style for this repository');
+
+    expect((await owner.client.patch(`/repos/${repoName}`, { allow_manual_merge: true })).status).toBe(200);
+    // The head commit is not on the base branch, and a short id is no commit id.
+    expect((await owner.client.post(`${base}/pulls/1/merge`, { do: 'manually-merged', merge_commit_id: pull.head.sha })).status).toBe(409);
+    expect((await owner.client.post(`${base}/pulls/1/merge`, { do: 'manually-merged', merge_commit_id: onMain.slice(0, 10) })).status).toBe(409);
+    expect((await owner.client.get(`${base}/pulls/1/merge`)).status).toBe(404);
+
+    expect((await owner.client.post(`${base}/pulls/1/merge`, { do: 'manually-merged', merge_commit_id: onMain })).status).toBe(200);
+    const read = await owner.client.get(`${base}/pulls/1`);
+    expect(read.body).toMatchObject({ merged: true, state: 'closed', merge_commit_sha: onMain });
+    // Nothing was written to the base.
+    expect(await mainSha(owner, base)).toBe(onMain);
+  });
+
+  it('deletes the head branch after a merge by default when the repository says so, unless the merger keeps it', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const { base } = await repoWithPull(owner);
+    const repoName = base.replace('/repos/', '');
+    expect((await owner.client.patch(`/repos/${repoName}`, { default_delete_branch_after_merge: true })).status).toBe(200);
+    expect((await owner.client.post(`${base}/contents/second.txt`, { content: b64('two\n'), new_branch: 'kept', message: 'Second' })).status).toBe(201);
+    expect((await owner.client.post(`${base}/pulls`, { title: 'Second', head: 'kept', base: 'main' })).status).toBe(201);
+
+    expect((await owner.client.post(`${base}/pulls/1/merge`, { do: 'merge' })).status).toBe(200);
+    expect((await owner.client.get(`${base}/branches/topic`)).status).toBe(404);
+    expect((await owner.client.post(`${base}/pulls/2/merge`, { do: 'merge', delete_branch_after_merge: false })).status).toBe(200);
+    expect((await owner.client.get(`${base}/branches/kept`)).status).toBe(200);
+  });
+});
+
+describe('updating a pull request\'s branch from its base', () => {
+  const branchSha = async (owner: Writer, base: string, branch: string) => (await owner.client.get(`${base}/branches/${branch}`)).body.commit.id as string;
+
+  /** Waits (generously: the push consumer follows the moved head) until the pull reports `sha` as its head. */
+  async function pullHeadBecomes(owner: Writer, base: string, sha: string) {
+    for (let i = 0; i < 120; i++) {
+      if ((await owner.client.get(`${base}/pulls/1`)).body.head.sha === sha) return;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    throw new Error(`the pull never reported head ${sha}`);
+  }
+
+  it('merges the base into the head, and the pull follows its new head', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const { base, pull } = await repoWithPull(owner);
+    expect((await owner.client.post(`${base}/contents/later.txt`, { content: b64('later\n'), message: 'Later on main' })).status).toBe(201);
+    const main = await mainSha(owner, base);
+    expect((await owner.client.post(`${base}/pulls/1/update?style=merge`)).status).toBe(200);
+    const head = await branchSha(owner, base, 'topic');
+    const commit = (await owner.client.get(`${base}/git/commits/${head}`)).body;
+    expect(commit.parents.map((p: { sha: string }) => p.sha)).toEqual([pull.head.sha, main]);
+    expect(commit.commit.message).toContain(`Merge branch 'main' into topic`);
+    await pullHeadBecomes(owner, base, head);
+  });
+
+  it('rebases the head onto the base', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const { base } = await repoWithPull(owner);
+    expect((await owner.client.post(`${base}/contents/later.txt`, { content: b64('later\n'), message: 'Later on main' })).status).toBe(201);
+    const main = await mainSha(owner, base);
+    expect((await owner.client.post(`${base}/pulls/1/update?style=rebase`)).status).toBe(200);
+    const head = await branchSha(owner, base, 'topic');
+    const commit = (await owner.client.get(`${base}/git/commits/${head}`)).body;
+    expect(commit.parents.map((p: { sha: string }) => p.sha)).toEqual([main]);
+    expect(commit.commit.message).toContain('Add feature');
+    await pullHeadBecomes(owner, base, head);
+  });
+
+  it('refuses a conflict with 409, a style the repository turned off and a reader with 403, moving nothing', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const reader = await e2e.newWriter({ scopes: SCOPES });
+    const { base, pull } = await repoWithPull(owner, 'shared.txt');
+    expect((await owner.client.post(`${base}/contents/shared.txt`, { content: b64('base side\n'), message: 'base edit' })).status).toBe(201);
+    expect((await owner.client.post(`${base}/pulls/1/update?style=merge`)).status).toBe(409);
+    expect((await owner.client.post(`${base}/pulls/1/update?style=rebase`)).status).toBe(409);
+    expect((await owner.client.patch(base, { allow_rebase_update: false })).status).toBe(200);
+    expect((await owner.client.post(`${base}/pulls/1/update?style=rebase`)).status).toBe(403);
+    expect((await reader.client.post(`${base}/pulls/1/update`)).status).toBe(403);
+    expect(await branchSha(owner, base, 'topic')).toBe(pull.head.sha);
+  });
+});
+
+describe('merging when the checks succeed', () => {
+  // Gitea answers a scheduled merge 201, which the document does not declare for this operation.
+  const schedule = (who: Writer, base: string, style: string) =>
+    who.client.undeclared('POST', `${base}/pulls/1/merge`, { do: style, merge_when_checks_succeed: true });
+  /** Waits (generously: a consumer of commit statuses merges) until the pull is merged. */
+  async function mergedSoon(owner: Writer, base: string) {
+    for (let i = 0; i < 120; i++) {
+      if ((await owner.client.get(`${base}/pulls/1/merge`)).status === 204) return;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    throw new Error('the scheduled merge never happened');
+  }
+
+  it('schedules the merge while a check is pending and merges once it succeeds', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const { base, pull } = await repoWithPull(owner);
+    expect((await owner.client.post(`${base}/statuses/${pull.head.sha}`, { state: 'pending', context: 'ci/build' })).status).toBe(201);
+    expect((await schedule(owner, base, 'squash')).status).toBe(201);
+    expect((await owner.client.get(`${base}/pulls/1/merge`)).status).toBe(404);
+    expect((await schedule(owner, base, 'squash')).status).toBe(409);
+
+    const before = await mainSha(owner, base);
+    expect((await owner.client.post(`${base}/statuses/${pull.head.sha}`, { state: 'success', context: 'ci/build' })).status).toBe(201);
+    await mergedSoon(owner, base);
+    const read = (await owner.client.get(`${base}/pulls/1`)).body;
+    expect(read).toMatchObject({ merged: true, merged_by: { login: owner.username }, merge_commit_sha: await mainSha(owner, base) });
+    const commit = (await owner.client.get(`${base}/git/commits/${read.merge_commit_sha}`)).body;
+    expect(commit.parents.map((p: { sha: string }) => p.sha)).toEqual([before]);
+    // Nothing is left to cancel.
+    expect((await owner.client.delete(`${base}/pulls/1/merge`)).status).toBe(404);
+  });
+
+  it('merges at once when the checks already succeeded', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const { base, pull } = await repoWithPull(owner);
+    expect((await owner.client.post(`${base}/statuses/${pull.head.sha}`, { state: 'success', context: 'ci/build' })).status).toBe(201);
+    expect((await owner.client.post(`${base}/pulls/1/merge`, { do: 'merge', merge_when_checks_succeed: true })).status).toBe(200);
+    expect((await owner.client.get(`${base}/pulls/1/merge`)).status).toBe(204);
+  });
+
+  it('cancels a scheduled merge for its doer, not for another user', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const other = await e2e.newWriter({ scopes: SCOPES });
+    const { base } = await repoWithPull(owner);
+    expect((await owner.client.delete(`${base}/pulls/1/merge`)).status).toBe(404);
+    expect((await schedule(owner, base, 'merge')).status).toBe(201);
+    expect((await other.client.delete(`${base}/pulls/1/merge`)).status).toBe(403);
+    expect((await owner.client.delete(`${base}/pulls/1/merge`)).status).toBe(204);
+    expect((await owner.client.delete(`${base}/pulls/1/merge`)).status).toBe(404);
+    // It can be scheduled again once cancelled.
+    expect((await schedule(owner, base, 'merge')).status).toBe(201);
+  });
+});

@@ -75,6 +75,100 @@ describe('reviewing a pull request', () => {
   });
 });
 
+describe('commenting on lines of a pull request', () => {
+  /** main has code.txt with lines a..h; the pull's topic drops line b and changes f. */
+  async function pullChangingLines() {
+    const { owner, reviewer, base } = await pullWithReviewer();
+    const lines = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+    const made = await owner.client.post(`${base}/contents/code.txt`, { content: b64(lines.map((l) => `${l}\n`).join('')), message: 'Code' });
+    expect(made.status).toBe(201);
+    const changed = ['a', 'c', 'd', 'e', 'F', 'g', 'h'].map((l) => `${l}\n`).join('');
+    expect((await owner.client.put(`${base}/contents/code.txt`, { content: b64(changed), sha: made.body.content.sha, new_branch: 'edit', message: 'Edit code' })).status).toBe(200);
+    const pull = await owner.client.post(`${base}/pulls`, { title: 'Edit code', head: 'edit', base: 'main' });
+    expect(pull.status).toBe(201);
+    return { owner, reviewer, base, index: pull.body.number as number, head: pull.body.head.sha as string };
+  }
+
+  it('keeps comments on new and old lines with the diff around them', async () => {
+    const { reviewer, base, index, head } = await pullChangingLines();
+    const review = await reviewer.client.post(`${base}/pulls/${index}/reviews`, {
+      event: 'COMMENT', comments: [
+        { path: 'code.txt', new_position: 5, body: 'Why upper case?' },
+        { path: 'code.txt', old_position: 2, body: 'Keep b' },
+      ],
+    });
+    expect(review.status).toBe(200);
+    expect(review.body).toMatchObject({ state: 'COMMENT', comments_count: 2 });
+
+    const comments = await reviewer.client.get(`${base}/pulls/${index}/reviews/${review.body.id}/comments`);
+    expect(comments.status).toBe(200);
+    expect(comments.body).toHaveLength(2);
+    expect(comments.body[0]).toMatchObject({
+      path: 'code.txt', body: 'Why upper case?', position: 5, original_position: 0, commit_id: head, original_commit_id: head,
+      pull_request_review_id: review.body.id, user: { login: reviewer.username }, resolver: null,
+    });
+    expect(comments.body[0].diff_hunk).toMatch(/^@@ -\d+,\d+ \+\d+,\d+ @@\n/);
+    expect(comments.body[0].diff_hunk.split('\n').at(-1)).toBe('+F');
+    expect(comments.body[0].diff_hunk).toContain('-f');
+    expect(comments.body[1]).toMatchObject({ path: 'code.txt', position: 0, original_position: 2 });
+    expect(comments.body[1].diff_hunk.split('\n').at(-1)).toBe('-b');
+    expect((await reviewer.client.get(`${base}/pulls/${index}/reviews/${review.body.id}`)).body.comments_count).toBe(2);
+  });
+
+  it('refuses malformed positions, a line the diff does not show and an unknown path with 422, creating nothing', async () => {
+    const { reviewer, base, index } = await pullChangingLines();
+    const bad = [
+      { path: 'code.txt', body: 'no line' },
+      { path: 'code.txt', new_position: 5, old_position: 2, body: 'both sides' },
+      { path: 'code.txt', new_position: -3, body: 'negative' },
+      { path: 'code.txt', new_position: 1.5, body: 'fraction' },
+      { path: '', new_position: 1, body: 'no path' },
+      { path: 'code.txt', new_position: 400, body: 'not in the diff' },
+      { path: 'missing.txt', new_position: 1, body: 'no such file' },
+    ];
+    for (const comment of bad) {
+      const refused = await reviewer.client.post(`${base}/pulls/${index}/reviews`, { event: 'COMMENT', body: 'x', comments: [comment] });
+      expect(refused.status).toBe(422);
+    }
+    expect((await reviewer.client.get(`${base}/pulls/${index}/reviews`)).body).toEqual([]);
+  });
+
+  it('hides a pending review\'s comments from everyone but its reviewer', async () => {
+    const { owner, reviewer, base, index } = await pullChangingLines();
+    const pending = await reviewer.client.post(`${base}/pulls/${index}/reviews`, { comments: [{ path: 'code.txt', new_position: 5, body: 'Draft' }] });
+    expect(pending.status).toBe(200);
+    expect((await reviewer.client.get(`${base}/pulls/${index}/reviews/${pending.body.id}/comments`)).body).toHaveLength(1);
+    expect((await owner.client.get(`${base}/pulls/${index}/reviews/${pending.body.id}/comments`)).status).toBe(404);
+  });
+});
+
+describe('asking teams to review', () => {
+  it('asks a team of the organization, shows it in the review, and withdraws the request', async () => {
+    const owner = await e2e.newWriter({ scopes: [...SCOPES, 'write:organization', 'read:organization'] });
+    const org = e2e.users.unique('rv-org-');
+    expect((await owner.client.post('/orgs', { username: org })).status).toBe(201);
+    const team = await owner.client.post(`/orgs/${org}/teams`, { name: 'Reviewers', permission: 'write', units: ['repo.code', 'repo.pulls'] });
+    expect(team.status).toBe(201);
+    const name = e2e.users.unique('rv-repo-');
+    expect((await owner.client.post(`/orgs/${org}/repos`, { name, auto_init: true })).status).toBe(201);
+    const base = `/repos/${org}/${name}`;
+    expect((await owner.client.post(`${base}/contents/feature.txt`, { content: b64('one\n'), new_branch: 'topic', message: 'Add feature' })).status).toBe(201);
+    expect((await owner.client.post(`${base}/pulls`, { title: 'Feature', head: 'topic', base: 'main' })).status).toBe(201);
+
+    expect((await owner.client.post(`${base}/pulls/1/requested_reviewers`, { team_reviewers: ['nobody'] })).status).toBe(404);
+    const asked = await owner.client.post(`${base}/pulls/1/requested_reviewers`, { team_reviewers: ['reviewers'] });
+    expect(asked.status).toBe(201);
+    expect(asked.body).toEqual([expect.objectContaining({ state: 'REQUEST_REVIEW', user: null, official: true, team: expect.objectContaining({ id: team.body.id, name: 'Reviewers' }) })]);
+    // Asking again adds nothing.
+    expect((await owner.client.post(`${base}/pulls/1/requested_reviewers`, { team_reviewers: ['Reviewers'] })).body).toEqual([]);
+    expect((await owner.client.get(`${base}/pulls/1/reviews`)).body.map((r: { team: { name: string } | null }) => r.team?.name)).toEqual(['Reviewers']);
+    await e2e.recorder.eventMatching((e) => e.subject === 'collaboration.pull_request.review_requested' && JSON.stringify(e.payload).includes(name));
+
+    expect((await owner.client.delete(`${base}/pulls/1/requested_reviewers`, { team_reviewers: ['Reviewers'] })).status).toBe(204);
+    expect((await owner.client.get(`${base}/pulls/1/reviews`)).body).toEqual([]);
+  });
+});
+
 describe('merge rules from branch protection', () => {
   it('requires approvals, and counts an official one', async () => {
     const { owner, reviewer, base } = await pullWithReviewer();

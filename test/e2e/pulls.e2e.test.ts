@@ -92,6 +92,47 @@ describe('opening a pull request', () => {
   });
 });
 
+describe('editing a pull request', () => {
+  it('sets labels of the repository and of its organization, assignees, milestone and due date', async () => {
+    const owner = await e2e.newWriter({ scopes: [...SCOPES, 'write:organization'] });
+    const org = e2e.users.unique('pr-org-');
+    expect((await owner.client.post('/orgs', { username: org })).status).toBe(201);
+    const name = e2e.users.unique('pulls-');
+    expect((await owner.client.post(`/orgs/${org}/repos`, { name, auto_init: true })).status).toBe(201);
+    const base = `/repos/${org}/${name}`;
+    expect((await owner.client.post(`${base}/contents/feature.txt`, { content: b64('one\n'), new_branch: 'topic', message: 'Add feature' })).status).toBe(201);
+    const orgLabel = (await owner.client.post(`/orgs/${org}/labels`, { name: 'team', color: '#336699' })).body;
+    const repoLabel = (await owner.client.post(`${base}/labels`, { name: 'bug', color: '#ff0000' })).body;
+    const milestone = (await owner.client.post(`${base}/milestones`, { title: 'v1' })).body;
+    expect((await owner.client.post(`${base}/pulls`, { title: 'Feature', head: 'topic', base: 'main', labels: [orgLabel.id] })).status).toBe(201);
+
+    const edited = await owner.client.patch(`${base}/pulls/1`, {
+      labels: [repoLabel.id, orgLabel.id], assignees: [owner.username], milestone: milestone.id, due_date: '2030-01-02T00:00:00Z',
+    });
+    expect(edited.status).toBe(201);
+    expect(edited.body.labels.map((l: { name: string }) => l.name).sort()).toEqual(['bug', 'team']);
+    expect(edited.body).toMatchObject({ assignees: [{ login: owner.username }], milestone: { id: milestone.id }, due_date: '2030-01-02T00:00:00Z' });
+    await e2e.recorder.eventMatching((e) => e.subject.endsWith('.label_updated') && JSON.stringify(e.payload).includes(`"${repoLabel.name}"`) && JSON.stringify(e.payload).includes(name));
+
+    // Replacing with the organization's label alone drops the repository's; an unknown label is 422 and changes nothing.
+    expect((await owner.client.patch(`${base}/pulls/1`, { labels: [orgLabel.id] })).body.labels.map((l: { id: number }) => l.id)).toEqual([orgLabel.id]);
+    expect((await owner.client.patch(`${base}/pulls/1`, { labels: [99999999] })).status).toBe(422);
+    expect((await owner.client.get(`${base}/pulls/1`)).body.labels.map((l: { id: number }) => l.id)).toEqual([orgLabel.id]);
+    expect((await owner.client.patch(`${base}/pulls/1`, { labels: [], unset_due_date: true })).body).toMatchObject({ labels: [], due_date: null });
+  });
+
+  it('ignores labels from a caller who may not write, as Gitea does', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const other = await e2e.newWriter({ scopes: SCOPES });
+    const base = await repoWithTopic(owner);
+    const label = (await owner.client.post(`${base}/labels`, { name: 'bug', color: '#ff0000' })).body;
+    expect((await other.client.post(`${base}/pulls`, { title: 'From a reader', head: 'topic', base: 'main' })).status).toBe(201);
+    const edited = await other.client.patch(`${base}/pulls/1`, { title: 'Renamed by its poster', labels: [label.id] });
+    expect(edited.status).toBe(201);
+    expect(edited.body).toMatchObject({ title: 'Renamed by its poster', labels: [] });
+  });
+});
+
 describe('changing the base of a pull request', () => {
   it('moves a pull to another base, checking it again, and refuses a base that does not exist', async () => {
     const owner = await e2e.newWriter({ scopes: SCOPES });

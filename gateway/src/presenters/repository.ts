@@ -1,7 +1,8 @@
 // repository.RepositoryAccess (+ its owner from identity) → Gitea's Repository JSON
 // (services/convert/repository.go innerToRepo). Every field Gitea computes is computed from
-// what the repository service stores; the counters of features Anvil has not built (stars,
-// forks, watches, releases, mirrors) carry Gitea's values for a repository without them.
+// what the repository service stores (watchers_count from its num_watches); the counters of
+// features Anvil has not built (stars, forks, releases, mirrors) carry Gitea's values for a
+// repository without them.
 import type { Caller } from '@anvil/kit';
 import type { identity, repository } from '@anvil/proto';
 import { formatTime } from './time.js';
@@ -61,7 +62,7 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     website: repo.website,
     stars_count: 0,
     forks_count: 0,
-    watchers_count: 0,
+    watchers_count: repo.num_watches,
     open_issues_count: 0,
     open_pr_counter: 0,
     release_counter: 0,

@@ -32,6 +32,8 @@ import { repoReactionRoutes } from './repo-reactions.js';
 import { repoSubscriptionRoutes } from './repo-subscriptions.js';
 import { repoTrackedTimeRoutes } from './repo-tracked-times.js';
 import { userTimeRoutes } from './user-times.js';
+import { repoWatchRoutes } from './repo-watches.js';
+import { notificationRoutes } from './notifications.js';
 import { repoLabelRoutes } from './repo-labels.js';
 import { orgLabelRoutes } from './org-labels.js';
 import { repoMilestoneRoutes } from './repo-milestones.js';
@@ -58,6 +60,7 @@ export const apiRoutes: readonly Route[] = [
   ...hookRoutes, ...repoHookTestRoutes,
   // Comments first: `/issues/comments` must not be taken for an issue number.
   ...repoCommentRoutes, ...assigneeRoutes, ...repoIssueRoutes, ...issueDependencyRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes, ...repoReactionRoutes, ...repoSubscriptionRoutes, ...orgLabelRoutes,
+  ...repoWatchRoutes, ...notificationRoutes,
   ...repoPullReviewRoutes, ...repoPullRoutes,
   ...repoMigrateRoutes, ...repoPushMirrorRoutes,
   ...repoTrackedTimeRoutes, ...userTimeRoutes,

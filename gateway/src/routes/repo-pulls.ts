@@ -5,7 +5,7 @@
 // records it, as Gitea pushes the merge before it marks the pull merged.
 import { DomainError, invalid, notFound } from '@anvil/kit';
 import type { collaboration } from '@anvil/proto';
-import { created, noContent, ok, plainText, type Route, type RouteContext } from '../http/route.js';
+import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
 import { presentCommit } from '../presenters/commits.js';
 import { presentPull, pullContext } from '../presenters/pull.js';
 import { repoUrls } from '../presenters/repo-urls.js';
@@ -13,6 +13,7 @@ import { assignableFor } from './assignees.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 import { timestampOf } from './repo-issues.js';
 import { repoUrlsOf } from './repo-context.js';
+import { repositoryGrant, sideChannelPath, streamFromRepository } from './side-channel.js';
 
 // Gitea: archived repositories are 423; merge refusals 405 (not allowed, not ready, already
 // merged), conflicts and races 409 (routers/api/v1/repo/pull.go MergePullRequest).
@@ -20,9 +21,10 @@ const WRITE_STATUSES = { repo_archived: 423 };
 const MERGE_STATUSES = {
   ...WRITE_STATUSES, not_allowed_to_merge: 405, not_ready_to_merge: 405, push_rejected: 405, already_merged: 405,
   not_mergeable: 409, not_fast_forward: 409, no_merge_base: 409, head_moved: 409, push_out_of_date: 409, invalid_merge_style: 422,
+  merge_style_not_allowed: 405, wrong_commit_id: 409, auto_merge_exists: 409,
 };
 
-const MERGE_STYLES = new Set(['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only']);
+const MERGE_STYLES = new Set(['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged']);
 
 const text = (ctx: RouteContext, name: string) => (typeof ctx.query[name] === 'string' ? (ctx.query[name] as string) : '');
 const indexOf = (value: string) => (/^\d{1,15}$/.test(value) ? Number(value) : 0);
@@ -51,8 +53,14 @@ async function pullOf(ctx: RouteContext, call: RepositoryCall, index: string) {
 }
 
 interface CreatePullBody { title?: string; body?: string; head?: string; base?: string; assignee?: string; assignees?: string[]; labels?: number[]; milestone?: number; due_date?: string }
-interface EditPullBody { title?: string; body?: string; state?: string; base?: string; assignee?: string; assignees?: string[]; milestone?: number; due_date?: string; unset_due_date?: boolean }
-interface MergePullBody { Do?: string; do?: string; merge_message_field?: string; merge_title_field?: string; delete_branch_after_merge?: boolean; head_commit_id?: string; force_merge?: boolean }
+interface EditPullBody {
+  title?: string; body?: string; state?: string; base?: string; assignee?: string; assignees?: string[]; labels?: number[];
+  milestone?: number; due_date?: string; unset_due_date?: boolean;
+}
+interface MergePullBody {
+  Do?: string; do?: string; merge_message_field?: string; merge_title_field?: string; delete_branch_after_merge?: boolean;
+  head_commit_id?: string; force_merge?: boolean; merge_commit_id?: string; merge_when_checks_succeed?: boolean;
+}
 
 export const repoPullRoutes: Route[] = [
   {
@@ -97,10 +105,13 @@ export const repoPullRoutes: Route[] = [
     handle: inRepository('read', async (ctx, call) => {
       if (ctx.params.diffType !== 'diff' && ctx.params.diffType !== 'patch') throw notFound('The target couldn\'t be found.', 'not_found');
       const pull = await pullOf(ctx, call, ctx.params.index);
-      const diff = await ctx.deps.services.pullGit.GetPullDiff({
-        ref: refOf(call), base: pull.merge_base || `refs/heads/${pull.base_branch}`, head: pull.head_sha || pullRef(pull), diff_type: ctx.params.diffType,
-      }, call.options);
-      return plainText(diff.text);
+      // Bulk text: streamed from the repository service's side channel, not carried in gRPC.
+      const base = pull.merge_base || `refs/heads/${pull.base_branch}`;
+      const head = pull.head_sha || pullRef(pull);
+      return streamFromRepository(ctx, sideChannelPath(call.access, `pull-diff/${encodeURIComponent(base)}/${encodeURIComponent(head)}.${ctx.params.diffType}`), {
+        grant: repositoryGrant(ctx, call.access), passStatuses: [200], passHeaders: ['content-type'],
+        onRefused: (status) => (status === 404 ? notFound('The target couldn\'t be found.', 'diff_not_found') : new Error(`pull diff failed upstream with status ${status}`)),
+      });
     }),
   },
   {
@@ -124,6 +135,11 @@ export const repoPullRoutes: Route[] = [
           index: pull.issue!.index, base_branch: body.base, head_sha: checked.head_sha, merge_base: checked.merge_base, mergeable: checked.mergeable,
           conflicted_files: checked.conflicted_files, additions: stats.additions, deletions: stats.deletions, changed_files: stats.changed_files,
         }, call.options);
+      }
+      // Labels of the repository and of its organization; Gitea changes them only for writers
+      // and ignores them from anyone else.
+      if (Array.isArray(body.labels) && ['write', 'admin', 'owner'].includes(call.access.permission)) {
+        await ctx.deps.services.labels.ReplaceIssueLabels({ index: pull.issue!.index, labels: body.labels.map(String) }, call.options);
       }
       const setAssignees = body.assignees !== undefined || body.assignee !== undefined;
       const assignees = [...(body.assignee ? [body.assignee] : []), ...(body.assignees ?? [])];
@@ -184,6 +200,17 @@ export const repoPullRoutes: Route[] = [
       if (pull.has_merged) throw new DomainError('bad_request', 'The PR is already merged', 'already_merged');
       if (pull.issue!.state === 'closed') throw notFound('The target couldn\'t be found.', 'pull_closed');
       const message = [body.merge_title_field, body.merge_message_field].filter(Boolean).join('\n\n');
+      // merge_when_checks_succeed: merged now when the head's checks already succeed (Gitea),
+      // else kept (201) for collaboration's commit status consumer to merge as this caller.
+      if (body.merge_when_checks_succeed && style !== 'manually-merged') {
+        const combined = await ctx.deps.services.commitStatuses.GetCombinedStatus({ ref: refOf(call), revision: pull.head_sha, page: { page: 1, limit: 1 } }, call.options);
+        if (combined.state !== 'success') {
+          await ctx.deps.services.pulls.ScheduleAutoMerge({
+            index: pull.issue!.index, style, message: message ? `${message}\n` : '', delete_branch_after_merge: body.delete_branch_after_merge ?? false,
+          }, call.options);
+          return created(undefined);
+        }
+      }
       // The head branch while it exists; the pull's own ref once the branch is gone.
       const branch = await ctx.deps.services.pullGit.GetMergeBase({ ref: refOf(call), base: `refs/heads/${pull.base_branch}`, head: `refs/heads/${pull.head_branch}` }, call.options)
         .then(() => `refs/heads/${pull.head_branch}`, (err) => {
@@ -196,10 +223,40 @@ export const repoPullRoutes: Route[] = [
         ref: refOf(call), base_branch: pull.base_branch, head: branch, style,
         message: message ? `${message}\n` : '', expected_head_sha: body.head_commit_id ?? '', pull_index: pull.issue!.index,
         pull_title: pull.issue!.title, delete_head_branch: body.delete_branch_after_merge ? pull.head_branch : '',
+        // Not said: the repository's default_delete_branch_after_merge decides.
+        default_delete_head_branch: body.delete_branch_after_merge === undefined ? pull.head_branch : '',
         author_name: '', author_email: '', reviews: { verdicts: summary.verdicts }, force_merge: body.force_merge ?? false,
+        merge_commit_id: body.merge_commit_id ?? '',
         // Merges of one repository take turns: a merge may wait behind others before its own.
       }, { ...call.options, deadlineMs: 60_000 });
       await ctx.deps.services.pulls.MarkPullMerged({ index: pull.issue!.index, merge_commit_sha: merged.merge_commit_sha, head_sha: merged.head_sha }, call.options);
+      return ok(undefined);
+    }),
+  },
+  {
+    // Cancels a scheduled merge: 404 when none, 403 for anyone but its doer or an admin.
+    method: 'DELETE', path: '/repos/:owner/:repo/pulls/:index/merge', operationId: 'repoCancelScheduledAutoMerge', access: 'signed', scopes: ['repository'],
+    statusOverrides: { ...WRITE_STATUSES, auto_merge_cancel_denied: 403 },
+    handle: inRepository('read', async (ctx, call) => {
+      await ctx.deps.services.pulls.CancelAutoMerge({ index: indexOf(ctx.params.index) }, call.options);
+      return noContent();
+    }),
+  },
+  {
+    // Gitea: anything but style=rebase merges; a merged or closed pull is 422, a caller who may
+    // not push to the head (or a style the repository turned off) 403, a conflict 409.
+    method: 'POST', path: '/repos/:owner/:repo/pulls/:index/update', operationId: 'repoUpdatePullRequest', access: 'signed', scopes: ['repository'],
+    statusOverrides: { ...WRITE_STATUSES, update_not_allowed: 403, push_rejected: 403, merge_conflict: 409, rebase_conflict: 409, push_out_of_date: 409 },
+    handle: inRepository('read', async (ctx, call) => {
+      const pull = await pullOf(ctx, call, ctx.params.index);
+      if (pull.has_merged || pull.issue!.state === 'closed') throw invalid('the pull request is closed or merged', 'pull_closed');
+      const updated = await ctx.deps.services.pullGit.UpdatePullHead({
+        ref: refOf(call), base_branch: pull.base_branch, head_branch: pull.head_branch, style: text(ctx, 'style') === 'rebase' ? 'rebase' : 'merge',
+      }, { ...call.options, deadlineMs: 60_000 });
+      // The head branch moved like any push: the push consumer brings the pull's facts along.
+      if (updated.head_sha !== updated.head_before) {
+        await ctx.deps.services.pullGit.UpdatePullRef({ ref: refOf(call), index: pull.issue!.index, head: updated.head_sha }, call.options);
+      }
       return ok(undefined);
     }),
   },

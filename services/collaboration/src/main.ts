@@ -10,6 +10,13 @@ import type { ReactionDeps } from './domain/reactions.js';
 import type { SubscriptionDeps } from './domain/subscriptions.js';
 import type { StopwatchDeps } from './domain/stopwatches.js';
 import type { TrackedTimeDeps } from './domain/tracked-times.js';
+import type { WatchDeps } from './domain/watches.js';
+import type { NotificationDeps } from './domain/notifications.js';
+import { notificationConsumer } from './events/notification-consumer.js';
+import { notificationGrpcService } from './grpc/notification-service.js';
+import { watchGrpcService } from './grpc/watch-service.js';
+import { notificationStore } from './store/notifications.js';
+import { watchStore } from './store/watches.js';
 import { identityUserConsumer } from './events/identity-user-consumer.js';
 import { repositoryConsumer } from './events/repository-consumer.js';
 import { commentGrpcService } from './grpc/comment-service.js';
@@ -24,9 +31,11 @@ import { pullStore } from './store/pulls.js';
 import { reviewGrpcService } from './grpc/review-service.js';
 import { reviewStore } from './store/reviews.js';
 import type { ReviewDeps } from './domain/reviews.js';
-import type { PullDeps } from './domain/pulls.js';
+import type { AutoMergeDeps } from './domain/auto-merge.js';
+import { autoMergeConsumer } from './events/auto-merge-consumer.js';
+import { autoMergeStore } from './store/auto-merges.js';
 import { pushConsumer } from './events/push-consumer.js';
-import { repositoryPullGit } from './grpc/repository-pull-git.js';
+import { repositoryAutoMerger, repositoryPullGit } from './grpc/repository-pull-git.js';
 import { createDb, type CollaborationDb, type CollaborationTx } from './store/db.js';
 import { commentStore } from './store/comments.js';
 import { dependencyStore } from './store/issue-dependencies.js';
@@ -41,7 +50,7 @@ import { stopwatchStore } from './store/stopwatches.js';
 import { trackedTimeStore } from './store/tracked-times.js';
 
 type Contexts = SearchDeps & LabelDeps & MilestoneDeps & ReactionDeps & SubscriptionDeps & PinDeps & DependencyDeps & ReviewDeps
-  & TrackedTimeDeps & StopwatchDeps;
+  & TrackedTimeDeps & StopwatchDeps & AutoMergeDeps & WatchDeps & NotificationDeps;
 
 /** One set of stores per process, whatever asks first. */
 const contexts = new WeakMap<CollaborationDb, Contexts>();
@@ -53,9 +62,10 @@ function contextsOf({ db, relay, config }: ServiceDeps<CollaborationDb>): Contex
     found = { issues: issueStore(db, { onPublished }), labels: labelStore(db, { onPublished }), milestones: milestoneStore(db, { onPublished }), comments: commentStore(db, { onPublished }),
       reactions: reactionStore(db), allowedReactions: config.settings.ui.REACTIONS, subscriptions: subscriptionStore(db),
       pins: pinStore(db), dependencies: dependencyStore(db), issueSearch: issueSearchStore(db),
-      pulls: pullStore(db, { onPublished }), reviews: reviewStore(db, { onPublished }),
+      pulls: pullStore(db, { onPublished }), reviews: reviewStore(db, { onPublished }), autoMerges: autoMergeStore(db),
       trackedTimes: trackedTimeStore(db, { onPublished }), stopwatches: stopwatchStore(db, { onPublished }),
       timeTrackingEnabled: config.settings.service.ENABLE_TIMETRACKING,
+      watches: watchStore(db, { onPublished }), notifications: notificationStore(db),
     };
     contexts.set(db, found);
   }
@@ -70,12 +80,18 @@ await runService<CollaborationDb, CollaborationTx>({
     const all = contextsOf(deps);
     return [issueGrpcService(all), labelGrpcService(all), milestoneGrpcService(all), commentGrpcService(all), reactionGrpcService(all),
       subscriptionGrpcService(all), pullGrpcService(all), reviewGrpcService(all),
-      trackedTimeGrpcService(all)];
+      trackedTimeGrpcService(all), watchGrpcService(all), notificationGrpcService(all)];
   },
   consumers: (deps) => {
     // Pull requests follow pushes; the repository service answers their git facts.
     const pullGit = repositoryPullGit(deps.config.addresses.repository, deps.secret);
     deps.onShutdown('repository client', async () => pullGit.close());
-    return [identityUserConsumer(deps.log), repositoryConsumer(deps.log), pushConsumer(deps.log, () => pullGit)];
+    // Scheduled merges (merge_when_checks_succeed) are performed when a status makes the head succeed.
+    const merger = repositoryAutoMerger(deps.config.addresses.repository, deps.secret);
+    deps.onShutdown('repository merge client', async () => merger.close());
+    return [
+      identityUserConsumer(deps.log), repositoryConsumer(deps.log), pushConsumer(deps.log, () => pullGit),
+      autoMergeConsumer(deps.log, contextsOf(deps), () => merger), notificationConsumer(),
+    ];
   },
 });

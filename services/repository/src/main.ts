@@ -54,6 +54,7 @@ import { commitStatusStore } from './store/commit-statuses.js';
 import type { CommitStatusStore } from './domain/commit-statuses.js';
 import { commitStatusGit } from './git/commit-status-git.js';
 import { commitStatusCleanupConsumer } from './events/commit-status-cleanup.js';
+import { watchCountConsumer } from './events/watch-count-consumer.js';
 import { RefIndex } from './git/ref-index.js';
 import { gitRefRows } from './store/git-refs.js';
 import { pullGitGrpcService } from './grpc/pull-git-service.js';
@@ -188,6 +189,7 @@ await runService<RepositoryDb, RepositoryTx, Wiring>({
     languageStatsConsumer(log, () => languages),
     gitFactsConsumer(log, () => gitFacts),
     commitStatusCleanupConsumer(),
+    watchCountConsumer(),
     ...migrations.consumers,
   ],
 });

@@ -25,6 +25,33 @@ export interface Review {
   dismissed: boolean;
   createdAt: Date;
   updatedAt: Date;
+  commentsCount: number;
+  /** A team asked to review (reviewerId 0), as it was when asked. */
+  teamId: number;
+  team?: TeamSnapshot;
+}
+
+/** A team as identity described it to the gateway (identity.Team's fields). */
+export interface TeamSnapshot { id: number; name: string; [field: string]: unknown }
+
+/** A comment on one line of the diff: `line` > 0 the new file's line, < 0 the old file's. */
+export interface NewReviewComment {
+  path: string;
+  line: number;
+  body: string;
+  diffHunk: string;
+}
+
+export interface ReviewComment extends NewReviewComment {
+  id: number;
+  reviewId: number;
+  pullIndex: number;
+  posterId: number;
+  poster?: UserProfile;
+  commitId: string;
+  originalCommitId: string;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 export interface NewReview {
@@ -36,16 +63,18 @@ export interface NewReview {
 }
 
 export interface ReviewStore {
-  /** Stores the review and, when submitted, its event, in one transaction. */
-  create(context: ChangeContext, pull: Pull, review: NewReview): Promise<Review>;
+  /** Stores the review, its comments and, when submitted, its event, in one transaction. */
+  create(context: ChangeContext, pull: Pull, review: NewReview, comments?: NewReviewComment[]): Promise<Review>;
+  /** The review's comments, oldest first. */
+  comments(pull: Pull, reviewId: number): Promise<ReviewComment[]>;
   list(pull: Pull, page: { offset: number; limit: number }): Promise<{ items: Review[]; total: number }>;
   find(pull: Pull, id: number): Promise<Review | undefined>;
   update(context: ChangeContext, pull: Pull, id: number, change: Partial<Pick<Review, 'state' | 'body' | 'dismissed' | 'commitId'>>, event?: string): Promise<Review>;
   remove(pull: Pull, id: number): Promise<void>;
-  /** Adds REQUEST_REVIEW entries for the users not already asked, with one review_requested event each. */
-  request(context: ChangeContext, pull: Pull, reviewerIds: number[]): Promise<Review[]>;
-  /** Removes the users' REQUEST_REVIEW entries. */
-  cancelRequests(context: ChangeContext, pull: Pull, reviewerIds: number[]): Promise<void>;
+  /** Adds REQUEST_REVIEW entries for the users and teams not already asked, with one review_requested event each. */
+  request(context: ChangeContext, pull: Pull, reviewerIds: number[], teams?: TeamSnapshot[]): Promise<Review[]>;
+  /** Removes the users' and teams' REQUEST_REVIEW entries. */
+  cancelRequests(context: ChangeContext, pull: Pull, reviewerIds: number[], teamIds?: number[]): Promise<void>;
 }
 
 export interface ReviewDeps extends PullDeps {
@@ -71,28 +100,49 @@ function stateOf(event: string): ReviewState {
   throw invalid(`unknown review event: ${event}`, 'invalid_review_event');
 }
 
-function checkVerdict(pull: Pull, caller: Caller, state: ReviewState, body: string): void {
+function checkVerdict(pull: Pull, caller: Caller, state: ReviewState, body: string, hasComments = false): void {
   if (pull.issue.posterId === caller.userId) {
     if (state === 'APPROVED') throw invalid('approve your own pull is not allowed', 'own_pull_approval');
     if (state === 'REQUEST_CHANGES') throw invalid('reject your own pull is not allowed', 'own_pull_rejection');
   }
-  if ((state === 'REQUEST_CHANGES' || state === 'COMMENT') && !body.trim()) {
+  // Gitea lets comments on lines stand for the body.
+  if ((state === 'REQUEST_CHANGES' || state === 'COMMENT') && !body.trim() && !hasComments) {
     throw invalid(`review event ${state} requires a body`, 'review_body_required');
   }
 }
 
 const eventOf = (state: ReviewState) => (state === 'APPROVED' ? 'review_approved' : state === 'REQUEST_CHANGES' ? 'review_rejected' : 'review_comment');
 
-export async function createReview(deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, input: { event: string; body: string; commitId: string }): Promise<Review> {
+/** A comment must name a path, one side's line and say something; the gateway found its hunk. */
+function checkComments(comments: readonly NewReviewComment[]): void {
+  for (const c of comments) {
+    if (!c.path.trim()) throw invalid('[comments]: path is required', 'invalid_review_comment');
+    if (!Number.isSafeInteger(c.line) || c.line === 0) throw invalid(`[comments]: no line of ${c.path} is named`, 'invalid_review_comment');
+    if (!c.body.trim()) throw invalid(`[comments]: the comment on ${c.path} has no body`, 'invalid_review_comment');
+    if (!c.diffHunk) throw invalid(`[comments]: line ${Math.abs(c.line)} of ${c.path} is not in the diff`, 'invalid_review_comment');
+  }
+}
+
+export async function createReview(deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, input: { event: string; body: string; commitId: string; comments?: NewReviewComment[] }): Promise<Review> {
   const { repository, pull } = await pullOf(deps, scope, index);
   requireNotArchived(repository);
   if (pull.hasMerged || pull.issue.isClosed) throw new DomainError('invalid', 'cannot review a closed pull request', 'pull_closed');
   const state = stateOf(input.event);
-  checkVerdict(pull, caller, state, input.body);
+  const comments = input.comments ?? [];
+  checkComments(comments);
+  checkVerdict(pull, caller, state, input.body, comments.length > 0);
   if (input.commitId && !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(input.commitId)) throw invalid('commit_id is not a commit id', 'invalid_commit_id');
   return deps.reviews.create(changeContext(repository, caller), pull, {
     reviewerId: caller.userId, state, body: input.body, commitId: input.commitId || pull.headSha, official: atLeast(repository.permission, 'write'),
-  });
+  }, comments);
+}
+
+/** GET /reviews/{id}/comments: a pending review's comments are its reviewer's alone, as Gitea shows them. */
+export async function listReviewComments(deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, id: number): Promise<ReviewComment[]> {
+  const { pull } = await pullOf(deps, scope, index);
+  const review = await deps.reviews.find(pull, id);
+  if (!review || (review.state === 'PENDING' && review.reviewerId !== caller.userId)) throw reviewNotFound();
+  return deps.reviews.comments(pull, id);
 }
 
 export async function listReviews(deps: ReviewDeps, scope: RepositoryScope | undefined, index: number, page: { offset: number; limit: number }) {
@@ -115,7 +165,7 @@ export async function submitReview(deps: ReviewDeps, scope: RepositoryScope | un
   const state = stateOf(input.event);
   if (state === 'PENDING') throw invalid('a review must be submitted with an event', 'invalid_review_event');
   const body = input.body || review.body;
-  checkVerdict(pull, caller, state, body);
+  checkVerdict(pull, caller, state, body, review.commentsCount > 0);
   return deps.reviews.update(changeContext(repository, caller), pull, id, { state, body, commitId: pull.headSha }, eventOf(state));
 }
 
@@ -160,18 +210,23 @@ async function reviewerIdsOf(deps: ReviewDeps, logins: string[]): Promise<number
 }
 
 /** POST /requested_reviewers (writers; the poster cannot be asked to review their own pull). */
-export async function requestReviews(deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, logins: string[]): Promise<Review[]> {
+/** Teams only review pulls of an organization's repository; Gitea ignores them elsewhere. */
+const teamsOf = (repository: { ownerIsOrg: boolean; ownerId: number }, teams: TeamSnapshot[]) =>
+  (repository.ownerIsOrg ? teams.filter((t) => Number(t.org_id ?? repository.ownerId) === repository.ownerId) : []);
+
+/** POST /requested_reviewers (writers; the poster cannot be asked to review their own pull). */
+export async function requestReviews(deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, logins: string[], teams: TeamSnapshot[] = []): Promise<Review[]> {
   const { repository, pull } = await pullOf(deps, scope, index);
   requireNotArchived(repository);
   if (!atLeast(repository.permission, 'write')) throw forbidden('user should have a permission to write to a repo', 'review_request_denied');
   const ids = await reviewerIdsOf(deps, logins);
   if (ids.includes(pull.issue.posterId)) throw invalid('the poster of a pull request cannot be asked to review it', 'review_request_poster');
-  return deps.reviews.request(changeContext(repository, caller), pull, ids);
+  return deps.reviews.request(changeContext(repository, caller), pull, ids, teamsOf(repository, teams));
 }
 
-export async function cancelReviewRequests(deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, logins: string[]): Promise<void> {
+export async function cancelReviewRequests(deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, logins: string[], teams: TeamSnapshot[] = []): Promise<void> {
   const { repository, pull } = await pullOf(deps, scope, index);
   requireNotArchived(repository);
   if (!atLeast(repository.permission, 'write')) throw forbidden('user should have a permission to write to a repo', 'review_request_denied');
-  await deps.reviews.cancelRequests(changeContext(repository, caller), pull, await reviewerIdsOf(deps, logins));
+  await deps.reviews.cancelRequests(changeContext(repository, caller), pull, await reviewerIdsOf(deps, logins), teamsOf(repository, teams).map((t) => t.id));
 }

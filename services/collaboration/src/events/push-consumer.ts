@@ -10,10 +10,10 @@ import { openPullsOnBranch, storeFacts, storeManualMerge } from '../store/pull-s
 
 export const PUSH_CONSUMER = 'collaboration-pull-push';
 
-function contextOf(push: repository.Push): ChangeContext {
-  const repo = push.repository!;
+/** The change context of a consumer acting on `repo` for `who` (the pusher, an auto-merge's doer). */
+export function consumerContextOf(repo: repository.Repository, who: { id?: number | string; login?: string } | undefined): ChangeContext {
   const scope = { repository: repo, permission: 'admin', owner: null } as unknown as RepositoryScope;
-  const sender = { id: Number(push.pusher?.id ?? 0), login: push.pusher?.login ?? '' } as ChangeContext['sender'];
+  const sender = { id: Number(who?.id ?? 0), login: who?.login ?? '' } as ChangeContext['sender'];
   return {
     repository: {
       id: Number(repo.id), ownerId: Number(repo.owner_id), ownerLogin: repo.owner_login, ownerIsOrg: false, name: repo.name,
@@ -35,7 +35,7 @@ export function pushConsumer(log: Logger, git: () => PullGitReader): Omit<Consum
       const branch = push.ref.slice('refs/heads/'.length);
       const pulls = await openPullsOnBranch(tx, Number(repo.id), branch);
       if (!pulls.length) return;
-      const context = contextOf(push);
+      const context = consumerContextOf(repo, push.pusher ?? undefined);
       const name = { owner: repo.owner_login, name: repo.name };
       for (const pull of pulls) {
         const outcome = await outcomeOfPush(git(), name, pull);

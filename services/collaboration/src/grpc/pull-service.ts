@@ -2,14 +2,15 @@
 // repository the gateway resolved (signed metadata), encode the reply.
 import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type collaboration } from '@anvil/proto';
-import { changePullBase, createPull, getPull, getPullByBranches, listPulls, markPullMerged, type PullDeps } from '../domain/pulls.js';
+import { changePullBase, createPull, getPull, getPullByBranches, listPulls, markPullMerged } from '../domain/pulls.js';
+import { cancelAutoMerge, scheduleAutoMerge, type AutoMergeDeps } from '../domain/auto-merge.js';
 import { assignableOf, pageOf } from './issue-service.js';
 import { dateOf } from './messages.js';
 import { pullMessage } from './pull-messages.js';
 
 export const PULL_SERVICE_NAME = 'anvil.collaboration.v1.PullService';
 
-export function pullService(deps: PullDeps): ServiceImplementation<collaboration.PullServiceHandlers> {
+export function pullService(deps: AutoMergeDeps): ServiceImplementation<collaboration.PullServiceHandlers> {
   return {
     async CreatePull(request, { caller, repository }) {
       return pullMessage(await createPull(deps, repository, caller, {
@@ -43,10 +44,18 @@ export function pullService(deps: PullDeps): ServiceImplementation<collaboration
     async MarkPullMerged(request, { caller, repository }) {
       return pullMessage(await markPullMerged(deps, repository, caller, request.index, { mergeCommitSha: request.merge_commit_sha, headSha: request.head_sha }));
     },
+    async ScheduleAutoMerge(request, { caller, repository }) {
+      await scheduleAutoMerge(deps, repository, caller, request.index, { style: request.style, message: request.message, deleteBranchAfterMerge: request.delete_branch_after_merge });
+      return {};
+    },
+    async CancelAutoMerge(request, { caller, repository }) {
+      await cancelAutoMerge(deps, repository, caller, request.index);
+      return {};
+    },
   };
 }
 
-export function pullGrpcService(deps: PullDeps) {
+export function pullGrpcService(deps: AutoMergeDeps) {
   return {
     name: PULL_SERVICE_NAME,
     definition: loadAnvilGrpc().anvil.collaboration.v1.PullService.service,

@@ -3,6 +3,7 @@
 import { createServiceClient, DomainError, SYSTEM, type ServiceClient } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import type { PullGitReader } from '../domain/pull-sync.js';
+import type { AutoMerger } from '../events/auto-merge-consumer.js';
 
 export function repositoryPullGit(address: string, secret: string): PullGitReader & { close(): void } {
   const client: ServiceClient<repository.PullGitServiceClient> = createServiceClient(loadAnvilGrpc().anvil.repository.v1.PullGitService, address, secret, { deadlineMs: 60_000 });
@@ -29,5 +30,32 @@ export function repositoryPullGit(address: string, secret: string): PullGitReade
       await client.UpdatePullRef({ ref, index, head: sha }, options);
     },
     close: () => client.close(),
+  };
+}
+
+/** The merges collaboration performs itself (merge_when_checks_succeed), as their doer. */
+export function repositoryAutoMerger(address: string, secret: string): AutoMerger & { close(): void } {
+  const anvil = loadAnvilGrpc().anvil.repository.v1;
+  const pulls: ServiceClient<repository.PullGitServiceClient> = createServiceClient(anvil.PullGitService, address, secret, { deadlineMs: 60_000 });
+  const statuses: ServiceClient<repository.CommitStatusServiceClient> = createServiceClient(anvil.CommitStatusService, address, secret);
+  return {
+    async checksSucceeded(ref, sha) {
+      const combined = await statuses.GetCombinedStatus({ ref, revision: sha, page: { page: 1, limit: 1 } }, { caller: SYSTEM });
+      return combined.state === 'success';
+    },
+    async merge(ref, doer, input) {
+      const merged = await pulls.MergeToRef({
+        ref, base_branch: input.baseBranch, head: input.head, style: input.style, message: input.message, expected_head_sha: input.expectedHeadSha,
+        pull_index: input.pullIndex, pull_title: input.pullTitle, delete_head_branch: input.deleteHeadBranch, default_delete_head_branch: '',
+        author_name: '', author_email: '', reviews: {
+          verdicts: input.verdicts.map((v) => ({ reviewer_id: v.reviewerId, state: v.state, official: v.official, stale: v.stale })),
+        }, force_merge: false, merge_commit_id: '',
+      }, { caller: doer });
+      return { mergeCommitSha: merged.merge_commit_sha, headSha: merged.head_sha };
+    },
+    close: () => {
+      pulls.close();
+      statuses.close();
+    },
   };
 }

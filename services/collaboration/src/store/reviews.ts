@@ -3,17 +3,32 @@
 import { outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
 import type { ChangeContext } from '../domain/issue-store.js';
 import type { Pull, PullAction } from '../domain/pull-store.js';
-import type { Review, ReviewState, ReviewStore } from '../domain/reviews.js';
+import type { Review, ReviewComment, ReviewState, ReviewStore, TeamSnapshot } from '../domain/reviews.js';
 import type { UserProfile } from '../domain/users.js';
 import { outboxRowOfPullEvent } from '../events/pull-events.js';
 import type { CollaborationDb, CollaborationTx } from './db.js';
+import type { Prisma } from './generated/client.js';
 import { rememberUsers } from './users.js';
 
 type Client = CollaborationDb | CollaborationTx;
 
 interface ReviewRow {
   id: bigint; issue_id: bigint; reviewer_id: bigint; state: string; body: string; commit_id: string; official: boolean; stale: boolean;
-  dismissed: boolean; created_at: Date; updated_at: Date; reviewer: UserProfile | null;
+  dismissed: boolean; created_at: Date; updated_at: Date; reviewer: UserProfile | null; comments_count: bigint;
+  team_id: bigint; team: TeamSnapshot | null;
+}
+
+interface CommentRow {
+  id: bigint; review_id: bigint; poster_id: bigint; path: string; line: number; body: string; commit_id: string; original_commit_id: string;
+  diff_hunk: string; created_at: Date; updated_at: Date; poster: UserProfile | null;
+}
+
+function toComment(pull: Pull, row: CommentRow): ReviewComment {
+  return {
+    id: Number(row.id), reviewId: Number(row.review_id), pullIndex: pull.issue.index, posterId: Number(row.poster_id),
+    poster: row.poster ? { ...row.poster, id: Number(row.poster.id) } : undefined, path: row.path, line: row.line, body: row.body,
+    commitId: row.commit_id, originalCommitId: row.original_commit_id, diffHunk: row.diff_hunk, createdAt: row.created_at, updatedAt: row.updated_at,
+  };
 }
 
 function toReview(pull: Pull, row: ReviewRow): Review {
@@ -22,14 +37,17 @@ function toReview(pull: Pull, row: ReviewRow): Review {
     reviewer: row.reviewer ? { ...row.reviewer, id: Number(row.reviewer.id) } : undefined, state: row.state as ReviewState, body: row.body,
     // A review is stale once the pull's head moved past the commit it looked at.
     commitId: row.commit_id, official: row.official, stale: row.stale || (row.commit_id !== '' && row.commit_id !== pull.headSha),
-    dismissed: row.dismissed, createdAt: row.created_at, updatedAt: row.updated_at,
+    dismissed: row.dismissed, createdAt: row.created_at, updatedAt: row.updated_at, commentsCount: Number(row.comments_count ?? 0),
+    teamId: Number(row.team_id ?? 0), team: row.team ?? undefined,
   };
 }
 
 async function rows(db: Client, pull: Pull, where: { id?: number; offset?: number; limit?: number }): Promise<{ items: ReviewRow[]; total: number }> {
   const id = where.id === undefined ? null : BigInt(where.id);
   const items = await db.$queryRaw<Array<ReviewRow & { total: bigint }>>`
-    SELECT r.*, u.profile AS reviewer, count(*) OVER () AS total FROM pull_review r LEFT JOIN "user" u ON u.id = r.reviewer_id
+    SELECT r.*, u.profile AS reviewer, count(*) OVER () AS total,
+      (SELECT count(*) FROM pull_review_comment c WHERE c.review_id = r.id) AS comments_count
+    FROM pull_review r LEFT JOIN "user" u ON u.id = r.reviewer_id
     WHERE r.issue_id = ${BigInt(pull.issue.id)} AND (${id}::bigint IS NULL OR r.id = ${id}::bigint)
     ORDER BY r.id LIMIT ${where.limit ?? 1} OFFSET ${where.offset ?? 0}`;
   return { items, total: Number(items[0]?.total ?? 0) };
@@ -47,7 +65,7 @@ export function reviewStore(db: CollaborationDb, options: OutboxStoreOptions = {
     }), ({ tx, publish }) => work(tx, publish), options);
 
   return {
-    create(context, pull, review) {
+    create(context, pull, review, comments = []) {
       return inTransaction(async (tx, publish) => {
         await rememberUsers(tx, context.knownUsers);
         const created = await tx.pullReview.create({
@@ -56,6 +74,14 @@ export function reviewStore(db: CollaborationDb, options: OutboxStoreOptions = {
             commit_id: review.commitId, official: review.official,
           },
         });
+        if (comments.length) {
+          await tx.pullReviewComment.createMany({
+            data: comments.map((c) => ({
+              review_id: created.id, issue_id: BigInt(pull.issue.id), poster_id: BigInt(review.reviewerId), path: c.path, line: c.line,
+              body: c.body, commit_id: review.commitId, original_commit_id: review.commitId, diff_hunk: c.diffHunk,
+            })),
+          });
+        }
         if (review.state !== 'PENDING') {
           await publish(context, pull, review.state === 'APPROVED' ? 'review_approved' : review.state === 'REQUEST_CHANGES' ? 'review_rejected' : 'review_comment');
         }
@@ -88,31 +114,51 @@ export function reviewStore(db: CollaborationDb, options: OutboxStoreOptions = {
       });
     },
 
-    request(context, pull, reviewerIds) {
+    request(context, pull, reviewerIds, teams = []) {
       return inTransaction(async (tx, publish) => {
         await rememberUsers(tx, context.knownUsers);
-        const asked = await tx.pullReview.findMany({ where: { issue_id: BigInt(pull.issue.id), state: 'REQUEST_REVIEW', reviewer_id: { in: reviewerIds.map(BigInt) } } });
+        const issueId = BigInt(pull.issue.id);
+        const asked = await tx.pullReview.findMany({
+          where: { issue_id: issueId, state: 'REQUEST_REVIEW', OR: [{ reviewer_id: { in: reviewerIds.map(BigInt) } }, { team_id: { in: teams.map((t) => BigInt(t.id)) } }] },
+        });
         const created: Review[] = [];
-        for (const id of reviewerIds) {
-          if (asked.some((r) => Number(r.reviewer_id) === id)) continue;
-          // Asked by a writer: an official request (the rule "block on official review requests").
-          const row = await tx.pullReview.create({ data: { issue_id: BigInt(pull.issue.id), reviewer_id: BigInt(id), state: 'REQUEST_REVIEW', official: true, commit_id: pull.headSha } });
+        // Asked by a writer: an official request (the rule "block on official review requests").
+        const add = async (data: { reviewer_id: bigint; team_id?: bigint; team?: Prisma.InputJsonValue }) => {
+          const row = await tx.pullReview.create({ data: { issue_id: issueId, state: 'REQUEST_REVIEW', official: true, commit_id: pull.headSha, ...data } });
           created.push(toReview(pull, (await rows(tx, pull, { id: Number(row.id) })).items[0]));
           await publish(context, pull, 'review_requested');
+        };
+        for (const id of reviewerIds) {
+          if (!asked.some((r) => Number(r.reviewer_id) === id)) await add({ reviewer_id: BigInt(id) });
+        }
+        for (const team of teams) {
+          if (!asked.some((r) => Number(r.team_id) === team.id)) await add({ reviewer_id: 0n, team_id: BigInt(team.id), team: team as unknown as Prisma.InputJsonValue });
         }
         return created;
       });
     },
 
-    cancelRequests(context, pull, reviewerIds) {
+    cancelRequests(context, pull, reviewerIds, teamIds = []) {
       return inTransaction(async (tx, publish) => {
-        const removed = await tx.pullReview.deleteMany({ where: { issue_id: BigInt(pull.issue.id), state: 'REQUEST_REVIEW', reviewer_id: { in: reviewerIds.map(BigInt) } } });
+        const removed = await tx.pullReview.deleteMany({
+          where: { issue_id: BigInt(pull.issue.id), state: 'REQUEST_REVIEW', OR: [{ reviewer_id: { in: reviewerIds.map(BigInt) } }, { team_id: { in: teamIds.map(BigInt) } }] },
+        });
         for (let i = 0; i < removed.count; i++) await publish(context, pull, 'review_request_removed');
       });
     },
 
+    async comments(pull, reviewId) {
+      const found = await db.$queryRaw<CommentRow[]>`
+        SELECT c.*, u.profile AS poster FROM pull_review_comment c LEFT JOIN "user" u ON u.id = c.poster_id
+        WHERE c.review_id = ${BigInt(reviewId)} AND c.issue_id = ${BigInt(pull.issue.id)} ORDER BY c.id`;
+      return found.map((row) => toComment(pull, row));
+    },
+
     async remove(pull, id) {
-      await db.pullReview.deleteMany({ where: { id: BigInt(id), issue_id: BigInt(pull.issue.id) } });
+      await db.$transaction([
+        db.pullReviewComment.deleteMany({ where: { review_id: BigInt(id), issue_id: BigInt(pull.issue.id) } }),
+        db.pullReview.deleteMany({ where: { id: BigInt(id), issue_id: BigInt(pull.issue.id) } }),
+      ]);
     },
   };
 }

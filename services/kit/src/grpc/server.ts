@@ -69,12 +69,15 @@ export function boundedDetails(message: string): string {
 }
 
 // PostgreSQL out of connections (SQLSTATE 53300; Prisma's P2037, or P2010 around a raw
-// query) or unreachable (P1001, P1017): a passing condition, not the request's fault.
-const DATABASE_UNAVAILABLE = /too many clients|too many database connections|can't reach database server|server has closed the connection|connection terminated/i;
+// query) or unreachable (P1001, P1017), or the service's own pool busy for longer than a
+// transaction may wait for a connection (P2028 "Unable to start a transaction in the given
+// time", P2024; nothing of the request was done): a passing condition, not the request's
+// fault. A burst of writes beyond what the machine keeps up with answered 500s before.
+const DATABASE_UNAVAILABLE = /too many clients|too many database connections|can't reach database server|server has closed the connection|connection terminated|unable to start a transaction in the given time/i;
 
 function isDatabaseUnavailable(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown } | null;
-  if (e?.code === 'P2037' || e?.code === 'P1001' || e?.code === 'P1017' || e?.code === '53300') return true;
+  if (['P2037', 'P1001', 'P1017', 'P2024', 'P2028', '53300'].includes(e?.code as string)) return true;
   return typeof e?.message === 'string' && DATABASE_UNAVAILABLE.test(e.message);
 }
 

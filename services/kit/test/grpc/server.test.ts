@@ -28,6 +28,10 @@ beforeAll(async () => {
       async DeleteTag() {
         throw Object.assign(new Error('Too many database connections opened: sorry, too many clients already'), { code: 'P2037' });
       },
+      // What Prisma throws when every pooled connection stayed busy past the transaction's maxWait.
+      async CreateTag() {
+        throw Object.assign(new Error('Transaction API error: Unable to start a transaction in the given time.'), { code: 'P2028' });
+      },
       // Quotes its input in the error, as domain errors do (`tag doesn't exist: <name>`).
       async GetTag(request: { name: string }) {
         throw new DomainError('not_found', `tag doesn't exist: ${request.name}`, 'tag_not_found');
@@ -82,6 +86,12 @@ describe('an error that quotes a huge input', () => {
 describe('a database out of connections', () => {
   it('is unavailable for the caller (a 503 to retry), not an internal error', async () => {
     const err = await client.DeleteTag({ ref: { owner: 'ada', name: 'x' }, name: 'v1' }, { caller, deadlineMs: 5_000 }).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(DomainError);
+    expect((err as DomainError).kind).toBe('unavailable');
+  });
+
+  it('is unavailable too when the pool stayed busy past the wait for a transaction', async () => {
+    const err = await client.CreateTag({ ref: { owner: 'ada', name: 'x' }, tag_name: 'v1' } as never, { caller, deadlineMs: 5_000 }).then(() => undefined, (e: unknown) => e);
     expect(err).toBeInstanceOf(DomainError);
     expect((err as DomainError).kind).toBe('unavailable');
   });

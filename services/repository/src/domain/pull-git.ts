@@ -8,6 +8,7 @@ import type { RepositoryStore } from './store.js';
 import type { FileChange, TrialMerge } from '../git/pull-git.js';
 import type { Signature } from './commit-writing.js';
 import type { RawCommit } from './commits.js';
+import { cutDiffAroundLine } from './diff-hunk.js';
 
 /** The git operations pull requests need over one bare repository. */
 export interface PullGit {
@@ -110,4 +111,12 @@ export async function pullDiff(deps: PullGitDeps, owner: string, name: string, b
   const mergeBase = await requireMergeBase(range);
   // A patch lists the head's own commits; a diff shows what the head changed since it forked.
   return type === 'patch' ? range.git.diff(range.baseSha, range.headSha, 'patch') : range.git.diff(mergeBase, range.headSha, 'diff');
+}
+
+/** The diff around each line a review comment names (diff-hunk.ts); "" where the diff does not show it. */
+export async function diffHunks(deps: PullGitDeps, owner: string, name: string, base: string, head: string, lines: Array<{ path: string; line: number }>, caller: Caller): Promise<string[]> {
+  const range = await openRange(deps, owner, name, base, head, caller);
+  const mergeBase = await requireMergeBase(range);
+  const diff = lines.length ? await range.git.diff(mergeBase, range.headSha, 'diff') : '';
+  return lines.map((l) => cutDiffAroundLine(diff, l.path, l.line));
 }

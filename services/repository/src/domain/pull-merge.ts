@@ -16,6 +16,8 @@ import type { Signature } from './commit-writing.js';
 import type { CommitStatusStore } from './commit-statuses.js';
 import { pusherTeamNames } from './org-access.js';
 import { mayOverride, mergeRefusal, type ReviewVerdict } from './pull-merge-rules.js';
+import { isMergeStyleAllowed } from './pull-request-settings.js';
+import { manualMergeCommit } from './manual-merge.js';
 
 export const MERGE_STYLES = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only'] as const;
 export type MergeStyle = (typeof MERGE_STYLES)[number];
@@ -34,6 +36,10 @@ export interface MergeInput {
   reviews?: ReviewVerdict[];
   /** Gitea's force_merge (admins past the review and status rules, unless the rule blocks it). */
   forceMerge?: boolean;
+  /** manually-merged: the commit on the base that brought the head in. */
+  mergeCommitId?: string;
+  /** The head branch to delete when the repository deletes head branches by default. */
+  defaultDeleteHeadBranch?: string;
 }
 
 export interface MergeResult {
@@ -74,7 +80,7 @@ export function defaultMergeMessage(style: MergeStyle, input: MergeInput, headLa
   return `Merge pull request '${input.pullTitle}' (#${input.pullIndex}) from ${headLabel} into ${input.baseBranch}\n`;
 }
 
-async function rebaseOnto(git: PullGit, base: string, head: string, committer: Signature): Promise<string> {
+export async function rebaseOnto(git: PullGit, base: string, head: string, committer: Signature): Promise<string> {
   let tip = base;
   for (const commit of await git.commitsOnHead(base, head, { noMerges: true })) {
     const picked = await git.cherryPick(commit, tip, committer);
@@ -107,7 +113,8 @@ export async function mergeToRef(deps: PullMergeDeps, owner: string, name: strin
   const access = await requirePermission(deps.store, owner, name, caller, 'read');
   const repo = access.repository;
   if (repo.archived) throw forbidden('repo is archived', 'repo_archived');
-  if (!(MERGE_STYLES as readonly string[]).includes(input.style)) throw invalid(`[Do]: unknown merge style ${input.style}`, 'invalid_merge_style');
+  const manual = input.style === 'manually-merged';
+  if (!manual && !(MERGE_STYLES as readonly string[]).includes(input.style)) throw invalid(`[Do]: unknown merge style ${input.style}`, 'invalid_merge_style');
   const style = input.style as MergeStyle;
   if (!isBranchName(input.baseBranch)) throw notFound(`base does not exist [base: ${input.baseBranch}]`, 'base_not_found');
   const git = deps.pullGit(repo.owner_login, repo.name);
@@ -121,9 +128,15 @@ export async function mergeToRef(deps: PullMergeDeps, owner: string, name: strin
   const rule = ruleFor(rules, input.baseBranch);
   const pusher = await pusherOf(deps.store, access, caller);
   if (!isAllowedToMerge(rule, pusher)) throw new DomainError('forbidden', 'User not allowed to merge PR', 'not_allowed_to_merge');
+  // Gitea checks nothing more before a manual mark; the style comes after the merger's right.
+  if (manual) {
+    requireStyleAllowed(repo.pull_request_settings, input.style);
+    return { mergeCommitSha: await manualMergeCommit(git, baseSha, input.mergeCommitId ?? ''), baseBefore: baseSha, headSha, headBranchDeleted: false };
+  }
   await requireMergeBase({ access, git, baseSha, headSha });
   if (await git.isAncestor(headSha, baseSha)) throw new DomainError('bad_request', 'the head is already merged into the base', 'already_merged');
   await checkMergeRules(deps, { access, git, rule, pusher, baseSha, headSha, input });
+  requireStyleAllowed(repo.pull_request_settings, style);
 
   const who = await deps.signatureOf(caller);
   const now = Math.floor(Date.now() / 1000);
@@ -146,8 +159,17 @@ export async function mergeToRef(deps: PullMergeDeps, owner: string, name: strin
   }
   if (input.pullIndex > 0) await git.setRef(`refs/pull/${input.pullIndex}/head`, headSha);
   await publishRefMove(deps.branches, access, caller, input.baseBranch, baseSha, newSha);
-  const headBranchDeleted = await deleteHeadBranch(deps, access, caller, input.deleteHeadBranch, headSha, rules);
+  // Asked for, or the repository's default_delete_branch_after_merge when the merger did not say.
+  const toDelete = input.deleteHeadBranch || (repo.pull_request_settings.default_delete_branch_after_merge ? input.defaultDeleteHeadBranch ?? '' : '');
+  const headBranchDeleted = await deleteHeadBranch(deps, access, caller, toDelete, headSha, rules);
   return { mergeCommitSha: newSha, baseBefore: baseSha, headSha, headBranchDeleted };
+}
+
+/** Gitea's ErrInvalidMergeStyle, answered 405 with its message. */
+function requireStyleAllowed(settings: Parameters<typeof isMergeStyleAllowed>[0], style: string): void {
+  if (!isMergeStyleAllowed(settings, style)) {
+    throw new DomainError('forbidden', `${style} is not allowed an allowed merge style for this repository`, 'merge_style_not_allowed');
+  }
 }
 
 interface RuleContext {

@@ -72,3 +72,18 @@ export function editPullRequestSettings(current: PullRequestSettings, edit: Pull
   for (const key of KEYS) if (edit[key] !== undefined) (next as unknown as Record<string, unknown>)[key] = edit[key];
   return next;
 }
+
+/** The setting that allows each merge style (Gitea's PullRequestsConfig.IsMergeStyleAllowed). */
+const STYLE_SETTINGS: Readonly<Record<string, keyof PullRequestSettings>> = {
+  merge: 'allow_merge_commits',
+  rebase: 'allow_rebase',
+  'rebase-merge': 'allow_rebase_explicit',
+  squash: 'allow_squash_merge',
+  'fast-forward-only': 'allow_fast_forward_only_merge',
+  'manually-merged': 'allow_manual_merge',
+};
+
+export function isMergeStyleAllowed(settings: PullRequestSettings, style: string): boolean {
+  const key = STYLE_SETTINGS[style];
+  return key !== undefined && settings[key] === true;
+}

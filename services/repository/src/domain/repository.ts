@@ -37,6 +37,8 @@ export interface Repository {
   branch_count: number;
   /** SPDX ids of the default branch's license files (git-facts.ts). */
   licenses: string[];
+  /** How many users watch it (events/watch-count-consumer.ts). */
+  num_watches?: number;
   created_at: Date;
   updated_at: Date;
   /** The default branch's top language (set by language statistics; '' until computed). */

@@ -30,6 +30,8 @@ export interface SearchFilter {
   order: 'asc' | 'desc';
   offset: number;
   limit: number;
+  /** Only these repositories (another service's list, e.g. the ones a user watches). */
+  ids?: number[];
 }
 
 export interface CollaboratorRow {

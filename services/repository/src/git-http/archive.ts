@@ -7,7 +7,7 @@ import { archiveFileName, parseArchiveName, spawnArchive, spawnBundle, ARCHIVE_C
 import type { RepositoryStorage } from '../git/storage.js';
 import { resolveCommit } from '../git/refs.js';
 import { authorize } from './grant.js';
-import { fail } from './reply.js';
+import { fail, streamGitOutput } from './reply.js';
 
 export const ARCHIVE_PATH = /^\/([^/]+)\/([^/]+)\/archive\/([^/]+)$/;
 
@@ -46,34 +46,10 @@ export async function serveArchive(
   const archiver: Archiver = request.format === 'bundle'
     ? await spawnBundle(gitDir, commit)
     : spawnArchive(gitDir, grant.name, commit, request.format);
-  const { child } = archiver;
-  const stderr: Buffer[] = [];
-  child.stderr!.on('data', (b: Buffer) => stderr.push(b));
-  child.stdin!.end();
   const fileName = archiveFileName(grant.name, request);
-  res.writeHead(200, {
+  await streamGitOutput(res, archiver.child, {
     'content-type': ARCHIVE_CONTENT_TYPES[request.format],
     'content-disposition': attachmentDisposition(fileName),
-  });
-  child.stdout!.pipe(res);
-  // A client that goes away must not leave git running.
-  res.on('close', () => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  });
-  await new Promise<void>((resolve) => {
-    child.on('error', (err) => {
-      options.log.error({ err }, 'archiver failed to start');
-      res.destroy();
-      resolve();
-    });
-    child.on('close', (code) => {
-      if (code !== 0) {
-        options.log.warn({ code, stderr: Buffer.concat(stderr).toString().slice(0, 2000) }, 'archiver exited with an error');
-        // The status is sent already: cut the stream so the client sees a broken download.
-        res.destroy();
-      }
-      resolve();
-    });
-  });
+  }, options.log, 'archiver');
   await archiver.cleanup();
 }

@@ -1,6 +1,8 @@
 // The side channel's plain-text refusals. Once bytes have gone out, a failure can only cut
 // the stream, so the caller sees a broken download rather than a short one.
-import type { ServerResponse } from 'node:http';
+import type { ChildProcess } from 'node:child_process';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Logger } from '@anvil/kit';
 
 export function fail(res: ServerResponse, status: number, message: string): void {
   if (res.headersSent) {
@@ -8,4 +10,33 @@ export function fail(res: ServerResponse, status: number, message: string): void
     return;
   }
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${message}\n`);
+}
+
+/**
+ * Answers 200 with `headers` and git's stdout as the body, until git exits. A client that
+ * goes away kills git; git failing once bytes are out cuts the stream (a broken download).
+ */
+export async function streamGitOutput(res: ServerResponse, child: ChildProcess, headers: OutgoingHttpHeaders, log: Logger, what: string): Promise<void> {
+  const stderr: Buffer[] = [];
+  child.stderr!.on('data', (b: Buffer) => stderr.push(b));
+  child.stdin!.end();
+  res.writeHead(200, headers);
+  child.stdout!.pipe(res);
+  res.on('close', () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  await new Promise<void>((resolve) => {
+    child.on('error', (err) => {
+      log.error({ err }, `${what} failed to start`);
+      res.destroy();
+      resolve();
+    });
+    child.on('close', (code) => {
+      if (code !== 0) {
+        log.warn({ code, stderr: Buffer.concat(stderr).toString().slice(0, 2000) }, `${what} exited with an error`);
+        res.destroy();
+      }
+      resolve();
+    });
+  });
 }

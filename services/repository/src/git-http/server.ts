@@ -14,6 +14,7 @@ import { answerWithGitOutput, requestBody } from './git-body.js';
 import { authorize } from './grant.js';
 import { PRE_RECEIVE_PATH, type PreReceiveHooks } from './pre-receive.js';
 import { RAW_PATH, serveRaw } from './raw.js';
+import { PULL_DIFF_PATH, servePullDiff } from './pull-diff.js';
 import type { RefIndex } from '../git/ref-index.js';
 import { fail } from './reply.js';
 import { recordPush } from './push-recorder.js';
@@ -58,6 +59,8 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
     if (url.pathname === PRE_RECEIVE_PATH && options.preReceive) return options.preReceive.handle(req, res);
     const archive = req.method === 'GET' ? ARCHIVE_PATH.exec(url.pathname) : null;
     if (archive) return serveArchive(req, res, archive, { secret, storage, log });
+    const pullDiff = req.method === 'GET' ? PULL_DIFF_PATH.exec(url.pathname) : null;
+    if (pullDiff) return servePullDiff(req, res, pullDiff, { secret, storage, log });
     if (req.method === 'GET' && RAW_PATH.test(url.pathname)) return serveRaw(req, res, RAW_PATH.exec(url.pathname)!, url, { secret, storage, log, refs: options.refs });
     const match = /^\/([^/]+)\/([^/]+)\/(info\/refs|git-upload-pack|git-receive-pack)$/.exec(url.pathname);
     if (!match) return fail(res, 404, 'not found');

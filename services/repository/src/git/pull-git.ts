@@ -2,7 +2,7 @@
 // `merge-tree --write-tree`): merge base, divergence, a trial merge that writes a tree and no
 // ref, the diff between merge base and head, and commits written with `commit-tree`. Nothing
 // here moves a ref except updatePullRef; merges land through branches.ts updateRef.
-import { git, GitError, isObjectId, runGit } from './command.js';
+import { git, GitError, isObjectId, runGit, type GitCommand } from './command.js';
 import type { Signature } from './file-changes-git.js';
 
 const need = (...ids: string[]) => {
@@ -91,13 +91,16 @@ export async function changedFilesWithStats(gitDir: string, from: string, to: st
   return files;
 }
 
+/** The command printing `git diff -M <from> <to>` or `git format-patch <from>..<to>` (streamed by the side channel). */
+export function rangeDiffCommand(gitDir: string, from: string, to: string, type: 'diff' | 'patch'): GitCommand {
+  need(from, to);
+  if (type === 'patch') return git('format-patch', { gitDir }).flag('--no-signature', '--stdout', '--no-color').arg(`${from}..${to}`).build();
+  return git('diff', { gitDir }).flag('-M', '--no-color', '--no-ext-diff').oid(from).oid(to).build();
+}
+
 /** `git diff -M <from> <to>` or `git format-patch <from>..<to>` text. */
 export async function rangeDiff(gitDir: string, from: string, to: string, type: 'diff' | 'patch'): Promise<string> {
-  need(from, to);
-  if (type === 'patch') {
-    return runGit(git('format-patch', { gitDir }).flag('--no-signature', '--stdout', '--no-color').arg(`${from}..${to}`).build());
-  }
-  return runGit(git('diff', { gitDir }).flag('-M', '--no-color', '--no-ext-diff').oid(from).oid(to).build());
+  return runGit(rangeDiffCommand(gitDir, from, to, type));
 }
 
 /** Commits reachable from head and not from base, oldest first, skipping merges when asked. */

@@ -53,5 +53,6 @@ export function repositoryMessage(r: Repository): pb.RepositoryInput {
     topics: r.topics,
     branch_count: r.branch_count,
     licenses: r.licenses,
+    num_watches: r.num_watches ?? 0,
   };
 }

@@ -2,8 +2,9 @@
 // the reply. Merges and pull refs take the repository's write turn (domain/write-lock.ts).
 import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
-import { checkMergeability, countDiverging, diffStats, getMergeBase, listPullCommits, pullDiff, type PullCommitInfo } from '../domain/pull-git.js';
+import { checkMergeability, countDiverging, diffHunks, diffStats, getMergeBase, listPullCommits, pullDiff, type PullCommitInfo } from '../domain/pull-git.js';
 import { mergeToRef, updatePullRef, type PullMergeDeps } from '../domain/pull-merge.js';
+import { updatePullHead } from '../domain/pull-update.js';
 import type { RepositoryWriteLock } from '../domain/write-lock.js';
 import { pageOf, refOf } from './requests.js';
 
@@ -62,6 +63,18 @@ export function pullGitService(deps: LockedDeps): ServiceImplementation<reposito
       const sha = await deps.writeLock.run(owner, name, () => updatePullRef(deps, owner, name, request.index, request.head, caller), signal);
       return { head_sha: sha };
     },
+    async CutDiffHunks(request, { caller }) {
+      const { owner, name } = refOf(request);
+      const lines = request.lines.map((l) => ({ path: l.path, line: Number(l.line) }));
+      return { hunks: await diffHunks(deps, owner, name, request.base, request.head, lines, caller) };
+    },
+    async UpdatePullHead(request, { caller, signal }) {
+      const { owner, name } = refOf(request);
+      const r = await deps.writeLock.run(owner, name, () => updatePullHead(deps, owner, name, {
+        baseBranch: request.base_branch, headBranch: request.head_branch, style: request.style,
+      }, caller), signal);
+      return { head_before: r.headBefore, head_sha: r.headSha };
+    },
     async MergeToRef(request, { caller, signal }) {
       const { owner, name } = refOf(request);
       const r = await deps.writeLock.run(owner, name, () => mergeToRef(deps, owner, name, {
@@ -70,7 +83,7 @@ export function pullGitService(deps: LockedDeps): ServiceImplementation<reposito
         deleteHeadBranch: request.delete_head_branch,
         author: request.author_name ? { name: request.author_name, email: request.author_email } : undefined,
         reviews: (request.reviews?.verdicts ?? []).map((v) => ({ reviewerId: v.reviewer_id, state: v.state, official: v.official, stale: v.stale })),
-        forceMerge: request.force_merge,
+        forceMerge: request.force_merge, mergeCommitId: request.merge_commit_id, defaultDeleteHeadBranch: request.default_delete_head_branch,
       }, caller), signal);
       return { merge_commit_sha: r.mergeCommitSha, base_before: r.baseBefore, head_sha: r.headSha, head_branch_deleted: r.headBranchDeleted };
     },

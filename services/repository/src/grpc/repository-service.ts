@@ -51,6 +51,7 @@ export function searchFilterOf(request: repository.SearchRepositoriesRequest, ca
     order: request.order === 'desc' ? 'desc' : 'asc',
     offset,
     limit,
+    ids: request.ids?.length ? request.ids.map(Number) : undefined,
   };
 }
 

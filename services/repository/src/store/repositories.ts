@@ -122,6 +122,7 @@ function whereOf(filter: SearchFilter, hiddenOwners: bigint[], viewerTeams: Memb
   const and: Prisma.RepositoryWhereInput[] = [];
   const visible = visibleTo(filter, hiddenOwners, viewerTeams);
   if (visible) and.push(visible);
+  if (filter.ids) and.push({ id: { in: filter.ids.map(BigInt) } });
   if (filter.q) and.push({ lower_name: { contains: filter.q.toLowerCase() } });
   if (filter.owner_id > 0) {
     const owner = BigInt(filter.owner_id);

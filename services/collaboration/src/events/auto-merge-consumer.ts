@@ -1,0 +1,75 @@
+// Performs scheduled merges (merge_when_checks_succeed) when a commit status makes a pull's
+// head succeed (Gitea's services/automerge on commit status): the repository service merges
+// as the doer, applying every rule again; a merge still refused stays scheduled for the next
+// status. Idempotent: a redelivered status finds the pull merged and its schedule gone.
+import type { Caller, ConsumerOptions, Logger } from '@anvil/kit';
+import { DomainError } from '@anvil/kit';
+import type { repository } from '@anvil/proto';
+import type { PullStore } from '../domain/pull-store.js';
+import { latestVerdicts, type ReviewStore } from '../domain/reviews.js';
+import type { RepositoryName } from '../domain/pull-sync.js';
+import { autoMergesAtHead } from '../store/auto-merges.js';
+import type { CollaborationTx } from '../store/db.js';
+import { storeManualMerge } from '../store/pull-sync.js';
+import { consumerContextOf } from './push-consumer.js';
+
+export const AUTO_MERGE_CONSUMER = 'collaboration-auto-merge';
+
+export interface AutoMergeInput {
+  baseBranch: string;
+  head: string;
+  style: string;
+  message: string;
+  pullIndex: number;
+  pullTitle: string;
+  deleteHeadBranch: string;
+  expectedHeadSha: string;
+  verdicts: Array<{ reviewerId: number; state: string; official: boolean; stale: boolean }>;
+}
+
+/** The repository service's answers an auto-merge needs. */
+export interface AutoMerger {
+  /** The head's combined status is success (asked as the system). */
+  checksSucceeded(repo: RepositoryName, sha: string): Promise<boolean>;
+  /** Merges as `doer`; a refusal (rules, conflicts, a race) throws DomainError. */
+  merge(repo: RepositoryName, doer: Caller, input: AutoMergeInput): Promise<{ mergeCommitSha: string; headSha: string }>;
+}
+
+export function autoMergeConsumer(log: Logger, stores: { pulls: PullStore; reviews: ReviewStore }, merger: () => AutoMerger): Omit<ConsumerOptions<CollaborationTx>, 'db' | 'bus' | 'log'> {
+  return {
+    durable: AUTO_MERGE_CONSUMER,
+    filter: 'repository.status',
+    async handle(event, tx) {
+      const status = event.payload as repository.CommitStatusCreated | undefined;
+      const repo = status?.repository;
+      if (!status || !repo?.id || status.state !== 'success') return;
+      const due = await autoMergesAtHead(tx, Number(repo.id), status.sha);
+      if (!due.length) return;
+      const name = { owner: repo.owner_login, name: repo.name };
+      if (!(await merger().checksSucceeded(name, status.sha))) return;
+      for (const scheduled of due) {
+        const pull = await stores.pulls.find(Number(repo.id), scheduled.index);
+        if (!pull) continue;
+        const verdicts = latestVerdicts((await stores.reviews.list(pull, { offset: 0, limit: 10_000 })).items)
+          .map((r) => ({ reviewerId: r.reviewerId, state: r.state, official: r.official, stale: r.stale }));
+        const doer: Caller = { userId: scheduled.doerId, login: scheduled.doerLogin, isAdmin: false, restricted: false, scopes: ['all'] };
+        try {
+          const merged = await merger().merge(name, doer, {
+            baseBranch: scheduled.baseBranch, head: `refs/heads/${scheduled.headBranch}`, style: scheduled.style, message: scheduled.message,
+            pullIndex: scheduled.index, pullTitle: scheduled.title, deleteHeadBranch: scheduled.deleteBranchAfterMerge ? scheduled.headBranch : '',
+            expectedHeadSha: scheduled.headSha, verdicts,
+          });
+          await storeManualMerge(tx, consumerContextOf(repo, { id: scheduled.doerId, login: scheduled.doerLogin }), {
+            issueId: scheduled.issueId, index: scheduled.index, baseBranch: scheduled.baseBranch, headBranch: scheduled.headBranch, headSha: scheduled.headSha,
+          }, { headSha: merged.headSha, mergeCommitSha: merged.mergeCommitSha, mergedById: scheduled.doerId });
+          await tx.pullAutoMerge.deleteMany({ where: { issue_id: BigInt(scheduled.issueId) } });
+          log.info({ repository: repo.id, pull: scheduled.index }, 'scheduled merge performed');
+        } catch (err) {
+          // The repository service away: redeliver the status later instead of dropping the merge.
+          if (!(err instanceof DomainError) || err.kind === 'unavailable') throw err;
+          log.info({ repository: repo.id, pull: scheduled.index, reason: err.reason }, 'scheduled merge still refused; kept');
+        }
+      }
+    },
+  };
+}

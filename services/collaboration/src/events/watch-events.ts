@@ -1,0 +1,15 @@
+// Repository watch events (proto/anvil/collaboration/v1/watches.proto RepositoryWatchChanged),
+// written as outbox rows with the change: the repository service counts watchers from them.
+import { outboxEvent, type OutboxEventRow } from '@anvil/kit';
+import type { collaboration as pb } from '@anvil/proto';
+
+export const WATCH_EVENT_TYPE = 'anvil.collaboration.v1.RepositoryWatchChanged';
+
+/** `collaboration.repo_watch.started` or `collaboration.repo_watch.stopped`. */
+export const watchSubject = (watching: boolean) => `collaboration.repo_watch.${watching ? 'started' : 'stopped'}`;
+
+export function outboxRowOfWatchChange(repositoryId: number, userId: number, watching: boolean): OutboxEventRow {
+  return outboxEvent(watchSubject(watching), WATCH_EVENT_TYPE, {
+    repository_id: repositoryId, user_id: userId, watching,
+  } satisfies pb.RepositoryWatchChangedInput);
+}

@@ -1,0 +1,40 @@
+// Which collaboration events make notification threads, and for whom (the rule of
+// domain/notification-recipients.ts, after Gitea's services/uinotification/notify.go).
+import { describe, expect, it } from '@jest/globals';
+import { notifyFactsOf } from '../src/domain/notification-recipients.js';
+
+const issue = { id: 5, repository_id: 2, is_pull: false };
+const sender = { id: 9 };
+
+describe('notification recipients', () => {
+  it('tell the watchers when an issue is opened, edited, closed or reopened, naming the actor to leave out', () => {
+    for (const action of ['opened', 'edited', 'closed', 'reopened']) {
+      expect(notifyFactsOf(`collaboration.issue.${action}`, { issue, sender })).toEqual({
+        issueId: 5, repositoryId: 2, source: 'issue', actorId: 9, commentId: 0, recipients: 'watchers',
+      });
+    }
+  });
+
+  it('tell only the assignee about an assignment', () => {
+    expect(notifyFactsOf('collaboration.issue.assigned', { issue, sender, assignee: { id: 4 } }))
+      .toMatchObject({ recipients: 'assignee', assigneeId: 4, actorId: 9 });
+  });
+
+  it('say nothing of label, milestone and unassignment changes, nor of edited or deleted comments', () => {
+    for (const subject of ['collaboration.issue.label_updated', 'collaboration.issue.milestoned', 'collaboration.issue.unassigned',
+      'collaboration.issue_comment.edited', 'collaboration.issue_comment.deleted', 'collaboration.repo_watch.started']) {
+      expect(notifyFactsOf(subject, { issue, sender })).toBeUndefined();
+    }
+  });
+
+  it('carry the new comment and the pull request kind', () => {
+    expect(notifyFactsOf('collaboration.issue_comment.created', { issue: { ...issue, is_pull: true }, sender, comment: { id: 31 } }))
+      .toMatchObject({ source: 'pull', commentId: 31, recipients: 'watchers' });
+    expect(notifyFactsOf('collaboration.pull_request.opened', { pull_request: { issue }, sender })).toMatchObject({ source: 'pull', issueId: 5 });
+    expect(notifyFactsOf('collaboration.pull_request.review_requested', { pull_request: { issue }, sender })).toMatchObject({ recipients: 'requested_reviewers' });
+  });
+
+  it('ignore an event without its issue', () => {
+    expect(notifyFactsOf('collaboration.issue.opened', { sender })).toBeUndefined();
+  });
+});

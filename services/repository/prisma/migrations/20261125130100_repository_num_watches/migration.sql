@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "repository" ADD COLUMN     "num_watches" INTEGER NOT NULL DEFAULT 0;
