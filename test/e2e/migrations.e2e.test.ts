@@ -1,7 +1,9 @@
 // Migrating repositories from another git server (POST /repos/migrate), against a real
-// `git http-backend` on loopback with [migrations] ALLOW_LOCALNETWORKS on: the git data
+// `git http-backend` on loopback with [migrations] ALLOW_LOCALNETWORKS on (and `localhost`
+// in BLOCKED_DOMAINS): the git data
 // arrives with its branches, tags and default branch; credentials are used but never
-// stored or shown; and a refusal or a failed clone leaves no repository behind.
+// stored, shown or logged; the repository is visible, empty, while its clone runs, and its
+// progress is logged; and a refusal or a failed clone leaves no repository behind.
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -20,6 +22,8 @@ let server: GitServer;
 let storageRoot: string;
 let owner: TestUser;
 const secret = 's3cret-pa55';
+/** Every line the deployables printed. */
+const output: string[] = [];
 
 async function git(args: string[], cwd = home) {
   const result = await gitIn(home, args, cwd);
@@ -45,7 +49,7 @@ async function sourceRepository(name: string, bytes = 0): Promise<{ trunk: strin
 }
 
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'migrate-user', gitHome: true, env: { ANVIL__migrations__ALLOW_LOCALNETWORKS: 'true' } });
+  e2e = await bootE2e({ prefix: 'migrate-user', gitHome: true, env: { ANVIL__migrations__ALLOW_LOCALNETWORKS: 'true', ANVIL__migrations__BLOCKED_DOMAINS: 'localhost' }, onOutput: (text) => output.push(text) });
   ({ users, home } = e2e);
   storageRoot = join(e2e.system.env.ANVIL_DATA_DIR!, 'repositories');
   server = await startGitServer({ root: join(home, 'served'), credentials: { username: 'reader', password: secret } });
@@ -91,6 +95,18 @@ describe('POST /repos/migrate', () => {
     expect(server.requests.some((r) => r.path.startsWith('/private/') && r.authorized)).toBe(true);
   });
 
+  test('takes credentials written in the clone address, and neither stores nor shows them', async () => {
+    const name = users.unique('url-creds');
+    const res = await owner.client.post('/repos/migrate', { clone_addr: server.url.replace('http://', `http://reader:${encodeURIComponent(secret)}@`) + '/private/source.git', repo_name: name });
+    expect(res.status).toBe(201);
+    expect(res.body.original_url).toBe(`${server.url}/private/source.git`);
+    const config = await readFile(join(storageRoot, owner.username.toLowerCase(), `${name.toLowerCase()}.git`, 'config'), 'utf8');
+    expect(config).not.toContain(secret);
+    const failed = await owner.client.post('/repos/migrate', { clone_addr: server.url.replace('http://', 'http://reader:url-pa55%3Aword@') + '/private/source.git', repo_name: users.unique('url-bad') });
+    expect(failed.status).toBe(422);
+    expect(failed.body.message).not.toContain('url-pa55');
+  });
+
   test('answers wrong credentials with 422, without echoing them, and creates nothing', async () => {
     const name = users.unique('bad-auth');
     const res = await owner.client.post('/repos/migrate', { clone_addr: `${server.url}/private/source.git`, auth_username: 'reader', auth_password: 'wrong-guess-123', repo_name: name });
@@ -99,6 +115,53 @@ describe('POST /repos/migrate', () => {
     expect(res.body.message).not.toContain('wrong-guess-123');
     expect((await owner.client.get(`/repos/${owner.username}/${name}`)).status).toBe(404);
     await expectNoGitData(owner.username, name);
+  });
+
+  test('shows the repository, empty, while its clone runs, logs the clone\'s progress, and answers 201 once it is in', async () => {
+    await sourceRepository('slow', 256 * 1024);
+    const name = users.unique('in-progress');
+    const held = server.hold();
+    const answer = owner.client.post('/repos/migrate', { clone_addr: `${server.url}/held/slow.git`, repo_name: name });
+    await held.reached;
+    const during = await owner.client.get(`/repos/${owner.username}/${name}`);
+    expect(during.status).toBe(200);
+    expect(during.body).toMatchObject({ name, empty: true, mirror: false, original_url: `${server.url}/held/slow.git` });
+    // The name is taken while the clone runs.
+    const second = await owner.client.post('/repos/migrate', { clone_addr: `${server.url}/source.git`, repo_name: name });
+    // On a mismatch, what the services logged about this repository says why.
+    const logged = second.status === 409 ? [] : output.join('').split('\n').filter((line) => line.includes(name));
+    expect({ status: second.status, message: second.body.message, logged }).toEqual({ status: 409, message: 'The repository with the same name already exists.', logged: [] });
+    held.release();
+    const res = await answer;
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ name, empty: false, default_branch: 'trunk' });
+    expect(output.join('').split('\n').some((line) => line.includes('fetching from remote') && line.includes(`${owner.username}/${name}`))).toBe(true);
+  });
+
+  test('removes the repository it showed when the source dies mid-clone', async () => {
+    await sourceRepository('doomed', 256 * 1024);
+    const name = users.unique('doomed');
+    const held = server.hold();
+    const answer = owner.client.post('/repos/migrate', { clone_addr: `${server.url}/held/doomed.git`, repo_name: name });
+    await held.reached;
+    expect((await owner.client.get(`/repos/${owner.username}/${name}`)).status).toBe(200);
+    held.cut();
+    const res = await answer;
+    expect(res.status).toBe(422);
+    expect(res.body.message).toMatch(/^Migration failed/);
+    expect((await owner.client.get(`/repos/${owner.username}/${name}`)).status).toBe(404);
+    expect((await owner.client.get(`/repos/search?q=${name}`)).body.data).toEqual([]);
+    await expectNoGitData(owner.username, name);
+  });
+
+  test('never logs the credentials of a clone address', async () => {
+    // Both the given credentials and the wrong guess went through the migrations above.
+    const printed = output.join('');
+    expect(printed).toContain('migration started');
+    expect(printed).not.toContain(secret);
+    expect(printed).not.toContain('wrong-guess-123');
+    expect(printed).not.toContain(encodeURIComponent('url-pa55:word'));
+    expect(printed).not.toContain('url-pa55');
   });
 
   test('leaves nothing behind when the source dies mid-clone', async () => {
@@ -124,6 +187,16 @@ describe('POST /repos/migrate', () => {
     } finally {
       await redirecting.close();
     }
+  });
+
+  test('refuses a host in [migrations] BLOCKED_DOMAINS with 422, though local networks are allowed, and connects to it not', async () => {
+    const name = users.unique('blocked');
+    const seen = server.requests.length;
+    const res = await owner.client.post('/repos/migrate', { clone_addr: `http://localhost:${server.port}/source.git`, repo_name: name });
+    expect(res.status).toBe(422);
+    expect(res.body.message).toMatch(/disallowed hosts/);
+    expect(server.requests.length).toBe(seen);
+    expect((await owner.client.get(`/repos/${owner.username}/${name}`)).status).toBe(404);
   });
 
   test('answers 409 for a name the owner already has', async () => {

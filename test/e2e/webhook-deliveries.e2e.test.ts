@@ -137,6 +137,73 @@ describe('webhook deliveries', () => {
   });
 });
 
+describe('issue and pull request deliveries', () => {
+  /** The delivery at `path` whose X-Gitea-Event-Type is `type`, once it arrived. */
+  async function deliveryOf(path: string, type: string, action?: string): Promise<{ headers: IncomingHttpHeaders; payload: Record<string, any> }> {
+    for (;;) {
+      const found = received.find((r) => r.url === path && r.headers['x-gitea-event-type'] === type
+        && (action === undefined || JSON.parse(r.body.toString()).action === action));
+      if (found) {
+        // Verified with node:crypto and the hook's secret, not with the sender's code.
+        expect(found.headers['x-gitea-signature']).toBe(signatureOf(found.body));
+        return { headers: found.headers, payload: JSON.parse(found.body.toString()) };
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  test('opening, commenting on, labelling and closing an issue fire Gitea\'s issues, issue_comment and issue_label deliveries', async () => {
+    const owner = await e2e.newWriter();
+    // The coarse `issues` choice covers every issue sub-event.
+    const { path, base } = await repoWithHook(owner, 'tracked', ['issues']);
+    const issue = await owner.client.post(`${base}/issues`, { title: 'It breaks', body: 'Steps to reproduce' });
+    expect(issue.status).toBe(201);
+    expect((await owner.client.post(`${base}/issues/${issue.body.number}/comments`, { body: 'Me too' })).status).toBe(201);
+    const label = await owner.client.post(`${base}/labels`, { name: 'bug', color: '#ee0701' });
+    expect(label.status).toBe(201);
+    expect((await owner.client.post(`${base}/issues/${issue.body.number}/labels`, { labels: [label.body.id] })).status).toBe(200);
+    expect((await owner.client.patch(`${base}/issues/${issue.body.number}`, { state: 'closed' })).status).toBe(201);
+
+    const opened = await deliveryOf(path, 'issues', 'opened');
+    expect(opened.headers['x-gitea-event']).toBe('issues');
+    expect(opened.payload).toMatchObject({
+      action: 'opened', number: issue.body.number, issue: { id: issue.body.id, title: 'It breaks', body: 'Steps to reproduce', state: 'open' },
+      repository: { full_name: `${owner.username}/tracked` }, sender: { login: owner.username },
+    });
+    const commented = await deliveryOf(path, 'issue_comment', 'created');
+    expect(commented.headers['x-gitea-event']).toBe('issue_comment');
+    expect(commented.payload).toMatchObject({ action: 'created', is_pull: false, comment: { body: 'Me too' }, issue: { number: issue.body.number } });
+    const labelled = await deliveryOf(path, 'issue_label', 'label_updated');
+    expect(labelled.headers['x-gitea-event']).toBe('issues');
+    expect(labelled.payload.issue.labels).toEqual([expect.objectContaining({ name: 'bug' })]);
+    expect((await deliveryOf(path, 'issues', 'closed')).payload.issue.state).toBe('closed');
+  });
+
+  test('opening a pull request and commenting on it fire pull_request and pull_request_comment deliveries', async () => {
+    const owner = await e2e.newWriter();
+    const { path, base } = await repoWithHook(owner, 'pulled', ['pull_request']);
+    await pushCommit(owner, 'pulled', 'Base commit');
+    const file = await owner.client.post(`${base}/contents/feature.txt`, {
+      content: Buffer.from('a feature\n').toString('base64'), message: 'Add a feature', branch: 'main', new_branch: 'feature',
+    });
+    expect(file.status).toBe(201);
+    const pull = await owner.client.post(`${base}/pulls`, { head: 'feature', base: 'main', title: 'Add a feature', body: 'Please' });
+    expect(pull.status).toBe(201);
+    expect((await owner.client.post(`${base}/issues/${pull.body.number}/comments`, { body: 'Ready' })).status).toBe(201);
+
+    const opened = await deliveryOf(path, 'pull_request', 'opened');
+    expect(opened.headers['x-gitea-event']).toBe('pull_request');
+    expect(opened.payload).toMatchObject({
+      action: 'opened', number: pull.body.number, requested_reviewer: null, review: null,
+      pull_request: { number: pull.body.number, title: 'Add a feature', body: 'Please', state: 'open', base: { ref: 'main' }, head: { ref: 'feature' } },
+      repository: { full_name: `${owner.username}/pulled` }, sender: { login: owner.username },
+    });
+    const commented = await deliveryOf(path, 'pull_request_comment', 'created');
+    expect(commented.headers['x-gitea-event']).toBe('issue_comment');
+    expect(commented.payload).toMatchObject({ action: 'created', is_pull: true, comment: { body: 'Ready' }, issue: { pull_request: { merged: false } } });
+  });
+});
+
 describe('the deliveries API', () => {
   test('lists a hook\'s deliveries most recent first, paged, and shows one with its request and response', async () => {
     const owner = await e2e.newWriter();

@@ -25,6 +25,8 @@ export interface E2eOptions {
   events?: string;
   /** Make a temporary HOME for the git CLI (git-cli.ts runs git with it). */
   gitHome?: boolean;
+  /** Hears every line the deployables print (bootSystem's onOutput). */
+  onOutput?: (text: string) => void;
 }
 
 /** A user known to the repository service, with a personal access token. */
@@ -56,7 +58,7 @@ export async function bootE2e(options: E2eOptions = {}): Promise<E2e> {
     for (const step of undo.splice(0).reverse()) await step();
   };
   try {
-    const system = await bootSystem({ env: options.env, deployableEnv: options.deployableEnv });
+    const system = await bootSystem({ env: options.env, deployableEnv: options.deployableEnv, onOutput: options.onOutput });
     undo.push(() => system.shutdown());
     const anonymous = new ApiClient(system.baseUrl);
     const admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });

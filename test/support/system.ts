@@ -34,6 +34,8 @@ export interface BootOptions {
   deployableEnv?: Partial<Record<DeployableName, Record<string, string>>>;
   /** Stream the children's output; default when ANVIL_E2E_LOGS=1 (it is kept for errors either way). */
   logs?: boolean;
+  /** Hears every line the deployables print (prefixed with the deployable's name), e.g. to assert what is logged. */
+  onOutput?: (text: string) => void;
   /** How long boot (migrations included) may take. */
   bootTimeoutMs?: number;
   /** Where the deployables' dist folders are; the workspace root (tests of this harness use fakes). */
@@ -105,7 +107,10 @@ export async function bootSystem(options: BootOptions = {}): Promise<RunningSyst
   let shuttingDown = false;
   const logs = options.logs ?? process.env.ANVIL_E2E_LOGS === '1';
   const runner = new ProcessRunner({
-    write: logs ? undefined : () => undefined,
+    write: (text, stream) => {
+      options.onOutput?.(text);
+      if (logs) (stream === 'stdout' ? process.stdout : process.stderr).write(text);
+    },
     tailLines: 200,
     onExit: (exit) => {
       if (!exit.expected && !shuttingDown) crashes.push(exit);

@@ -99,6 +99,10 @@ export function gitHttp(deps: Deps): RequestHandler {
     const permission = resolved.permission;
     if (push && !atLeast(permission, 'write')) return text(res, 403, 'User permission denied for writing.');
     if (push && repo.archived) return text(res, 403, 'This repo is archived. You can view files and clone it, but cannot push or open issues or pull requests.');
+    // Gitea's githttp: a pull mirror's refs are its source's.
+    if (push && repo.mirror) return text(res, 403, 'mirror repository is read-only');
+    // A migration's git data reaches the name only when its clone is done.
+    if (repo.status === 'migrating') return text(res, 404, 'Repository is being migrated');
 
     const grant = signGrant(secret, caller, resolved);
     const query = action === 'info/refs' ? `?service=${service}` : '';

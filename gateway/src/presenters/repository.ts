@@ -1,7 +1,7 @@
 // repository.RepositoryAccess (+ its owner from identity) → Gitea's Repository JSON
 // (services/convert/repository.go innerToRepo). Every field Gitea computes is computed from
 // what the repository service stores (watchers_count from its num_watches); the counters of
-// features Anvil has not built (stars, forks, releases, mirrors) carry Gitea's values for a
+// features Anvil has not built (stars, forks, releases) carry Gitea's values for a
 // repository without them.
 import type { Caller } from '@anvil/kit';
 import type { identity, repository } from '@anvil/proto';
@@ -49,7 +49,7 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     private: repo.private,
     fork: false,
     template: repo.template,
-    mirror: false,
+    mirror: repo.mirror ?? false,
     size: repo.size,
     language: repo.language,
     languages_url: `${urls.api}/languages`,
@@ -58,7 +58,7 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     link: '',
     ssh_url: clone.ssh,
     clone_url: clone.https,
-    original_url: '',
+    original_url: repo.original_url ?? '',
     website: repo.website,
     stars_count: 0,
     forks_count: 0,
@@ -99,9 +99,10 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     avatar_url: '',
     // Gitea: a public repository of a private owner is "internal".
     internal: !repo.private && visibilityName(owner.visibility) === 'private',
-    mirror_interval: '',
+    mirror_interval: repo.mirror_interval ?? '',
     object_format_name: repo.object_format_name,
-    mirror_updated: formatTime(null),
+    // Gitea reports the zero time for a repository that is no mirror.
+    mirror_updated: formatTime(repo.mirror_updated_at ?? null),
     topics: repo.topics ?? [],
     licenses: repo.licenses ?? [],
     branch_count: repo.branch_count ?? 0,

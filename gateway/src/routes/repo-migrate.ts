@@ -3,10 +3,10 @@
 // service checks everything (owner rights, the clone address against [migrations], mirror
 // settings) and answers the new repository; this file only maps the body.
 import type { repository } from '@anvil/proto';
-import { created, type Reply, type Route, type RouteContext } from '../http/route.js';
+import { created, type Reply, type Route } from '../http/route.js';
 import { presentOne, repoRef } from './repo-context.js';
 
-/** A clone of any size runs inside the request, as Gitea's API migration does. */
+/** The request waits for the clone, as Gitea's API migration does (201 with the repository once it is in). */
 const MIGRATION_DEADLINE_MS = 60 * 60_000;
 
 interface MigrateRepoOptions {
@@ -42,26 +42,13 @@ function migrateRequest(body: MigrateRepoOptions): repository.MigrateRepositoryR
   };
 }
 
-/** The repository JSON with its mirror fields, which only the migration service knows. */
-export async function withMirrorFields(ctx: RouteContext, presented: Record<string, unknown>, ref: { owner: string; name: string }) {
-  const info = await ctx.deps.services.migrations.GetMirrorInfo(ref, { caller: ctx.caller });
-  return {
-    ...presented,
-    mirror: info.mirror,
-    mirror_interval: info.mirror_interval,
-    ...(info.mirror_updated ? { mirror_updated: info.mirror_updated } : {}),
-    original_url: info.original_url,
-  };
-}
-
 export const repoMigrateRoutes: Route[] = [
   {
     method: 'POST', path: '/repos/migrate', operationId: 'repoMigrate', access: 'signed', scopes: ['repository'],
     statusOverrides: { repo_exists: 409, repo_limit_reached: 422 },
     async handle(ctx): Promise<Reply> {
       const access = await ctx.deps.services.migrations.MigrateRepository(migrateRequest(ctx.body as MigrateRepoOptions), { caller: ctx.caller, deadlineMs: MIGRATION_DEADLINE_MS });
-      const presented = presentOne(ctx, access) as Record<string, unknown>;
-      return created(await withMirrorFields(ctx, presented, { owner: access.owner?.login ?? '', name: access.repository?.name ?? '' }));
+      return created(presentOne(ctx, access));
     },
   },
   {

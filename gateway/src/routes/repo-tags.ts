@@ -5,7 +5,9 @@ import { created, noContent, ok, type Route } from '../http/route.js';
 import { presentAnnotatedTag, presentTag } from '../presenters/tag.js';
 import { refWrite, repoRef, repoUrlsOf } from './repo-context.js';
 
-const ARCHIVED_423 = { repo_archived: 423 };
+// Gitea's mustNotBeArchived is 423; a pull mirror's tags are its source's, and these routes
+// declare 405 (not 403) for what the repository does not allow.
+const TAG_WRITE_REFUSALS = { repo_archived: 423, repo_is_mirror: 405, repo_migrating: 405 };
 
 export const repoTagRoutes: Route[] = [
   {
@@ -27,7 +29,7 @@ export const repoTagRoutes: Route[] = [
   {
     // Gitea's handler answers 201 though its document declares 200 (contract/code-statuses.ts).
     method: 'POST', path: '/repos/:owner/:repo/tags', operationId: 'repoCreateTag', access: 'signed', scopes: ['repository'],
-    statusOverrides: ARCHIVED_423,
+    statusOverrides: TAG_WRITE_REFUSALS,
     async handle(ctx) {
       const body = ctx.body as { tag_name?: string; target?: string; message?: string };
       const tag = await ctx.deps.services.tags.CreateTag({
@@ -38,7 +40,7 @@ export const repoTagRoutes: Route[] = [
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/tags/*tag', operationId: 'repoDeleteTag', access: 'signed', scopes: ['repository'],
-    statusOverrides: ARCHIVED_423,
+    statusOverrides: TAG_WRITE_REFUSALS,
     async handle(ctx) {
       await ctx.deps.services.tags.DeleteTag({ ref: repoRef(ctx), name: ctx.splat('tag') }, refWrite(ctx));
       return noContent();

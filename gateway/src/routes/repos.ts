@@ -4,7 +4,6 @@ import { invalid, notFound } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
 import { presentOne, presentRepositories, repoRef, resolveRepo } from './repo-context.js';
-import { withMirrorFields } from './repo-migrate.js';
 
 /** The pull request settings of Gitea's EditRepoOption, named as in the JSON from end to end. */
 /**
@@ -162,7 +161,7 @@ export const repoRoutes: Route[] = [
     method: 'GET', path: '/repos/:owner/:repo', operationId: 'repoGet', access: 'public', scopes: ['repository'],
     async handle(ctx) {
       const access = await resolveRepo(ctx);
-      return ok(await withMirrorFields(ctx, presentOne(ctx, access) as Record<string, unknown>, { owner: access.owner?.login ?? '', name: access.repository?.name ?? '' }));
+      return ok(presentOne(ctx, access));
     },
   },
   {

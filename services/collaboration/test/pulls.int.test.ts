@@ -4,13 +4,14 @@
 // stored git facts, and a merge is recorded once even when a push recorded it first.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { fileURLToPath } from 'node:url';
-import { createLogger, prismaAdapter, type Caller, type RepositoryScope } from '@anvil/kit';
+import { createLogger, prismaAdapter } from '@anvil/kit';
 import { createIssue } from '../src/domain/issues.js';
 import { createPull, listPulls, markPullMerged, type PullDeps } from '../src/domain/pulls.js';
 import { PrismaClient } from '../src/store/generated/client.js';
 import { issueStore } from '../src/store/issues.js';
 import { pullStore } from '../src/store/pulls.js';
 import { newRunId, testDatabase, type TestDatabase } from '../../../test/support/int-testbed.js';
+import { ada, adaScope } from './support/scope.js';
 
 process.env.ANVIL_LOG_LEVEL ??= 'silent';
 const log = createLogger('collaboration-test');
@@ -20,15 +21,8 @@ let database: TestDatabase;
 let db: PrismaClient;
 let deps: PullDeps;
 
-const ada: Caller = { userId: 7, login: 'ada', isAdmin: false, restricted: false, scopes: ['all'] };
 
-function scope(id: number): RepositoryScope {
-  return {
-    permission: 'owner',
-    repository: { id, owner_id: 7, owner_login: 'ada', name: `repo-${id}`, private: false, archived: false } as RepositoryScope['repository'],
-    owner: { id: 7, login: 'ada', type: 'user' } as RepositoryScope['owner'],
-  };
-}
+const scope = adaScope;
 
 const facts = { headSha: 'a'.repeat(40), mergeBase: 'b'.repeat(40), mergeable: true, conflictedFiles: [], additions: 3, deletions: 1, changedFiles: 2 };
 const open = (repositoryId: number, headBranch: string, extra: Partial<Parameters<typeof createPull>[3]> = {}) => createPull(deps, scope(repositoryId), ada, {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { queueDeliveries } from '../src/store/deliveries.js';
 import { webhookStore } from '../src/store/webhooks.js';
 import type { Webhook } from '../src/domain/webhooks.js';
-import { hooksTestbed, type HooksTestbed, type Receiver } from './support/testbed.js';
+import { hooksTestbed, TEST_SECRET_KEY, type HooksTestbed, type Receiver } from './support/testbed.js';
 
 let tb: HooksTestbed;
 let nextRepo = 100;
@@ -40,7 +40,7 @@ function push(repoId: number, ref = 'refs/heads/main') {
 }
 
 async function hook(repoId: number, url: string, extra: Partial<Webhook> = {}): Promise<Webhook> {
-  return webhookStore(tb.db).create({
+  return webhookStore(tb.db, tb.box).create({
     repoId, ownerId: 0, isSystemWebhook: false, type: 'gitea', name: '', url, contentType: 'json', secret: 'topsecret',
     authorizationHeader: '', events: ['push', 'create', 'delete', 'repository'], branchFilter: '', meta: {}, active: true, ...extra,
   });
@@ -131,7 +131,7 @@ describe('webhook delivery', () => {
 
   it('fires repository hooks, the owner\'s hooks and system hooks, but not inactive ones or other owners\'', async () => {
     const repoId = nextRepo++;
-    const store = webhookStore(tb.db);
+    const store = webhookStore(tb.db, tb.box);
     const base = { repoId: 0, isSystemWebhook: false, type: 'gitea' as const, name: '', url: receiver.url, contentType: 'json' as const, secret: '', authorizationHeader: '', events: ['repository' as const], branchFilter: '', meta: {}, active: true };
     const ownerHook = await store.create({ ...base, ownerId: 7 });
     const otherOwner = await store.create({ ...base, ownerId: 8 });
@@ -149,7 +149,7 @@ describe('webhook delivery', () => {
   it('drops a deleted repository\'s hooks and their deliveries, and tells the owner\'s hooks', async () => {
     const repoId = nextRepo++;
     const own = await hook(repoId, receiver.url);
-    const ownerHook = await webhookStore(tb.db).create({
+    const ownerHook = await webhookStore(tb.db, tb.box).create({
       repoId: 0, ownerId: 9, isSystemWebhook: false, type: 'gitea', name: '', url: receiver.url, contentType: 'json', secret: '',
       authorizationHeader: '', events: ['repository'], branchFilter: '', meta: {}, active: true,
     });
@@ -160,7 +160,7 @@ describe('webhook delivery', () => {
     });
     const [told] = await settled(ownerHook.id, 1);
     expect(JSON.parse(told.payload)).toMatchObject({ action: 'deleted', repository: { id: repoId }, sender: { login: 'bob' } });
-    expect(await webhookStore(tb.db).find({ kind: 'repository', repoId }, own.id)).toBeUndefined();
+    expect(await webhookStore(tb.db, tb.box).find({ kind: 'repository', repoId }, own.id)).toBeUndefined();
     expect(await deliveriesOf(own.id)).toHaveLength(0);
   });
 });
@@ -212,6 +212,42 @@ describe('two replicas', () => {
   });
 });
 
+describe('a slow receiver', () => {
+  it('gets at most MAX_PER_HOST requests at a time and does not hold up the other hooks', async () => {
+    // A database of its own, so that only this pool sends.
+    const own = await hooksTestbed('slow');
+    try {
+      await own.consumer();
+      const slow = await own.receiver();
+      const fast = await own.receiver();
+      let active = 0;
+      let peak = 0;
+      slow.answer = () => {
+        active++;
+        peak = Math.max(peak, active);
+        setTimeout(() => active--, 1_000);
+        return { status: 200, delayMs: 1_000 };
+      };
+      for (const url of [slow.url, fast.url]) {
+        await webhookStore(own.db, own.box).create({
+          repoId: 1, ownerId: 0, isSystemWebhook: false, type: 'gitea', name: '', url, contentType: 'json', secret: '',
+          authorizationHeader: '', events: ['push'], branchFilter: '', meta: {}, active: true,
+        });
+      }
+      own.senders({ maxPerHost: 2, timeoutMs: 10_000 });
+      await Promise.all(Array.from({ length: 40 }, () => own.publish('repository.push', 'anvil.repository.v1.Push', push(1))));
+      await fast.waitFor(40);
+      // The slow one needs 20 s for its 40 (two at a time, 1 s each); the fast one was served meanwhile.
+      expect(slow.requests.length).toBeLessThan(40);
+      expect(peak).toBeLessThanOrEqual(2);
+      await slow.waitFor(40);
+      expect(peak).toBe(2);
+    } finally {
+      await own.close();
+    }
+  }, 120_000);
+});
+
 describe('a replica killed mid-send', () => {
   it('loses no delivery: another replica sends what it held once its lease runs out', async () => {
     // A database of its own, so that only the child's pool sends until it is killed.
@@ -219,12 +255,12 @@ describe('a replica killed mid-send', () => {
     try {
       const receiver = await own.receiver();
       receiver.answer = () => ({ status: 200, delayMs: 1_500 });
-      const made = await webhookStore(own.db).create({
+      const made = await webhookStore(own.db, own.box).create({
         repoId: 1, ownerId: 0, isSystemWebhook: false, type: 'gitea', name: '', url: receiver.url, contentType: 'json', secret: '',
         authorizationHeader: '', events: ['push'], branchFilter: '', meta: {}, active: true,
       });
       const child = fork(fileURLToPath(new URL('./support/sender-process.mjs', import.meta.url)), [], {
-        env: { ...process.env, DATABASE_URL: own.databaseUrl, LEASE_MS: '3000' }, stdio: 'ignore',
+        env: { ...process.env, DATABASE_URL: own.databaseUrl, LEASE_MS: '3000', SECRET_KEY: TEST_SECRET_KEY }, stdio: 'ignore',
       });
       try {
         await new Promise((resolve, reject) => {
@@ -271,7 +307,7 @@ describe('the outbound guard', () => {
   /** Sends a push to `url` through the guarded system; answers the settled delivery. */
   async function deliverTo(url: string) {
     const repoId = nextGuardedRepo++;
-    const made = await webhookStore(guarded.db).create({
+    const made = await webhookStore(guarded.db, guarded.box).create({
       repoId, ownerId: 0, isSystemWebhook: false, type: 'gitea', name: '', url, contentType: 'json', secret: '',
       authorizationHeader: '', events: ['push'], branchFilter: '', meta: {}, active: true,
     });
@@ -298,6 +334,17 @@ describe('the outbound guard', () => {
     expect(receiver.requests).toHaveLength(0);
   });
 
+  it.each([
+    ['a private address', 'http://10.1.2.3/hook'],
+    ['a private IPv6 address', 'http://[fd00::1]/hook'],
+    ['the link-local cloud metadata address', 'http://169.254.169.254/latest/meta-data'],
+    ['a NAT64 form of a loopback address', 'http://[64:ff9b::7f00:1]/hook'],
+  ])('refuses %s under the default `external` before connecting', async (_name, url) => {
+    const row = await deliverTo(url);
+    expect(row).toMatchObject({ status: 'failed', attempts: 1, response_status: 0 });
+    expect(row.error).toContain('is not allowed by [webhook] ALLOWED_HOST_LIST');
+  });
+
   it('checks every redirect: an allowed host redirecting to a refused one is not followed there', async () => {
     const target = await tb.receiver();
     const redirector = await tb.receiver();
@@ -308,7 +355,7 @@ describe('the outbound guard', () => {
     try {
       await own.consumer();
       own.senders({ allowed: ['127.0.0.1/32'] });
-      const made = await webhookStore(own.db).create({
+      const made = await webhookStore(own.db, own.box).create({
         repoId: 1, ownerId: 0, isSystemWebhook: false, type: 'gitea', name: '', url: redirector.url, contentType: 'json', secret: '',
         authorizationHeader: '', events: ['push'], branchFilter: '', meta: {}, active: true,
       });

@@ -26,5 +26,6 @@ export * from './outbound/guard.js';
 export * from './outbound/resolve.js';
 export * from './telemetry/index.js';
 export * from './glob.js';
+export * from './crypto/secret-box.js';
 export * from './access-mode.js';
 export * from './repo-urls.js';

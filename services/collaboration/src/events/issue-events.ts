@@ -6,6 +6,8 @@ import { outboxEvent, type OutboxEventRow } from '@anvil/kit';
 import type { collaboration as pb, identity, repository } from '@anvil/proto';
 import type { Comment } from '../domain/comments.js';
 import type { ChangeContext, Issue, IssueEventFacts } from '../domain/issue-store.js';
+import type { Pull } from '../domain/pull-store.js';
+import { pullMessage } from '../grpc/pull-messages.js';
 import { commentMessage, issueMessage, labelMessage, userMessage } from '../grpc/messages.js';
 
 export const ISSUE_EVENT_TYPE = 'anvil.collaboration.v1.IssueEvent';
@@ -13,7 +15,8 @@ export const ISSUE_EVENT_TYPE = 'anvil.collaboration.v1.IssueEvent';
 /** `collaboration.issue.<action>`, e.g. collaboration.issue.label_updated. */
 export const issueSubject = (action: IssueEventFacts['action']) => `collaboration.issue.${action}`;
 
-export function outboxRowOfIssueEvent(context: ChangeContext, issue: Issue, facts: IssueEventFacts): OutboxEventRow {
+/** `pull`: the pull when the issue is one, for the pull_request_* webhooks. */
+export function outboxRowOfIssueEvent(context: ChangeContext, issue: Issue, facts: IssueEventFacts, pull?: Pull): OutboxEventRow {
   const { scope } = context.repository;
   return outboxEvent(issueSubject(facts.action), ISSUE_EVENT_TYPE, {
     action: facts.action,
@@ -25,6 +28,7 @@ export function outboxRowOfIssueEvent(context: ChangeContext, issue: Issue, fact
     added_labels: (facts.addedLabels ?? []).map(labelMessage),
     removed_labels: (facts.removedLabels ?? []).map(labelMessage),
     assignee: facts.assignee ? userMessage(facts.assignee) : undefined,
+    pull_request: pull ? pullMessage(pull) : undefined,
   } satisfies pb.IssueEventInput);
 }
 
@@ -33,7 +37,7 @@ export const COMMENT_EVENT_TYPE = 'anvil.collaboration.v1.CommentEvent';
 /** `collaboration.issue_comment.<action>` (Gitea's issue_comment webhook). */
 export const commentSubject = (action: 'created' | 'edited' | 'deleted') => `collaboration.issue_comment.${action}`;
 
-export function outboxRowOfCommentEvent(context: ChangeContext, action: 'created' | 'edited' | 'deleted', comment: Comment, issue: Issue, bodyFrom?: string): OutboxEventRow {
+export function outboxRowOfCommentEvent(context: ChangeContext, action: 'created' | 'edited' | 'deleted', comment: Comment, issue: Issue, bodyFrom?: string, pull?: Pull): OutboxEventRow {
   const { scope } = context.repository;
   return outboxEvent(commentSubject(action), COMMENT_EVENT_TYPE, {
     action,
@@ -43,5 +47,6 @@ export function outboxRowOfCommentEvent(context: ChangeContext, action: 'created
     repository_owner: (scope.owner ?? undefined) as unknown as identity.UserInput | undefined,
     sender: userMessage(context.sender),
     changes: bodyFrom !== undefined ? { body_from: bodyFrom } : undefined,
+    pull_request: pull ? pullMessage(pull) : undefined,
   } satisfies pb.CommentEventInput);
 }

@@ -7,13 +7,20 @@ import type { ChangeContext } from '../domain/issue-store.js';
 import type { Pull, PullAction } from '../domain/pull-store.js';
 import { pullMessage } from '../grpc/pull-messages.js';
 import { userMessage } from '../grpc/messages.js';
+import type { UserProfile } from '../domain/users.js';
+
+/** What a review event adds: the review (type and body) or the reviewer asked for. */
+export interface PullEventExtras {
+  review?: { type: string; content: string };
+  requestedReviewer?: UserProfile;
+}
 
 export const PULL_EVENT_TYPE = 'anvil.collaboration.v1.PullRequestEvent';
 
 /** `collaboration.pull_request.<action>`, e.g. collaboration.pull_request.opened. */
 export const pullSubject = (action: PullAction) => `collaboration.pull_request.${action}`;
 
-export function outboxRowOfPullEvent(context: ChangeContext, pull: Pull, action: PullAction): OutboxEventRow {
+export function outboxRowOfPullEvent(context: ChangeContext, pull: Pull, action: PullAction, extras: PullEventExtras = {}): OutboxEventRow {
   const { scope } = context.repository;
   return outboxEvent(pullSubject(action), PULL_EVENT_TYPE, {
     action,
@@ -21,5 +28,7 @@ export function outboxRowOfPullEvent(context: ChangeContext, pull: Pull, action:
     repository: scope.repository as unknown as repository.RepositoryInput,
     repository_owner: (scope.owner ?? undefined) as unknown as identity.UserInput | undefined,
     sender: userMessage(context.sender),
+    review: extras.review,
+    requested_reviewer: extras.requestedReviewer ? userMessage(extras.requestedReviewer) : undefined,
   } satisfies pb.PullRequestEventInput);
 }

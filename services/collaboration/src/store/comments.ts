@@ -9,6 +9,7 @@ import { outboxRowOfCommentEvent } from '../events/issue-events.js';
 import { Prisma } from './generated/client.js';
 import type { CollaborationDb, CollaborationTx } from './db.js';
 import { readIssue } from './issue-rows.js';
+import { findPullIn } from './pulls.js';
 import { profileOf, rememberUsers } from './users.js';
 
 type Client = CollaborationDb | CollaborationTx;
@@ -49,7 +50,8 @@ export function commentStore(db: CollaborationDb, options: OutboxStoreOptions = 
         const issue = (await readIssue(tx, Prisma.sql`i.id = ${BigInt(comment.issueId)}`))!;
         // The sender as identity described them, for the webhook's `sender`.
         const sender = await profileOf(tx, context.sender);
-        const row = outboxRowOfCommentEvent({ ...context, sender }, action, comment, issue, bodyFrom);
+        const pull = issue.isPull ? await findPullIn(tx, Prisma.sql`i.id = ${BigInt(issue.id)}`) : undefined;
+        const row = outboxRowOfCommentEvent({ ...context, sender }, action, comment, issue, bodyFrom, pull);
         await tx.outboxEvent.create({ data: row });
         published.push(row.id);
       },

@@ -9,6 +9,7 @@ import { outboxRowOfIssueEvent } from '../events/issue-events.js';
 import { Prisma } from './generated/client.js';
 import type { CollaborationDb, CollaborationTx } from './db.js';
 import { listIssueRows, readIssue, toLabel } from './issue-rows.js';
+import { findPullIn } from './pulls.js';
 import { recordTimeline } from './timeline.js';
 import { profileOf, rememberUsers, usersByLogin } from './users.js';
 
@@ -41,7 +42,10 @@ export function issueStore(db: CollaborationDb, options: OutboxStoreOptions = {}
       async publish(context: ChangeContext, issue: Issue, facts: IssueEventFacts) {
         // The sender as identity described them, for the webhook's `sender`.
         const sender = await profileOf(tx, context.sender);
-        const row = outboxRowOfIssueEvent({ ...context, sender }, issue, facts);
+        // A pull's label, assignee and milestone changes fire the pull_request_* webhooks,
+        // whose payload is the pull: it goes with the event.
+        const pull = issue.isPull ? await findPullIn(tx, byId(issue.id)) : undefined;
+        const row = outboxRowOfIssueEvent({ ...context, sender }, issue, facts, pull);
         await tx.outboxEvent.create({ data: row });
         published.push(row.id);
       },

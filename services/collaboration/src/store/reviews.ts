@@ -5,7 +5,7 @@ import type { ChangeContext } from '../domain/issue-store.js';
 import type { Pull, PullAction } from '../domain/pull-store.js';
 import type { Review, ReviewComment, ReviewState, ReviewStore, TeamSnapshot } from '../domain/reviews.js';
 import type { UserProfile } from '../domain/users.js';
-import { outboxRowOfPullEvent } from '../events/pull-events.js';
+import { outboxRowOfPullEvent, type PullEventExtras } from '../events/pull-events.js';
 import type { CollaborationDb, CollaborationTx } from './db.js';
 import type { Prisma } from './generated/client.js';
 import { rememberUsers } from './users.js';
@@ -53,12 +53,18 @@ async function rows(db: Client, pull: Pull, where: { id?: number; offset?: numbe
   return { items, total: Number(items[0]?.total ?? 0) };
 }
 
+/** Gitea's ReviewPayload: the webhook event the verdict fires, and the review's body. */
+function reviewPayload(action: PullAction, content: string) {
+  return { type: `pull_request_${action}`, content };
+}
+
 export function reviewStore(db: CollaborationDb, options: OutboxStoreOptions = {}): ReviewStore {
-  const inTransaction = <R>(work: (tx: CollaborationTx, publish: (context: ChangeContext, pull: Pull, action: PullAction) => Promise<void>) => Promise<R>) =>
+  type Publish = (context: ChangeContext, pull: Pull, action: PullAction, extras?: PullEventExtras) => Promise<void>;
+  const inTransaction = <R>(work: (tx: CollaborationTx, publish: Publish) => Promise<R>) =>
     outboxTransaction(db, (tx: CollaborationTx, published: string[]) => ({
       tx,
-      async publish(context: ChangeContext, pull: Pull, action: PullAction) {
-        const row = outboxRowOfPullEvent(context, pull, action);
+      async publish(context: ChangeContext, pull: Pull, action: PullAction, extras?: PullEventExtras) {
+        const row = outboxRowOfPullEvent(context, pull, action, extras);
         await tx.outboxEvent.create({ data: row });
         published.push(row.id);
       },
@@ -83,7 +89,8 @@ export function reviewStore(db: CollaborationDb, options: OutboxStoreOptions = {
           });
         }
         if (review.state !== 'PENDING') {
-          await publish(context, pull, review.state === 'APPROVED' ? 'review_approved' : review.state === 'REQUEST_CHANGES' ? 'review_rejected' : 'review_comment');
+          const action = review.state === 'APPROVED' ? 'review_approved' : review.state === 'REQUEST_CHANGES' ? 'review_rejected' : 'review_comment';
+          await publish(context, pull, action, { review: reviewPayload(action, review.body) });
         }
         return toReview(pull, (await rows(tx, pull, { id: Number(created.id) })).items[0]);
       });
@@ -109,8 +116,9 @@ export function reviewStore(db: CollaborationDb, options: OutboxStoreOptions = {
             ...(change.commitId !== undefined ? { commit_id: change.commitId, stale: false } : {}),
           },
         });
-        if (event) await publish(context, pull, event as PullAction);
-        return toReview(pull, (await rows(tx, pull, { id })).items[0]);
+        const updated = toReview(pull, (await rows(tx, pull, { id })).items[0]);
+        if (event) await publish(context, pull, event as PullAction, { review: reviewPayload(event as PullAction, updated.body) });
+        return updated;
       });
     },
 
@@ -125,8 +133,11 @@ export function reviewStore(db: CollaborationDb, options: OutboxStoreOptions = {
         // Asked by a writer: an official request (the rule "block on official review requests").
         const add = async (data: { reviewer_id: bigint; team_id?: bigint; team?: Prisma.InputJsonValue }) => {
           const row = await tx.pullReview.create({ data: { issue_id: issueId, state: 'REQUEST_REVIEW', official: true, commit_id: pull.headSha, ...data } });
-          created.push(toReview(pull, (await rows(tx, pull, { id: Number(row.id) })).items[0]));
-          await publish(context, pull, 'review_requested');
+          const request = toReview(pull, (await rows(tx, pull, { id: Number(row.id) })).items[0]);
+          created.push(request);
+          // A user's request names them (Gitea's requested_reviewer); a team's names no one.
+          const requestedReviewer = data.reviewer_id > 0n ? request.reviewer ?? ({ id: Number(data.reviewer_id), login: '' } as UserProfile) : undefined;
+          await publish(context, pull, 'review_requested', { requestedReviewer });
         };
         for (const id of reviewerIds) {
           if (!asked.some((r) => Number(r.reviewer_id) === id)) await add({ reviewer_id: BigInt(id) });
@@ -140,10 +151,16 @@ export function reviewStore(db: CollaborationDb, options: OutboxStoreOptions = {
 
     cancelRequests(context, pull, reviewerIds, teamIds = []) {
       return inTransaction(async (tx, publish) => {
-        const removed = await tx.pullReview.deleteMany({
-          where: { issue_id: BigInt(pull.issue.id), state: 'REQUEST_REVIEW', OR: [{ reviewer_id: { in: reviewerIds.map(BigInt) } }, { team_id: { in: teamIds.map(BigInt) } }] },
-        });
-        for (let i = 0; i < removed.count; i++) await publish(context, pull, 'review_request_removed');
+        // Each removed request names its reviewer (Gitea's requested_reviewer); a team's names no one.
+        const removed = await tx.$queryRaw<Array<{ reviewer_id: bigint; reviewer: UserProfile | null }>>`
+          DELETE FROM pull_review r USING (SELECT id FROM pull_review WHERE issue_id = ${BigInt(pull.issue.id)} AND state = 'REQUEST_REVIEW'
+            AND (reviewer_id = ANY(${reviewerIds.map(BigInt)}::bigint[]) OR team_id = ANY(${teamIds.map(BigInt)}::bigint[]))) gone
+          WHERE r.id = gone.id
+          RETURNING r.reviewer_id, (SELECT u.profile FROM "user" u WHERE u.id = r.reviewer_id) AS reviewer`;
+        for (const { reviewer_id, reviewer } of removed) {
+          const requestedReviewer = reviewer ? { ...reviewer, id: Number(reviewer.id) } : reviewer_id > 0n ? { id: Number(reviewer_id), login: '' } : undefined;
+          await publish(context, pull, 'review_request_removed', { requestedReviewer });
+        }
       });
     },
 

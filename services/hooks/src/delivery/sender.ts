@@ -13,6 +13,8 @@ import { deliveryHeaders } from './headers.js';
 /** Response bodies are kept up to this many characters (what a receiver said, not a download). */
 const RESPONSE_BODY_KEPT = 64 * 1024;
 const IDLE_POLL_MS = 500;
+/** Rounds of a host's deliveries claimed ahead of its free slots. */
+const PREFETCH = 4;
 
 export interface SenderOptions {
   queue: DeliveryQueue;
@@ -82,9 +84,13 @@ export function startSenders(options: SenderOptions): SenderPool {
   const sending = new Map<string, number>();
   const inFlight = new Set<Promise<void>>();
   let held = 0;
-  // Long enough for the wait behind the host's other deliveries, the request and recording
-  // it; a replica killed mid-send frees its rows then.
-  const leaseMs = options.leaseMs ?? options.timeoutMs * 4 + 30_000;
+  // Each host may have PREFETCH rounds of its deliveries claimed ahead: a claim (a query over
+  // the pending rows) then serves several deliveries instead of one per freed slot. Waiting
+  // rows hold no sender; at most `senders` requests are in flight, `maxPerHost` per host.
+  const perHostHeld = options.maxPerHost * PREFETCH;
+  // Long enough for the wait behind the host's other deliveries (PREFETCH rounds of at most
+  // the timeout), the request and recording it; a replica killed mid-send frees its rows then.
+  const leaseMs = options.leaseMs ?? options.timeoutMs * (PREFETCH + 2) + 30_000;
   let stopped = false;
   let kicked = false;
   let wake: (() => void) | undefined;
@@ -94,11 +100,18 @@ export function startSenders(options: SenderOptions): SenderPool {
     wake?.();
   };
 
-  async function send(delivery: ClaimedDelivery): Promise<void> {
+  /** Sends one delivery; `answered` frees its host's slot once the receiver answered, before the attempt is recorded. */
+  async function send(delivery: ClaimedDelivery, answered: () => void): Promise<void> {
     try {
-      const attempt = delivery.hook.active
-        ? await attemptDelivery(delivery, options.dispatcher, options.timeoutMs)
-        : { requestUrl: delivery.hook.url, requestHeaders: {}, responseStatus: 0, responseHeaders: {}, responseBody: '', error: 'webhook is not active', refused: true, durationMs: 0 };
+      let attempt: Attempt;
+      try {
+        attempt = delivery.hook.active
+          ? await attemptDelivery(delivery, options.dispatcher, options.timeoutMs)
+          : { requestUrl: delivery.hook.url, requestHeaders: {}, responseStatus: 0, responseHeaders: {}, responseBody: '', error: 'webhook is not active', refused: true, durationMs: 0 };
+      } finally {
+        // The per-host limit counts requests to the host; recording is our database's work.
+        answered();
+      }
       const outcome = outcomeOf(attempt, delivery.attempts + 1, options.policy);
       await queue.record(delivery.id, attempt, outcome);
       recordWebhookDelivery(outcome.status);
@@ -107,18 +120,29 @@ export function startSenders(options: SenderOptions): SenderPool {
     }
   }
 
-  /** Starts what the host's limit allows of its waiting deliveries. */
+  /** Starts what the host's limit and the pool's allow of the host's waiting deliveries. */
   function pump(host: string): void {
     const list = waiting.get(host);
-    while (list?.length && (sending.get(host) ?? 0) < options.maxPerHost && !stopped) {
+    while (list?.length && (sending.get(host) ?? 0) < options.maxPerHost && inFlight.size < options.senders && !stopped) {
       const delivery = list.shift()!;
       sending.set(host, (sending.get(host) ?? 0) + 1);
-      const running = send(delivery).finally(() => {
-        inFlight.delete(running);
-        held--;
+      let released = false;
+      const releaseHost = () => {
+        if (released) return;
+        released = true;
         sending.set(host, sending.get(host)! - 1);
         pump(host);
-        kick();
+      };
+      const running = send(delivery, releaseHost).finally(() => {
+        inFlight.delete(running);
+        held--;
+        releaseHost();
+        // A freed sender goes to any host with deliveries waiting.
+        for (const other of waiting.keys()) pump(other);
+        // Claim more only once this host has run out of what it holds: a claim is a query
+        // over every pending delivery, too dear to run after each one sent. New deliveries
+        // and due retries wake the loop on their own (notification, idle poll).
+        if (!waiting.get(host)?.length) kick();
       });
       inFlight.add(running);
     }
@@ -126,13 +150,13 @@ export function startSenders(options: SenderOptions): SenderPool {
   }
 
   async function round(): Promise<number> {
-    const free = options.senders - held;
+    const free = options.senders * PREFETCH - held;
     if (free <= 0) return 0;
     // Hosts holding their share already are left out of the claim, so a slow receiver's
     // backlog stays in the table instead of filling this pool.
     const busy = [...new Set([...sending.keys(), ...waiting.keys()])]
-      .filter((host) => (sending.get(host) ?? 0) + (waiting.get(host)?.length ?? 0) >= options.maxPerHost);
-    const claimed = await queue.claim(free, leaseMs, busy, options.maxPerHost);
+      .filter((host) => (sending.get(host) ?? 0) + (waiting.get(host)?.length ?? 0) >= perHostHeld);
+    const claimed = await queue.claim(free, leaseMs, busy, perHostHeld);
     for (const delivery of claimed) {
       const host = hostOfUrl(delivery.hook.url);
       held++;
@@ -149,7 +173,7 @@ export function startSenders(options: SenderOptions): SenderPool {
       kicked = false;
       try {
         const claimed = await round();
-        if (claimed > 0 && held < options.senders) continue;
+        if (claimed > 0 && held < options.senders * PREFETCH) continue;
       } catch (err) {
         log.warn({ err }, 'could not claim webhook deliveries; will retry');
       }

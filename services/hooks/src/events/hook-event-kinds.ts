@@ -3,12 +3,14 @@
 // Adding an event kind (collaboration's issues, comments, labels, ...) is one row here, once
 // its subject and message are on the stream: the consumer reads every subject and skips
 // those without a row.
-import type { repository as pb } from '@anvil/proto';
+import type { collaboration as cpb, repository as pb } from '@anvil/proto';
 import type { HookEvent } from '../domain/hook-events.js';
+import { commentPayload, issuePayload, pullPayloadOfIssueEvent, pullPayloadOfPullEvent } from '../payloads/collaboration.js';
 import { createPayload, deletePayload, pushPayload, repositoryPayload, shortRef, statusPayload } from '../payloads/gitea.js';
 
 export interface HookEventKind<P = any> {
-  event: HookEvent;
+  /** The webhook event; for collaboration's events it depends on the payload (issue or pull). */
+  event: HookEvent | ((payload: P) => HookEvent | undefined);
   repository(payload: P): pb.Repository;
   /** For push, create and delete: what `branch_filter` is matched against (Gitea's checkBranch). */
   branch?(payload: P): string;
@@ -43,6 +45,60 @@ export const HOOK_EVENT_KINDS: Record<string, HookEventKind> = {
     event: 'status', repository: (p) => p.repository!, build: statusPayload,
   }),
 };
+
+// Collaboration: an issue event on a pull request fires the pull_request_* event of the same
+// kind, with the pull's payload (Gitea's notifier does the same).
+const ISSUE_ACTIONS: Record<string, [issue: HookEvent, pull: HookEvent]> = {
+  opened: ['issues', 'pull_request'],
+  edited: ['issues', 'pull_request'],
+  closed: ['issues', 'pull_request'],
+  reopened: ['issues', 'pull_request'],
+  deleted: ['issues', 'pull_request'],
+  assigned: ['issue_assign', 'pull_request_assign'],
+  unassigned: ['issue_assign', 'pull_request_assign'],
+  label_updated: ['issue_label', 'pull_request_label'],
+  label_cleared: ['issue_label', 'pull_request_label'],
+  milestoned: ['issue_milestone', 'pull_request_milestone'],
+  demilestoned: ['issue_milestone', 'pull_request_milestone'],
+};
+
+const issueKind = ([onIssue, onPull]: [HookEvent, HookEvent]) => kind<cpb.IssueEvent>({
+  event: (p) => (!p.issue?.is_pull ? onIssue : p.pull_request ? onPull : undefined),
+  repository: (p) => p.repository!,
+  build: (p, root) => (p.issue?.is_pull ? pullPayloadOfIssueEvent(p, root) : issuePayload(p, root)),
+});
+
+const commentKind = kind<cpb.CommentEvent>({
+  event: (p) => (p.issue?.is_pull ? 'pull_request_comment' : 'issue_comment'), repository: (p) => p.repository!, build: commentPayload,
+});
+
+// Pull events. review_dismissed fires no webhook, as in Gitea.
+const PULL_ACTIONS: Record<string, HookEvent> = {
+  opened: 'pull_request',
+  edited: 'pull_request',
+  closed: 'pull_request',
+  reopened: 'pull_request',
+  synchronized: 'pull_request_sync',
+  review_approved: 'pull_request_review_approved',
+  review_rejected: 'pull_request_review_rejected',
+  review_comment: 'pull_request_review_comment',
+  review_requested: 'pull_request_review_request',
+  review_request_removed: 'pull_request_review_request',
+};
+
+const pullKind = (event: HookEvent) => kind<cpb.PullRequestEvent>({ event, repository: (p) => p.repository!, build: pullPayloadOfPullEvent });
+
+Object.assign(
+  HOOK_EVENT_KINDS,
+  Object.fromEntries(Object.entries(ISSUE_ACTIONS).map(([action, events]) => [`collaboration.issue.${action}`, issueKind(events)])),
+  Object.fromEntries(['created', 'edited', 'deleted'].map((action) => [`collaboration.issue_comment.${action}`, commentKind])),
+  Object.fromEntries(Object.entries(PULL_ACTIONS).map(([action, event]) => [`collaboration.pull_request.${action}`, pullKind(event)])),
+);
+
+/** The webhook event a published event fires, if any. */
+export function hookEventOf(kind: HookEventKind, payload: unknown): HookEvent | undefined {
+  return typeof kind.event === 'function' ? kind.event(payload) : kind.event;
+}
 
 /** Every subject the table knows, for documentation and tests. */
 export const HOOK_EVENT_SUBJECTS = Object.keys(HOOK_EVENT_KINDS);

@@ -10,39 +10,57 @@ import type { HooksTx } from '../store/db.js';
 import { hooksFor, queueDeliveries } from '../store/deliveries.js';
 import type { HookMatchCache } from '../store/hook-match-cache.js';
 import { removeRepositoryHooks } from '../store/webhooks.js';
-import { HOOK_EVENT_KINDS } from './hook-event-kinds.js';
+import { HOOK_EVENT_KINDS, hookEventOf } from './hook-event-kinds.js';
 
 export const HOOKS_CONSUMER = 'hooks';
 const REPOSITORY_DELETED = 'repository.repo.deleted';
 
-export async function deliveriesForEvent(tx: HooksTx, event: ReceivedEvent, rootUrl: string, cache?: HookMatchCache): Promise<number> {
+/**
+ * The deliveries an event makes, one per matching active hook (not yet written). A
+ * repository's deletion removes its own hooks first (as in Gitea); its owner's and the
+ * site's hooks still hear of it.
+ */
+export async function deliveriesForEvent(tx: HooksTx, event: ReceivedEvent, rootUrl: string, cache?: HookMatchCache): Promise<NewDelivery[]> {
   const kind = HOOK_EVENT_KINDS[event.subject];
-  if (!kind || !event.payload) return 0;
+  if (!kind || !event.payload) return [];
+  const hookEvent = hookEventOf(kind, event.payload);
+  if (!hookEvent) return [];
   const repo = kind.repository(event.payload);
-  // A deleted repository's own hooks go with it (as in Gitea); its owner's and the site's
-  // hooks still hear of the deletion.
   if (event.subject === REPOSITORY_DELETED) await removeRepositoryHooks(tx, Number(repo.id));
   const target = { id: Number(repo.id), ownerId: Number(repo.owner_id) };
-  const load = () => hooksFor(tx, target, kind.event);
-  const hooks = cache ? await cache.get(target, kind.event, load) : await load();
+  const load = () => hooksFor(tx, target, hookEvent);
+  const hooks = cache ? await cache.get(target, hookEvent, load) : await load();
   const branch = kind.branch?.(event.payload);
   const matching = hooks.filter((hook) => branch === undefined || branchFilterMatches(hook.branchFilter, branch));
-  if (!matching.length) return 0;
+  if (!matching.length) return [];
   const payload = kind.build(event.payload, rootUrl);
-  const deliveries: NewDelivery[] = matching.map((hook) => ({
-    hookId: hook.id, eventId: event.id, event: kind.event, payload: deliveryBody(hook, kind.event, payload),
+  return matching.map((hook) => ({
+    hookId: hook.id, eventId: event.id, event: hookEvent, payload: deliveryBody(hook, hookEvent, payload),
   }));
-  await queueDeliveries(tx, deliveries);
-  return deliveries.length;
 }
 
 export function webhookConsumer(rootUrl: string, cache?: HookMatchCache): Omit<ConsumerOptions<HooksTx>, 'db' | 'bus' | 'log'> {
+  // The deliveries of the events handled in a transaction, written together at its end
+  // (one INSERT and one wake-up for a batch of events instead of one each).
+  const gathered = new WeakMap<HooksTx, NewDelivery[]>();
+  const flush = async (tx: HooksTx) => {
+    const deliveries = gathered.get(tx);
+    gathered.delete(tx);
+    if (deliveries?.length) await queueDeliveries(tx, deliveries);
+  };
   return {
     durable: HOOKS_CONSUMER,
     // Every subject: the table decides, so a new event kind needs no new consumer.
     filter: '>',
     handle: async (event, tx) => {
-      await deliveriesForEvent(tx, event, rootUrl, cache);
+      // A deletion removes hooks: what earlier events of the batch gathered goes in first.
+      if (event.subject === REPOSITORY_DELETED) await flush(tx);
+      const deliveries = await deliveriesForEvent(tx, event, rootUrl, cache);
+      if (!deliveries.length) return;
+      const list = gathered.get(tx) ?? [];
+      list.push(...deliveries);
+      gathered.set(tx, list);
     },
+    flush,
   };
 }

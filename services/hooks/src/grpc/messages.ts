@@ -18,11 +18,15 @@ export function scopeOf(scope: hooks.HookScope | null | undefined): HookScope {
   throw invalid('a webhook scope is required', 'hook_scope_required');
 }
 
-/** The hook as the API shows it: never its secret. */
+/**
+ * The hook as the API shows it: never its secret nor its Authorization header. Both are
+ * credentials for the receiver; Gitea shows the header back, Anvil keeps it write-only
+ * (set it again to change it).
+ */
 export function hookMessage(hook: Webhook): hooks.HookInput {
   return {
     id: hook.id, type: hook.type, name: hook.name, url: hook.url, content_type: hook.contentType, events: hook.events,
-    branch_filter: hook.branchFilter, authorization_header: hook.authorizationHeader, active: hook.active, meta: hook.meta,
+    branch_filter: hook.branchFilter, authorization_header: '', active: hook.active, meta: hook.meta,
     created_at: timestamp(hook.createdAt), updated_at: timestamp(hook.updatedAt),
     repo_id: hook.repoId, owner_id: hook.ownerId, is_system_webhook: hook.isSystemWebhook,
   };

@@ -1,13 +1,16 @@
-// Chat webhook shapes (Gitea's services/webhook/slack.go, discord.go, msteams.go), reduced
-// to a title, a line of text and a link derived from the Gitea payload: enough for a channel
-// to say what happened. Gitea's richer per-event layouts (commit lists as attachments,
-// colours per action) are not reproduced yet.
+// Chat webhook shapes (Gitea's services/webhook/slack.go, discord.go, msteams.go): a title
+// line in Gitea's words (general.go's getIssuesPayloadInfo and friends: "[owner/repo] Issue
+// opened: #1 title by ada"), the body where Gitea shows it (opened/edited issues and pulls,
+// comments, reviews), a link, and a colour per kind of change.
 import type { HookEvent } from '../domain/hook-events.js';
+import { collaborationSummary } from './chat-collaboration.js';
 
-interface Summary {
+export interface Summary {
   title: string;
   text: string;
   url: string;
+  /** 0xRRGGBB; Gitea's palette (general.go) by kind of change. */
+  color?: number;
 }
 
 type Payload = Record<string, any>;
@@ -34,7 +37,7 @@ export function summarize(event: HookEvent, payload: Payload): Summary {
     case 'status':
       return { title: `[${repo.full_name}] ${payload.context}: ${payload.state}`, text: payload.description ?? '', url: payload.target_url || repoLink };
     default:
-      return { title: `[${repo.full_name}] ${event}`, text: who ? `by ${who}` : '', url: repoLink };
+      return collaborationSummary(payload) ?? { title: `[${repo.full_name}] ${event}`, text: who ? `by ${who}` : '', url: repoLink };
   }
 }
 
@@ -42,18 +45,21 @@ export function slackBody(summary: Summary, meta: Record<string, string>) {
   return {
     channel: meta.channel ?? '', username: meta.username ?? '', icon_url: meta.icon_url ?? '',
     text: `<${summary.url}|${summary.title}>`,
-    attachments: summary.text ? [{ color: meta.color || '', text: summary.text }] : [],
+    attachments: summary.text ? [{ color: meta.color || hex(summary.color), title: summary.title, title_link: summary.url, text: summary.text }] : [],
   };
 }
 
 export function discordBody(summary: Summary) {
-  return { embeds: [{ title: summary.title, description: summary.text, url: summary.url }] };
+  return { embeds: [{ title: summary.title, description: summary.text, url: summary.url, color: summary.color ?? 0 }] };
 }
 
 export function msteamsBody(summary: Summary) {
   return {
     '@type': 'MessageCard', '@context': 'https://schema.org/extensions', summary: summary.title, title: summary.title,
+    themeColor: hex(summary.color),
     sections: [{ text: summary.text }],
     potentialAction: [{ '@type': 'OpenUri', name: 'View in browser', targets: [{ os: 'default', uri: summary.url }] }],
   };
 }
+
+const hex = (color: number | undefined) => (color === undefined ? '' : color.toString(16).padStart(6, '0'));

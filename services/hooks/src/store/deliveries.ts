@@ -3,6 +3,7 @@
 // at the same time, and a replica killed mid-send leaves a lease that runs out, after which
 // another replica sends the row again (receivers recognise a repeat by X-Gitea-Delivery).
 import { randomUUID } from 'node:crypto';
+import type { SecretBox } from '@anvil/kit';
 import type { Attempt, Delivery, DeliveryStatus, NewDelivery, Outcome } from '../domain/deliveries.js';
 import type { HookEvent } from '../domain/hook-events.js';
 import type { HookContentType, HookType } from '../domain/hook-types.js';
@@ -71,17 +72,23 @@ export async function hooksFor(tx: HooksTx, repo: { id: number; ownerId: number 
     },
     orderBy: { id: 'asc' },
   });
-  return rows.map(toWebhook);
+  // Matching needs no secrets: they stay sealed in the table.
+  return rows.map((row) => toWebhook(row));
 }
 
 /** Writes deliveries inside the caller's transaction; senders hear of them at commit. */
 export async function queueDeliveries(tx: HooksTx | HooksDb, deliveries: NewDelivery[]): Promise<void> {
   if (!deliveries.length) return;
-  await tx.hookDelivery.createMany({
-    data: deliveries.map((d) => ({ uuid: randomUUID(), hook_id: BigInt(d.hookId), event_id: d.eventId, event: d.event, payload: d.payload })),
-    skipDuplicates: true,
-  });
-  await tx.$executeRawUnsafe(`SELECT pg_notify('${DELIVERY_CHANNEL}', '')`);
+  // One statement for any number of rows (a consumer batch writes hundreds); a row already
+  // there for its hook, event and kind is left as it is.
+  await tx.$executeRawUnsafe(
+    `WITH queued AS (
+       INSERT INTO hook_delivery (uuid, hook_id, event_id, event, payload)
+       SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[], $5::text[])
+       ON CONFLICT DO NOTHING RETURNING 1)
+     SELECT pg_notify('${DELIVERY_CHANNEL}', '') WHERE EXISTS (SELECT 1 FROM queued)`,
+    deliveries.map(() => randomUUID()), deliveries.map((d) => BigInt(d.hookId)), deliveries.map((d) => d.eventId),
+    deliveries.map((d) => d.event), deliveries.map((d) => d.payload));
 }
 
 export interface DeliveryQueue {
@@ -96,7 +103,8 @@ export interface DeliveryQueue {
   nextDue(): Promise<Date | undefined>;
 }
 
-export function deliveryQueue(db: HooksDb): DeliveryQueue {
+/** `box` opens the hooks' sealed secrets and Authorization headers for sending. */
+export function deliveryQueue(db: HooksDb, box: SecretBox): DeliveryQueue {
   return {
     async claim(limit, leaseMs, busyHosts, perHost) {
       // Due rows, at most `perHost` per target host and none for hosts already at their
@@ -127,7 +135,7 @@ export function deliveryQueue(db: HooksDb): DeliveryQueue {
         id: Number(r.id), uuid: r.uuid, event: r.event as HookEvent, payload: r.payload, attempts: r.attempts,
         hook: {
           id: Number(r.hook_id), type: r.type as HookType, url: r.url, contentType: r.content_type as HookContentType,
-          secret: r.secret, authorizationHeader: r.authorization_header, active: r.is_active,
+          secret: box.open(r.secret), authorizationHeader: box.open(r.authorization_header), active: r.is_active,
         },
       }));
     },

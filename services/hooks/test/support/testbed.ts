@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { createLogger, hostList, outboundDispatcher, outboxEvent, startConsumer, startOutboxRelay, type EventBus, type Logger, type RunningConsumer } from '@anvil/kit';
+import { createLogger, hostList, outboundDispatcher, outboxEvent, secretBox, startConsumer, startOutboxRelay, type EventBus, type Logger, type RunningConsumer, type SecretBox } from '@anvil/kit';
 import { newRunId, Teardown, testDatabase, testEventBus } from '../../../../test/support/int-testbed.js';
 import { startSenders, type SenderPool } from '../../src/delivery/sender.js';
 import { listenForNotifications } from '../../src/delivery/wakeup.js';
@@ -15,6 +15,9 @@ import { HookMatchCache, WEBHOOK_CHANNEL } from '../../src/store/hook-match-cach
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
 export const ROOT_URL = 'http://anvil.test/';
+/** The key material the testbed seals hook secrets with (a deployment's [security] SECRET_KEY). */
+export const TEST_SECRET_KEY = 'hooks-testbed-secret-key-0123456789abcdef';
+export const TEST_BOX = secretBox(TEST_SECRET_KEY, 'webhook secrets');
 
 export interface ReceivedRequest {
   method: string;
@@ -74,9 +77,11 @@ export interface HooksTestbed {
   db: HooksDb;
   databaseUrl: string;
   bus: EventBus;
+  /** What main.ts seals hook secrets with. */
+  box: SecretBox;
   receiver(): Promise<Receiver>;
-  /** A `hooks` consumer, as one replica runs it. */
-  consumer(): Promise<RunningConsumer>;
+  /** A `hooks` consumer, as one replica runs it (batches of up to `batch` waiting events, 64 as by default). */
+  consumer(options?: { batch?: number }): Promise<RunningConsumer>;
   /** A sender pool, as one replica runs it, allowing `allowed` ([webhook] ALLOWED_HOST_LIST); stopped at close() if not before. */
   senders(options?: { allowed?: string[]; maxAttempts?: number; timeoutMs?: number; maxPerHost?: number }): SenderPool;
   /** Publishes an event through an outbox row and the kit's relay; answers its id. */
@@ -105,17 +110,17 @@ export async function hooksTestbed(name: string): Promise<HooksTestbed> {
     const cacheListener = listenForNotifications(database.url, { [WEBHOOK_CHANNEL]: () => cache.clear() }, log);
     teardown.add(() => cacheListener.stop());
     return {
-      log, db, databaseUrl: database.url, bus,
+      log, db, databaseUrl: database.url, bus, box: TEST_BOX,
       receiver: () => startReceiver(teardown),
-      async consumer() {
-        const running = await startConsumer<HooksTx>({ ...webhookConsumer(ROOT_URL, cache), db, bus, log });
+      async consumer({ batch = 64 } = {}) {
+        const running = await startConsumer<HooksTx>({ ...webhookConsumer(ROOT_URL, cache), db, bus, log, batch });
         teardown.add(() => running.stop());
         return running;
       },
       senders({ allowed = ['loopback'], maxAttempts = 4, timeoutMs = 2_000, maxPerHost = 4 } = {}) {
         const dispatcher = outboundDispatcher({ allowed: hostList(allowed), setting: '[webhook] ALLOWED_HOST_LIST', connectTimeoutMs: timeoutMs, maxRedirections: 3 });
         const pool = startSenders({
-          queue: deliveryQueue(db), dispatcher, timeoutMs, log, policy: { maxAttempts, backoffMs: 50 }, senders: 8, maxPerHost,
+          queue: deliveryQueue(db, TEST_BOX), dispatcher, timeoutMs, log, policy: { maxAttempts, backoffMs: 50 }, senders: 8, maxPerHost,
         });
         const listener = listenForNotifications(database.url, { [DELIVERY_CHANNEL]: pool.kick }, log);
         let stopping: Promise<void> | undefined;

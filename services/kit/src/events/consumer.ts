@@ -2,7 +2,7 @@
 // (service, subject filter), shared by every replica so each event is handled once; the
 // handler runs in the same transaction as the processed_event insert keyed by event id,
 // so a redelivery after a crash is recognised and skipped.
-import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages } from 'nats';
+import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type JsMsg } from 'nats';
 import type { Logger } from 'pino';
 import { decodeEvent } from '@anvil/proto';
 import type { EventBus } from './bus.js';
@@ -29,6 +29,19 @@ export interface ConsumerOptions<Tx extends SqlClient> {
   bus: EventBus;
   log: Logger;
   handle(event: ReceivedEvent, tx: Tx): Promise<void>;
+  /**
+   * Called once per transaction, after its events were handled and before it commits: a
+   * handler may gather its writes and make them here, as one statement for the batch.
+   */
+  flush?(tx: Tx): Promise<void>;
+  /**
+   * Up to this many events that are already waiting are handled in ONE transaction (one
+   * processed_event insert, one commit) instead of one each: a consumer whose handler is a
+   * few small writes is bound by commits, not by work. Idempotence is unchanged (an event
+   * already processed is skipped inside the batch); a batch that fails is retried event by
+   * event, so one bad event cannot hold the others back. Default 1 (no batching).
+   */
+  batch?: number;
 }
 
 export interface RunningConsumer {
@@ -55,37 +68,79 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
     });
   }
   const consumer = await bus.nc.jetstream().consumers.get(bus.stream, durable);
-  const messages: ConsumerMessages = await consumer.consume({ max_messages: 64 });
+  const messages: ConsumerMessages = await consumer.consume({ max_messages: Math.max(64, 2 * (options.batch ?? 1)) });
   const prefix = `${bus.namespace}.`;
 
-  const loop = (async () => {
-    for await (const m of messages) {
-      const id = m.headers?.get('Nats-Msg-Id') || `${bus.stream}:${m.seq}`;
-      const type = m.headers?.get(EVENT_TYPE_HEADER) ?? '';
-      try {
-        const event: ReceivedEvent = {
-          id,
-          subject: m.subject.startsWith(prefix) ? m.subject.slice(prefix.length) : m.subject,
-          type,
-          payload: type ? decodeEvent(type, m.data) : undefined,
-        };
-        const fresh = await inConsumerSpan(durable, event.subject, m.headers, () =>
-          options.db.$transaction(async (tx) => {
-            const inserted = await tx.$executeRawUnsafe(
-              'INSERT INTO processed_event (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', durable, id);
-            if (inserted === 1) await options.handle(event, tx);
-            return inserted === 1;
-          }),
-        );
-        m.ack();
-        recordConsumed(durable, fresh ? 'handled' : 'duplicate', { redelivered: m.info.redelivered, pending: m.info.pending });
-      } catch (err) {
-        recordConsumed(durable, 'failed', { redelivered: m.info.redelivered, pending: m.info.pending });
-        log.error({ err, durable, subject: m.subject, id }, 'event handler failed; redelivering later');
-        m.nak(2_000);
-      }
+  const idOf = (m: JsMsg) => m.headers?.get('Nats-Msg-Id') || `${bus.stream}:${m.seq}`;
+  const eventOf = (m: JsMsg): ReceivedEvent => {
+    const type = m.headers?.get(EVENT_TYPE_HEADER) ?? '';
+    return {
+      id: idOf(m),
+      subject: m.subject.startsWith(prefix) ? m.subject.slice(prefix.length) : m.subject,
+      type,
+      payload: type ? decodeEvent(type, m.data) : undefined,
+    };
+  };
+
+  /** One event in its own transaction; a failure is nak'ed for a later redelivery. */
+  const handleOne = async (m: JsMsg) => {
+    const id = idOf(m);
+    try {
+      const event = eventOf(m);
+      const fresh = await inConsumerSpan(durable, event.subject, m.headers, () =>
+        options.db.$transaction(async (tx) => {
+          const inserted = await tx.$executeRawUnsafe(
+            'INSERT INTO processed_event (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', durable, id);
+          if (inserted === 1) await options.handle(event, tx);
+          await options.flush?.(tx);
+          return inserted === 1;
+        }),
+      );
+      m.ack();
+      recordConsumed(durable, fresh ? 'handled' : 'duplicate', { redelivered: m.info.redelivered, pending: m.info.pending });
+    } catch (err) {
+      recordConsumed(durable, 'failed', { redelivered: m.info.redelivered, pending: m.info.pending });
+      log.error({ err, durable, subject: m.subject, id }, 'event handler failed; redelivering later');
+      m.nak(2_000);
     }
-  })();
+  };
+
+  /** Several events in one transaction: the ids not yet processed are inserted and handled, in order. */
+  const handleBatch = async (batch: JsMsg[]) => {
+    if (batch.length === 1) return handleOne(batch[0]);
+    let handled: Set<JsMsg>;
+    try {
+      const events = batch.map((m) => ({ m, event: eventOf(m) }));
+      handled = await options.db.$transaction(async (tx) => {
+        const inserted = await tx.$queryRawUnsafe<Array<{ event_id: string }>>(
+          'INSERT INTO processed_event (consumer, event_id) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING RETURNING event_id',
+          durable, [...new Set(events.map((e) => e.event.id))]);
+        const fresh = new Set(inserted.map((r) => r.event_id));
+        const done = new Set<JsMsg>();
+        for (const { m, event } of events) {
+          // A message repeated within the batch is handled once.
+          if (!fresh.delete(event.id)) continue;
+          await inConsumerSpan(durable, event.subject, m.headers, () => options.handle(event, tx));
+          done.add(m);
+        }
+        await options.flush?.(tx);
+        return done;
+      });
+    } catch (err) {
+      log.warn({ err, durable, size: batch.length }, 'event batch failed; handling its events one by one');
+      for (const m of batch) await handleOne(m);
+      return;
+    }
+    for (const m of batch) {
+      m.ack();
+      recordConsumed(durable, handled.has(m) ? 'handled' : 'duplicate', { redelivered: m.info.redelivered, pending: m.info.pending });
+    }
+  };
+
+  const batchSize = Math.max(1, options.batch ?? 1);
+  const loop = batchSize === 1
+    ? (async () => { for await (const m of messages) await handleOne(m); })()
+    : batchedLoop(messages, batchSize, handleBatch);
 
   return {
     async stop() {
@@ -93,6 +148,43 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
       await loop;
     },
   };
+}
+
+/**
+ * Takes the messages that are waiting, up to `size`, while the previous batch is handled:
+ * at a trickle each event goes alone (no added latency), under load batches fill up. At most
+ * two batches are held, so the pull's flow control still bounds what is in hand.
+ */
+async function batchedLoop(messages: ConsumerMessages, size: number, handle: (batch: JsMsg[]) => Promise<void>): Promise<void> {
+  const waiting: JsMsg[] = [];
+  let ended = false;
+  let arrived: (() => void) | undefined;
+  let drained: (() => void) | undefined;
+  const pump = (async () => {
+    try {
+      for await (const m of messages) {
+        waiting.push(m);
+        arrived?.();
+        while (waiting.length >= size * 2) await new Promise<void>((resolve) => { drained = resolve; });
+      }
+    } finally {
+      ended = true;
+      arrived?.();
+    }
+  })();
+  for (;;) {
+    if (!waiting.length) {
+      if (ended) break;
+      await new Promise<void>((resolve) => { arrived = resolve; });
+      arrived = undefined;
+      continue;
+    }
+    const batch = waiting.splice(0, size);
+    drained?.();
+    drained = undefined;
+    await handle(batch);
+  }
+  await pump;
 }
 
 /**

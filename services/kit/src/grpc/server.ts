@@ -111,6 +111,14 @@ export function currentCallSignal(): AbortSignal | undefined {
   return callContext.getStore()?.signal;
 }
 
+/**
+ * Runs `work` outside the current call: nothing it starts is abandoned when the caller
+ * stops waiting (a job that must finish or undo itself whole, such as a migration's clone).
+ */
+export function detachedFromCall<T>(work: () => Promise<T>): Promise<T> {
+  return callContext.exit(work);
+}
+
 function wrapUnary(method: string, fn: (req: unknown, ctx: CallContext) => Promise<unknown>, secret: string, log: Logger): grpc.handleUnaryCall<unknown, unknown> {
   return (call, callback) => {
     const caller = readCaller(call.metadata, secret);

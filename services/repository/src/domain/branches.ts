@@ -10,6 +10,7 @@ import { atLeast } from './permission.js';
 import { requirePermission, type RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 import type { CommitInfo, CommitSummary } from './push.js';
+import { refuseMirrorWrites } from './repository.js';
 
 
 /** A branch and its head commit, as git lists it. */
@@ -95,6 +96,7 @@ async function requireWritable(deps: BranchDeps, owner: string, name: string, ca
   const access = await requirePermission(deps.store, owner, name, caller, 'read');
   if (!atLeast(access.permission, 'write')) throw forbidden('user should have write permission for code', 'branch_write_denied');
   if (access.repository.archived) throw forbidden('repository is archived', 'repo_archived');
+  refuseMirrorWrites(access.repository);
   return access;
 }
 

@@ -13,6 +13,7 @@ import { atLeast } from './permission.js';
 import { requirePermission, type RepositoryAccess } from './repositories.js';
 import type { TreeEntry } from './git-objects.js';
 import type { IndexChange, Signature } from './commit-writing.js';
+import { refuseMirrorWrites } from './repository.js';
 
 export type FileOperationKind = 'create' | 'update' | 'upload' | 'rename' | 'delete';
 
@@ -181,6 +182,7 @@ async function requireWriter(deps: ContentDeps, owner: string, name: string, cal
   if (!atLeast(access.permission, 'write') || caller.userId <= 0) {
     throw forbidden('user should have a permission to write to the target branch', 'contents_write_denied');
   }
+  refuseMirrorWrites(access.repository);
   return access;
 }
 

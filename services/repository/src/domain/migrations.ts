@@ -2,7 +2,7 @@
 // services/migrations): who may, from where, into which name, and how the clone becomes a
 // repository without ever leaving half of one. The git side (fetching through the outbound
 // guard) is behind the MigrationGit port.
-import { DomainError, alreadyExists, forbidden, invalid, type Caller } from '@anvil/kit';
+import { DomainError, alreadyExists, detachedFromCall, forbidden, invalid, type Caller } from '@anvil/kit';
 import { canCreateOrgRepository, orgFactsOf, type MemberTeam } from './org-access.js';
 import type { Owner } from './owner.js';
 import { permissionOf } from './permission.js';
@@ -11,30 +11,38 @@ import { validateDescription, validateRepositoryName, type Repository } from './
 import type { RepositoryAccess } from './repositories.js';
 import type { RepositoryReader, RepositoryWriter } from './store.js';
 
+/** A migration's own row: the sync schedule of a mirror, the progress of a running clone. */
 export interface MigrationRecord {
   repositoryId: number;
-  originalUrl: string;
   service: string;
-  isMirror: boolean;
-  intervalMs: number;
-  updatedAt: Date | null;
   nextSyncAt: Date | null;
   lastError: string;
 }
 
+/** A migration record with the repository facts a sync needs (repository row). */
+export interface MirrorRecord extends MigrationRecord {
+  isMirror: boolean;
+  intervalMs: number;
+}
+
 export interface MigrationWriter extends RepositoryWriter {
   recordMigration(record: MigrationRecord): Promise<void>;
+  /** The clone is in: its progress is cleared and a mirror's first sync scheduled. */
+  finishMigration(repositoryId: number, nextSyncAt: Date | null): Promise<void>;
 }
 
 export interface MigrationStore extends RepositoryReader {
   transaction<T>(work: (tx: MigrationWriter) => Promise<T>): Promise<T>;
-  findMigration(repositoryId: number): Promise<MigrationRecord | undefined>;
-  findMigrations(repositoryIds: number[]): Promise<Map<number, MigrationRecord>>;
+  findMigration(repositoryId: number): Promise<MirrorRecord | undefined>;
   /** Claims up to `limit` mirrors due at `now`, leasing each for `leaseMs`; their ids. */
   claimDueMirrors(now: Date, leaseMs: number, limit: number): Promise<number[]>;
   mirrorSynced(repositoryId: number, result: { updatedAt: Date | null; nextSyncAt: Date | null; lastError: string }): Promise<void>;
   requestSync(repositoryId: number, at: Date): Promise<void>;
   forgetMigration(repositoryId: number): Promise<void>;
+  /** Records a running clone's progress line, which also says it is alive. */
+  migrationProgress(repositoryId: number, progress: string): Promise<void>;
+  /** Removes repositories still migrating whose clone last reported before `before` (a crash); their ids. */
+  removeAbandonedMigrations(before: Date): Promise<number[]>;
 }
 
 /** A clone staged away from its name (storage.ts), as createRepository stages a new repository. */
@@ -52,8 +60,11 @@ export interface StagedClone {
 export interface MigrationGit {
   /** Checks the remote against [migrations]; throws OutboundRefused (kit) when it is not allowed. */
   check(address: RemoteAddress): Promise<void>;
-  /** Fetches the remote into a staged repository; RemoteFetchFailed with a scrubbed message. */
-  clone(address: RemoteAddress, mirror: boolean, label: string): Promise<StagedClone>;
+  /**
+   * Fetches the remote into a staged repository; RemoteFetchFailed with a scrubbed message.
+   * `progress` hears git's progress lines (a stage and its percent), a few per stage.
+   */
+  clone(address: RemoteAddress, mirror: boolean, label: string, progress?: (line: string) => void): Promise<StagedClone>;
 }
 
 export interface MigrationSettings extends LocalImportPolicy {
@@ -165,44 +176,82 @@ export async function migrateRepository(deps: MigrationDeps, input: MigrateInput
   if (limit >= 0 && !caller.isAdmin && !owner.isAdmin && (await store.countOwnedBy(owner.id)) >= limit) {
     throw invalid(`You have already reached your limit of ${limit} repositories.`, 'repo_limit_reached');
   }
-  if (await store.findByName(owner.login, input.repoName)) throw alreadyExists('The repository with the same name already exists.', 'repo_exists');
 
-  const staged = await git.clone(address, input.mirror, `${owner.login}/${input.repoName}`).catch((err: Error) => {
-    throw err.name === 'RemoteFetchFailed' ? fetchRefusal(err.message) : err;
+  // Gitea's RepositoryBeingMigrated: the row comes first, so the name is taken (a second
+  // migration to it is 409) and the repository is visible, empty, while the clone runs. Its
+  // repo.created event waits for the git data: other services hear of it only once it is whole.
+  const placeholder = await store.transaction(async (tx) => {
+    const created = await tx.insert({
+      owner_id: owner.id, owner_login: owner.login, name: input.repoName, description: input.description, website: '',
+      private: input.private || settings.forcePrivate, archived: false, default_branch: settings.defaultBranch,
+      object_format_name: 'sha1', template: false,
+      has_issues: true, has_wiki: true, has_pull_requests: true, has_projects: true, has_releases: true, has_packages: true, has_actions: true, has_code: true,
+      status: 'migrating', mirror: input.mirror, original_url: address.safeUrl, mirror_interval: intervalMs,
+    });
+    await tx.recordMigration({ repositoryId: created.id, service, nextSyncAt: null, lastError: '' });
+    return created;
   });
+  // Detached from the call: a caller that stops waiting abandons neither the clone nor its undoing.
+  const repository = await detachedFromCall(() => runMigrationJob(deps, { placeholder, owner, address, mirror: input.mirror, intervalMs, caller }));
+  return { repository, owner, permission: permissionOf({ repository, owner, caller, ...orgFactsOf(teams, owner.id, repository.id) }) };
+}
+
+interface MigrationJob {
+  placeholder: Repository;
+  owner: Owner;
+  address: RemoteAddress;
+  mirror: boolean;
+  intervalMs: number;
+  caller: Caller;
+}
+
+/**
+ * The clone, as a job of its own: it runs to its end whether or not the caller still waits
+ * (as Gitea's runs on the server's context, not the request's), reports its progress on the
+ * migration row, and ends either with the git data placed at the name and the repository
+ * ready, in one transaction, or with nothing left: no row, no git data, no event.
+ */
+async function runMigrationJob(deps: MigrationDeps, job: MigrationJob): Promise<Repository> {
+  const { store, git, settings } = deps;
+  const { placeholder, owner, caller } = job;
+  const progress = (line: string) => void store.migrationProgress(placeholder.id, line).catch(() => undefined);
+  let staged: StagedClone | undefined;
   try {
+    staged = await git.clone(job.address, job.mirror, `${owner.login}/${placeholder.name}`, progress).catch((err: Error) => {
+      throw err.name === 'RemoteFetchFailed' ? fetchRefusal(err.message) : err;
+    });
+    const clone = staged;
     const now = new Date();
-    const repository: Repository = await store.transaction(async (tx) => {
-      const created = await tx.insert({
-        owner_id: owner.id, owner_login: owner.login, name: input.repoName, description: input.description, website: '',
-        private: input.private || settings.forcePrivate, archived: false, default_branch: staged.head ?? settings.defaultBranch,
-        object_format_name: staged.objectFormat, template: false,
-        has_issues: true, has_wiki: true, has_pull_requests: true, has_projects: true, has_releases: true, has_packages: true, has_actions: true, has_code: true,
+    const repository = await store.transaction(async (tx) => {
+      const final = await tx.update(placeholder.id, {
+        status: 'ready', empty: !clone.hasBranches, size: clone.size, default_branch: clone.head ?? settings.defaultBranch,
+        object_format_name: clone.objectFormat, mirror_updated_at: job.mirror ? now : null,
       });
-      const final = await tx.update(created.id, { empty: !staged.hasBranches, size: staged.size });
-      await tx.recordMigration({
-        repositoryId: final.id, originalUrl: address.safeUrl, service, isMirror: input.mirror, intervalMs,
-        updatedAt: input.mirror ? now : null, nextSyncAt: input.mirror && intervalMs > 0 ? new Date(now.getTime() + intervalMs) : null, lastError: '',
-      });
+      await tx.finishMigration(final.id, job.mirror && job.intervalMs > 0 ? new Date(now.getTime() + job.intervalMs) : null);
       await tx.publish({ kind: 'repo.created', repository: final, actorId: caller.userId });
       try {
-        await staged.place(owner.login, input.repoName);
+        await clone.place(owner.login, placeholder.name);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw alreadyExists('The repository with the same name already exists.', 'repo_exists');
         throw err;
       }
       return final;
     });
-    await staged.settle().catch(() => undefined);
-    return { repository, owner, permission: permissionOf({ repository, owner, caller, ...orgFactsOf(teams, owner.id, repository.id) }) };
+    await clone.settle().catch(() => undefined);
+    return repository;
   } catch (err) {
-    await staged.discard().catch(() => undefined);
+    await staged?.discard().catch(() => undefined);
+    // Gitea's DeleteRepositoryDirectly of a failed migration: the row goes, with no event
+    // (none was published for it).
+    await store.transaction(async (tx) => tx.remove(placeholder.id)).catch(() => undefined);
+    await store.forgetMigration(placeholder.id).catch(() => undefined);
     throw err;
   }
 }
 
 /** Gitea's wording for a clone git could not make (its message already scrubbed of credentials). */
 export function fetchRefusal(message: string): DomainError {
-  if (/Authentication failed|could not read Username|401|403 Forbidden/i.test(message)) return invalid(`Authentication failed: ${message}.`, 'remote_auth_failed');
+  // Word-bounded status codes: a port such as 40191 in the message is no 401.
+  if (/Authentication failed|could not read Username|\b401\b|\b403 Forbidden/i.test(message)) return invalid(`Authentication failed: ${message}.`, 'remote_auth_failed');
   return invalid(`Migration failed: ${message}.`, 'migration_failed');
 }

@@ -18,6 +18,7 @@ import { pusherTeamNames } from './org-access.js';
 import { mayOverride, mergeRefusal, type ReviewVerdict } from './pull-merge-rules.js';
 import { isMergeStyleAllowed } from './pull-request-settings.js';
 import { manualMergeCommit } from './manual-merge.js';
+import { refuseMirrorWrites } from './repository.js';
 
 export const MERGE_STYLES = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only'] as const;
 export type MergeStyle = (typeof MERGE_STYLES)[number];
@@ -113,6 +114,7 @@ export async function mergeToRef(deps: PullMergeDeps, owner: string, name: strin
   const access = await requirePermission(deps.store, owner, name, caller, 'read');
   const repo = access.repository;
   if (repo.archived) throw forbidden('repo is archived', 'repo_archived');
+  refuseMirrorWrites(repo);
   const manual = input.style === 'manually-merged';
   if (!manual && !(MERGE_STYLES as readonly string[]).includes(input.style)) throw invalid(`[Do]: unknown merge style ${input.style}`, 'invalid_merge_style');
   const style = input.style as MergeStyle;

@@ -1,5 +1,5 @@
 // A repository as the domain sees it, and Gitea's rules for its name.
-import { invalid } from '@anvil/kit';
+import { forbidden, invalid } from '@anvil/kit';
 import type { InternalTracker } from './internal-tracker.js';
 import type { PullRequestSettings } from './pull-request-settings.js';
 
@@ -43,6 +43,28 @@ export interface Repository {
   updated_at: Date;
   /** The default branch's top language (set by language statistics; '' until computed). */
   language?: string;
+  /** Gitea's RepositoryStatus: `migrating` while a migration's clone runs, else `ready`. */
+  status: RepositoryStatus;
+  /** A pull mirror: its git data is the source's, so nothing but a sync writes to it. */
+  mirror: boolean;
+  /** Where a migrated repository came from, without credentials ('' when not migrated). */
+  original_url: string;
+  /** A mirror's milliseconds between syncs; 0 = only on request (the .proto prints it as a duration). */
+  mirror_interval: number;
+  /** When a mirror last synced successfully. */
+  mirror_updated_at: Date | null;
+}
+
+export type RepositoryStatus = 'ready' | 'migrating';
+
+/**
+ * A pull mirror's git data is written by its syncs only (Gitea answers writes to one with
+ * "Git Repository is a mirror.", a git push with "mirror repository is read-only"); a
+ * repository still migrating has no git data to write to yet.
+ */
+export function refuseMirrorWrites(repository: Pick<Repository, 'mirror' | 'status'>): void {
+  if (repository.mirror) throw forbidden('Git Repository is a mirror.', 'repo_is_mirror');
+  if (repository.status === 'migrating') throw forbidden('repo is not ready, currently migrating', 'repo_migrating');
 }
 
 /** The unit names, as Gitea's EditRepoOption spells them, an edit may toggle. */

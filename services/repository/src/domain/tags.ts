@@ -6,6 +6,7 @@ import { DomainError, alreadyExists, forbidden, invalid, notFound, type Caller }
 import { atLeast } from './permission.js';
 import { resolveRepository, type RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
+import { refuseMirrorWrites } from './repository.js';
 
 /** A tag as git holds it. */
 export interface GitTag {
@@ -66,6 +67,7 @@ async function open(deps: TagDeps, owner: string, name: string, caller: Caller, 
   if (!atLeast(access.permission, wanted)) throw forbidden('user should have a permission to write to the repository', 'repo_permission_denied');
   // Gitea's mustNotBeArchived: an archived repository's tags are read-only (423 at the edge).
   if (wanted === 'write' && access.repository.archived) throw forbidden('repo is archived', 'repo_archived');
+  if (wanted === 'write') refuseMirrorWrites(access.repository);
   return { access, gitDir: deps.tags.gitDirOf(access.owner.login, access.repository.name) };
 }
 

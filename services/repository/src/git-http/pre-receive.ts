@@ -149,6 +149,10 @@ export class PreReceiveHooks {
     // The gateway refuses pushes to archived repositories before they start; this is the
     // same rule where every ref update lands, as the branch and tag APIs apply it.
     if (found.repository.archived) return 'This repo is archived. You can view files and clone it, but cannot push or open issues or pull requests.';
+    // A pull mirror's refs are its source's (Gitea's githttp refuses the push up front; the
+    // gateway does too, and this holds wherever else a push may come from).
+    if (found.repository.mirror) return 'mirror repository is read-only';
+    if (found.repository.status === 'migrating') return 'repo is not ready, currently migrating';
     const branchUpdates = updates.map((line) => line.split(' ')).filter(([, , ref]) => ref?.startsWith('refs/heads/'));
     if (branchUpdates.length === 0) return undefined;
     const rules = await this.deps.protections.list(session.repositoryId);

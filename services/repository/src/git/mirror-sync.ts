@@ -5,12 +5,12 @@
 // notifies mirror syncs as pushes by the owner).
 import type { Logger } from '@anvil/kit';
 import type { MigrationStore } from '../domain/migrations.js';
-import { parseRemoteAddress, scrubSecrets } from '../domain/remote-address.js';
+import { scrubSecrets } from '../domain/remote-address.js';
 import type { RepositoryDeps } from '../domain/repositories.js';
 import type { RepositoryWriteLock } from '../domain/write-lock.js';
 import { recordPush } from '../git-http/push-recorder.js';
-import { git, runGit } from './command.js';
-import { fetchOrigin, forgetFetchHead } from './mirror-git.js';
+import type { CredentialSeal } from './credential-seal.js';
+import { fetchFrom, forgetFetchHead, readRemote } from './mirror-git.js';
 import { listRefs } from './refs.js';
 import type { RemoteGuard } from './remote-guard.js';
 import type { RepositoryStorage } from './storage.js';
@@ -20,6 +20,7 @@ export interface MirrorSyncDeps {
   repositories: RepositoryDeps;
   storage: RepositoryStorage;
   guard: RemoteGuard;
+  seal: CredentialSeal;
   writeLock: RepositoryWriteLock;
   log: Logger;
   stallTimeoutMs: number;
@@ -41,13 +42,11 @@ export async function syncMirror(deps: MirrorSyncDeps, repositoryId: number): Pr
   try {
     await deps.writeLock.run(owner.login, repository.name, async () => {
       const gitDir = deps.storage.pathOf(owner.login, repository.name);
-      const url = (await runGit(git('config', { gitDir }).flag('--get').arg('remote.origin.url').build())).trim();
-      // Anyone may have created the mirror; the remote is checked as a non-admin's would be.
-      const address = parseRemoteAddress(url, {}, { isAdmin: false }, { importLocalPaths: false, allowedLocalRoot: '' });
+      const address = await readRemote(gitDir, 'origin', deps.seal);
       secrets = address.secrets;
       const checked = await deps.guard.check(address);
       const before = await listRefs(gitDir);
-      await fetchOrigin(gitDir, address, checked, { stallTimeoutMs: deps.stallTimeoutMs, log: deps.log, label });
+      await fetchFrom(gitDir, address, checked, { stallTimeoutMs: deps.stallTimeoutMs, log: deps.log, label });
       await forgetFetchHead(gitDir);
       const after = await listRefs(gitDir);
       await recordPush({

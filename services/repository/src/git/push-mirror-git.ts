@@ -3,26 +3,24 @@
 // repository's write turn so they never interleave with another writer's.
 import type { Logger } from '@anvil/kit';
 import type { PushMirrorGit } from '../domain/push-mirrors.js';
-import { parseRemoteAddress } from '../domain/remote-address.js';
 import type { RepositoryWriteLock } from '../domain/write-lock.js';
-import { git, runGit } from './command.js';
-import { pushTo, removeRemote, writePushRemote } from './mirror-git.js';
+import type { CredentialSeal } from './credential-seal.js';
+import { pushTo, readRemote, removeRemote, writeRemote } from './mirror-git.js';
 import type { RemoteGuard } from './remote-guard.js';
 import type { RepositoryStorage } from './storage.js';
 
-export function pushMirrorGit(storage: RepositoryStorage, guard: RemoteGuard, writeLock: RepositoryWriteLock, log: Logger, stallTimeoutMs: number): PushMirrorGit {
+export function pushMirrorGit(storage: RepositoryStorage, guard: RemoteGuard, seal: CredentialSeal, writeLock: RepositoryWriteLock, log: Logger, stallTimeoutMs: number): PushMirrorGit {
   return {
     async check(address) {
       await guard.check(address);
     },
-    addRemote: (owner, name, remoteName, address) => writeLock.run(owner, name, () => writePushRemote(storage.pathOf(owner, name), remoteName, address)),
+    addRemote: (owner, name, remoteName, address) => writeLock.run(owner, name, () => writeRemote(storage.pathOf(owner, name), remoteName, address, seal)),
     removeRemote: (owner, name, remoteName) => writeLock.run(owner, name, () => removeRemote(storage.pathOf(owner, name), remoteName)),
     async push(owner, name, remoteName) {
       const gitDir = storage.pathOf(owner, name);
-      const url = (await runGit(git('config', { gitDir }).flag('--get').arg(`remote.${remoteName}.url`).build())).trim();
-      const address = parseRemoteAddress(url, {}, { isAdmin: false }, { importLocalPaths: false, allowedLocalRoot: '' });
+      const address = await readRemote(gitDir, remoteName, seal);
       const checked = await guard.check(address);
-      await pushTo(gitDir, remoteName, address, checked, { stallTimeoutMs, log, label: `${owner}/${name}` });
+      await pushTo(gitDir, address, checked, { stallTimeoutMs, log, label: `${owner}/${name}` });
       log.info({ repository: `${owner}/${name}`, remote: remoteName }, 'push mirror synced');
     },
   };

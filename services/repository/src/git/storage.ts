@@ -102,6 +102,22 @@ export class RepositoryStorage {
   }
 
   /**
+   * An empty directory in the staging area for git to clone into (a clone refuses anything
+   * else); mark it with markStaged() once the clone made it a repository.
+   */
+  async reserveStaged(): Promise<string> {
+    const path = join(this.root, STAGING, `${randomUUID()}.git`);
+    await mkdir(dirname(path), { recursive: true });
+    await mkdir(path);
+    return path;
+  }
+
+  /** Marks a clone in a reserved directory as an unfinished creation, as stage() does. */
+  async markStaged(path: string): Promise<void> {
+    await writeFile(join(path, CREATING_MARKER), basename(path, '.git'));
+  }
+
+  /**
    * Moves a staged repository to owner/name. A directory already there is refused (EEXIST),
    * unless it is the leftover of a creation that crashed before its row committed (it still
    * carries the marker), which is replaced. Call it after the row's insert and before its

@@ -2,6 +2,7 @@
 import { timestamp, visibilityEnum, type identity, type repository as pb } from '@anvil/proto';
 import type { Owner } from '../domain/owner.js';
 import type { Repository } from '../domain/repository.js';
+import { formatGoDuration } from '../domain/remote-address.js';
 
 
 /** The owner as an identity User: the profile identity last sent, with the read model's current facts on top. */
@@ -54,5 +55,10 @@ export function repositoryMessage(r: Repository): pb.RepositoryInput {
     branch_count: r.branch_count,
     licenses: r.licenses,
     num_watches: r.num_watches ?? 0,
+    status: r.status,
+    mirror: r.mirror,
+    mirror_interval: r.mirror ? formatGoDuration(r.mirror_interval) : '',
+    mirror_updated_at: r.mirror && r.mirror_updated_at ? timestamp(r.mirror_updated_at) : null,
+    original_url: r.original_url,
   };
 }

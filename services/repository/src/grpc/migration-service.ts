@@ -3,7 +3,7 @@
 import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import { migrateRepository, type MigrationDeps } from '../domain/migrations.js';
-import { mirrorInfo, requestMirrorSync } from '../domain/mirrors.js';
+import { requestMirrorSync } from '../domain/mirrors.js';
 import { ownerUserMessage, repositoryMessage } from './messages.js';
 
 export const MIGRATION_SERVICE_NAME = 'anvil.repository.v1.MigrationService';
@@ -30,10 +30,6 @@ export function migrationService(deps: MigrationServiceDeps): ServiceImplementat
       await requestMirrorSync(deps.store, request.owner, request.name, caller);
       deps.kickScheduler();
       return {};
-    },
-    async GetMirrorInfo(request, { caller }) {
-      const info = await mirrorInfo(deps.store, request.owner, request.name, caller);
-      return { mirror: info.mirror, mirror_interval: info.mirrorInterval, mirror_updated: info.mirrorUpdated?.toISOString() ?? '', original_url: info.originalUrl };
     },
   };
 }

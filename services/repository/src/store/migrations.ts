@@ -1,29 +1,23 @@
 // Migration and mirror rows, written in the same transaction as the repository row (the
 // repository store's writer, plus the migration row) so a repository is never half a mirror.
+// The mirror facts (is_mirror, interval, last update) live on the repository row, which
+// every read of a repository returns; this table holds the schedule and a clone's progress.
 import { outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
-import type { MigrationRecord, MigrationStore, MigrationWriter } from '../domain/migrations.js';
+import type { MigrationStore, MigrationWriter, MirrorRecord } from '../domain/migrations.js';
 import type { RepositoryEvent, RepositoryStore } from '../domain/store.js';
-import type { RepositoryMigration as Row } from './generated/client.js';
 import type { RepositoryDb, RepositoryTx } from './db.js';
 import { writer as repositoryWriter } from './repositories.js';
-
-function toRecord(row: Row): MigrationRecord {
-  return {
-    repositoryId: Number(row.repository_id), originalUrl: row.original_url, service: row.service, isMirror: row.is_mirror,
-    intervalMs: Number(row.mirror_interval), updatedAt: row.mirror_updated_at, nextSyncAt: row.next_sync_at, lastError: row.last_error,
-  };
-}
 
 function migrationWriter(tx: RepositoryTx, published: RepositoryEvent[]): MigrationWriter {
   return {
     ...repositoryWriter(tx, published),
     async recordMigration(record) {
       await tx.repositoryMigration.create({
-        data: {
-          repository_id: BigInt(record.repositoryId), original_url: record.originalUrl, service: record.service, is_mirror: record.isMirror,
-          mirror_interval: BigInt(record.intervalMs), mirror_updated_at: record.updatedAt, next_sync_at: record.nextSyncAt, last_error: record.lastError,
-        },
+        data: { repository_id: BigInt(record.repositoryId), service: record.service, next_sync_at: record.nextSyncAt, last_error: record.lastError },
       });
+    },
+    async finishMigration(repositoryId, nextSyncAt) {
+      await tx.repositoryMigration.update({ where: { repository_id: BigInt(repositoryId) }, data: { next_sync_at: nextSyncAt, progress: '', progress_at: new Date() } });
     },
   };
 }
@@ -33,13 +27,17 @@ export function migrationStore(db: RepositoryDb, repositories: RepositoryStore, 
     ...repositories,
     transaction: (work) => outboxTransaction(db, migrationWriter, work, options),
     async findMigration(repositoryId) {
-      const row = await db.repositoryMigration.findUnique({ where: { repository_id: BigInt(repositoryId) } });
-      return row ? toRecord(row) : undefined;
-    },
-    async findMigrations(repositoryIds) {
-      if (!repositoryIds.length) return new Map();
-      const rows = await db.repositoryMigration.findMany({ where: { repository_id: { in: repositoryIds.map(BigInt) } } });
-      return new Map(rows.map((row) => [Number(row.repository_id), toRecord(row)]));
+      const rows = await db.$queryRaw<Array<{ service: string; next_sync_at: Date | null; last_error: string; mirror: boolean; mirror_interval: bigint }>>`
+        SELECT m.service, m.next_sync_at, m.last_error, r.mirror, r.mirror_interval
+        FROM repository_migration m JOIN repository r ON r.id = m.repository_id
+        WHERE m.repository_id = ${BigInt(repositoryId)}`;
+      const row = rows[0];
+      if (!row) return undefined;
+      const record: MirrorRecord = {
+        repositoryId, service: row.service, nextSyncAt: row.next_sync_at, lastError: row.last_error,
+        isMirror: row.mirror, intervalMs: Number(row.mirror_interval),
+      };
+      return record;
     },
     async claimDueMirrors(now, leaseMs, limit) {
       // The lease: a claimed mirror's next sync moves `leaseMs` ahead in the same statement,
@@ -48,23 +46,36 @@ export function migrationStore(db: RepositoryDb, repositories: RepositoryStore, 
       const rows = await db.$queryRaw<Array<{ repository_id: bigint }>>`
         UPDATE repository_migration SET next_sync_at = ${new Date(now.getTime() + leaseMs)}
         WHERE repository_id IN (
-          SELECT repository_id FROM repository_migration
-          WHERE is_mirror AND next_sync_at IS NOT NULL AND next_sync_at <= ${now}
-          ORDER BY next_sync_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+          SELECT m.repository_id FROM repository_migration m JOIN repository r ON r.id = m.repository_id
+          WHERE r.mirror AND r.status = 'ready' AND m.next_sync_at IS NOT NULL AND m.next_sync_at <= ${now}
+          ORDER BY m.next_sync_at LIMIT ${limit} FOR UPDATE OF m SKIP LOCKED)
         RETURNING repository_id`;
       return rows.map((r) => Number(r.repository_id));
     },
     async mirrorSynced(repositoryId, result) {
-      await db.repositoryMigration.updateMany({
-        where: { repository_id: BigInt(repositoryId) },
-        data: { mirror_updated_at: result.updatedAt ?? undefined, next_sync_at: result.nextSyncAt, last_error: result.lastError },
-      });
+      const id = BigInt(repositoryId);
+      await db.$transaction([
+        db.repositoryMigration.updateMany({ where: { repository_id: id }, data: { next_sync_at: result.nextSyncAt, last_error: result.lastError } }),
+        ...(result.updatedAt ? [db.repository.updateMany({ where: { id }, data: { mirror_updated_at: result.updatedAt } })] : []),
+      ]);
     },
     async requestSync(repositoryId, at) {
-      await db.repositoryMigration.updateMany({ where: { repository_id: BigInt(repositoryId), is_mirror: true }, data: { next_sync_at: at } });
+      await db.repositoryMigration.updateMany({ where: { repository_id: BigInt(repositoryId) }, data: { next_sync_at: at } });
     },
     async forgetMigration(repositoryId) {
       await db.repositoryMigration.deleteMany({ where: { repository_id: BigInt(repositoryId) } });
+    },
+    async migrationProgress(repositoryId, progress) {
+      await db.repositoryMigration.updateMany({ where: { repository_id: BigInt(repositoryId) }, data: { progress, progress_at: new Date() } });
+    },
+    async removeAbandonedMigrations(before) {
+      // One statement, so two replicas sweeping at once remove each row once.
+      const rows = await db.$queryRaw<Array<{ id: bigint }>>`
+        DELETE FROM repository r USING repository_migration m
+        WHERE m.repository_id = r.id AND r.status = 'migrating' AND m.progress_at < ${before}
+        RETURNING r.id`;
+      if (rows.length) await db.repositoryMigration.deleteMany({ where: { repository_id: { in: rows.map((r) => r.id) } } });
+      return rows.map((r) => Number(r.id));
     },
   };
 }

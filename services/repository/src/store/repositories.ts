@@ -31,14 +31,17 @@ export function toRepository(row: RepositoryRow): Repository {
     branch_count: row.branch_count ?? 0,
     licenses: row.licenses ?? [],
     language: row.language ?? '',
+    status: row.status === 'migrating' ? 'migrating' : 'ready',
+    mirror_interval: Number(row.mirror_interval),
   };
 }
 
 function toColumns(patch: RepositoryPatch): Prisma.RepositoryUpdateInput {
-  const { name, size, pull_request_settings, internal_tracker, ...same } = patch;
+  const { name, size, pull_request_settings, internal_tracker, mirror_interval, ...same } = patch;
   const data: Prisma.RepositoryUpdateInput = { ...same };
   if (name !== undefined) { data.name = name; data.lower_name = name.toLowerCase(); }
   if (size !== undefined) data.size = BigInt(size);
+  if (mirror_interval !== undefined) data.mirror_interval = BigInt(mirror_interval);
   if (pull_request_settings !== undefined) data.pull_request_settings = { ...pull_request_settings };
   if (internal_tracker !== undefined) data.internal_tracker = { ...internal_tracker };
   return data;
@@ -55,6 +58,8 @@ function repositoryRowFromJson(json: RepositoryJson): RepositoryRow {
     id: BigInt(json.id as number),
     owner_id: BigInt(json.owner_id as number),
     size: BigInt(json.size as number),
+    mirror_interval: BigInt((json.mirror_interval as number | undefined) ?? 0),
+    mirror_updated_at: date(json.mirror_updated_at),
     archived_at: date(json.archived_at),
     created_at: date(json.created_at)!,
     updated_at: date(json.updated_at)!,
@@ -258,7 +263,10 @@ export function writer(tx: RepositoryTx, published: RepositoryEvent[]): Reposito
     async insert(data: NewRepository) {
       try {
         const row = await tx.repository.create({
-          data: { ...data, owner_id: BigInt(data.owner_id), lower_name: data.name.toLowerCase() },
+          data: {
+            ...data, owner_id: BigInt(data.owner_id), lower_name: data.name.toLowerCase(),
+            mirror_interval: data.mirror_interval === undefined ? undefined : BigInt(data.mirror_interval),
+          },
         });
         return toRepository(row);
       } catch (err) {
