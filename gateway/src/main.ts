@@ -12,10 +12,11 @@ const log = createLogger('gateway');
 
 async function main(): Promise<void> {
   let config;
+  let natsUrl: string, internalToken: string;
   try {
     config = loadConfig();
-    requireSetting(config.natsUrl, 'NATS_URL');
-    requireSetting(config.settings.security.INTERNAL_TOKEN, 'ANVIL__security__INTERNAL_TOKEN');
+    natsUrl = requireSetting(config.natsUrl, 'NATS_URL');
+    internalToken = requireSetting(config.settings.security.INTERNAL_TOKEN, 'ANVIL__security__INTERNAL_TOKEN');
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     console.error(`gateway: ${err.message}`);
@@ -26,13 +27,13 @@ async function main(): Promise<void> {
   const tracing = await startTracing('gateway');
   shutdown.add('tracing', () => tracing.shutdown());
 
-  const services = createServiceClients(config, config.settings.security.INTERNAL_TOKEN!);
+  const services = createServiceClients(config, internalToken);
   shutdown.add('service channels', async () => services.close());
   const credentials = new CredentialCache(Number(process.env.ANVIL_CREDENTIAL_CACHE_TTL_MS ?? 10_000));
   // 0 turns it off; the README's GET /repos figures give both.
   const repositories = new RepositoryAccessCache(Number(process.env.ANVIL_REPOSITORY_CACHE_TTL_MS ?? 10_000));
 
-  const bus = await connectEventBus(config.natsUrl!, 'anvil-gateway', eventsNamespace(), log);
+  const bus = await connectEventBus(natsUrl, 'anvil-gateway', eventsNamespace(), log);
   shutdown.add('nats', () => bus.nc.drain());
   // Cached credentials carry their user: drop them on any change another replica handled,
   // so a revocation is immediate everywhere and a profile is never staler than the event.

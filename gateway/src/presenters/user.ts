@@ -37,14 +37,9 @@ export function avatarUrl(user: identity.User, rootUrl: string): string {
   return `${rootUrl}avatars/${avatarHash((user.email || user.login).trim().toLowerCase())}`;
 }
 
-const hostnames = new Map<string, string>();
+import { hostOf } from '@anvil/kit';
 
-/** The host part of ROOT_URL (no-reply addresses, ssh URLs), parsed once per root URL. */
-export function hostOf(rootUrl: string): string {
-  let host = hostnames.get(rootUrl);
-  if (host === undefined) hostnames.set(rootUrl, (host = new URL(rootUrl).hostname));
-  return host;
-}
+export { hostOf };
 
 export function presentUser(user: identity.User, caller: Caller, rootUrl: string) {
   const signed = caller.userId > 0;

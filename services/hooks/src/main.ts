@@ -1,6 +1,6 @@
 // The hooks service: wiring only (DESIGN.md §2).
 import { fileURLToPath } from 'node:url';
-import { hostList, outboundDispatcher, runService, secretBox, type Config, type SecretBox, type ServiceDeps } from '@anvil/kit';
+import { hostList, outboundDispatcher, runService, secretBox, type SecretBox, type ServiceDeps } from '@anvil/kit';
 import { startSenders } from './delivery/sender.js';
 import { testDeliveries } from './delivery/test-deliveries.js';
 import { listenForNotifications } from './delivery/wakeup.js';
@@ -13,21 +13,14 @@ import { sealStoredSecrets, webhookStore } from './store/webhooks.js';
 
 const PRUNE_EVERY_MS = 10 * 60_000;
 
-let contexts: HooksServiceDeps | undefined;
-/** Shared by the consumers and emptied by the listener; one per process. */
-const hookCache = new HookMatchCache();
-
-/** Webhook secrets and Authorization headers are sealed with [security] SECRET_KEY (else INTERNAL_TOKEN). */
-let box: SecretBox | undefined;
-const secretsBox = (config: Config) => (box ??= secretBox(config.settings.security.SECRET_KEY || config.settings.security.INTERNAL_TOKEN!, 'webhook secrets'));
-
-function contextsOf({ db, config }: ServiceDeps<HooksDb>): HooksServiceDeps {
-  contexts ??= { webhooks: webhookStore(db, secretsBox(config)), tests: testDeliveries(db, config.rootUrl), deliveries: deliveryHistory(db) };
-  return contexts;
+interface Wiring {
+  services: HooksServiceDeps;
+  /** Shared by the consumers and emptied by the listener; one per process. */
+  hookCache: HookMatchCache;
 }
 
 /** The sender pool, started once the database is there; stopped at shutdown. */
-function startDelivering({ db, config, log, databaseUrl, onShutdown }: ServiceDeps<HooksDb>): void {
+function startDelivering({ db, config, log, databaseUrl, onShutdown }: ServiceDeps<HooksDb>, hookCache: HookMatchCache, box: SecretBox): void {
   const settings = config.settings.webhook;
   const timeoutMs = settings.DELIVER_TIMEOUT * 1000;
   const dispatcher = outboundDispatcher({
@@ -35,7 +28,7 @@ function startDelivering({ db, config, log, databaseUrl, onShutdown }: ServiceDe
     connectTimeoutMs: timeoutMs, skipTlsVerify: settings.SKIP_TLS_VERIFY, maxRedirections: 5,
   });
   const senders = startSenders({
-    queue: deliveryQueue(db, secretsBox(config)), dispatcher, timeoutMs, log,
+    queue: deliveryQueue(db, box), dispatcher, timeoutMs, log,
     policy: { maxAttempts: settings.MAX_ATTEMPTS, backoffMs: settings.RETRY_BACKOFF_MS },
     senders: settings.SENDERS, maxPerHost: settings.MAX_PER_HOST,
   });
@@ -54,23 +47,28 @@ function startDelivering({ db, config, log, databaseUrl, onShutdown }: ServiceDe
   });
 }
 
-await runService<HooksDb, HooksTx>({
+await runService<HooksDb, HooksTx, Wiring>({
   name: 'hooks',
   migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
   createDb,
-  grpcServices: (deps) => [hooksGrpcService(contextsOf(deps))],
+  async beforeServing(deps) {
+    const { db, config, log, secret } = deps;
+    const hookCache = new HookMatchCache();
+    // Webhook secrets and Authorization headers are sealed with [security] SECRET_KEY (else INTERNAL_TOKEN).
+    const box = secretBox(config.settings.security.SECRET_KEY || secret, 'webhook secrets');
+    // Hooks stored before secrets were encrypted at rest get theirs sealed now.
+    const sealed = await sealStoredSecrets(db, box);
+    if (sealed) log.info({ sealed }, 'sealed webhook secrets stored in clear');
+    startDelivering(deps, hookCache, box);
+    return { hookCache, services: { webhooks: webhookStore(db, box), tests: testDeliveries(db, config.rootUrl), deliveries: deliveryHistory(db) } };
+  },
+  grpcServices: (_deps, { services }) => [hooksGrpcService(services)],
   // [webhook] CONSUMERS pullers on the one durable consumer: each event is still handled once
   // (the kit consumer's processed_event). One keeps the stream's order within a process;
   // more let handlers, which mostly wait on the database, overlap.
   // Each takes up to [webhook] CONSUMER_BATCH waiting events per transaction (one commit for
   // the batch instead of one per event: the consumer was bound by commits).
-  consumers: (deps) => Array.from({ length: deps.config.settings.webhook.CONSUMERS }, () => ({
+  consumers: (deps, { hookCache }) => Array.from({ length: deps.config.settings.webhook.CONSUMERS }, () => ({
     ...webhookConsumer(deps.config.rootUrl, hookCache), batch: deps.config.settings.webhook.CONSUMER_BATCH,
   })),
-  beforeServing: async (deps) => {
-    // Hooks stored before secrets were encrypted at rest get theirs sealed now.
-    const sealed = await sealStoredSecrets(deps.db, secretsBox(deps.config));
-    if (sealed) deps.log.info({ sealed }, 'sealed webhook secrets stored in clear');
-    startDelivering(deps);
-  },
 });

@@ -26,43 +26,37 @@ interface Contexts {
   gpgKeys: GpgKeys;
 }
 
-let contexts: Contexts | undefined;
-
 function contextsOf({ db, relay, config }: ServiceDeps<IdentityDb>): Contexts {
-  if (!contexts) {
-    const onPublished = () => relay.kick();
-    const oauth2Tokens = oauth2Store(db, { onPublished });
-    const identity: Identity = {
-      store: identityStore(db, { onPublished }),
-      hasher: argon2Hasher(),
-      settings: identitySettings(config.settings),
-      // [oauth2] ENABLED = false: OAuth2 access tokens no longer authenticate (as in Gitea).
-      oauth2: config.settings.oauth2.ENABLED ? oauth2Tokens : undefined,
-    };
-    contexts = {
-      identity,
-      orgs: { store: orgStore(db, { onPublished }), settings: identity.settings },
-      oauth2: { identity, store: oauth2Tokens, settings: oauth2Settings(config.settings) },
-      gpgKeys: { identity, keys: gpgKeyStore(db) },
-    };
-  }
-  return contexts;
+  const onPublished = () => relay.kick();
+  const oauth2Tokens = oauth2Store(db, { onPublished });
+  const identity: Identity = {
+    store: identityStore(db, { onPublished }),
+    hasher: argon2Hasher(),
+    settings: identitySettings(config.settings),
+    // [oauth2] ENABLED = false: OAuth2 access tokens no longer authenticate (as in Gitea).
+    oauth2: config.settings.oauth2.ENABLED ? oauth2Tokens : undefined,
+  };
+  return {
+    identity,
+    orgs: { store: orgStore(db, { onPublished }), settings: identity.settings },
+    oauth2: { identity, store: oauth2Tokens, settings: oauth2Settings(config.settings) },
+    gpgKeys: { identity, keys: gpgKeyStore(db) },
+  };
 }
 
-await runService<IdentityDb, IdentityTx>({
+await runService<IdentityDb, IdentityTx, Contexts>({
   name: 'identity',
   migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
   createDb,
-  grpcServices: (deps) => {
-    const { identity, orgs, oauth2, gpgKeys } = contextsOf(deps);
-    return [
-      identityGrpcService(identity, { purgeUser: (caller, login) => purgeUser(orgs, caller, login) }),
-      orgGrpcService(orgs),
-      oauth2GrpcService(oauth2),
-      gpgKeyGrpcService(gpgKeys),
-    ];
-  },
   async beforeServing(deps) {
-    if (deps.config.admin) await bootstrapAdmin(contextsOf(deps).identity, deps.config.admin, deps.log);
+    const contexts = contextsOf(deps);
+    if (deps.config.admin) await bootstrapAdmin(contexts.identity, deps.config.admin, deps.log);
+    return contexts;
   },
+  grpcServices: (_deps, { identity, orgs, oauth2, gpgKeys }) => [
+    identityGrpcService(identity, { purgeUser: (caller, login) => purgeUser(orgs, caller, login) }),
+    orgGrpcService(orgs),
+    oauth2GrpcService(oauth2),
+    gpgKeyGrpcService(gpgKeys),
+  ],
 });

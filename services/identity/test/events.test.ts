@@ -14,7 +14,7 @@ describe('identity events as outbox rows', () => {
     const payload = decodeEvent<{ user: Record<string, unknown> }>(row.type, row.payload);
     expect(payload.user).toMatchObject({ id: user.id, login: 'alice', full_name: 'Alice', visibility: 'VISIBILITY_PRIVATE', type: 'user' });
     expect(payload.user).not.toHaveProperty('passwd');
-    expect((payload.user.created_at as { seconds: number }).seconds).toBe(Math.floor(user.created.getTime() / 1000));
+    expect((payload.user.created_at as { seconds: number }).seconds).toBe(Math.floor(user.created_at.getTime() / 1000));
   });
 
   it('name the deleted user and the revoked credential', () => {

@@ -39,7 +39,7 @@ describe('parsing armored keys', () => {
     expect(key!.key_id).toBe(expected);
     expect(key!.key_id).toMatch(/^[0-9A-F]{16}$/);
     // ed25519 signs and certifies, the cv25519 subkey encrypts (as Go's algorithm checks say).
-    expect(key).toMatchObject({ can_sign: true, can_certify: true, can_encrypt_comms: false, expires: null, user_emails: ['ada@example.com'] });
+    expect(key).toMatchObject({ can_sign: true, can_certify: true, can_encrypt_comms: false, expires_at: null, user_emails: ['ada@example.com'] });
     expect(key!.subkeys).toHaveLength(1);
     expect(key!.subkeys[0]).toMatchObject({ can_sign: false, can_encrypt_comms: true, can_encrypt_storage: true });
     expect(key!.content.length).toBeGreaterThan(0);
@@ -48,7 +48,7 @@ describe('parsing armored keys', () => {
   test('reads an expiry date from the self-signature', async () => {
     const { publicKey } = await openpgp.generateKey({ userIDs: [{ email: 'a@example.com' }], keyExpirationTime: 86_400, format: 'armored' });
     const [key] = await parseArmoredGpgKeys(publicKey);
-    expect(key!.expires!.getTime() - key!.created.getTime()).toBe(86_400_000);
+    expect(key!.expires_at!.getTime() - key!.created_at.getTime()).toBe(86_400_000);
   });
 
   test('refuses garbage with a parse error (invalid, not a crash)', async () => {

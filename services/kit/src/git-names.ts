@@ -30,3 +30,13 @@ export function isValidRefName(value: string): boolean {
   if (LONE_SURROGATE.test(value)) return false;
   return value.split('/').every((part) => part.length > 0 && !part.startsWith('.') && !part.endsWith('.lock'));
 }
+
+/** A full object id: 40 (SHA-1) or 64 (SHA-256) lower-case hex digits. */
+export function isObjectId(value: string): boolean {
+  return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(value);
+}
+
+/** A branch name usable as `refs/heads/<name>`. */
+export function isValidBranchName(name: string): boolean {
+  return isValidRefName(name) && !name.startsWith('refs/') && name !== 'HEAD';
+}

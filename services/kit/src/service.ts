@@ -29,15 +29,19 @@ export interface ServiceDeps<Db> {
   onShutdown(name: string, run: () => Promise<void>): void;
 }
 
-export interface ServiceSpec<Db extends TransactionalSqlClient<Tx> & { $disconnect(): Promise<void> }, Tx extends SqlClient> {
+export interface ServiceSpec<Db extends TransactionalSqlClient<Tx> & { $disconnect(): Promise<void> }, Tx extends SqlClient, Ctx = void> {
   name: ServiceName;
   /** Absolute path of the service's prisma/migrations folder. */
   migrationsDir: string;
   createDb(databaseUrl: string): Db;
-  grpcServices(deps: ServiceDeps<Db>): Array<{ name: string; definition: grpc.ServiceDefinition; implementation: object }>;
-  consumers?(deps: ServiceDeps<Db>): Array<Omit<ConsumerOptions<Tx>, 'db' | 'bus' | 'log'>>;
-  /** Runs after migrations, before the gRPC server accepts calls (e.g. admin bootstrap). */
-  beforeServing?(deps: ServiceDeps<Db>): Promise<void>;
+  /**
+   * Runs after migrations, before consumers start and the gRPC server accepts calls (e.g.
+   * admin bootstrap). What it returns is the service's wiring, handed to `grpcServices` and
+   * `consumers`, so main.ts keeps no module-level state.
+   */
+  beforeServing?(deps: ServiceDeps<Db>): Promise<Ctx>;
+  grpcServices(deps: ServiceDeps<Db>, context: Ctx): Array<{ name: string; definition: grpc.ServiceDefinition; implementation: object }>;
+  consumers?(deps: ServiceDeps<Db>, context: Ctx): Array<Omit<ConsumerOptions<Tx>, 'db' | 'bus' | 'log'>>;
 }
 
 export function requireSetting<T>(value: T | undefined, name: string): T {
@@ -45,28 +49,27 @@ export function requireSetting<T>(value: T | undefined, name: string): T {
   return value;
 }
 
-export async function runService<Db extends TransactionalSqlClient<Tx> & { $disconnect(): Promise<void> }, Tx extends SqlClient>(
-  spec: ServiceSpec<Db, Tx>,
+export async function runService<Db extends TransactionalSqlClient<Tx> & { $disconnect(): Promise<void> }, Tx extends SqlClient, Ctx = void>(
+  spec: ServiceSpec<Db, Tx, Ctx>,
 ): Promise<void> {
   const log = createLogger(spec.name);
-  let config: Config;
+  let config: Config, databaseRoot: string, natsUrl: string, secret: string;
   try {
     config = loadConfig();
-    requireSetting(config.databaseUrl, 'ANVIL_DATABASE_URL');
-    requireSetting(config.natsUrl, 'NATS_URL');
-    requireSetting(config.settings.security.INTERNAL_TOKEN, 'ANVIL__security__INTERNAL_TOKEN');
+    databaseRoot = requireSetting(config.databaseUrl, 'ANVIL_DATABASE_URL');
+    natsUrl = requireSetting(config.natsUrl, 'NATS_URL');
+    secret = requireSetting(config.settings.security.INTERNAL_TOKEN, 'ANVIL__security__INTERNAL_TOKEN');
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     console.error(`${spec.name}: ${err.message}`);
     process.exit(1);
   }
-  const secret = config.settings.security.INTERNAL_TOKEN!;
   const shutdown = new Shutdown(log);
   shutdown.listen();
   const tracing = await startTracing(spec.name);
   shutdown.add('tracing', () => tracing.shutdown());
 
-  const databaseUrl = serviceDatabaseUrl(config.databaseUrl!, spec.name);
+  const databaseUrl = serviceDatabaseUrl(databaseRoot, spec.name);
   await applyMigrations({ databaseUrl, migrationsDir: spec.migrationsDir, log });
   // Kubernetes runs migrations as a Job before rolling out new pods (deploy/kubernetes).
   if (process.env.ANVIL_MIGRATE_ONLY === 'true') {
@@ -76,15 +79,15 @@ export async function runService<Db extends TransactionalSqlClient<Tx> & { $disc
   const db = spec.createDb(databaseUrl);
   shutdown.add('database', () => db.$disconnect());
 
-  const bus = await connectEventBus(config.natsUrl!, `anvil-${spec.name}`, eventsNamespace(), log);
+  const bus = await connectEventBus(natsUrl, `anvil-${spec.name}`, eventsNamespace(), log);
   shutdown.add('nats', () => bus.nc.drain());
   const relay = startOutboxRelay(db, bus, log);
   shutdown.add('outbox relay', () => relay.stop());
 
   const deps: ServiceDeps<Db> = { config, log, db, bus, relay, secret, databaseUrl, onShutdown: (name, run) => shutdown.add(name, run) };
-  await spec.beforeServing?.(deps);
+  const context = (await spec.beforeServing?.(deps)) as Ctx;
 
-  for (const consumer of spec.consumers?.(deps) ?? []) {
+  for (const consumer of spec.consumers?.(deps, context) ?? []) {
     const running = await startConsumer<Tx>({ ...consumer, db, bus, log });
     shutdown.add(`consumer ${consumer.durable}`, () => running.stop());
   }
@@ -93,7 +96,7 @@ export async function runService<Db extends TransactionalSqlClient<Tx> & { $disc
     listen: process.env.ANVIL_GRPC_LISTEN || listenAddress(config.addresses[spec.name]),
     secret,
     log,
-    services: [...spec.grpcServices(deps), eventAdminGrpcService(db, () => relay.kick())],
+    services: [...spec.grpcServices(deps, context), eventAdminGrpcService(db, () => relay.kick())],
   });
   shutdown.add('grpc server', () => server.shutdown());
   const metrics = startMetricsServer(process.env.ANVIL_METRICS_ADDR, spec.name);

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runService, type ServiceDeps } from '@anvil/kit';
 import type { RepositoryDeps } from './domain/repositories.js';
+import type { TemplateCatalog } from './domain/repo-templates.js';
 import { forwardAccessHints } from './events/access-hints.js';
 import { identityOrgConsumer } from './events/identity-org-consumer.js';
 import { identityUserConsumer } from './events/identity-user-consumer.js';
@@ -61,7 +62,7 @@ import { pullGit } from './git/pull-git-port.js';
 import { signatureOf } from './domain/signatures.js';
 import { mirrorSlice } from './events/mirror-wiring.js';
 
-function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: RepositoryStorage): RepositoryDeps {
+function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: RepositoryStorage, writeLock: RepositoryWriteLock): RepositoryDeps & { templates: TemplateCatalog } {
   const { repository } = config.settings;
   return {
     store: repositoryStore(db, { onPublished: () => relay.kick() }),
@@ -71,100 +72,124 @@ function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: R
   };
 }
 
-let deps: RepositoryDeps | undefined;
-let db: RepositoryDb | undefined;
-let storage: RepositoryStorage | undefined;
-let protections: BranchProtectionStore | undefined;
-// Refs from the database (git/ref-index.ts), rewritten at the end of every write turn.
-let refs: RefIndex | undefined;
-let log: ServiceDeps<RepositoryDb>['log'] | undefined;
-// One turn per repository for pushes and the API's ref writers (domain/write-lock.ts).
-const writeLock = new RepositoryWriteLock({
-  afterTurn: async (owner, name) => refs?.sync(owner, name),
-  onAfterTurnError: (err, repository) => log?.warn({ err, repository }, 'writing the refs table failed; reads use git until the next write'),
-});
-let commitStatuses: CommitStatusStore | undefined;
-// Commit authors and signatures are identity's to answer (one call per page or push).
-let identityCommits: IdentityCommitClients | undefined;
-let maxBlobSize: number | undefined;
-let sizes: RepositorySizes | undefined;
-let migrations: ReturnType<typeof mirrorSlice> | undefined;
-
 // The SPDX texts (5 MB) load on the first license file seen, not at start.
 const licenseDetector = new LicenseDetector(() => createRequire(import.meta.url)('spdx-license-list/full') as LicenseTexts);
 
-function gitFactsDeps(): GitFactsDeps {
-  return { store: deps!.store, git: gitFactsReader((owner, name) => storage!.pathOf(owner, name)), facts: gitFactsStore(db!), detector: licenseDetector };
+/** What the gRPC services, the consumers and the git side channel share, made once. */
+interface Wiring {
+  deps: RepositoryDeps & { templates: TemplateCatalog };
+  storage: RepositoryStorage;
+  /** Refs from the database (git/ref-index.ts), rewritten at the end of every write turn. */
+  refs: RefIndex;
+  /** One turn per repository for pushes and the API's ref writers (domain/write-lock.ts). */
+  writeLock: RepositoryWriteLock;
+  protections: BranchProtectionStore;
+  statuses: CommitStatusStore;
+  /** Commit authors and signatures are identity's to answer (one call per page or push). */
+  identityCommits: IdentityCommitClients;
+  sizes: RepositorySizes;
+  gitFacts: GitFactsDeps;
+  languages: LanguageDeps;
+  migrations: ReturnType<typeof mirrorSlice>;
 }
 
-function languageDeps(): LanguageDeps {
-  return { store: deps!.store, stats: languageStatsStore(db!), git: languageGit(storage!, refs), table: linguistTable() };
+async function wire(service: ServiceDeps<RepositoryDb>): Promise<Omit<Wiring, 'migrations'>> {
+  const { db, log } = service;
+  const storage = new RepositoryStorage(resolve(service.config.dataDir, service.config.settings.repository.ROOT || 'repositories'));
+  // Creations a crash interrupted before their row committed (storage.ts, CREATING_MARKER).
+  await storage.clearStaging();
+  service.onShutdown('cat-file processes', async () => storage.catfile.close());
+  // The write lock and the refs index call each other: each turn's end rewrites the refs,
+  // and a backfill of the refs takes the repository's turn.
+  const writeLock: RepositoryWriteLock = new RepositoryWriteLock({
+    afterTurn: async (owner, name) => refs.sync(owner, name),
+    onAfterTurnError: (err, repository) => log.warn({ err, repository }, 'writing the refs table failed; reads use git until the next write'),
+  });
+  const refs = new RefIndex(gitRefRows(db), storage, {
+    inTurn: (owner, name, work) => writeLock.run(owner, name, work),
+    onError: (err, repository) => log.warn({ err, repository }, 'backfilling the refs table failed'),
+  });
+  const deps = domainDeps(service, storage, writeLock);
+  return {
+    deps, storage, refs, writeLock,
+    protections: branchProtectionStore(db),
+    statuses: commitStatusStore(db, { onPublished: () => service.relay.kick() }),
+    identityCommits: identityCommitClients(service.config.addresses.identity, service.secret),
+    sizes: new RepositorySizes(deps.store, (err, repository) => log.warn({ err, repository }, 'measuring a repository\'s size failed')),
+    gitFacts: { store: deps.store, git: gitFactsReader((owner, name) => storage.pathOf(owner, name)), facts: gitFactsStore(db), detector: licenseDetector },
+    languages: { store: deps.store, stats: languageStatsStore(db), git: languageGit(storage, refs), table: linguistTable() },
+  };
 }
 
-await runService<RepositoryDb, RepositoryTx>({
+/**
+ * Starts what runs beside the gRPC services: pre-receive hooks, mirror schedulers, access
+ * hints, the git side channel, backfills. Answers the mirror slice's services and consumers.
+ */
+async function startBackground(service: ServiceDeps<RepositoryDb>, w: Omit<Wiring, 'migrations'>): Promise<Wiring['migrations']> {
+  const { log } = service;
+  const preReceive = new PreReceiveHooks(resolve(service.config.dataDir, 'repository-hooks'), {
+    store: w.deps.store, protections: w.protections, signatures: w.identityCommits.signatures, log,
+  });
+  await preReceive.install();
+  const migrations = mirrorSlice(service, w.deps, w.storage, w.writeLock);
+  // Gateways remember resolved repositories; every committed change to them is announced.
+  const hints = forwardAccessHints(service.databaseUrl, service.bus, log);
+  service.onShutdown('access hints', () => hints.stop());
+  // Packs travel over this HTTP side channel, never inside gRPC (DESIGN.md §3).
+  await startGitHttpServer({
+    address: service.config.repositoryHttpAddress, secret: service.secret, log, deps: w.deps, storage: w.storage, preReceive, writeLock: w.writeLock, refs: w.refs,
+  });
+  // Repositories from before branch_count and licenses were kept get them now, in the background.
+  void backfillGitFacts(w.gitFacts, (err, repository) => log.warn({ err, repository }, 'reading a repository\'s branches and licenses failed'))
+    .then((count) => count && log.info({ count }, 'recorded branch counts and licenses of existing repositories'))
+    .catch((err: unknown) => log.warn({ err }, 'recording branch counts and licenses stopped'));
+  // Repositories without rows (created before the table, or by a path outside a write
+  // turn) get them in the background; until then their reads go to git.
+  void w.refs.backfill().then((count) => count && log.info({ count }, 'refs table backfilled'));
+  return migrations;
+}
+
+function grpcServices({ db, config }: ServiceDeps<RepositoryDb>, w: Wiring) {
+  const { deps, storage, refs, writeLock, protections, statuses, identityCommits } = w;
+  const { store } = deps;
+  const branches = { store, protections, git: branchGit(storage, identityCommits.signatures, refs) };
+  return [
+    repositoryGrpcService(deps),
+    teamAccessGrpcService(deps),
+    tagGrpcService({ store, tags: tagGit(storage, refs), writeLock }),
+    languageGrpcService(w.languages),
+    topicGrpcService({ store, topics: topicStore(db) }),
+    templateGrpcService(deps.templates),
+    unadoptedGrpcService({ store, rows: unadoptedRows(db), git: unadoptedGit(storage), settings: deps.settings }),
+    commitStatusGrpcService({ store, statuses, git: commitStatusGit(storage) }),
+    gitObjectGrpcService({ store, git: gitObjectsGit(storage, refs) }),
+    branchGrpcService({ ...branches, writeLock }),
+    commitGrpcService({ store, git: commitGit(storage, refs), people: identityCommits.people, signatures: identityCommits.signatures }),
+    contentGrpcService({ store, protections, files: contentFiles(storage, refs), maxBlobSize: config.settings.api.DEFAULT_MAX_BLOB_SIZE, writeLock, sizes: w.sizes }),
+    pullGitGrpcService({
+      store, protections, statuses, pullGit: pullGit(storage), writeLock, branches,
+      signatureOf: (caller) => signatureOf(store, caller),
+    }),
+    ...w.migrations.services,
+  ];
+}
+
+await runService<RepositoryDb, RepositoryTx, Wiring>({
   name: 'repository',
   migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
   createDb,
   async beforeServing(service) {
-    storage = new RepositoryStorage(resolve(service.config.dataDir, service.config.settings.repository.ROOT || 'repositories'));
-    // Creations a crash interrupted before their row committed (storage.ts, CREATING_MARKER).
-    await storage.clearStaging();
-    service.onShutdown('cat-file processes', async () => storage!.catfile.close());
-    log = service.log;
-    refs = new RefIndex(gitRefRows(service.db), storage, {
-      inTurn: (owner, name, work) => writeLock.run(owner, name, work),
-      onError: (err, repository) => service.log.warn({ err, repository }, 'backfilling the refs table failed'),
-    });
-    deps = domainDeps(service, storage);
-    db = service.db;
-    protections = branchProtectionStore(service.db);
-    commitStatuses = commitStatusStore(service.db, { onPublished: () => service.relay.kick() });
-    identityCommits = identityCommitClients(service.config.addresses.identity, service.secret);
-    const preReceive = new PreReceiveHooks(resolve(service.config.dataDir, 'repository-hooks'), { store: deps.store, protections, signatures: identityCommits.signatures, log: service.log });
-    maxBlobSize = service.config.settings.api.DEFAULT_MAX_BLOB_SIZE;
-    sizes = new RepositorySizes(deps.store, (err, repository) => service.log.warn({ err, repository }, 'measuring a repository\'s size failed'));
-    await preReceive.install();
-    migrations = mirrorSlice(service, deps, storage, writeLock);
-    // Gateways remember resolved repositories; every committed change to them is announced.
-    const hints = forwardAccessHints(service.databaseUrl, service.bus, service.log);
-    service.onShutdown('access hints', () => hints.stop());
-    // Packs travel over this HTTP side channel, never inside gRPC (DESIGN.md §3).
-    await startGitHttpServer({ address: service.config.repositoryHttpAddress, secret: service.secret, log: service.log, deps, storage, preReceive, writeLock, refs });
-    // Repositories from before branch_count and licenses were kept get them now, in the background.
-    void backfillGitFacts(gitFactsDeps(), (err, repository) => service.log.warn({ err, repository }, 'reading a repository\'s branches and licenses failed'))
-      .then((count) => count && service.log.info({ count }, 'recorded branch counts and licenses of existing repositories'))
-      .catch((err: unknown) => service.log.warn({ err }, 'recording branch counts and licenses stopped'));
-    // Repositories without rows (created before the table, or by a path outside a write
-    // turn) get them in the background; until then their reads go to git.
-    void refs.backfill().then((count) => count && service.log.info({ count }, 'refs table backfilled'));
+    const wiring = await wire(service);
+    return { ...wiring, migrations: await startBackground(service, wiring) };
   },
-  grpcServices: () => [
-    repositoryGrpcService(deps!),
-    teamAccessGrpcService(deps!),
-    tagGrpcService({ store: deps!.store, tags: tagGit(storage!, refs), writeLock }),
-    languageGrpcService(languageDeps()),
-    topicGrpcService({ store: deps!.store, topics: topicStore(db!) }),
-    templateGrpcService(deps!.templates!),
-    unadoptedGrpcService({ store: deps!.store, rows: unadoptedRows(db!), git: unadoptedGit(storage!), settings: deps!.settings }),
-    commitStatusGrpcService({ store: deps!.store, statuses: commitStatuses!, git: commitStatusGit(storage!) }),
-    gitObjectGrpcService({ store: deps!.store, git: gitObjectsGit(storage!, refs) }),
-    branchGrpcService({ store: deps!.store, protections: protections!, git: branchGit(storage!, identityCommits!.signatures, refs), writeLock }),
-    commitGrpcService({ store: deps!.store, git: commitGit(storage!, refs), people: identityCommits!.people, signatures: identityCommits!.signatures }),
-    contentGrpcService({ store: deps!.store, protections: protections!, files: contentFiles(storage!, refs), maxBlobSize: maxBlobSize!, writeLock, sizes: sizes! }),
-    pullGitGrpcService({
-      store: deps!.store, protections: protections!, statuses: commitStatuses!, pullGit: pullGit(storage!), writeLock,
-      branches: { store: deps!.store, protections: protections!, git: branchGit(storage!, identityCommits!.signatures, refs) },
-      signatureOf: (caller) => signatureOf(deps!.store, caller),
-    }),
-    ...migrations!.services,
-  ],
-  consumers: ({ log }) => [
+  grpcServices,
+  consumers: ({ log }, { storage, languages, gitFacts, migrations }) => [
     identityUserConsumer(log, storage),
     identityOrgConsumer(log, storage),
-    languageStatsConsumer(log, languageDeps),
-    gitFactsConsumer(log, gitFactsDeps),
+    languageStatsConsumer(log, () => languages),
+    gitFactsConsumer(log, () => gitFacts),
     commitStatusCleanupConsumer(),
     watchCountConsumer(),
-    ...migrations!.consumers,
+    ...migrations.consumers,
   ],
 });

@@ -8,7 +8,7 @@ function rule(over: Partial<BranchProtection>): BranchProtection {
   const { pushWhitelistUsernames: _a, forcePushAllowlistUsernames: _b, mergeWhitelistUsernames: _c, approvalsWhitelistUsernames: _d, ...base } = DEFAULT_PROTECTION;
   return {
     ...base, id: 1, repositoryId: 1, ruleName: 'main', pushWhitelistUserIds: [], forcePushAllowlistUserIds: [], mergeWhitelistUserIds: [],
-    approvalsWhitelistUserIds: [], createdAt: new Date(), updatedAt: new Date(), ...over,
+    approvalsWhitelistUserIds: [], created_at: new Date(), updated_at: new Date(), ...over,
   };
 }
 

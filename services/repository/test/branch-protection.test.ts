@@ -13,7 +13,7 @@ function rule(ruleName: string, over: Partial<BranchProtection> = {}): BranchPro
   const { pushWhitelistUsernames: _a, forcePushAllowlistUsernames: _b, mergeWhitelistUsernames: _c, approvalsWhitelistUsernames: _d, ...base } = DEFAULT_PROTECTION;
   return {
     ...base, id: nextId++, repositoryId: 1, ruleName, pushWhitelistUserIds: [], forcePushAllowlistUserIds: [], mergeWhitelistUserIds: [],
-    approvalsWhitelistUserIds: [], createdAt: new Date(), updatedAt: new Date(), ...over,
+    approvalsWhitelistUserIds: [], created_at: new Date(), updated_at: new Date(), ...over,
   };
 }
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { CatfileCache } from '../src/git/catfile-cache.js';
-import { runAsWriter } from '../src/git/lanes.js';
+import { runAsWriter } from '../src/domain/write-turn.js';
 import { RepositoryObjects } from '../src/git/repository-objects.js';
 import { RepositoryStorage } from '../src/git/storage.js';
 

@@ -29,7 +29,7 @@ function fakes(repo: Partial<Repository> = {}) {
   const statuses: CommitStatusStore = {
     async create(input, eventOf) {
       const index = rows.filter((r) => r.sha === input.sha).length + 1;
-      const row = { ...input, index, createdAt: new Date(0), updatedAt: new Date(0) };
+      const row = { ...input, index, created_at: new Date(0), updated_at: new Date(0) };
       rows.push(row);
       events.push(eventOf(row));
       return row;

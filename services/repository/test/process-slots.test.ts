@@ -1,6 +1,7 @@
-// Git process slots: one caller cannot hold more than its share, and a caller at its limit
-// never keeps the others waiting behind it.
+// Git process slots: one caller cannot hold more than its share, a caller at its limit
+// never keeps the others waiting behind it, and a writer never waits behind reads.
 import { describe, expect, it } from '@jest/globals';
+import { runAsWriter } from '../src/domain/write-turn.js';
 import { ProcessSlots } from '../src/git/process-slots.js';
 
 function gate() {
@@ -52,5 +53,18 @@ describe('git process slots', () => {
     busy.open();
     await Promise.all([first, other]);
     expect(second).toBe(true);
+  });
+
+  it('lets a writer start git while a burst of reads waits for slots', async () => {
+    const slots = new ProcessSlots({ perCaller: 2, total: 2 });
+    const busy = gate();
+    const held = [slots.run('user:1', () => busy.opened), slots.run('user:2', () => busy.opened)];
+    let readStarted = false;
+    const waitingRead = slots.run('user:3', async () => { readStarted = true; });
+    expect(await runAsWriter('ada/notes', () => slots.run('user:4', async () => 'written'))).toBe('written');
+    expect(readStarted).toBe(false);
+    busy.open();
+    await Promise.all([...held, waitingRead]);
+    expect(readStarted).toBe(true);
   });
 });

@@ -10,7 +10,7 @@ const rule = (over: Partial<BranchProtection>): BranchProtection => ({
   statusCheckContexts: [], requiredApprovals: 0, enableApprovalsWhitelist: false, approvalsWhitelistUserIds: [], approvalsWhitelistTeams: [],
   blockOnRejectedReviews: false, blockOnOfficialReviewRequests: false, blockOnOutdatedBranch: false, dismissStaleApprovals: false,
   ignoreStaleApprovals: false, requireSignedCommits: false, protectedFilePatterns: '', unprotectedFilePatterns: '', blockAdminMergeOverride: false,
-  createdAt: new Date(0), updatedAt: new Date(0), ...over,
+  created_at: new Date(0), updated_at: new Date(0), ...over,
 });
 const facts = { verdicts: [], statuses: [], behind: 0 };
 const approval = (reviewerId: number, over: object = {}) => ({ reviewerId, state: 'APPROVED', official: true, stale: false, ...over });

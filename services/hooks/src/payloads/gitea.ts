@@ -2,6 +2,7 @@
 // DeletePayload, RepositoryPayload, CommitStatusPayload), built from the events the
 // repository service publishes. The events carry users as id and login only, so users here
 // have Gitea's shape with what the event knows (e-mail and avatar are left empty).
+import { cloneUrls, repoUrls } from '@anvil/kit';
 import { formatTime, type repository as pb } from '@anvil/proto';
 
 const ZERO_SHA = /^0+$/;
@@ -20,15 +21,16 @@ export function payloadUser(user: { id: number; login: string } | null | undefin
 
 export function payloadRepository(repo: pb.Repository, rootUrl: string) {
   const fullName = `${repo.owner_login}/${repo.name}`;
-  const host = new URL(rootUrl).hostname;
+  const urls = repoUrls(rootUrl, repo.owner_login, repo.name);
+  const clone = cloneUrls(rootUrl, repo.owner_login, repo.name);
   return {
     id: Number(repo.id),
     owner: payloadUser({ id: Number(repo.owner_id), login: repo.owner_login }, rootUrl),
     name: repo.name, full_name: fullName, description: repo.description, empty: repo.empty, private: repo.private,
     fork: false, template: repo.template, parent: null, mirror: false, size: Number(repo.size), language: repo.language,
-    languages_url: `${rootUrl}api/v1/repos/${fullName}/languages`, html_url: `${rootUrl}${fullName}`,
-    url: `${rootUrl}api/v1/repos/${fullName}`, link: '', ssh_url: `git@${host}:${fullName}.git`,
-    clone_url: `${rootUrl}${fullName}.git`, original_url: '', website: repo.website, stars_count: 0, forks_count: 0,
+    languages_url: `${urls.api}/languages`, html_url: urls.html,
+    url: urls.api, link: '', ssh_url: clone.ssh,
+    clone_url: clone.https, original_url: '', website: repo.website, stars_count: 0, forks_count: 0,
     watchers_count: 0, open_issues_count: 0, open_pr_counter: 0, release_counter: 0, default_branch: repo.default_branch,
     archived: repo.archived, created_at: formatTime(repo.created_at), updated_at: formatTime(repo.updated_at),
     archived_at: formatTime(repo.archived_at ?? { seconds: 0 }), has_issues: repo.has_issues, has_wiki: repo.has_wiki,
@@ -47,7 +49,7 @@ export function payloadRepository(repo: pb.Repository, rootUrl: string) {
 function payloadCommit(commit: pb.PushCommit, repo: pb.Repository, rootUrl: string) {
   const identity = (who: pb.CommitIdentity | null) => ({ name: who?.name ?? '', email: who?.email ?? '', username: '' });
   return {
-    id: commit.id, message: commit.message, url: `${rootUrl}${repo.owner_login}/${repo.name}/commit/${commit.id}`,
+    id: commit.id, message: commit.message, url: `${repoUrls(rootUrl, repo.owner_login, repo.name).html}/commit/${commit.id}`,
     author: identity(commit.author), committer: identity(commit.committer), verification: null,
     timestamp: formatTime(commit.timestamp), added: commit.added, removed: commit.removed, modified: commit.modified,
   };
@@ -64,7 +66,7 @@ export function pushPayload(push: pb.Push, rootUrl: string) {
   const compare = !ZERO_SHA.test(push.before) && !ZERO_SHA.test(push.after) && push.before !== push.after && commits.length > 0;
   return {
     ref: push.ref, before: push.before, after: push.after,
-    compare_url: compare ? `${rootUrl}${repo.owner_login}/${repo.name}/compare/${push.before}...${push.after}` : '',
+    compare_url: compare ? `${repoUrls(rootUrl, repo.owner_login, repo.name).html}/compare/${push.before}...${push.after}` : '',
     commits, total_commits: Number(push.total_commits), head_commit: commits[0] ?? null,
     repository: payloadRepository(repo, rootUrl), pusher, sender: pusher,
   };

@@ -52,7 +52,7 @@ async function byToken(identity: Identity, token: string): Promise<Authenticated
   if (!found || found.user.type !== 'user') return undefined;
   assertMaySignIn(found.user);
   const now = new Date();
-  if (now.getTime() - found.token.updated.getTime() >= TOKEN_USE_INTERVAL_MS) {
+  if (now.getTime() - found.token.updated_at.getTime() >= TOKEN_USE_INTERVAL_MS) {
     await identity.store.touchAccessToken(found.token.id, now);
   }
   return { user: found.user, scopes: found.token.scopes, method: 'token', token_hash };

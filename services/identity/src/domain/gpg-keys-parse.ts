@@ -53,8 +53,8 @@ function materialOf(
     can_encrypt_comms: CAN_ENCRYPT.has(algorithm),
     can_encrypt_storage: CAN_ENCRYPT.has(algorithm),
     can_certify: canSign,
-    created: key.getCreationTime(),
-    expires,
+    created_at: key.getCreationTime(),
+    expires_at: expires,
   };
 }
 

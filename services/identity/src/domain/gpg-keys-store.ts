@@ -12,9 +12,9 @@ export interface GpgKeyMaterial {
   can_encrypt_comms: boolean;
   can_encrypt_storage: boolean;
   can_certify: boolean;
-  created: Date;
+  created_at: Date;
   /** null: never expires. */
-  expires: Date | null;
+  expires_at: Date | null;
 }
 
 export interface GpgSubkey extends GpgKeyMaterial {

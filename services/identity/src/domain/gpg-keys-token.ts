@@ -14,7 +14,7 @@ function rfc1123z(date: Date): string {
 /** The token for the minute `now` falls in, moved by `minutes`. */
 export function verificationToken(user: User, minutes: number, now = new Date()): string {
   const minute = new Date(Math.floor(now.getTime() / MINUTE) * MINUTE + minutes * MINUTE);
-  const created = new Date(Math.floor(user.created.getTime() / 1000) * 1000);
+  const created = new Date(Math.floor(user.created_at.getTime() / 1000) * 1000);
   return createHash('sha256')
     .update(`${rfc1123z(minute)}:${rfc1123z(created)}:${user.login}:${user.email}:${user.id}`)
     .digest('hex');

@@ -15,11 +15,11 @@ export interface OAuth2Application {
   redirect_uris: string[];
   confidential_client: boolean;
   skip_secondary_authorization: boolean;
-  created: Date;
-  updated: Date;
+  created_at: Date;
+  updated_at: Date;
 }
 
-export type OAuth2ApplicationFields = Omit<OAuth2Application, 'id' | 'created' | 'updated'>;
+export type OAuth2ApplicationFields = Omit<OAuth2Application, 'id' | 'created_at' | 'updated_at'>;
 
 /** A user's consent to an application; its tokens carry `scopes`. */
 export interface OAuth2Grant {

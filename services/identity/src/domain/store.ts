@@ -79,7 +79,7 @@ export interface IdentityWriter extends IdentityReader {
   insertEmail(email: Omit<EmailAddress, 'id'>): Promise<EmailAddress>;
   deleteEmail(id: number): Promise<void>;
   /** Throws UniqueViolation('token_name') when the user has a token of that name. */
-  insertAccessToken(token: Omit<AccessToken, 'id' | 'created' | 'updated'>): Promise<AccessToken>;
+  insertAccessToken(token: Omit<AccessToken, 'id' | 'created_at' | 'updated_at'>): Promise<AccessToken>;
   /** Deletes the user's token with this id; undefined when there is none. */
   deleteAccessToken(id: number, userId: number): Promise<AccessToken | undefined>;
   /** Queues an event in the same transaction; it is published after the commit. */

@@ -30,8 +30,8 @@ export interface User {
   allow_git_hook: boolean;
   allow_import_local: boolean;
   allow_create_organization: boolean;
-  created: Date;
-  updated: Date;
+  created_at: Date;
+  updated_at: Date;
   last_login: Date | null;
 }
 
@@ -50,12 +50,12 @@ export interface AccessToken {
   token_hash: string;
   token_last_eight: string;
   scopes: string[];
-  created: Date;
-  updated: Date;
+  created_at: Date;
+  updated_at: Date;
 }
 
 /** The columns of a user a change may set (a new row takes defaults for the rest). */
-export type UserFields = Omit<User, 'id' | 'created' | 'updated'>;
+export type UserFields = Omit<User, 'id' | 'created_at' | 'updated_at'>;
 
 /** What every paged list shares: a 1-based page and a page size. */
 export interface Page {

@@ -19,8 +19,8 @@ function materialMessage(key: GpgKeyMaterial): identity.GpgKeyInput {
     can_encrypt_comms: key.can_encrypt_comms,
     can_encrypt_storage: key.can_encrypt_storage,
     can_certify: key.can_certify,
-    created_at: timestamp(key.created),
-    expires_at: key.expires ? timestamp(key.expires) : null,
+    created_at: timestamp(key.created_at),
+    expires_at: key.expires_at ? timestamp(key.expires_at) : null,
   };
 }
 

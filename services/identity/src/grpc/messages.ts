@@ -26,7 +26,7 @@ export function userMessage(user: User): identity.UserInput {
     description: user.description,
     visibility: visibilityNumber(user.visibility),
     language: user.language,
-    created_at: timestamp(user.created),
+    created_at: timestamp(user.created_at),
     last_login: user.last_login ? timestamp(user.last_login) : null,
     login_name: user.login_name,
     source_id: user.source_id,
@@ -52,7 +52,7 @@ export function accessTokenMessage(token: AccessToken & { token?: string }): ide
     token: token.token ?? '',
     token_last_eight: token.token_last_eight,
     scopes: token.scopes,
-    created_at: timestamp(token.created),
-    updated_at: timestamp(token.updated),
+    created_at: timestamp(token.created_at),
+    updated_at: timestamp(token.updated_at),
   };
 }

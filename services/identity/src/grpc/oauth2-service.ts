@@ -25,8 +25,8 @@ function applicationMessage(app: OAuth2Application & { client_secret?: string })
     redirect_uris: app.redirect_uris,
     confidential_client: app.confidential_client,
     skip_secondary_authorization: app.skip_secondary_authorization,
-    created_at: timestamp(app.created),
-    updated_at: timestamp(app.updated),
+    created_at: timestamp(app.created_at),
+    updated_at: timestamp(app.updated_at),
   };
 }
 

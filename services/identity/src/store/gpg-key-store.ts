@@ -15,8 +15,8 @@ function materialOf(row: GpgKeyRow): GpgKeyMaterial {
     can_encrypt_comms: row.can_encrypt_comms,
     can_encrypt_storage: row.can_encrypt_storage,
     can_certify: row.can_certify,
-    created: row.created,
-    expires: row.expires,
+    created_at: row.created_at,
+    expires_at: row.expires_at,
   };
 }
 

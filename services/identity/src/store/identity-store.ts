@@ -69,7 +69,7 @@ function reader(db: Client): IdentityReader {
     async accessTokens(userId, page) {
       const where = { user_id: BigInt(userId) };
       const [rows, total] = await Promise.all([
-        db.accessToken.findMany({ where, orderBy: [{ created: 'desc' }, { id: 'desc' }], skip: skipOf(page), take: page.limit }),
+        db.accessToken.findMany({ where, orderBy: [{ created_at: 'desc' }, { id: 'desc' }], skip: skipOf(page), take: page.limit }),
         db.accessToken.count({ where }),
       ]);
       return { items: rows.map(toAccessToken), total };
@@ -115,12 +115,12 @@ export function writer(tx: IdentityTx, published: unknown[]): IdentityWriter {
     },
     async insertUser(fields, created) {
       const { login, ...rest } = fields;
-      const data = { ...userColumns(rest), name: login, lower_name: login.toLowerCase(), ...(created ? { created, updated: created } : {}) };
+      const data = { ...userColumns(rest), name: login, lower_name: login.toLowerCase(), ...(created ? { created_at: created, updated_at: created } : {}) };
       return toUser(await uniqueAs('login', () => tx.user.create({ data })));
     },
     async updateUser(id, patch) {
       // A rename can race another account taking the name: report it as the login's.
-      const row = await uniqueAs('login', () => tx.user.update({ where: { id: BigInt(id) }, data: { ...userColumns(patch), updated: new Date() } }));
+      const row = await uniqueAs('login', () => tx.user.update({ where: { id: BigInt(id) }, data: { ...userColumns(patch), updated_at: new Date() } }));
       return toUser(row);
     },
     async deleteUser(id) {
@@ -164,7 +164,7 @@ export function identityStore(db: IdentityDb, options: IdentityStoreOptions = {}
     ...reader(db),
     transaction: (work) => outboxTransaction(db, writer, work, options),
     async touchAccessToken(id, at) {
-      await db.accessToken.updateMany({ where: { id: BigInt(id) }, data: { updated: at } });
+      await db.accessToken.updateMany({ where: { id: BigInt(id) }, data: { updated_at: at } });
     },
   };
 }

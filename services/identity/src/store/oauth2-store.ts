@@ -24,8 +24,8 @@ function toApplication(row: ApplicationRow): OAuth2Application {
     redirect_uris: row.redirect_uris,
     confidential_client: row.confidential_client,
     skip_secondary_authorization: row.skip_secondary_authorization,
-    created: row.created,
-    updated: row.updated,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
   };
 }
 
@@ -87,7 +87,7 @@ function writer(tx: IdentityTx, published: IdentityEvent[]): OAuth2Writer {
     },
     async updateApplication(id, patch) {
       const { user_id, ...rest } = patch;
-      const data = { ...rest, ...(user_id === undefined ? {} : { user_id: BigInt(user_id) }), updated: new Date() };
+      const data = { ...rest, ...(user_id === undefined ? {} : { user_id: BigInt(user_id) }), updated_at: new Date() };
       return toApplication(await tx.oAuth2Application.update({ where: { id: BigInt(id) }, data }));
     },
     async deleteApplication(id) {
@@ -100,7 +100,7 @@ function writer(tx: IdentityTx, published: IdentityEvent[]): OAuth2Writer {
       const row = await tx.oAuth2Grant.upsert({
         where: { user_id_application_id: key },
         create: { ...key, scopes },
-        update: { scopes, updated: new Date() },
+        update: { scopes, updated_at: new Date() },
       });
       return toGrant(row);
     },

@@ -32,8 +32,8 @@ export function toUser(row: UserRow): User {
     allow_git_hook: row.allow_git_hook,
     allow_import_local: row.allow_import_local,
     allow_create_organization: row.allow_create_organization,
-    created: row.created,
-    updated: row.updated,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
     last_login: row.last_login,
   };
 }
@@ -70,7 +70,7 @@ export function toAccessToken(row: AccessTokenRow): AccessToken {
     token_hash: row.token_hash,
     token_last_eight: row.token_last_eight,
     scopes: row.scopes,
-    created: row.created,
-    updated: row.updated,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
   };
 }

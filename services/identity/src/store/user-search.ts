@@ -42,10 +42,10 @@ const ORDER: Record<UserSort, Prisma.UserOrderByWithRelationInput[]> = {
   id: [{ id: 'asc' }],
   alphabetically: [{ lower_name: 'asc' }],
   reversealphabetically: [{ lower_name: 'desc' }],
-  newest: [{ created: 'desc' }, { id: 'desc' }],
-  oldest: [{ created: 'asc' }, { id: 'asc' }],
-  recentupdate: [{ updated: 'desc' }, { id: 'desc' }],
-  leastupdate: [{ updated: 'asc' }, { id: 'asc' }],
+  newest: [{ created_at: 'desc' }, { id: 'desc' }],
+  oldest: [{ created_at: 'asc' }, { id: 'asc' }],
+  recentupdate: [{ updated_at: 'desc' }, { id: 'desc' }],
+  leastupdate: [{ updated_at: 'asc' }, { id: 'asc' }],
 };
 
 export const userSearchOrder = (sort: UserSort): Prisma.UserOrderByWithRelationInput[] => ORDER[sort];

@@ -62,13 +62,13 @@ export class MemoryOAuth2Store implements OAuth2Store {
       ...this.reader(draft),
       async insertApplication(fields) {
         const now = new Date();
-        const app = { ...structuredClone(fields), id: draft.nextId++, created: now, updated: now };
+        const app = { ...structuredClone(fields), id: draft.nextId++, created_at: now, updated_at: now };
         draft.applications.push(app);
         return structuredClone(app);
       },
       async updateApplication(id, patch) {
         const app = draft.applications.find((a) => a.id === id)!;
-        Object.assign(app, structuredClone(patch), { updated: new Date() });
+        Object.assign(app, structuredClone(patch), { updated_at: new Date() });
         return structuredClone(app);
       },
       async deleteApplication(id) {

@@ -43,10 +43,10 @@ function sortUsers(users: User[], sort: UserSearch['sort']): User[] {
     id: (a: User, b: User) => a.id - b.id,
     alphabetically: (a: User, b: User) => a.login.toLowerCase().localeCompare(b.login.toLowerCase()),
     reversealphabetically: (a: User, b: User) => b.login.toLowerCase().localeCompare(a.login.toLowerCase()),
-    newest: (a: User, b: User) => b.created.getTime() - a.created.getTime() || b.id - a.id,
-    oldest: (a: User, b: User) => a.created.getTime() - b.created.getTime() || a.id - b.id,
-    recentupdate: (a: User, b: User) => b.updated.getTime() - a.updated.getTime() || b.id - a.id,
-    leastupdate: (a: User, b: User) => a.updated.getTime() - b.updated.getTime() || a.id - b.id,
+    newest: (a: User, b: User) => b.created_at.getTime() - a.created_at.getTime() || b.id - a.id,
+    oldest: (a: User, b: User) => a.created_at.getTime() - b.created_at.getTime() || a.id - b.id,
+    recentupdate: (a: User, b: User) => b.updated_at.getTime() - a.updated_at.getTime() || b.id - a.id,
+    leastupdate: (a: User, b: User) => a.updated_at.getTime() - b.updated_at.getTime() || a.id - b.id,
   }[sort];
   return [...users].sort(by);
 }
@@ -78,7 +78,7 @@ function readerOf(state: () => State): IdentityReader {
     async emailAddress(email) { return [...state().emails.values()].find((e) => e.email.toLowerCase() === email.toLowerCase()); },
     async accessTokens(userId, p) {
       const tokens = [...state().tokens.values()].filter((t) => t.user_id === userId)
-        .sort((a, b) => b.created.getTime() - a.created.getTime() || b.id - a.id);
+        .sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || b.id - a.id);
       return page(tokens, p);
     },
     async countOrgMemberships(userId) { return state().orgMemberships.get(userId) ?? 0; },
@@ -113,12 +113,12 @@ export class MemoryStore implements IdentityStore {
 
   async touchAccessToken(id: number, at: Date): Promise<void> {
     const token = this.state.tokens.get(id);
-    if (token) token.updated = at;
+    if (token) token.updated_at = at;
     this.touched.push(id);
   }
 
   setTokenUpdated(id: number, at: Date): void {
-    this.state.tokens.get(id)!.updated = at;
+    this.state.tokens.get(id)!.updated_at = at;
   }
 
   async transaction<T>(work: (tx: IdentityWriter) => Promise<T>): Promise<T> {
@@ -133,12 +133,12 @@ export class MemoryStore implements IdentityStore {
       async insertUser(fields: UserFields, created?: Date) {
         if ([...draft.users.values()].some((u) => u.login.toLowerCase() === fields.login.toLowerCase())) throw new UniqueViolation('login');
         const now = created ?? new Date();
-        const user: User = { ...fields, id: id(), created: now, updated: now };
+        const user: User = { ...fields, id: id(), created_at: now, updated_at: now };
         draft.users.set(user.id, user);
         return user;
       },
       async updateUser(userId, patch) {
-        const user: User = { ...draft.users.get(userId)!, ...patch, updated: new Date() };
+        const user: User = { ...draft.users.get(userId)!, ...patch, updated_at: new Date() };
         draft.users.set(userId, user);
         return user;
       },
@@ -157,7 +157,7 @@ export class MemoryStore implements IdentityStore {
       async insertAccessToken(token) {
         if ([...draft.tokens.values()].some((t) => t.user_id === token.user_id && t.name === token.name)) throw new UniqueViolation('token_name');
         const now = new Date();
-        const row: AccessToken = { ...token, id: id(), created: now, updated: now };
+        const row: AccessToken = { ...token, id: id(), created_at: now, updated_at: now };
         draft.tokens.set(row.id, row);
         return row;
       },

@@ -3,24 +3,15 @@
 //
 // request-filtering-agent (the maintained guard for Node) is an http.Agent, which undici
 // does not use; so the check sits in undici's connector instead. Host names are resolved by
-// our own `lookup`, which refuses the connection unless every address the name resolved to
-// is allowed, and the socket then connects to exactly the address that was checked: no
-// second resolution, so no DNS-rebinding gap. IP literals, which Node connects to without a
+// our own `lookup` (resolve.ts, the one check), which refuses the connection unless every
+// address the name resolved to is allowed, and the socket then connects to exactly the
+// address that was checked: no second resolution, so no DNS-rebinding gap. IP literals, which Node connects to without a
 // lookup, are checked before connecting. Redirects go through the same dispatcher, so each
 // hop's connection is checked the same way.
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, buildConnector, interceptors, type Dispatcher } from 'undici';
 import type { HostList } from './host-list.js';
-
-/** The connection was not made: the target is not on the allow list. */
-export class OutboundRefused extends Error {
-  readonly code = 'ANVIL_OUTBOUND_REFUSED';
-  constructor(readonly host: string, readonly address: string, setting: string) {
-    super(`${host} (${address}) is not allowed by ${setting}`);
-    this.name = 'OutboundRefused';
-  }
-}
+import { resolveAllowed, type CheckedAddress } from './resolve.js';
 
 export interface OutboundOptions {
   allowed: HostList;
@@ -37,13 +28,10 @@ export interface OutboundOptions {
 
 function guardedLookup(options: OutboundOptions): LookupFunction {
   return (hostname, lookupOptions, callback) => {
-    dnsLookup(hostname, { ...lookupOptions, all: true }, (err, addresses: LookupAddress[]) => {
-      if (err) return callback(err, '', 0);
-      const refused = addresses.find((a) => !options.allowed.allows(hostname, a.address));
-      if (refused) return callback(new OutboundRefused(hostname, refused.address, options.setting), '', 0);
-      if (lookupOptions.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-      callback(null, addresses[0].address, addresses[0].family);
-    });
+    resolveAllowed(hostname, options.allowed, options.setting).then((addresses) => {
+      if (lookupOptions.all) return (callback as unknown as (e: null, a: CheckedAddress[]) => void)(null, addresses);
+      callback(null, addresses[0]!.address, addresses[0]!.family);
+    }, (err: NodeJS.ErrnoException) => callback(err, '', 0));
   };
 }
 
@@ -57,12 +45,10 @@ export function outboundDispatcher(options: OutboundOptions): Dispatcher {
   const agent = new Agent({
     connections: options.connectionsPerOrigin ?? null,
     connect(connectOptions, callback) {
-      const host = connectOptions.hostname.replace(/^\[|\]$/g, '');
-      if (isIP(host) && !options.allowed.allows(host, host)) {
-        callback(new OutboundRefused(host, host, options.setting), null);
-        return;
-      }
-      connect(connectOptions, callback);
+      // IP literals are connected to without a lookup: checked here, the same way.
+      if (!isIP(connectOptions.hostname.replace(/^\[|\]$/g, ''))) return connect(connectOptions, callback);
+      resolveAllowed(connectOptions.hostname, options.allowed, options.setting)
+        .then(() => connect(connectOptions, callback), (err: Error) => callback(err, null));
     },
   });
   const redirections = options.maxRedirections ?? 0;

@@ -1,11 +1,20 @@
-// Resolving a host the way the outbound guard does, for callers whose connection is made by
-// another program (git, for migrations and mirrors): every address the name resolves to must
-// pass, and the caller then pins that program to the checked address, so a second lookup
-// (DNS rebinding between the check and the connection) cannot send it elsewhere.
+// The one check of an outbound target: every address the host resolves to must be on the
+// allow list. The HTTP dispatcher (guard.ts) connects to the address it checked; callers whose
+// connection another program makes (git, for migrations and mirrors) pin that program to the
+// checked address, so a second lookup (DNS rebinding between the check and the connection)
+// cannot send it elsewhere.
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { OutboundRefused } from './guard.js';
 import type { HostList } from './host-list.js';
+
+/** The connection was not made: the target is not on the allow list. */
+export class OutboundRefused extends Error {
+  readonly code = 'ANVIL_OUTBOUND_REFUSED';
+  constructor(readonly host: string, readonly address: string, setting: string) {
+    super(`${host} (${address}) is not allowed by ${setting}`);
+    this.name = 'OutboundRefused';
+  }
+}
 
 export interface CheckedAddress {
   address: string;

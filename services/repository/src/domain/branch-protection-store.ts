@@ -2,7 +2,7 @@
 // implements it over Prisma (table `branch_protection`).
 import type { BranchProtection } from './branch-protection.js';
 
-export type BranchProtectionFields = Omit<BranchProtection, 'id' | 'repositoryId' | 'createdAt' | 'updatedAt'>;
+export type BranchProtectionFields = Omit<BranchProtection, 'id' | 'repositoryId' | 'created_at' | 'updated_at'>;
 
 export interface BranchProtectionStore {
   list(repositoryId: number): Promise<BranchProtection[]>;

@@ -39,8 +39,8 @@ export interface BranchProtection {
   protectedFilePatterns: string;
   unprotectedFilePatterns: string;
   blockAdminMergeOverride: boolean;
-  createdAt: Date;
-  updatedAt: Date;
+  created_at: Date;
+  updated_at: Date;
 }
 
 /** Whether a rule applies to a branch: plain names compare case-insensitively, globs use `/` as separator. */

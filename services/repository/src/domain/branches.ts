@@ -9,11 +9,15 @@ import { pusherTeamNames } from './org-access.js';
 import { atLeast } from './permission.js';
 import { requirePermission, type RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
-import type { BranchHead } from '../git/branches.js';
-import type { CommitInfo } from '../git/refs.js';
+import type { CommitInfo, CommitSummary } from './push.js';
 import { refuseMirrorWrites } from './repository.js';
 
-export type { BranchHead };
+
+/** A branch and its head commit, as git lists it. */
+export interface BranchHead extends CommitSummary {
+  name: string;
+  sha: string;
+}
 
 /** The git operations branches need, over the repository's bare directory. */
 export interface BranchGit {

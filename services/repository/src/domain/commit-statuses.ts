@@ -9,7 +9,7 @@ import { atLeast } from './permission.js';
 import { resolveRepository, type RepositoryAccess } from './repositories.js';
 import type { Repository } from './repository.js';
 import type { RepositoryStore } from './store.js';
-import type { CommitInfo } from '../git/refs.js';
+import type { CommitInfo } from './push.js';
 
 export const COMMIT_STATUS_STATES = ['pending', 'success', 'error', 'failure', 'warning', 'skipped'] as const;
 export type CommitStatusState = (typeof COMMIT_STATUS_STATES)[number];
@@ -27,8 +27,8 @@ export interface CommitStatus {
   description: string;
   context: string;
   creatorId: number;
-  createdAt: Date;
-  updatedAt: Date;
+  created_at: Date;
+  updated_at: Date;
 }
 
 /** A status as read back, with its creator from the owner read model (undefined when gone). */

@@ -3,8 +3,7 @@
 // needs read permission; a repository the caller cannot see is not_found. The people named in
 // a page of commits and the page's signatures are resolved through identity in one batch each.
 import { DomainError, invalid, notFound, type Caller } from '@anvil/kit';
-import type { identity } from '@anvil/proto';
-import { isSafeRef } from '../git/command.js';
+import { isValidRefName as isSafeRef } from '@anvil/kit';
 import { resolveRepository, type RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 import { verifyCommits, type CommitVerification, type SignatureVerifier } from './commit-verification.js';
@@ -67,8 +66,10 @@ export interface CommitGit {
   rawDiff(gitDir: string, sha: string, parent: string | undefined, type: 'diff' | 'patch'): Promise<string>;
 }
 
-/** Identity's users, passed through to the gateway's presenter unchanged. */
-export type IdentityUser = identity.User;
+/** Identity's user as identity sent it: the domain passes it through to the reply unread. */
+export interface IdentityUser {
+  readonly id: number;
+}
 
 /** Who owns e-mail addresses (identity's GetUsersByEmails): keyed by lower-cased address. */
 export interface CommitPeople {

@@ -7,12 +7,30 @@ import type { PushGitFacts } from './branch-protection.js';
 import type { BranchProtectionStore } from './branch-protection-store.js';
 import { requirePermission } from './repositories.js';
 import type { RepositoryStore } from './store.js';
-import type { LastCommit, ResolvedRevision } from '../git/contents-git.js';
 import type { TreeEntry } from './git-objects.js';
 import type { RepositorySizes } from './repository-size.js';
-import type { NewCommit, WrittenCommit } from '../git/file-changes-git.js';
+import type { NewCommit, WrittenCommit } from './commit-writing.js';
 
 /** One repository's git data, as contents reads and writes need it. */
+
+export type RefKind = 'branch' | 'tag' | 'commit';
+
+/** What a revision named: a branch, a tag or a commit, and the commit it points at. */
+export interface ResolvedRevision {
+  kind: RefKind;
+  /** Branch or tag name, or the full commit id. */
+  name: string;
+  commitSha: string;
+}
+
+/** The newest commit that changed a path. */
+export interface LastCommit {
+  sha: string;
+  authorTime: number;
+  committerTime: number;
+  message: string;
+}
+
 export interface RepoFiles {
   resolve(revision: string): Promise<ResolvedRevision | undefined>;
   /** Entries at these full paths, with the trees on the way. */

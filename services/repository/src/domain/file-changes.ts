@@ -12,7 +12,7 @@ import { contentTypeOf, type ContentDeps, type ContentItem, type RepoFiles } fro
 import { atLeast } from './permission.js';
 import { requirePermission, type RepositoryAccess } from './repositories.js';
 import type { TreeEntry } from './git-objects.js';
-import type { IndexChange, Signature } from '../git/file-changes-git.js';
+import type { IndexChange, Signature } from './commit-writing.js';
 import { refuseMirrorWrites } from './repository.js';
 
 export type FileOperationKind = 'create' | 'update' | 'upload' | 'rename' | 'delete';

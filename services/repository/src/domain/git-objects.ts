@@ -4,7 +4,7 @@
 // GitObjectsGit port (src/git/objects-git.ts), so these rules are testable without git.
 import { DomainError, notFound, type Caller } from '@anvil/kit';
 // Pure validators of ref names and object ids (no I/O), shared with the command builder.
-import { isObjectId, isSafeRef, isValidBranchName } from '../git/command.js';
+import { isObjectId, isValidBranchName, isValidRefName as isSafeRef } from '@anvil/kit';
 import { atLeast } from './permission.js';
 import { resolveRepository } from './repositories.js';
 import type { RepositoryStore } from './store.js';

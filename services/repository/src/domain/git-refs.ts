@@ -1,22 +1,16 @@
 // A repository's branches and tags as the database holds them (table git_ref): what branch
 // lists, branch and tag reads and ref resolution answer from, written from git in the same
 // write turn that moves a ref (write-lock.ts). Names are full ref names.
+import type { CommitSummary } from './push.js';
 
 /** One branch or tag with the commit it names. Times are unix seconds. */
-export interface GitRefRow {
+export interface GitRefRow extends CommitSummary {
   name: string;
   objectId: string;
   /** `commit`, or `tag` for an annotated tag (or a tree/blob in odd repositories). */
   objectType: string;
   /** The commit after peeling a tag; undefined when the ref names no commit. */
   commitId?: string;
-  message: string;
-  authorName: string;
-  authorEmail: string;
-  authorTime: number;
-  committerName: string;
-  committerEmail: string;
-  committerTime: number;
   tagMessage: string;
   taggerName: string;
   taggerEmail: string;

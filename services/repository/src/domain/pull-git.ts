@@ -6,7 +6,7 @@ import { DomainError, notFound, type Caller } from '@anvil/kit';
 import { requirePermission, type RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 import type { FileChange, TrialMerge } from '../git/pull-git.js';
-import type { Signature } from '../git/file-changes-git.js';
+import type { Signature } from './commit-writing.js';
 import type { RawCommit } from './commits.js';
 import { cutDiffAroundLine } from './diff-hunk.js';
 

@@ -12,7 +12,7 @@ import { isBranchName, publishRefMove, pusherOf, type BranchDeps } from './branc
 import { atLeast } from './permission.js';
 import { requireMergeBase, resolveSide, type PullGit, type PullGitDeps } from './pull-git.js';
 import { requirePermission } from './repositories.js';
-import type { Signature } from '../git/file-changes-git.js';
+import type { Signature } from './commit-writing.js';
 import type { CommitStatusStore } from './commit-statuses.js';
 import { pusherTeamNames } from './org-access.js';
 import { mayOverride, mergeRefusal, type ReviewVerdict } from './pull-merge-rules.js';

@@ -1,6 +1,27 @@
 // What a push changed, from the refs before and after `git receive-pack` (see
 // src/git-http/receive-pack.ts for why refs are compared rather than hooks installed).
-import type { CommitInfo, RefMap } from '../git/refs.js';
+
+/** Ref name → object id. */
+export type RefMap = Map<string, string>;
+
+/** A commit's message, author and committer (times in unix seconds). */
+export interface CommitSummary {
+  message: string;
+  authorName: string;
+  authorEmail: string;
+  authorTime: number;
+  committerName: string;
+  committerEmail: string;
+  committerTime: number;
+}
+
+/** A commit as a push reports it, with the files it changed. */
+export interface CommitInfo extends CommitSummary {
+  id: string;
+  added: string[];
+  removed: string[];
+  modified: string[];
+}
 
 export interface RefUpdate {
   ref: string;

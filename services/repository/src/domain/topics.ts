@@ -12,9 +12,9 @@ const TOPIC_PATTERN = /^[a-z0-9][-.a-z0-9]*$/;
 export interface Topic {
   id: number;
   name: string;
-  repoCount: number;
-  createdAt: Date;
-  updatedAt: Date;
+  repo_count: number;
+  created_at: Date;
+  updated_at: Date;
 }
 
 export interface TopicStore {

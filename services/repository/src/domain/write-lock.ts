@@ -10,7 +10,7 @@
 // deadline passed and it answered with an error) is skipped, so nothing lands that its
 // client was told had failed.
 import { DomainError } from '@anvil/kit';
-import { currentWriter, runAsWriter } from '../git/lanes.js';
+import { currentWriter, runAsWriter } from './write-turn.js';
 
 /**
  * True inside a write turn of owner/name: a writer reading back what it just moved (before

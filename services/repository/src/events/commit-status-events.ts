@@ -21,7 +21,7 @@ export function outboxRowOfCommitStatus(event: CommitStatusEvent): OutboxEventRo
     description: status.description,
     index: status.index,
     creator: event.creator,
-    created_at: timestamp(status.createdAt),
+    created_at: timestamp(status.created_at),
     commit: commit ? {
       id: commit.id,
       message: commit.message,

@@ -16,7 +16,7 @@ import type { SignatureVerifier } from '../domain/commit-verification.js';
 import type { RepositoryStore } from '../domain/store.js';
 import { pushGitFacts } from '../git/branch-git.js';
 import type { ObjectEnv } from '../git/branches.js';
-import { runAsWriter } from '../git/lanes.js';
+import { runAsWriter } from '../domain/write-turn.js';
 
 export const PRE_RECEIVE_PATH = '/internal/pre-receive';
 const SECRET_HEADER = 'x-anvil-hook-secret';
@@ -118,7 +118,7 @@ export class PreReceiveHooks {
     let refusal: string | undefined;
     try {
       // The push holds its repository's write turn while git waits for this answer: the checks'
-      // git work counts as the writer's, never queued behind reads (git/lanes.ts).
+      // git work counts as the writer's, never queued behind reads (domain/write-turn.ts).
       refusal = await runAsWriter(`pre-receive:${session.gitDir}`, () => this.check(session, body.updates ?? [], this.objectEnv(session.gitDir, body)));
     } catch (err) {
       // Fail closed with a message git shows: e.g. identity, which verifies signatures, is down.

@@ -1,19 +1,10 @@
 // Branch plumbing: listing branches with their head commit, moving refs with
 // `update-ref <ref> <new> <old>` (a concurrent writer makes it fail instead of losing an
 // update), and the facts branch protection asks about a push — all through the one builder.
+import type { BranchHead } from '../domain/branches.js';
 import { git, GitError, isObjectId, runGit } from './command.js';
 
-export interface BranchHead {
-  name: string;
-  sha: string;
-  message: string;
-  authorName: string;
-  authorEmail: string;
-  authorTime: number;
-  committerName: string;
-  committerEmail: string;
-  committerTime: number;
-}
+export type { BranchHead } from '../domain/branches.js';
 
 const FIELD = '\x1f';
 const RECORD = '\x1e';

@@ -16,7 +16,7 @@
 //   is asked for is not found, so objects written after it started are found.
 import type { ChildProcess } from 'node:child_process';
 import { git, GitError, isObjectId, spawnGit } from './command.js';
-import { currentWriter } from './lanes.js';
+import { currentWriter } from '../domain/write-turn.js';
 
 export type CatfileKind = 'batch' | 'check';
 

@@ -4,10 +4,8 @@
 // id, so a value like `--upload-pack=evil` can never be read as an option.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
-import { availableParallelism } from 'node:os';
-import { currentCallSignal, DomainError, isValidRefName, trackGitProcess } from '@anvil/kit';
+import { currentCallSignal, DomainError, isObjectId, isValidRefName, trackGitProcess } from '@anvil/kit';
 import { callerKey, ProcessSlots } from './process-slots.js';
-import { processSlot } from './lanes.js';
 
 export class GitError extends Error {
   constructor(readonly args: readonly string[], readonly code: number | null, readonly stderr: string) {
@@ -77,7 +75,7 @@ export class GitCommandBuilder {
 
   /** A ref or revision that passed isSafeRef(); refused when git could read it as an option. */
   ref(value: string): this {
-    if (!isSafeRef(value)) throw new UnsafeArgument(`not a valid ref: ${JSON.stringify(value)}`);
+    if (!isValidRefName(value)) throw new UnsafeArgument(`not a valid ref: ${JSON.stringify(value)}`);
     this.argv.push(value);
     return this;
   }
@@ -129,23 +127,9 @@ export function git(subcommand: string, options: GitOptions = {}): GitCommandBui
   return new GitCommandBuilder(subcommand, options);
 }
 
-/** A full sha1 or sha256 object id in lower-case hex. */
-export function isObjectId(value: string): boolean {
-  return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(value);
-}
-
-/**
- * Git's check-ref-format rules, at most 255 bytes, never starting with `-` (kit's
- * isValidRefName, which the gateway applies too). Accepts "main", "refs/heads/x", "HEAD".
- */
-export function isSafeRef(value: string): boolean {
-  return isValidRefName(value);
-}
-
-/** A branch name usable as `refs/heads/<name>`. */
-export function isValidBranchName(name: string): boolean {
-  return isSafeRef(name) && !name.startsWith('refs/') && name !== 'HEAD';
-}
+// Git's naming rules are the kit's (git-names.ts), which the gateway applies too; `isSafeRef`
+// accepts "main", "refs/heads/x" and "HEAD".
+export { isObjectId, isValidBranchName, isValidRefName as isSafeRef } from '@anvil/kit';
 
 export interface RunOptions {
   stdin?: string | Buffer;
@@ -155,10 +139,9 @@ export interface RunOptions {
   answerExitCodes?: number[];
 }
 
-// Git processes at once: per caller enough to keep every core busy several times over (a
-// request may run a few in a row), and four callers' worth in all.
-const cores = availableParallelism();
-const slots = new ProcessSlots({ perCaller: Math.max(8, 4 * cores), total: Math.max(32, 16 * cores) });
+// Read processes at once: four in all keeps a burst of reads from crowding out writers and
+// the service's own work; one caller gets at most three, so another always finds a slot.
+const slots = new ProcessSlots({ perCaller: 3, total: 4 });
 
 /**
  * The repository's directory is gone (deleted or renamed by a request that finished while
@@ -185,15 +168,7 @@ export class GitAbandoned extends DomainError {
  */
 export function runGitBytes(command: GitCommand, options: RunOptions = {}): Promise<Buffer> {
   const signal = currentCallSignal();
-  return slots.run(callerKey(), async () => {
-    // Reads also take turns for a bounded number of processes; a writer never waits (lanes.ts).
-    const release = await processSlot();
-    try {
-      return await runToEnd(command, options, signal);
-    } finally {
-      release();
-    }
-  });
+  return slots.run(callerKey(), () => runToEnd(command, options, signal));
 }
 
 function runToEnd(command: GitCommand, options: RunOptions, signal: AbortSignal | undefined): Promise<Buffer> {

@@ -6,15 +6,10 @@ import type { TreeEntry } from '../domain/git-objects.js';
 import { git, runGit, spawnGit } from './command.js';
 import { lookupObjects, parseLsTree } from './objects-git.js';
 import type { RepositoryObjects } from './repository-objects.js';
+import type { LastCommit, RefKind, ResolvedRevision } from '../domain/contents.js';
 
-export type RefKind = 'branch' | 'tag' | 'commit';
+export type { LastCommit, RefKind, ResolvedRevision } from '../domain/contents.js';
 
-export interface ResolvedRevision {
-  kind: RefKind;
-  /** Branch or tag name, or the full commit id. */
-  name: string;
-  commitSha: string;
-}
 
 /**
  * Gitea's ResolveRefCommit: a branch of that name, else a tag, else a commit id (7 to 64 hex
@@ -53,12 +48,6 @@ export async function listTree(gitDir: string, treeish: string, prefix: string):
   return parseLsTree(text).map((e) => ({ ...e, path: prefix ? `${prefix}/${e.path}` : e.path }));
 }
 
-export interface LastCommit {
-  sha: string;
-  authorTime: number;
-  committerTime: number;
-  message: string;
-}
 
 const FIELD = '\x1f';
 const RECORD = '\x1e';

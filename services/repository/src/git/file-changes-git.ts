@@ -7,36 +7,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { NewCommit, WrittenCommit } from '../domain/commit-writing.js';
 import { git, runGit } from './command.js';
 
-export type IndexChange =
-  | { path: string; mode: string; content: Buffer }
-  | { path: string; mode: string; blobSha: string }
-  | { path: string; remove: true };
-
-export interface Signature {
-  name: string;
-  email: string;
-  /** Unix seconds. */
-  time: number;
-}
-
-export interface NewCommit {
-  /** Undefined for the first commit of an empty repository. */
-  parent?: string;
-  changes: IndexChange[];
-  message: string;
-  author: Signature;
-  committer: Signature;
-  objectFormat: 'sha1' | 'sha256';
-}
-
-export interface WrittenCommit {
-  commitSha: string;
-  treeSha: string;
-  /** Blob id and size of each path written, by path. */
-  blobs: Map<string, { sha: string; size: number }>;
-}
+export type { IndexChange, NewCommit, Signature, WrittenCommit } from '../domain/commit-writing.js';
 
 const dateOf = (time: number) => `@${time} +0000`;
 

@@ -1,9 +1,12 @@
-// How many git processes run at once: at most `perCaller` for any one caller and `total`
-// for the whole service; the rest wait their turn in order. A process spawn costs ~11 ms of
-// CPU and its run more, so one caller sending hundreds of expensive requests would
-// otherwise take every core and every slot from everyone else. The caller is the gRPC
-// call's (kit's currentCaller); work outside a call (event consumers) counts as one caller.
+// The one bound on git processes: reads run at most `perCaller` for any one caller and
+// `total` for the whole service; the rest wait their turn in order. A process spawn costs
+// ~11 ms of CPU and its run more, so one caller sending hundreds of expensive requests would
+// otherwise take every core and every slot from everyone else, and a burst of reads would
+// fill the machine with git processes while a writer waits for CPU. Writes keep their own
+// budget: git run in a repository's write turn (domain/write-turn.ts) never waits behind reads. The
+// caller is the gRPC call's (kit's currentCaller); work outside a call counts as one caller.
 import { currentCaller } from '@anvil/kit';
+import { currentWriter } from '../domain/write-turn.js';
 
 export interface SlotLimits {
   perCaller: number;
@@ -22,8 +25,9 @@ export class ProcessSlots {
 
   constructor(private readonly limits: SlotLimits) {}
 
-  /** Runs `work` once a slot for `key` is free; the slot is released when it settles. */
+  /** Runs `work` once a slot for `key` is free (at once in a write turn); the slot is released when it settles. */
   async run<T>(key: string, work: () => Promise<T>): Promise<T> {
+    if (currentWriter() !== undefined) return work();
     await this.acquire(key);
     try {
       return await work();

@@ -1,7 +1,11 @@
 // Reading and writing refs and commits with plumbing, all through the one command builder.
-import { git, GitError, isObjectId, isSafeRef, runGit, UnsafeArgument } from './command.js';
+import type { Signature } from '../domain/commit-writing.js';
+import type { CommitInfo, RefMap } from '../domain/push.js';
 
-export type RefMap = Map<string, string>;
+export type { CommitInfo, RefMap } from '../domain/push.js';
+import { git, GitError, isObjectId, isSafeRef, runGit, UnsafeArgument } from './command.js';
+import { writeCommit } from './file-changes-git.js';
+
 
 /**
  * The commit a caller's revision (branch, tag, full or short sha) names; undefined when it
@@ -30,44 +34,19 @@ export async function listRefs(gitDir: string): Promise<RefMap> {
   return refs;
 }
 
-export interface Signature {
-  name: string;
-  email: string;
-}
-
 /**
- * Writes one commit holding `files` on refs/heads/<branch> of an empty repository, with
- * plumbing only (no work tree): hash-object, mktree, commit-tree, update-ref with the
- * expected old value "none" so it never overwrites a branch someone pushed meanwhile.
+ * Writes one commit holding `files` on refs/heads/<branch> of an empty repository (the one
+ * commit writer, git/file-changes-git.ts), then moves the branch with the expected old value
+ * "none" so it never overwrites a branch someone pushed meanwhile.
  */
-export async function commitInitialFiles(gitDir: string, branch: string, files: Record<string, string>, message: string, who: Signature): Promise<string> {
-  const entries: string[] = [];
-  for (const [path, content] of Object.entries(files)) {
-    const blob = (await runGit(git('hash-object', { gitDir }).flag('-w', '--stdin').build(), { stdin: content })).trim();
-    entries.push(`100644 blob ${blob}\t${path}`);
-  }
-  const tree = (await runGit(git('mktree', { gitDir }).build(), { stdin: entries.join('\n') + '\n' })).trim();
-  const identity = (c: ReturnType<typeof git>) => c
-    .env('GIT_AUTHOR_NAME', who.name).env('GIT_AUTHOR_EMAIL', who.email)
-    .env('GIT_COMMITTER_NAME', who.name).env('GIT_COMMITTER_EMAIL', who.email);
-  const commit = (await runGit(identity(git('commit-tree', { gitDir }).flag('-F', '-')).oid(tree).build(), { stdin: message })).trim();
-  const zero = '0'.repeat(commit.length);
-  await runGit(git('update-ref', { gitDir }).ref(`refs/heads/${branch}`).oid(commit).oid(zero).build());
-  return commit;
-}
-
-export interface CommitInfo {
-  id: string;
-  message: string;
-  authorName: string;
-  authorEmail: string;
-  authorTime: number;
-  committerName: string;
-  committerEmail: string;
-  committerTime: number;
-  added: string[];
-  removed: string[];
-  modified: string[];
+export async function commitInitialFiles(gitDir: string, branch: string, files: Record<string, string>, message: string, who: Omit<Signature, 'time'>): Promise<string> {
+  const objectFormat = (await runGit(git('rev-parse', { gitDir }).flag('--show-object-format').build())).trim() === 'sha256' ? 'sha256' : 'sha1';
+  const signature = { ...who, time: Math.floor(Date.now() / 1000) };
+  const changes = Object.entries(files).map(([path, content]) => ({ path, mode: '100644', content: Buffer.from(content) }));
+  const { commitSha } = await writeCommit(gitDir, { changes, message, author: signature, committer: signature, objectFormat });
+  const zero = '0'.repeat(commitSha.length);
+  await runGit(git('update-ref', { gitDir }).ref(`refs/heads/${branch}`).oid(commitSha).oid(zero).build());
+  return commitSha;
 }
 
 const FIELD = '\x1f';

@@ -76,7 +76,7 @@ function protectionMessage(view: BranchProtectionView): repository.BranchProtect
     dismiss_stale_approvals: rule.dismissStaleApprovals, ignore_stale_approvals: rule.ignoreStaleApprovals,
     require_signed_commits: rule.requireSignedCommits, protected_file_patterns: rule.protectedFilePatterns,
     unprotected_file_patterns: rule.unprotectedFilePatterns, block_admin_merge_override: rule.blockAdminMergeOverride,
-    created_at: timestamp(rule.createdAt), updated_at: timestamp(rule.updatedAt), id: rule.id,
+    created_at: timestamp(rule.created_at), updated_at: timestamp(rule.updated_at), id: rule.id,
   };
 }
 

@@ -12,7 +12,7 @@ function statusMessage(status: CommitStatusView, repo: RepositoryName): reposito
   return {
     index: status.index, sha: status.sha, state: status.state, target_url: status.targetUrl, description: status.description,
     context: status.context, creator: status.creator ? ownerUserMessage(status.creator) : undefined,
-    created_at: timestamp(status.createdAt), updated_at: timestamp(status.updatedAt), repository: repo,
+    created_at: timestamp(status.created_at), updated_at: timestamp(status.updated_at), repository: repo,
   };
 }
 

@@ -30,7 +30,7 @@ export function topicService(deps: TopicDeps): ServiceImplementation<repository.
       const { offset, limit } = pageOf(request.page);
       const { items, total } = await searchTopics(deps, request.q, offset, limit);
       return {
-        topics: items.map((t) => ({ id: t.id, name: t.name, repo_count: t.repoCount, created_at: timestamp(t.createdAt), updated_at: timestamp(t.updatedAt) })),
+        topics: items.map((t) => ({ id: t.id, name: t.name, repo_count: t.repo_count, created_at: timestamp(t.created_at), updated_at: timestamp(t.updated_at) })),
         total,
       };
     },

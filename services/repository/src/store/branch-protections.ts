@@ -42,8 +42,8 @@ function toProtection(row: Row): BranchProtection {
     protectedFilePatterns: row.protected_file_patterns,
     unprotectedFilePatterns: row.unprotected_file_patterns,
     blockAdminMergeOverride: row.block_admin_merge_override,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
   };
 }
 

@@ -17,7 +17,7 @@ function toCommitStatus(row: CommitStatusRow): CommitStatus {
   return {
     repositoryId: Number(row.repository_id), sha: row.sha, index: Number(row.index), state: row.state as CommitStatusState,
     targetUrl: row.target_url, description: row.description, context: row.context, creatorId: Number(row.creator_id),
-    createdAt: row.created_at, updatedAt: row.updated_at,
+    created_at: row.created_at, updated_at: row.updated_at,
   };
 }
 

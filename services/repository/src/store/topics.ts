@@ -14,7 +14,7 @@ interface TopicRow {
 }
 
 const toTopic = (row: TopicRow): Topic => ({
-  id: Number(row.id), name: row.name, repoCount: Number(row.repo_count), createdAt: row.created_at, updatedAt: row.updated_at,
+  id: Number(row.id), name: row.name, repo_count: Number(row.repo_count), created_at: row.created_at, updated_at: row.updated_at,
 });
 
 export function topicStore(db: RepositoryDb): TopicStore {

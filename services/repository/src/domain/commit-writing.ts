@@ -1,0 +1,32 @@
+// What the service writes as a commit (contents API, merges, a new repository's first
+// commit): the vocabulary of the git adapter's commit writer (git/file-changes-git.ts).
+
+/** Who made a commit, and when. */
+export interface Signature {
+  name: string;
+  email: string;
+  /** Unix seconds. */
+  time: number;
+}
+
+export type IndexChange =
+  | { path: string; mode: string; content: Buffer }
+  | { path: string; mode: string; blobSha: string }
+  | { path: string; remove: true };
+
+export interface NewCommit {
+  /** Undefined for the first commit of an empty repository. */
+  parent?: string;
+  changes: IndexChange[];
+  message: string;
+  author: Signature;
+  committer: Signature;
+  objectFormat: 'sha1' | 'sha256';
+}
+
+export interface WrittenCommit {
+  commitSha: string;
+  treeSha: string;
+  /** Blob id and size of each path written, by path. */
+  blobs: Map<string, { sha: string; size: number }>;
+}
