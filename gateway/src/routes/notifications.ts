@@ -11,6 +11,7 @@ import { ok } from '../http/route.js';
 import { presentNotificationThread } from '../presenters/notification.js';
 import { inRepository } from './issue-scope.js';
 import { timestampOf } from './repo-issues.js';
+import { visibleRepositories } from './visible-repositories.js';
 
 /** A query parameter given several times (`?status-types=unread&status-types=pinned`) or comma-separated. */
 function listParam(ctx: RouteContext, name: string): string[] {
@@ -27,23 +28,6 @@ function filterOf(ctx: RouteContext): collaboration.NotificationFilter {
     all: flag(ctx, 'all'), statuses: listParam(ctx, 'status-types'), subject_types: listParam(ctx, 'subject-type'),
     since: timestampOf(ctx.query.since, 'since') ?? null, before: timestampOf(ctx.query.before, 'before') ?? null,
   };
-}
-
-/** The repository service's largest page. */
-const MAX_IDS_PER_CALL = 1000;
-
-/** The repositories among `ids` the caller may see: one call (one per 1,000 repositories). */
-async function visibleRepositories(ctx: RouteContext, ids: number[]): Promise<Map<number, repository.RepositoryAccess>> {
-  const unique = [...new Set(ids)];
-  const visible = new Map<number, repository.RepositoryAccess>();
-  for (let start = 0; start < unique.length; start += MAX_IDS_PER_CALL) {
-    const chunk = unique.slice(start, start + MAX_IDS_PER_CALL);
-    const reply = await ctx.deps.services.repository.SearchRepositories({
-      q: '', sort: '', order: '', visibility: '', archived: '', mode: '', owner_login: '', ids: chunk, page: { page: 1, limit: chunk.length },
-    }, { caller: ctx.caller });
-    for (const r of reply.repositories) visible.set(Number(r.repository!.id), r);
-  }
-  return visible;
 }
 
 function present(ctx: RouteContext, threads: collaboration.NotificationThread[], visible: Map<number, repository.RepositoryAccess>) {

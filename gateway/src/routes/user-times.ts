@@ -1,26 +1,20 @@
 // The signed-in user's tracked times and running stopwatches in every repository
 // (GET /user/times, GET /user/stopwatches). Collaboration names each entry's repository by
-// id; the repositories of a page are resolved once each, for the caller, and an entry in a
-// repository the caller can no longer see is left out.
-import { DomainError } from '@anvil/kit';
+// id; the repositories of a page are resolved in one call, for the caller, and an entry in
+// a repository the caller can no longer see is left out.
 import { ok, type Route, type RouteContext } from '../http/route.js';
 import type { IssueRepository } from '../presenters/issue.js';
 import { presentStopwatch, presentTrackedTime } from '../presenters/tracked-time.js';
 import { timestampOf } from './repo-issues.js';
+import { visibleRepositories } from './visible-repositories.js';
 
-/** The repositories of `ids` the caller may see, by id. */
+/** The repositories of `ids` the caller may see, by id, as the presenters name them. */
 async function repositoriesOf(ctx: RouteContext, ids: number[]): Promise<Map<number, IssueRepository>> {
-  const found = await Promise.all([...new Set(ids)].map(async (id) => {
-    try {
-      const access = await ctx.deps.services.repository.GetRepositoryById({ id }, { caller: ctx.caller });
-      const r = access.repository;
-      return r && access.permission !== 'none' ? ([id, { id, owner: r.owner_login, name: r.name }] as const) : undefined;
-    } catch (err) {
-      if (err instanceof DomainError && err.kind === 'not_found') return undefined;
-      throw err;
-    }
+  const visible = await visibleRepositories(ctx, ids);
+  return new Map([...visible].flatMap(([id, access]) => {
+    const r = access.repository;
+    return r && access.permission !== 'none' ? [[id, { id, owner: r.owner_login, name: r.name }] as const] : [];
   }));
-  return new Map(found.filter((entry) => entry !== undefined));
 }
 
 export const userTimeRoutes: Route[] = [
