@@ -19,14 +19,15 @@ export function scopeOf(scope: hooks.HookScope | null | undefined): HookScope {
 }
 
 /**
- * The hook as the API shows it: never its secret nor its Authorization header. Both are
- * credentials for the receiver; Gitea shows the header back, Anvil keeps it write-only
- * (set it again to change it).
+ * The hook as the API shows it, as Gitea's convert.ToHook does: never its secret (it only
+ * signs deliveries), but its Authorization header, which the repository's admins set and
+ * clients such as Terraform's Gitea provider read back to see whether it changed. Both stay
+ * encrypted at rest (store/webhooks.ts).
  */
 export function hookMessage(hook: Webhook): hooks.HookInput {
   return {
     id: hook.id, type: hook.type, name: hook.name, url: hook.url, content_type: hook.contentType, events: hook.events,
-    branch_filter: hook.branchFilter, authorization_header: '', active: hook.active, meta: hook.meta,
+    branch_filter: hook.branchFilter, authorization_header: hook.authorizationHeader, active: hook.active, meta: hook.meta,
     created_at: timestamp(hook.createdAt), updated_at: timestamp(hook.updatedAt),
     repo_id: hook.repoId, owner_id: hook.ownerId, is_system_webhook: hook.isSystemWebhook,
   };
