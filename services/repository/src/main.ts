@@ -61,6 +61,7 @@ import { pullGitGrpcService } from './grpc/pull-git-service.js';
 import { pullGit } from './git/pull-git-port.js';
 import { signatureOf } from './domain/signatures.js';
 import { mirrorSlice } from './events/mirror-wiring.js';
+import { newRepositoryTracker } from './domain/internal-tracker.js';
 
 function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: RepositoryStorage, writeLock: RepositoryWriteLock): RepositoryDeps & { templates: TemplateCatalog } {
   const { repository } = config.settings;
@@ -68,7 +69,10 @@ function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: R
     store: repositoryStore(db, { onPublished: () => relay.kick() }),
     git: gitStorage(storage, (owner, name) => writeLock.run(owner, name, async () => {})),
     templates: templateCatalog(),
-    settings: { forcePrivate: repository.FORCE_PRIVATE, maxCreationLimit: repository.MAX_CREATION_LIMIT, defaultBranch: repository.DEFAULT_BRANCH },
+    settings: {
+      forcePrivate: repository.FORCE_PRIVATE, maxCreationLimit: repository.MAX_CREATION_LIMIT, defaultBranch: repository.DEFAULT_BRANCH,
+      internalTracker: newRepositoryTracker(config.settings.service),
+    },
   };
 }
 

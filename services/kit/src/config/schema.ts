@@ -78,6 +78,10 @@ export const configSchema = z.object({
     DEFAULT_USER_VISIBILITY: z.enum(['public', 'limited', 'private']).default('public'),
     // Time tracking site-wide; each repository also has its own switch (internal_tracker).
     ENABLE_TIMETRACKING: bool.default(true),
+    // What a new repository's internal_tracker starts with (Gitea's names and defaults).
+    DEFAULT_ENABLE_TIMETRACKING: bool.default(true),
+    DEFAULT_ALLOW_ONLY_CONTRIBUTORS_TO_TRACK_TIME: bool.default(true),
+    DEFAULT_ENABLE_DEPENDENCIES: bool.default(true),
   }).strict().prefault({}),
   migrations: z.object({
     ALLOW_LOCALNETWORKS: bool.default(false),

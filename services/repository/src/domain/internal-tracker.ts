@@ -15,6 +15,17 @@ export const DEFAULT_INTERNAL_TRACKER: Readonly<InternalTracker> = Object.freeze
   enable_issue_dependencies: true,
 });
 
+/** A new repository's settings from `[service] DEFAULT_ENABLE_TIMETRACKING` and its two siblings. */
+export function newRepositoryTracker(service: {
+  DEFAULT_ENABLE_TIMETRACKING: boolean; DEFAULT_ALLOW_ONLY_CONTRIBUTORS_TO_TRACK_TIME: boolean; DEFAULT_ENABLE_DEPENDENCIES: boolean;
+}): InternalTracker {
+  return {
+    enable_time_tracker: service.DEFAULT_ENABLE_TIMETRACKING,
+    allow_only_contributors_to_track_time: service.DEFAULT_ALLOW_ONLY_CONTRIBUTORS_TO_TRACK_TIME,
+    enable_issue_dependencies: service.DEFAULT_ENABLE_DEPENDENCIES,
+  };
+}
+
 /** The settings a stored value holds; rows older than the column hold `{}` and take the defaults. */
 export function internalTrackerOf(stored: unknown): InternalTracker {
   const record = stored && typeof stored === 'object' ? (stored as Record<string, unknown>) : {};

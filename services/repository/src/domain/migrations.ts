@@ -10,6 +10,7 @@ import { parseGoDuration, parseRemoteAddress, type LocalImportPolicy, type Remot
 import { validateDescription, validateRepositoryName, type Repository } from './repository.js';
 import type { RepositoryAccess } from './repositories.js';
 import type { RepositoryReader, RepositoryWriter } from './store.js';
+import type { InternalTracker } from './internal-tracker.js';
 
 /** A migration's own row: the sync schedule of a mirror, the progress of a running clone. */
 export interface MigrationRecord {
@@ -71,6 +72,7 @@ export interface MigrationSettings extends LocalImportPolicy {
   forcePrivate: boolean;
   maxCreationLimit: number;
   defaultBranch: string;
+  internalTracker: InternalTracker;
   /** [repository] DISABLE_MIGRATIONS. */
   disableMigrations: boolean;
   /** [mirror] ENABLED and not DISABLE_NEW_PULL. */
@@ -184,7 +186,7 @@ export async function migrateRepository(deps: MigrationDeps, input: MigrateInput
     const created = await tx.insert({
       owner_id: owner.id, owner_login: owner.login, name: input.repoName, description: input.description, website: '',
       private: input.private || settings.forcePrivate, archived: false, default_branch: settings.defaultBranch,
-      object_format_name: 'sha1', template: false,
+      object_format_name: 'sha1', template: false, internal_tracker: settings.internalTracker,
       has_issues: true, has_wiki: true, has_pull_requests: true, has_projects: true, has_releases: true, has_packages: true, has_actions: true, has_code: true,
       status: 'migrating', mirror: input.mirror, original_url: address.safeUrl, mirror_interval: intervalMs,
     });

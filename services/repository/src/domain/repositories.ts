@@ -42,6 +42,8 @@ export interface RepositorySettings {
   /** -1 = unlimited. */
   maxCreationLimit: number;
   defaultBranch: string;
+  /** The issue tracker's settings a new repository starts with ([service] DEFAULT_*). */
+  internalTracker: InternalTracker;
 }
 
 export interface RepositoryAccess {
@@ -189,7 +191,7 @@ export async function createRepository(deps: RepositoryDeps, input: CreateReposi
       const created = await tx.insert({
         owner_id: owner.id, owner_login: owner.login, name: input.name, description: input.description, website: '',
         private: input.private || settings.forcePrivate, archived: false, default_branch: branch,
-        object_format_name: objectFormat, template: input.template,
+        object_format_name: objectFormat, template: input.template, internal_tracker: settings.internalTracker,
         has_issues: true, has_wiki: true, has_pull_requests: true, has_projects: true, has_releases: true, has_packages: true, has_actions: true, has_code: true,
       });
       const final = input.auto_init ? await tx.update(created.id, { empty: false, size }) : created;

@@ -41,7 +41,7 @@ export interface CollaboratorRow {
   user: Owner;
 }
 
-export type NewRepository = Omit<Repository, 'id' | 'created_at' | 'updated_at' | 'archived_at' | 'size' | 'empty' | 'pull_request_settings' | 'internal_tracker' | 'topics' | 'branch_count' | 'licenses' | MigrationFields>
+export type NewRepository = Omit<Repository, 'id' | 'created_at' | 'updated_at' | 'archived_at' | 'size' | 'empty' | 'pull_request_settings' | 'topics' | 'branch_count' | 'licenses' | MigrationFields>
   & Partial<Pick<Repository, MigrationFields>>;
 /** What only a migration sets on a new repository (ready, no mirror, no source by default). */
 type MigrationFields = 'status' | 'mirror' | 'original_url' | 'mirror_interval' | 'mirror_updated_at';

@@ -9,6 +9,7 @@ import { permissionOf } from './permission.js';
 import type { RepositoryAccess } from './repositories.js';
 import { validateRepositoryName } from './repository.js';
 import type { RepositoryStore } from './store.js';
+import type { InternalTracker } from './internal-tracker.js';
 
 /** The storage root (src/git/unadopted.ts); names are lower-case as storage writes them. */
 export interface UnadoptedGit {
@@ -40,7 +41,7 @@ export interface UnadoptedDeps {
   store: RepositoryStore;
   rows: UnadoptedRows;
   git: UnadoptedGit;
-  settings: { forcePrivate: boolean; defaultBranch: string };
+  settings: { forcePrivate: boolean; defaultBranch: string; internalTracker: InternalTracker };
 }
 
 const targetNotFound = () => notFound('The target couldn\'t be found.', 'unadopted_not_found');
@@ -125,6 +126,7 @@ export async function adoptRepository(deps: UnadoptedDeps, ownerLogin: string, n
       owner_id: owner.id, owner_login: owner.login, name, description: '', website: '',
       // Gitea's API adopts as private: the data's owner decides later whether to publish it.
       private: true, archived: false, default_branch: branch, object_format_name: objectFormat, template: false,
+      internal_tracker: deps.settings.internalTracker,
       has_issues: true, has_wiki: true, has_pull_requests: true, has_projects: true, has_releases: true, has_packages: true, has_actions: true, has_code: true,
     });
     const final = await tx.update(created.id, { empty: empty, size });

@@ -50,6 +50,7 @@ export function mirrorSlice(service: ServiceDeps<RepositoryDb>, repositories: Re
     git: migrationGit({ storage, guard, seal, log: service.log, defaultBranch: repository.DEFAULT_BRANCH, stallTimeoutMs }),
     settings: {
       forcePrivate: repository.FORCE_PRIVATE, maxCreationLimit: repository.MAX_CREATION_LIMIT, defaultBranch: repository.DEFAULT_BRANCH,
+      internalTracker: repositories.settings.internalTracker,
       disableMigrations: repository.DISABLE_MIGRATIONS, newPullMirrors: mirror.ENABLED && !mirror.DISABLE_NEW_PULL,
       defaultIntervalMs: durationSetting('[mirror] DEFAULT_INTERVAL', mirror.DEFAULT_INTERVAL),
       minIntervalMs: durationSetting('[mirror] MIN_INTERVAL', mirror.MIN_INTERVAL),

@@ -266,6 +266,7 @@ export function writer(tx: RepositoryTx, published: RepositoryEvent[]): Reposito
           data: {
             ...data, owner_id: BigInt(data.owner_id), lower_name: data.name.toLowerCase(),
             mirror_interval: data.mirror_interval === undefined ? undefined : BigInt(data.mirror_interval),
+            internal_tracker: { ...data.internal_tracker },
           },
         });
         return toRepository(row);

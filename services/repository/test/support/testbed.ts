@@ -17,11 +17,12 @@ import { RepositoryStorage } from '../../src/git/storage.js';
 import { createDb, type RepositoryDb } from '../../src/store/db.js';
 import { repositoryStore } from '../../src/store/repositories.js';
 import { newRunId, Teardown, testDatabase, testEventBus, testGrpcServer, type TestGrpcServer } from '../../../../test/support/int-testbed.js';
+import { DEFAULT_INTERNAL_TRACKER } from '../../src/domain/internal-tracker.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
 
 /** Gitea's defaults: no forced privacy, no creation limit, `main`. */
-export const DEFAULT_SETTINGS: RepositorySettings = { forcePrivate: false, maxCreationLimit: -1, defaultBranch: 'main' };
+export const DEFAULT_SETTINGS: RepositorySettings = { forcePrivate: false, maxCreationLimit: -1, defaultBranch: 'main', internalTracker: { ...DEFAULT_INTERNAL_TRACKER } };
 
 /** A signed-in user with every token scope. */
 export const caller = (userId: number, login: string, isAdmin = false): Caller =>
