@@ -18,6 +18,18 @@ export interface PullContext {
   repoJson?: ReturnType<typeof presentRepository> | null;
 }
 
+/**
+ * Gitea's draft pull: a title starting with one of `[repository.pull-request]
+ * WORK_IN_PROGRESS_PREFIXES` (default `WIP:,[WIP]`), compared case-insensitively
+ * (issues_model.HasWorkInProgressPrefix). Derived, never stored.
+ */
+const WORK_IN_PROGRESS_PREFIXES = ['WIP:', '[WIP]'];
+
+export function isDraftTitle(title: string): boolean {
+  const upper = title.toUpperCase();
+  return WORK_IN_PROGRESS_PREFIXES.some((prefix) => upper.startsWith(prefix));
+}
+
 /** A context for presenting many pulls of one repository: its JSON is built once. */
 export function pullContext(ctx: Omit<PullContext, 'repoJson'>): PullContext {
   return { ...ctx, repoJson: ctx.access.owner ? presentRepository(ctx.access, ctx.access.owner, ctx.caller, ctx.rootUrl) : null };
@@ -43,7 +55,7 @@ export function presentPull(pull: collaboration.PullRequest, ctx: PullContext) {
     requested_reviewers: [],
     requested_reviewers_teams: [],
     state: issue.state,
-    draft: false,
+    draft: isDraftTitle(issue.title),
     is_locked: issue.is_locked,
     comments: issue.comments,
     review_comments: 0,
