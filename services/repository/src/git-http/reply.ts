@@ -4,6 +4,32 @@ import type { ChildProcess } from 'node:child_process';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Logger } from '@anvil/kit';
 
+/**
+ * Aborted when the client goes away before the response is complete. Taken as the request
+ * starts: a 'close' listener added later (after waiting for a write turn) would miss a
+ * client that left meanwhile, and git would then wait for a request body that never ends,
+ * holding the repository's write turn.
+ */
+export function clientGone(res: ServerResponse): AbortSignal {
+  const gone = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  return gone.signal;
+}
+
+/** Kills `child` when `signal` aborts (the client left); true when it already had. */
+export function killWhenGone(child: ChildProcess, signal: AbortSignal): boolean {
+  if (signal.aborted) {
+    child.kill('SIGKILL');
+    return true;
+  }
+  signal.addEventListener('abort', () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }, { once: true });
+  return false;
+}
+
 export function fail(res: ServerResponse, status: number, message: string): void {
   if (res.headersSent) {
     res.destroy();
