@@ -48,7 +48,8 @@ async function presentAcross(ctx: RouteContext, call: RepositoryCall, issues: co
 function listRoute(path: string, operationId: string, blocks: boolean): Route {
   return {
     method: 'GET', path, operationId, access: 'public', scopes: ['issue'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const { page, limit } = ctx.page();
       const reply = await ctx.deps.services.issues.ListIssueDependencies({ index: indexOf(ctx), blocks, page: { page, limit } }, call.options);
       return ok(await presentAcross(ctx, call, reply.issues), Number(reply.total));
@@ -60,7 +61,8 @@ function changeRoute(method: 'POST' | 'DELETE', path: string, operationId: strin
   const add = method === 'POST';
   return {
     method, path, operationId, access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const other = await otherIssueOf(ctx, call);
       const issue = await ctx.deps.services.issues.SetIssueDependency({
         index: indexOf(ctx), other_index: other.index, other_repository_id: other.repositoryId, blocks, add,

@@ -116,14 +116,16 @@ export const notificationRoutes: Route[] = [
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/notifications', operationId: 'notifyGetRepoList', access: 'signed', scopes: ['notification'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const list = await ctx.deps.services.notifications.ListNotifications({ filter: filterOf(ctx), page: ctx.page() }, call.options);
       return listReply(ctx, list, call.access);
     }),
   },
   {
     method: 'PUT', path: '/repos/:owner/:repo/notifications', operationId: 'notifyReadRepoList', access: 'signed', scopes: ['notification'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       return markedReply(ctx, await ctx.deps.services.notifications.MarkNotifications(markRequest(ctx), call.options), call.access);
     }),
   },

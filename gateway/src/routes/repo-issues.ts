@@ -43,14 +43,16 @@ export const repoIssueRoutes: Route[] = [
   {
     // Before `/issues/:index`, so "pinned" is never taken for an issue number.
     method: 'GET', path: '/repos/:owner/:repo/issues/pinned', operationId: 'repoListPinnedIssues', access: 'public', scopes: ['issue'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const reply = await ctx.deps.services.issues.ListPinnedIssues({}, call.options);
       return ok(reply.issues.map(present(ctx, call)));
     }),
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/issues', operationId: 'issueListIssues', access: 'public', scopes: ['issue'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const { page, limit } = ctx.page();
       const reply = await ctx.deps.services.issues.ListIssues({
         state: text(ctx, 'state'), type: text(ctx, 'type'), labels: list(ctx, 'labels'), milestones: list(ctx, 'milestones'), q: text(ctx, 'q'),
@@ -62,7 +64,8 @@ export const repoIssueRoutes: Route[] = [
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/issues', operationId: 'issueCreateIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const body = ctx.body as CreateIssueBody;
       const assignees = [...(body.assignee ? [body.assignee] : []), ...(body.assignees ?? [])];
       const issue = await ctx.deps.services.issues.CreateIssue({
@@ -75,12 +78,14 @@ export const repoIssueRoutes: Route[] = [
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/issues/:index', operationId: 'issueGetIssue', access: 'public', scopes: ['issue'],
-    handle: inRepository('read', async (ctx, call) => ok(present(ctx, call)(await ctx.deps.services.issues.GetIssue({ index: indexOf(ctx) }, call.options)))),
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => ok(present(ctx, call)(await ctx.deps.services.issues.GetIssue({ index: indexOf(ctx) }, call.options)))),
   },
   {
     // Gitea answers an edit with 201.
     method: 'PATCH', path: '/repos/:owner/:repo/issues/:index', operationId: 'issueEditIssue', access: 'signed', scopes: ['issue'], statusOverrides: EDIT_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const body = ctx.body as EditIssueBody;
       const setAssignees = body.assignees !== undefined || body.assignee !== undefined;
       const assignees = [...(body.assignee ? [body.assignee] : []), ...(body.assignees ?? [])];
@@ -94,14 +99,16 @@ export const repoIssueRoutes: Route[] = [
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/issues/:index', operationId: 'issueDelete', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.issues.DeleteIssue({ index: indexOf(ctx) }, call.options);
       return noContent();
     }),
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/issues/:index/deadline', operationId: 'issueEditIssueDeadline', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const body = ctx.body as { due_date?: string | null };
       const issue = await ctx.deps.services.issues.SetIssueDeadline({ index: indexOf(ctx), due_date: timestampOf(body.due_date, 'due_date') }, call.options);
       return created({ due_date: issue.due_date ? formatTime(issue.due_date) : null });
@@ -109,7 +116,8 @@ export const repoIssueRoutes: Route[] = [
   },
   {
     method: 'PUT', path: '/repos/:owner/:repo/issues/:index/lock', operationId: 'issueLockIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const reason = (ctx.body as { lock_reason?: string }).lock_reason ?? '';
       await ctx.deps.services.issues.SetIssueLock({ index: indexOf(ctx), locked: true, reason }, call.options);
       return noContent();
@@ -117,28 +125,32 @@ export const repoIssueRoutes: Route[] = [
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/lock', operationId: 'issueUnlockIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.issues.SetIssueLock({ index: indexOf(ctx), locked: false, reason: '' }, call.options);
       return noContent();
     }),
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/issues/:index/pin', operationId: 'pinIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('write', async (ctx, call) => {
+    repoAccess: 'write',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.issues.PinIssue({ index: indexOf(ctx) }, call.options);
       return noContent();
     }),
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/pin', operationId: 'unpinIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('write', async (ctx, call) => {
+    repoAccess: 'write',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.issues.UnpinIssue({ index: indexOf(ctx) }, call.options);
       return noContent();
     }),
   },
   {
     method: 'PATCH', path: '/repos/:owner/:repo/issues/:index/pin/:position', operationId: 'moveIssuePin', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('write', async (ctx, call) => {
+    repoAccess: 'write',
+    handle: inRepository(async (ctx, call) => {
       const position = /^\d{1,9}$/.test(ctx.params.position) ? Number(ctx.params.position) : 0;
       await ctx.deps.services.issues.MoveIssuePin({ index: indexOf(ctx), position }, call.options);
       return noContent();

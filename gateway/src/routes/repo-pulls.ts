@@ -65,7 +65,8 @@ interface MergePullBody {
 export const repoPullRoutes: Route[] = [
   {
     method: 'GET', path: '/repos/:owner/:repo/pulls', operationId: 'repoListPullRequests', access: 'public', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const { page, limit } = ctx.page();
       const labels = ([] as unknown[]).concat(ctx.query.labels ?? []).map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
       const reply = await ctx.deps.services.pulls.ListPulls({
@@ -77,7 +78,8 @@ export const repoPullRoutes: Route[] = [
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/pulls', operationId: 'repoCreatePullRequest', access: 'signed', scopes: ['repository'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const body = ctx.body as CreatePullBody;
       const base = body.base ?? '';
       const head = headBranchOf(body.head ?? '', call);
@@ -102,7 +104,8 @@ export const repoPullRoutes: Route[] = [
   {
     // `/pulls/{index}.{diffType}` before `/pulls/{index}`, which would read `1.diff` as an index.
     method: 'GET', path: '/repos/:owner/:repo/pulls/:index.:diffType', operationId: 'repoDownloadPullDiffOrPatch', access: 'public', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       if (ctx.params.diffType !== 'diff' && ctx.params.diffType !== 'patch') throw notFound('The target couldn\'t be found.', 'not_found');
       const pull = await pullOf(ctx, call, ctx.params.index);
       // Bulk text: streamed from the repository service's side channel, not carried in gRPC.
@@ -116,13 +119,15 @@ export const repoPullRoutes: Route[] = [
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/pulls/:index', operationId: 'repoGetPullRequest', access: 'public', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => ok(present(ctx, call)(await pullOf(ctx, call, ctx.params.index)))),
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => ok(present(ctx, call)(await pullOf(ctx, call, ctx.params.index)))),
   },
   {
     // Gitea answers an edit with 201. Title, body, state, milestone, assignees and due date
     // edit the pull's issue (the issue rules decide who may).
     method: 'PATCH', path: '/repos/:owner/:repo/pulls/:index', operationId: 'repoEditPullRequest', access: 'signed', scopes: ['repository'], statusOverrides: { ...WRITE_STATUSES, assignee_no_access: 403 },
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const body = ctx.body as EditPullBody;
       const pull = await pullOf(ctx, call, ctx.params.index);
       if (pull.has_merged && body.state) throw new DomainError('bad_request', 'cannot change state of this pull request, it was already merged', 'already_merged');
@@ -153,7 +158,8 @@ export const repoPullRoutes: Route[] = [
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/pulls/:index/files', operationId: 'repoGetPullRequestFiles', access: 'public', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const pull = await pullOf(ctx, call, ctx.params.index);
       const { page, limit } = ctx.page();
       const stats = await ctx.deps.services.pullGit.GetDiffStats({
@@ -171,7 +177,8 @@ export const repoPullRoutes: Route[] = [
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/pulls/:index/commits', operationId: 'repoGetPullRequestCommits', access: 'public', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const pull = await pullOf(ctx, call, ctx.params.index);
       const { page, limit } = ctx.page();
       const reply = await ctx.deps.services.commits.ListCommits({
@@ -184,7 +191,8 @@ export const repoPullRoutes: Route[] = [
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/pulls/:index/merge', operationId: 'repoPullRequestIsMerged', access: 'public', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const pull = await pullOf(ctx, call, ctx.params.index);
       if (!pull.has_merged) throw notFound('The target couldn\'t be found.', 'not_merged');
       return noContent();
@@ -192,7 +200,8 @@ export const repoPullRoutes: Route[] = [
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/pulls/:index/merge', operationId: 'repoMergePullRequest', access: 'signed', scopes: ['repository'], statusOverrides: MERGE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const body = ctx.body as MergePullBody;
       const style = body.Do ?? body.do ?? '';
       if (!MERGE_STYLES.has(style)) throw invalid(`[Do]: In(merge,rebase,rebase-merge,squash,fast-forward-only,manually-merged)`, 'invalid_merge_style');
@@ -237,7 +246,8 @@ export const repoPullRoutes: Route[] = [
     // Cancels a scheduled merge: 404 when none, 403 for anyone but its doer or an admin.
     method: 'DELETE', path: '/repos/:owner/:repo/pulls/:index/merge', operationId: 'repoCancelScheduledAutoMerge', access: 'signed', scopes: ['repository'],
     statusOverrides: { ...WRITE_STATUSES, auto_merge_cancel_denied: 403 },
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.pulls.CancelAutoMerge({ index: indexOf(ctx.params.index) }, call.options);
       return noContent();
     }),
@@ -247,7 +257,8 @@ export const repoPullRoutes: Route[] = [
     // not push to the head (or a style the repository turned off) 403, a conflict 409.
     method: 'POST', path: '/repos/:owner/:repo/pulls/:index/update', operationId: 'repoUpdatePullRequest', access: 'signed', scopes: ['repository'],
     statusOverrides: { ...WRITE_STATUSES, update_not_allowed: 403, push_rejected: 403, merge_conflict: 409, rebase_conflict: 409, push_out_of_date: 409 },
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const pull = await pullOf(ctx, call, ctx.params.index);
       if (pull.has_merged || pull.issue!.state === 'closed') throw invalid('the pull request is closed or merged', 'pull_closed');
       const updated = await ctx.deps.services.pullGit.UpdatePullHead({
@@ -263,7 +274,8 @@ export const repoPullRoutes: Route[] = [
   {
     // Last: `/pulls/{index}/files` and the like would otherwise be read as a base and a head.
     method: 'GET', path: '/repos/:owner/:repo/pulls/:base/:head', operationId: 'repoGetPullRequestByBaseHead', access: 'public', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => ok(present(ctx, call)(await ctx.deps.services.pulls.GetPullByBranches({
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => ok(present(ctx, call)(await ctx.deps.services.pulls.GetPullByBranches({
       base_branch: ctx.params.base, head_branch: ctx.params.head,
     }, call.options)))),
   },

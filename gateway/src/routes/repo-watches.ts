@@ -31,28 +31,32 @@ async function watchedRepositories(ctx: RouteContext, userId: number) {
 export const repoWatchRoutes: Route[] = [
   {
     method: 'GET', path: '/repos/:owner/:repo/subscribers', operationId: 'repoListSubscribers', access: 'public', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const reply = await ctx.deps.services.watches.ListWatchers(ctx.page(), call.options);
       return ok(reply.users.map((u) => presentIssueUser(u, ctx.caller, ctx.deps.config.rootUrl)), Number(reply.total));
     }),
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/subscription', operationId: 'userCurrentCheckSubscription', access: 'signed', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.watches.GetWatch({}, call.options);
       return ok(watchInfo(ctx, call));
     }),
   },
   {
     method: 'PUT', path: '/repos/:owner/:repo/subscription', operationId: 'userCurrentPutSubscription', access: 'signed', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.watches.SetWatch({ watch: true }, call.options);
       return ok(watchInfo(ctx, call));
     }),
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/subscription', operationId: 'userCurrentDeleteSubscription', access: 'signed', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.watches.SetWatch({ watch: false }, call.options);
       return noContent();
     }),

@@ -3,7 +3,7 @@
 import { invalid, notFound } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
-import { presentOne, presentRepositories, repoRef, resolveRepo } from './repo-context.js';
+import { presentOne, presentRepositories, repoCall, repoRef, resolveRepo } from './repo-context.js';
 
 /** The pull request settings of Gitea's EditRepoOption, named as in the JSON from end to end. */
 /**
@@ -76,7 +76,7 @@ function boolParam(value: unknown): boolean | undefined {
 
 export async function search(ctx: RouteContext, request: Partial<repository.SearchRepositoriesRequest>) {
   const { page, limit } = ctx.page();
-  return ctx.deps.services.repository.SearchRepositories({ q: '', sort: '', order: '', visibility: '', archived: '', mode: '', owner_login: '', ...request, page: { page, limit } }, { caller: ctx.caller });
+  return ctx.deps.services.repository.SearchRepositories({ q: '', sort: '', order: '', visibility: '', archived: '', mode: '', owner_login: '', ...request, page: { page, limit } }, repoCall(ctx));
 }
 
 async function listUserRepos(ctx: RouteContext) {
@@ -89,7 +89,7 @@ export const repoRoutes: Route[] = [
     method: 'POST', path: '/user/repos', operationId: 'createCurrentUserRepo', access: 'signed', scopes: ['user', 'repository'],
     statusOverrides: CREATE_OVERRIDES,
     async handle(ctx) {
-      const access = await ctx.deps.services.repository.CreateRepository(createOption(ctx, ctx.caller.userId), { caller: ctx.caller });
+      const access = await ctx.deps.services.repository.CreateRepository(createOption(ctx, ctx.caller.userId), repoCall(ctx));
       return created(presentOne(ctx, access));
     },
   },
@@ -97,8 +97,8 @@ export const repoRoutes: Route[] = [
     method: 'POST', path: '/admin/users/:username/repos', operationId: 'adminCreateRepo', access: 'admin', scopes: ['admin'],
     statusOverrides: CREATE_OVERRIDES,
     async handle(ctx) {
-      const owner = await ctx.deps.services.repository.GetOwner({ login: ctx.params.username }, { caller: ctx.caller });
-      const access = await ctx.deps.services.repository.CreateRepository(createOption(ctx, owner.id), { caller: ctx.caller });
+      const owner = await ctx.deps.services.repository.GetOwner({ login: ctx.params.username }, repoCall(ctx));
+      const access = await ctx.deps.services.repository.CreateRepository(createOption(ctx, owner.id), repoCall(ctx));
       return created(presentOne(ctx, access));
     },
   },
@@ -154,11 +154,12 @@ export const repoRoutes: Route[] = [
     async handle(ctx) {
       const id = Number(ctx.params.id);
       if (!Number.isSafeInteger(id) || id <= 0) throw notFound('The target couldn\'t be found.');
-      return ok(presentOne(ctx, await ctx.deps.services.repository.GetRepositoryById({ id }, { caller: ctx.caller })));
+      return ok(presentOne(ctx, await ctx.deps.services.repository.GetRepositoryById({ id }, repoCall(ctx))));
     },
   },
   {
     method: 'GET', path: '/repos/:owner/:repo', operationId: 'repoGet', access: 'public', scopes: ['repository'],
+    repoAccess: 'read',
     async handle(ctx) {
       const access = await resolveRepo(ctx);
       return ok(presentOne(ctx, access));
@@ -167,12 +168,14 @@ export const repoRoutes: Route[] = [
   {
     // The SPDX ids of the default branch's license files, as the repository JSON's `licenses`.
     method: 'GET', path: '/repos/:owner/:repo/licenses', operationId: 'repoGetLicenses', access: 'public', scopes: ['repository'],
+    repoAccess: 'read',
     async handle(ctx) {
       return ok((await resolveRepo(ctx)).repository?.licenses ?? []);
     },
   },
   {
     method: 'PATCH', path: '/repos/:owner/:repo', operationId: 'repoEdit', access: 'signed', scopes: ['repository'],
+    repoAccess: 'admin',
     statusOverrides: { repo_exists: 422, invalid_branch_name: 422 },
     async handle(ctx) {
       const b = ctx.body as Record<string, unknown>;
@@ -196,14 +199,15 @@ export const repoRoutes: Route[] = [
         template: opt<boolean>('template'),
         pull_request_settings: Object.fromEntries(PULL_REQUEST_SETTINGS.map((key) => [key, opt(key)])),
         internal_tracker: internalTrackerEdit(b.internal_tracker),
-      }, { caller: ctx.caller });
+      }, repoCall(ctx));
       return ok(presentOne(ctx, access));
     },
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo', operationId: 'repoDelete', access: 'signed', scopes: ['repository'],
+    repoAccess: 'owner',
     async handle(ctx) {
-      await ctx.deps.services.repository.DeleteRepository(repoRef(ctx), { caller: ctx.caller });
+      await ctx.deps.services.repository.DeleteRepository(repoRef(ctx), repoCall(ctx));
       return noContent();
     },
   },

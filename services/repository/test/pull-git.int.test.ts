@@ -9,7 +9,7 @@ import type { Caller } from '@anvil/kit';
 import { createBranchProtection, DEFAULT_PROTECTION } from '../src/domain/branch-protections.js';
 import { checkMergeability, countDiverging, diffStats, getMergeBase, listPullCommits, pullDiff, type PullGitDeps } from '../src/domain/pull-git.js';
 import { mergeToRef, updatePullRef, type MergeInput, type PullMergeDeps } from '../src/domain/pull-merge.js';
-import { createRepository } from '../src/domain/repositories.js';
+import { createRepository, resolveRepository } from '../src/domain/repositories.js';
 import { signatureOf } from '../src/domain/signatures.js';
 import { RepositoryWriteLock } from '../src/domain/write-lock.js';
 import { branchGit } from '../src/git/branch-git.js';
@@ -215,18 +215,18 @@ describe('merging under branch protection', () => {
     await r.commit('a.txt', 'a\n');
     await r.push('topic');
     await expect(merge(r.name, {}, bob)).rejects.toMatchObject({ reason: 'not_allowed_to_merge', message: 'User not allowed to merge PR' });
-    await createBranchProtection({ store: tb.deps.store, protections: deps.protections }, 'alice', r.name, {
+    await createBranchProtection({ store: tb.deps.store, protections: deps.protections }, await resolveRepository(tb.deps.store, 'alice', r.name, alice), {
       ...DEFAULT_PROTECTION, ruleName: 'main', enableMergeWhitelist: true, mergeWhitelistUsernames: ['bob'],
-    }, alice);
+    });
     const result = await merge(r.name, {}, bob);
     expect(await r.branch('main')).toBe(result.mergeCommitSha);
   });
 
   it('refuses a pull that changes a protected file, with the rule\'s message', async () => {
     const r = await repo();
-    await createBranchProtection({ store: tb.deps.store, protections: deps.protections }, 'alice', r.name, {
+    await createBranchProtection({ store: tb.deps.store, protections: deps.protections }, await resolveRepository(tb.deps.store, 'alice', r.name, alice), {
       ...DEFAULT_PROTECTION, ruleName: 'main', enablePush: true, protectedFilePatterns: '*.lock',
-    }, alice);
+    });
     await r.checkout('topic');
     await r.commit('deps.lock', 'pinned\n');
     await r.push('topic');

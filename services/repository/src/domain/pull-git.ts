@@ -3,7 +3,7 @@
 // Pull requests themselves live in collaboration; these are narrow answers over one
 // repository, each after the caller's read permission is checked.
 import { DomainError, notFound, type Caller } from '@anvil/kit';
-import { requirePermission, type RepositoryAccess } from './repositories.js';
+import { resolveRepository, type RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 import type { FileChange, TrialMerge } from '../git/pull-git.js';
 import type { Signature } from './commit-writing.js';
@@ -58,7 +58,7 @@ export async function resolveSide(git: PullGit, revision: string, side: 'base' |
 }
 
 export async function openRange(deps: PullGitDeps, owner: string, name: string, base: string, head: string, caller: Caller): Promise<PullRange> {
-  const access = await requirePermission(deps.store, owner, name, caller, 'read');
+  const access = await resolveRepository(deps.store, owner, name, caller);
   const repo = access.repository;
   if (repo.empty) throw notFound('Git Repository is empty.', 'repo_empty');
   const git = deps.pullGit(repo.owner_login, repo.name);

@@ -11,7 +11,7 @@ import type { BranchProtectionStore } from './branch-protection-store.js';
 import { isBranchName, publishRefMove, pusherOf, type BranchDeps } from './branches.js';
 import { atLeast } from './permission.js';
 import { requireMergeBase, resolveSide, type PullGit, type PullGitDeps } from './pull-git.js';
-import { requirePermission } from './repositories.js';
+import { resolveRepository, type RepositoryAccess } from './repositories.js';
 import type { Signature } from './commit-writing.js';
 import type { CommitStatusStore } from './commit-statuses.js';
 import { pusherTeamNames } from './org-access.js';
@@ -111,7 +111,7 @@ async function buildMerge(git: PullGit, style: MergeStyle, baseSha: string, head
 
 /** Merges head into the base branch. Run it in the repository's write turn. */
 export async function mergeToRef(deps: PullMergeDeps, owner: string, name: string, input: MergeInput, caller: Caller): Promise<MergeResult> {
-  const access = await requirePermission(deps.store, owner, name, caller, 'read');
+  const access = await resolveRepository(deps.store, owner, name, caller);
   const repo = access.repository;
   if (repo.archived) throw forbidden('repo is archived', 'repo_archived');
   refuseMirrorWrites(repo);
@@ -175,7 +175,7 @@ function requireStyleAllowed(settings: Parameters<typeof isMergeStyleAllowed>[0]
 }
 
 interface RuleContext {
-  access: Awaited<ReturnType<typeof requirePermission>>;
+  access: RepositoryAccess;
   git: PullGit;
   rule: BranchProtection | undefined;
   pusher: Pusher;
@@ -202,7 +202,7 @@ async function checkMergeRules(deps: PullMergeDeps, { access, git, rule, pusher,
  * delete_branch_after_merge: only a branch of this repository, not the default one, not a
  * protected one, still at the merged head, and only for a writer; otherwise it stays.
  */
-async function deleteHeadBranch(deps: PullMergeDeps, access: Awaited<ReturnType<typeof requirePermission>>, caller: Caller, branch: string, headSha: string, rules: BranchProtection[]): Promise<boolean> {
+async function deleteHeadBranch(deps: PullMergeDeps, access: RepositoryAccess, caller: Caller, branch: string, headSha: string, rules: BranchProtection[]): Promise<boolean> {
   const repo = access.repository;
   if (!branch || !isBranchName(branch) || branch === repo.default_branch || ruleFor(rules, branch)) return false;
   if (!atLeast(access.permission, 'write')) return false;
@@ -219,7 +219,7 @@ async function deleteHeadBranch(deps: PullMergeDeps, access: Awaited<ReturnType<
 
 /** Points refs/pull/<index>/head at the pull's head so it outlives the head branch. */
 export async function updatePullRef(deps: PullGitDeps, owner: string, name: string, index: number, head: string, caller: Caller): Promise<string> {
-  const access = await requirePermission(deps.store, owner, name, caller, 'read');
+  const access = await resolveRepository(deps.store, owner, name, caller);
   if (!Number.isSafeInteger(index) || index <= 0) throw invalid('pull index must be positive', 'invalid_index');
   const repo = access.repository;
   const git = deps.pullGit(repo.owner_login, repo.name);

@@ -3,7 +3,7 @@
 import { DomainError, alreadyExists, forbidden, invalid, notFound, type Caller } from '@anvil/kit';
 import { canCreateOrgRepository, orgFactsOf, type MemberTeam } from './org-access.js';
 import type { Owner } from './owner.js';
-import { atLeast, isPublicOnly, permissionOf, type AccessMode } from './permission.js';
+import { isPublicOnly, permissionOf, type AccessMode } from './permission.js';
 import { internalTrackerOf, type InternalTracker } from './internal-tracker.js';
 import { editPullRequestSettings, type PullRequestSettingsEdit } from './pull-request-settings.js';
 import { checkTemplateNames, initialFiles, type TemplateCatalog } from './repo-templates.js';
@@ -118,11 +118,29 @@ export async function getRepositoryById(store: RepositoryStore, id: number, call
   return access;
 }
 
-/** Resolves and demands at least `wanted`; a caller who cannot see it gets not_found. */
-export async function requirePermission(store: RepositoryStore, ownerLogin: string, name: string, caller: Caller, wanted: AccessMode): Promise<RepositoryAccess> {
-  const access = await resolveRepository(store, ownerLogin, name, caller);
-  if (!atLeast(access.permission, wanted)) throw forbidden('Must have admin rights to the repository', 'repo_permission_denied');
-  return access;
+/**
+ * The caller's permission on a repository as the gateway resolved it for the route, which
+ * checked the permission the route needs before calling (signed in the call's metadata).
+ */
+export interface GatewayResolution {
+  repositoryId: number;
+  permission: AccessMode;
+}
+
+/**
+ * The repository a request names and the caller's permission there. With the gateway's
+ * resolution the permission is taken as it stands (never derived again) and only the
+ * repository's own row is read, for the freshest facts the rules need (archived, default
+ * branch); without one (another service calling) it is resolved here, and a caller who may
+ * not see the repository gets not_found. Domain functions take the result and check only
+ * what is more than a permission level (branch protection, archived, mirrors).
+ */
+export async function repositoryFor(store: RepositoryStore, ownerLogin: string, name: string, caller: Caller, resolved?: GatewayResolution): Promise<RepositoryAccess> {
+  if (resolved) {
+    const found = await store.findById(resolved.repositoryId);
+    if (found) return { ...found, permission: resolved.permission };
+  }
+  return resolveRepository(store, ownerLogin, name, caller);
 }
 
 export interface CreateRepositoryInput {
@@ -226,9 +244,9 @@ export interface EditRepositoryInput extends Partial<Record<UnitFlag, boolean>> 
   internal_tracker?: InternalTracker;
 }
 
-export async function editRepository(deps: RepositoryDeps, ownerLogin: string, name: string, input: EditRepositoryInput, caller: Caller): Promise<RepositoryAccess> {
+/** PATCH /repos/{owner}/{repo}, for the repository's admins (the route table's `repoAccess: 'admin'`). */
+export async function editRepository(deps: RepositoryDeps, access: RepositoryAccess, input: EditRepositoryInput, caller: Caller): Promise<RepositoryAccess> {
   const { store, git, settings } = deps;
-  const access = await requirePermission(store, ownerLogin, name, caller, 'admin');
   const repo = access.repository;
   const patch: RepositoryPatch = {};
   if (input.name !== undefined && input.name !== repo.name) {
@@ -293,9 +311,8 @@ export async function editRepository(deps: RepositoryDeps, ownerLogin: string, n
   }
 }
 
-export async function deleteRepository(deps: RepositoryDeps, ownerLogin: string, name: string, caller: Caller): Promise<void> {
-  const access = await requirePermission(deps.store, ownerLogin, name, caller, 'admin');
-  if (!atLeast(access.permission, 'owner') && !caller.isAdmin) throw forbidden('Given user is not owner of organization.', 'repo_permission_denied');
+/** DELETE /repos/{owner}/{repo}, for its owner and site admins (the route table's `repoAccess: 'owner'`). */
+export async function deleteRepository(deps: RepositoryDeps, access: RepositoryAccess, caller: Caller): Promise<void> {
   await deps.store.transaction(async (tx) => {
     await tx.remove(access.repository.id);
     await tx.publish({ kind: 'repo.deleted', repository: access.repository, actorId: caller.userId, actorLogin: caller.login });

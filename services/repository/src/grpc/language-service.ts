@@ -1,5 +1,6 @@
 // anvil.repository.v1.LanguageService: decode the request, call the domain, encode the reply.
 import type { ServiceImplementation } from '@anvil/kit';
+import { repositoryOf } from './requests.js';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import { getLanguages, type LanguageDeps } from '../domain/language-stats.js';
 
@@ -7,8 +8,8 @@ export const LANGUAGE_SERVICE_NAME = 'anvil.repository.v1.LanguageService';
 
 export function languageService(deps: LanguageDeps): ServiceImplementation<repository.LanguageServiceHandlers> {
   return {
-    async GetLanguages(request, { caller }) {
-      const sizes = await getLanguages(deps, request.owner, request.name, caller);
+    async GetLanguages(request, context) {
+      const sizes = await getLanguages(deps, await repositoryOf(deps.store, request, context));
       return { languages: sizes.map(([language, bytes]) => ({ language, bytes })) };
     },
   };

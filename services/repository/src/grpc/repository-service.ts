@@ -10,7 +10,7 @@ import {
 } from '../domain/repositories.js';
 import type { SearchFilter } from '../domain/store.js';
 import { ownerUserMessage, repositoryMessage } from './messages.js';
-import { definedFields, pageOf } from './requests.js';
+import { definedFields, pageOf, refOf, repositoryOf } from './requests.js';
 
 export const REPOSITORY_SERVICE_NAME = 'anvil.repository.v1.RepositoryService';
 
@@ -78,9 +78,8 @@ export function repositoryService(deps: RepositoryDeps): ServiceImplementation<r
     async GetRepositoryById(request, { caller }) {
       return accessReply(await getRepositoryById(store, Number(request.id), caller));
     },
-    async EditRepository(request, { caller }) {
-      const ref = request.ref ?? { owner: '', name: '' };
-      return accessReply(await editRepository(deps, ref.owner, ref.name, {
+    async EditRepository(request, context) {
+      return accessReply(await editRepository(deps, await repositoryOf(store, refOf(request), context), {
         name: request.name ?? undefined,
         description: request.description ?? undefined,
         website: request.website ?? undefined,
@@ -98,10 +97,10 @@ export function repositoryService(deps: RepositoryDeps): ServiceImplementation<r
         has_code: request.has_code ?? undefined,
         pull_request_settings: request.pull_request_settings ? definedFields(request.pull_request_settings) : undefined,
         internal_tracker: request.internal_tracker ?? undefined,
-      }, caller));
+      }, context.caller));
     },
-    async DeleteRepository(request, { caller }) {
-      await deleteRepository(deps, request.owner, request.name, caller);
+    async DeleteRepository(request, context) {
+      await deleteRepository(deps, await repositoryOf(store, request, context), context.caller);
       return {};
     },
     async SearchRepositories(request, { caller }) {
@@ -117,30 +116,25 @@ export function repositoryService(deps: RepositoryDeps): ServiceImplementation<r
       const { items, total } = await searchRepositories(store, searchFilterOf(request, caller), caller);
       return { repositories: items.map(accessReply), total };
     },
-    async ListCollaborators(request, { caller }) {
-      const ref = request.ref ?? { owner: '', name: '' };
+    async ListCollaborators(request, context) {
       const { offset, limit } = pageOf(request.page);
-      const { items, total } = await listCollaborators(store, ref.owner, ref.name, caller, offset, limit);
+      const { items, total } = await listCollaborators(store, await repositoryOf(store, refOf(request), context), offset, limit);
       return { collaborators: items.map((c) => ({ user_id: c.userId, login: c.login, permission: c.mode, user: ownerUserMessage(c.user) })), total };
     },
-    async SetCollaborator(request, { caller }) {
-      const ref = request.ref ?? { owner: '', name: '' };
-      await setCollaborator(store, ref.owner, ref.name, request.collaborator, request.permission, caller);
+    async SetCollaborator(request, context) {
+      await setCollaborator(store, await repositoryOf(store, refOf(request), context), request.collaborator, request.permission, context.caller);
       return {};
     },
-    async RemoveCollaborator(request, { caller }) {
-      const ref = request.ref ?? { owner: '', name: '' };
-      await removeCollaborator(store, ref.owner, ref.name, request.collaborator, caller);
+    async RemoveCollaborator(request, context) {
+      await removeCollaborator(store, await repositoryOf(store, refOf(request), context), request.collaborator, context.caller);
       return {};
     },
-    async GetCollaborator(request, { caller }) {
-      const ref = request.ref ?? { owner: '', name: '' };
-      const c = await getCollaborator(store, ref.owner, ref.name, request.collaborator, caller);
+    async GetCollaborator(request, context) {
+      const c = await getCollaborator(store, await repositoryOf(store, refOf(request), context), request.collaborator);
       return { user_id: c.userId, login: c.login, permission: c.mode, user: ownerUserMessage(c.user) };
     },
-    async GetUserPermission(request, { caller }) {
-      const ref = request.ref ?? { owner: '', name: '' };
-      const { user, permission } = await userPermission(store, ref.owner, ref.name, request.collaborator, caller);
+    async GetUserPermission(request, context) {
+      const { user, permission } = await userPermission(store, await repositoryOf(store, refOf(request), context), request.collaborator, context.caller);
       return { user_id: user.id, login: user.login, permission, user: ownerUserMessage(user) };
     },
     async ListAssignees(request, { caller }) {
