@@ -5,6 +5,7 @@
 import { outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
 import type { ChangeContext, Issue } from '../domain/issue-store.js';
 import type { Pull, PullAction, PullStatus, PullStore } from '../domain/pull-store.js';
+import type { TeamSnapshot } from '../domain/reviews.js';
 import type { UserProfile } from '../domain/users.js';
 import { outboxRowOfPullEvent } from '../events/pull-events.js';
 import { Prisma } from './generated/client.js';
@@ -18,13 +19,31 @@ interface PullRow {
   issue_id: bigint; base_branch: string; head_branch: string; head_repo_id: bigint; head_sha: string; merge_base: string; status: string;
   conflicted_files: string[]; additions: number; deletions: number; changed_files: number; has_merged: boolean;
   merged_at: Date | null; merged_by_id: bigint | null; merge_commit_sha: string; merged_by: UserProfile | null;
+  requested_reviewers: UserProfile[]; requested_teams: TeamSnapshot[]; review_comments: bigint;
 }
 
-/** The pull rows of some issues, with the merger's profile, in one statement. */
+/**
+ * The pull rows of some issues, with the merger's profile and what the pull JSON shows of its
+ * reviews, in one statement (a page of 50 pulls is still one SQL statement, each pull's
+ * reviews read by the (issue_id, id) index). As Gitea's GetReviewsByIssueID: a user is listed
+ * by their latest review that is not dismissed among APPROVED, REQUEST_CHANGES and
+ * REQUEST_REVIEW; a team by its latest request; review_comments counts submitted reviews
+ * (Gitea's CommentTypeReview entries).
+ */
 async function pullRows(db: Client, issueIds: number[]): Promise<Map<number, PullRow>> {
   if (!issueIds.length) return new Map();
   const rows = await db.$queryRaw<PullRow[]>`
-    SELECT pr.*, u.profile AS merged_by FROM pull_request pr LEFT JOIN "user" u ON u.id = pr.merged_by_id
+    SELECT pr.*, u.profile AS merged_by,
+      COALESCE((SELECT json_agg(latest.profile ORDER BY latest.updated_at, latest.id) FROM (
+        SELECT DISTINCT ON (r.reviewer_id) r.id, r.updated_at, ru.profile FROM pull_review r JOIN "user" ru ON ru.id = r.reviewer_id
+        WHERE r.issue_id = pr.issue_id AND r.team_id = 0 AND NOT r.dismissed AND r.state IN ('APPROVED', 'REQUEST_CHANGES', 'REQUEST_REVIEW')
+        ORDER BY r.reviewer_id, r.updated_at DESC, r.id DESC) latest), '[]') AS requested_reviewers,
+      COALESCE((SELECT json_agg(latest.team ORDER BY latest.updated_at, latest.id) FROM (
+        SELECT DISTINCT ON (r.team_id) r.id, r.updated_at, r.team FROM pull_review r
+        WHERE r.issue_id = pr.issue_id AND r.team_id <> 0 AND r.team IS NOT NULL
+        ORDER BY r.team_id, r.updated_at DESC, r.id DESC) latest), '[]') AS requested_teams,
+      (SELECT count(*) FROM pull_review r WHERE r.issue_id = pr.issue_id AND r.state IN ('APPROVED', 'REQUEST_CHANGES', 'COMMENT')) AS review_comments
+    FROM pull_request pr LEFT JOIN "user" u ON u.id = pr.merged_by_id
     WHERE pr.issue_id = ANY(${issueIds.map(BigInt)}::bigint[])`;
   return new Map(rows.map((r) => [Number(r.issue_id), r]));
 }
@@ -35,6 +54,8 @@ function toPull(issue: Issue, row: PullRow): Pull {
     mergeBase: row.merge_base, status: row.status as PullStatus, conflictedFiles: row.conflicted_files, additions: row.additions,
     deletions: row.deletions, changedFiles: row.changed_files, hasMerged: row.has_merged, mergedAt: row.merged_at ?? undefined,
     mergedBy: row.merged_by ? { ...row.merged_by, id: Number(row.merged_by.id) } : undefined, mergeCommitSha: row.merge_commit_sha,
+    requestedReviewers: row.requested_reviewers.map((u) => ({ ...u, id: Number(u.id) })), requestedTeams: row.requested_teams,
+    reviewComments: Number(row.review_comments),
   };
 }
 
