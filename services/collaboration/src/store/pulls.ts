@@ -23,29 +23,31 @@ interface PullRow {
 }
 
 /**
- * The pull rows of some issues, with the merger's profile and what the pull JSON shows of its
- * reviews, in one statement (a page of 50 pulls is still one SQL statement, each pull's
- * reviews read by the (issue_id, id) index). As Gitea's GetReviewsByIssueID: a user is listed
- * by their latest review that is not dismissed among APPROVED, REQUEST_CHANGES and
- * REQUEST_REVIEW; a team by its latest request; review_comments counts submitted reviews
- * (Gitea's CommentTypeReview entries).
+ * A pull's own columns, its merger's profile and what the pull JSON shows of its reviews, as
+ * select-list items over `pr` (pull_request) and `mu` (the merger's "user" row). Each pull's
+ * reviews are read by the (issue_id, id) index inside the same statement. As Gitea's
+ * GetReviewsByIssueID: a user is listed by their latest review that is not dismissed among
+ * APPROVED, REQUEST_CHANGES and REQUEST_REVIEW; a team by its latest request; review_comments
+ * counts submitted reviews (Gitea's CommentTypeReview entries).
  */
-async function pullRows(db: Client, issueIds: number[]): Promise<Map<number, PullRow>> {
-  if (!issueIds.length) return new Map();
-  const rows = await db.$queryRaw<PullRow[]>`
-    SELECT pr.*, u.profile AS merged_by,
-      COALESCE((SELECT json_agg(latest.profile ORDER BY latest.updated_at, latest.id) FROM (
-        SELECT DISTINCT ON (r.reviewer_id) r.id, r.updated_at, ru.profile FROM pull_review r JOIN "user" ru ON ru.id = r.reviewer_id
-        WHERE r.issue_id = pr.issue_id AND r.team_id = 0 AND NOT r.dismissed AND r.state IN ('APPROVED', 'REQUEST_CHANGES', 'REQUEST_REVIEW')
-        ORDER BY r.reviewer_id, r.updated_at DESC, r.id DESC) latest), '[]') AS requested_reviewers,
-      COALESCE((SELECT json_agg(latest.team ORDER BY latest.updated_at, latest.id) FROM (
-        SELECT DISTINCT ON (r.team_id) r.id, r.updated_at, r.team FROM pull_review r
-        WHERE r.issue_id = pr.issue_id AND r.team_id <> 0 AND r.team IS NOT NULL
-        ORDER BY r.team_id, r.updated_at DESC, r.id DESC) latest), '[]') AS requested_teams,
-      (SELECT count(*) FROM pull_review r WHERE r.issue_id = pr.issue_id AND r.state IN ('APPROVED', 'REQUEST_CHANGES', 'COMMENT')) AS review_comments
-    FROM pull_request pr LEFT JOIN "user" u ON u.id = pr.merged_by_id
-    WHERE pr.issue_id = ANY(${issueIds.map(BigInt)}::bigint[])`;
-  return new Map(rows.map((r) => [Number(r.issue_id), r]));
+const PULL_COLUMNS = Prisma.sql`
+  pr.issue_id, pr.base_branch, pr.head_branch, pr.head_repo_id, pr.head_sha, pr.merge_base, pr.status, pr.conflicted_files,
+  pr.additions, pr.deletions, pr.changed_files, pr.has_merged, pr.merged_at, pr.merged_by_id, pr.merge_commit_sha, mu.profile AS merged_by,
+  COALESCE((SELECT json_agg(latest.profile ORDER BY latest.updated_at, latest.id) FROM (
+    SELECT DISTINCT ON (r.reviewer_id) r.id, r.updated_at, ru.profile FROM pull_review r JOIN "user" ru ON ru.id = r.reviewer_id
+    WHERE r.issue_id = pr.issue_id AND r.team_id = 0 AND NOT r.dismissed AND r.state IN ('APPROVED', 'REQUEST_CHANGES', 'REQUEST_REVIEW')
+    ORDER BY r.reviewer_id, r.updated_at DESC, r.id DESC) latest), '[]') AS requested_reviewers,
+  COALESCE((SELECT json_agg(latest.team ORDER BY latest.updated_at, latest.id) FROM (
+    SELECT DISTINCT ON (r.team_id) r.id, r.updated_at, r.team FROM pull_review r
+    WHERE r.issue_id = pr.issue_id AND r.team_id <> 0 AND r.team IS NOT NULL
+    ORDER BY r.team_id, r.updated_at DESC, r.id DESC) latest), '[]') AS requested_teams,
+  (SELECT count(*) FROM pull_review r WHERE r.issue_id = pr.issue_id AND r.state IN ('APPROVED', 'REQUEST_CHANGES', 'COMMENT')) AS review_comments`;
+
+/** The pull row of one issue, in one statement. */
+async function pullRow(db: Client, issueId: number): Promise<PullRow | undefined> {
+  const [row] = await db.$queryRaw<PullRow[]>`
+    SELECT ${PULL_COLUMNS} FROM pull_request pr LEFT JOIN "user" mu ON mu.id = pr.merged_by_id WHERE pr.issue_id = ${BigInt(issueId)}`;
+  return row;
 }
 
 function toPull(issue: Issue, row: PullRow): Pull {
@@ -67,7 +69,7 @@ export async function findPullIn(db: Client, where: Prisma.Sql): Promise<Pull | 
 async function readPull(db: Client, where: Prisma.Sql): Promise<Pull | undefined> {
   const issue = await readIssue(db, where);
   if (!issue || !issue.isPull) return undefined;
-  const row = (await pullRows(db, [issue.id])).get(issue.id);
+  const row = await pullRow(db, issue.id);
   return row ? toPull(issue, row) : undefined;
 }
 
@@ -143,23 +145,22 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
     },
 
     async list({ repository }, query) {
-      // The page's ids first (the (repository_id, is_pull, is_closed, id) index, no per-row
-      // JSON), then the issue rows of those ids only: a page costs the same with 3,000 pulls
-      // as with 30.
+      // One statement: the page's ids (the (repository_id, is_pull, is_closed, id) index, no
+      // per-row JSON), then the issue and pull columns of those ids only, so a page costs the
+      // same with 3,000 pulls as with 30.
       const where = Prisma.join(filtersOf(repository, query), ' AND ');
-      const page = await db.$queryRaw<Array<{ id: bigint; total: bigint }>>`
-        SELECT i.id, count(*) OVER () AS total FROM issue i WHERE ${where} ORDER BY i.id DESC LIMIT ${query.limit} OFFSET ${query.offset}`;
-      let total = Number(page[0]?.total ?? 0);
-      if (!page.length && query.offset > 0) {
+      const rows = await db.$queryRaw<Array<IssueRow & PullRow & { page_total: bigint }>>`
+        WITH page AS (SELECT i.id, count(*) OVER () AS page_total FROM issue i WHERE ${where} ORDER BY i.id DESC LIMIT ${query.limit} OFFSET ${query.offset})
+        ${SELECT_ISSUE}, page.page_total, ${PULL_COLUMNS}
+        FROM page JOIN issue i ON i.id = page.id LEFT JOIN "user" p ON p.id = i.poster_id
+          JOIN pull_request pr ON pr.issue_id = i.id LEFT JOIN "user" mu ON mu.id = pr.merged_by_id
+        ORDER BY i.id DESC`;
+      let total = Number(rows[0]?.page_total ?? 0);
+      if (!rows.length && query.offset > 0) {
         const [{ count }] = await db.$queryRaw<Array<{ count: bigint }>>`SELECT count(*) AS count FROM issue i WHERE ${where}`;
         total = Number(count);
       }
-      if (!page.length) return { items: [], total };
-      const ids = page.map((p) => p.id);
-      const issueRows = await db.$queryRaw<IssueRow[]>`${SELECT_ISSUE} FROM issue i LEFT JOIN "user" p ON p.id = i.poster_id
-        WHERE i.id = ANY(${ids}::bigint[]) ORDER BY i.id DESC`;
-      const rows = await pullRows(db, issueRows.map((r) => Number(r.id)));
-      return { items: issueRows.flatMap((r) => (rows.has(Number(r.id)) ? [toPull(toIssue(r), rows.get(Number(r.id))!)] : [])), total };
+      return { items: rows.map((r) => toPull(toIssue(r), r)), total };
     },
 
     changeBase(context, index, baseBranch, facts) {
