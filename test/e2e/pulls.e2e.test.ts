@@ -92,6 +92,17 @@ describe('opening a pull request', () => {
   });
 });
 
+describe('a work-in-progress pull request', () => {
+  it('is a draft that does not report itself mergeable until its title drops the prefix', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const base = await repoWithTopic(owner);
+    const opened = await owner.client.post(`${base}/pulls`, { title: 'WIP: new parser', head: 'topic', base: 'main' });
+    expect(opened.body).toMatchObject({ draft: true, mergeable: false });
+    expect((await owner.client.get(`${base}/pulls`)).body[0]).toMatchObject({ draft: true, mergeable: false, requested_reviewers: [], review_comments: 0 });
+    expect((await owner.client.patch(`${base}/pulls/1`, { title: 'New parser' })).body).toMatchObject({ draft: false, mergeable: true });
+  });
+});
+
 describe('editing a pull request', () => {
   it('sets labels of the repository and of its organization, assignees, milestone and due date', async () => {
     const owner = await e2e.newWriter({ scopes: [...SCOPES, 'write:organization'] });

@@ -67,7 +67,8 @@ export function presentPull(pull: collaboration.PullRequest, ctx: PullContext) {
     html_url: htmlUrl,
     diff_url: `${htmlUrl}.diff`,
     patch_url: `${htmlUrl}.patch`,
-    mergeable: pull.status === 'mergeable' && !pull.has_merged,
+    // Gitea's PullRequest.Mergeable: not while checking or conflicting, and never for a work-in-progress pull.
+    mergeable: pull.status === 'mergeable' && !pull.has_merged && !isDraftTitle(issue.title),
     merged: pull.has_merged,
     merged_at: pull.merged_at ? formatTime(pull.merged_at) : null,
     merge_commit_sha: pull.has_merged ? pull.merge_commit_sha : '',

@@ -75,4 +75,34 @@ describe('pull requests in PostgreSQL', () => {
     await expect(markPullMerged(deps, scope(2), ada, 1, { mergeCommitSha: 'd'.repeat(40), headSha: facts.headSha })).rejects.toMatchObject({ reason: 'already_merged' });
     expect((await listPulls(deps, scope(2), { state: 'closed', milestone: 0, labels: [], poster: '', offset: 0, limit: 50 })).total).toBe(1);
   });
+
+  it('show requested reviewers and teams and count submitted reviews, a page of them in one statement', async () => {
+    const pull = await open(4, 'reviewed');
+    const user = (id: number, login: string) => db.user.create({ data: { id: BigInt(id), login, lower_name: login, profile: { id, login } } });
+    await user(501, 'bea');
+    await user(502, 'cy');
+    await user(503, 'dee');
+    const review = (reviewer: number, state: string, extra: { dismissed?: boolean; team_id?: bigint; team?: object } = {}) =>
+      db.pullReview.create({ data: { issue_id: BigInt(pull.issue.id), reviewer_id: BigInt(reviewer), state, ...extra } });
+    await review(501, 'REQUEST_REVIEW');
+    await review(501, 'COMMENT'); // a comment leaves bea's request standing
+    await review(502, 'APPROVED');
+    await review(503, 'REQUEST_CHANGES', { dismissed: true }); // dismissed: dee is not listed
+    await review(0, 'REQUEST_REVIEW', { team_id: 9n, team: { id: 9, name: 'Reviewers' } });
+    await review(502, 'PENDING');
+
+    const counted: string[] = [];
+    const watched = new PrismaClient({ adapter: prismaAdapter(database.url), log: [{ emit: 'event', level: 'query' }] });
+    watched.$on('query', (e) => counted.push(e.query));
+    try {
+      const { items } = await listPulls({ ...deps, pulls: pullStore(watched) }, scope(4), { state: 'open', milestone: 0, labels: [], poster: '', offset: 0, limit: 50 });
+      expect(counted).toHaveLength(1);
+      expect(items[0].requestedReviewers.map((u) => u.login)).toEqual(['bea', 'cy']);
+      expect(items[0].requestedTeams.map((t) => t.name)).toEqual(['Reviewers']);
+      // COMMENT, APPROVED and the dismissed REQUEST_CHANGES were submitted; a request or a pending review was not.
+      expect(items[0].reviewComments).toBe(3);
+    } finally {
+      await watched.$disconnect();
+    }
+  });
 });
