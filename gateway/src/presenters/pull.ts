@@ -74,7 +74,7 @@ export function presentPull(pull: collaboration.PullRequest, ctx: PullContext) {
     merge_commit_sha: pull.has_merged ? pull.merge_commit_sha : '',
     merged_by: pull.merged_by ? presentUser(pull.merged_by as identity.User, ANONYMOUS, ctx.rootUrl) : null,
     allow_maintainer_edit: false,
-    base: branch(pull.base_branch, ''),
+    base: branch(pull.base_branch, pull.base_sha),
     head: branch(pull.head_branch, pull.head_sha),
     merge_base: pull.merge_base,
     due_date: issue.due_date,

@@ -94,7 +94,7 @@ export const repoPullRoutes: Route[] = [
       const pull = await ctx.deps.services.pulls.CreatePull({
         title: body.title ?? '', body: body.body ?? '', base_branch: base, head_branch: head,
         head_sha: checked.head_sha, merge_base: checked.merge_base, mergeable: checked.mergeable, conflicted_files: checked.conflicted_files,
-        additions: stats.additions, deletions: stats.deletions, changed_files: stats.changed_files,
+        additions: stats.additions, deletions: stats.deletions, changed_files: stats.changed_files, base_sha: checked.base_sha,
         assignees, labels: body.labels ?? [], milestone: body.milestone ?? 0, due_date: timestampOf(body.due_date, 'due_date'),
         assignable: await assignableFor(ctx, call, assignees),
       }, call.options);

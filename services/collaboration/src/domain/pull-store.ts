@@ -28,6 +28,8 @@ export interface Pull {
   requestedTeams: TeamSnapshot[];
   /** Submitted reviews (not pending, not review requests): Gitea's review_comments. */
   reviewComments: number;
+  /** The base branch's head as collaboration last heard it ('' when unknown). */
+  baseSha: string;
 }
 
 /** The git facts of a head against its base, from the repository service. */
@@ -42,6 +44,8 @@ export interface PullGitFacts {
 }
 
 export interface NewPull extends PullGitFacts {
+  /** The base branch's head the facts were computed against ('' when not told). */
+  baseSha?: string;
   baseBranch: string;
   headBranch: string;
   headRepoId: number;

@@ -11,5 +11,6 @@ export function pullMessage(pull: Pull): pb.PullRequestInput {
     merged_at: pull.mergedAt ? timestamp(pull.mergedAt) : undefined, merged_by: pull.mergedBy ? userMessage(pull.mergedBy) : undefined,
     merge_commit_sha: pull.mergeCommitSha, requested_reviewers: pull.requestedReviewers.map(userMessage),
     requested_reviewer_teams: pull.requestedTeams as unknown as identity.TeamInput[], review_comments: pull.reviewComments,
+    base_sha: pull.baseSha,
   };
 }

@@ -19,7 +19,7 @@ interface PullRow {
   issue_id: bigint; base_branch: string; head_branch: string; head_repo_id: bigint; head_sha: string; merge_base: string; status: string;
   conflicted_files: string[]; additions: number; deletions: number; changed_files: number; has_merged: boolean;
   merged_at: Date | null; merged_by_id: bigint | null; merge_commit_sha: string; merged_by: UserProfile | null;
-  requested_reviewers: UserProfile[]; requested_teams: TeamSnapshot[]; review_comments: bigint;
+  requested_reviewers: UserProfile[]; requested_teams: TeamSnapshot[]; review_comments: bigint; base_sha: string | null;
 }
 
 /**
@@ -33,6 +33,7 @@ interface PullRow {
 const PULL_COLUMNS = Prisma.sql`
   pr.issue_id, pr.base_branch, pr.head_branch, pr.head_repo_id, pr.head_sha, pr.merge_base, pr.status, pr.conflicted_files,
   pr.additions, pr.deletions, pr.changed_files, pr.has_merged, pr.merged_at, pr.merged_by_id, pr.merge_commit_sha, mu.profile AS merged_by,
+  (SELECT bh.sha FROM branch_head bh WHERE bh.repository_id = pr.repository_id AND bh.name = pr.base_branch) AS base_sha,
   COALESCE((SELECT json_agg(latest.profile ORDER BY latest.updated_at, latest.id) FROM (
     SELECT DISTINCT ON (r.reviewer_id) r.id, r.updated_at, ru.profile FROM pull_review r JOIN "user" ru ON ru.id = r.reviewer_id
     WHERE r.issue_id = pr.issue_id AND r.team_id = 0 AND NOT r.dismissed AND r.state IN ('APPROVED', 'REQUEST_CHANGES', 'REQUEST_REVIEW')
@@ -57,7 +58,7 @@ function toPull(issue: Issue, row: PullRow): Pull {
     deletions: row.deletions, changedFiles: row.changed_files, hasMerged: row.has_merged, mergedAt: row.merged_at ?? undefined,
     mergedBy: row.merged_by ? { ...row.merged_by, id: Number(row.merged_by.id) } : undefined, mergeCommitSha: row.merge_commit_sha,
     requestedReviewers: row.requested_reviewers.map((u) => ({ ...u, id: Number(u.id) })), requestedTeams: row.requested_teams,
-    reviewComments: Number(row.review_comments),
+    reviewComments: Number(row.review_comments), baseSha: row.base_sha ?? '',
   };
 }
 
@@ -125,6 +126,9 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
         if (issue.milestoneId) {
           await tx.$executeRaw`UPDATE milestone SET open_issues = open_issues + 1 WHERE id = ${BigInt(issue.milestoneId)}`;
         }
+        // A base no push has told collaboration of yet gets its head from the facts; a row the
+        // push consumer wrote is newer or equal, so it stays.
+        if (pull.baseSha) await rememberBranchHead(tx, repositoryId, pull.baseBranch, pull.baseSha, { replace: false });
         const stored = (await readPull(tx, byId(Number(created.id))))!;
         // ONE opened event: labels, assignees and milestone set at creation add none.
         await publish(context, stored, 'opened');
@@ -217,3 +221,19 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
 }
 
 class DuplicatePull extends Error {}
+
+/** Stores a branch's head (branch_head); with `replace: false` only when none is stored yet. */
+export async function rememberBranchHead(db: Client, repositoryId: bigint, name: string, sha: string, { replace }: { replace: boolean }): Promise<void> {
+  if (replace) {
+    await db.$executeRaw`INSERT INTO branch_head (repository_id, name, sha, updated_at) VALUES (${repositoryId}, ${name}, ${sha}, now())
+      ON CONFLICT (repository_id, name) DO UPDATE SET sha = EXCLUDED.sha, updated_at = now()`;
+  } else {
+    await db.$executeRaw`INSERT INTO branch_head (repository_id, name, sha, updated_at) VALUES (${repositoryId}, ${name}, ${sha}, now())
+      ON CONFLICT (repository_id, name) DO NOTHING`;
+  }
+}
+
+/** Forgets a deleted branch's head. */
+export async function forgetBranchHead(db: Client, repositoryId: bigint, name: string): Promise<void> {
+  await db.$executeRaw`DELETE FROM branch_head WHERE repository_id = ${repositoryId} AND name = ${name}`;
+}
