@@ -206,7 +206,7 @@ describe('merging a pull request', () => {
     await run(['push', 'origin', ':topic'], r.work);
     const result = await merge(r.name, { head: 'refs/heads/topic' });
     expect(result.headSha).toBe(head);
-    expect(await git(r.gitDir, 'log', '-1', '--format=%P%n%s', 'main')).toBe(`${result.baseBefore} ${head}\nMerge pull request 'Add things' (#1) from refs/pull/1/head into main`);
+    expect(await git(r.gitDir, 'log', '-1', '--format=%P%n%s', 'main')).toBe(`${result.baseBefore} ${head}\nMerge pull request 'Add things' (#1) from topic into main`);
     // Without a pull ref to fall back on, a missing head branch is not found.
     await expect(merge(r.name, { head: 'refs/heads/nothing', pullIndex: 0 })).rejects.toMatchObject({ reason: 'head_not_found' });
     await expect(merge(r.name, { head: 'refs/heads/topic', baseBranch: 'gone' })).rejects.toMatchObject({ reason: 'base_not_found' });

@@ -145,7 +145,9 @@ export async function mergeToRef(deps: PullMergeDeps, owner: string, name: strin
   const now = Math.floor(Date.now() / 1000);
   const committer = { ...(await who), time: now };
   const author = input.author?.name ? { name: input.author.name, email: input.author.email, time: now } : committer;
-  const message = input.message || defaultMergeMessage(style, input, head);
+  // Gitea names the head branch (pr.HeadBranch), also when the merge takes the pull's own ref.
+  const headLabel = input.head.startsWith('refs/heads/') ? input.head.slice('refs/heads/'.length) : head;
+  const message = input.message || defaultMergeMessage(style, input, headLabel);
   const newSha = await buildMerge(git, style, baseSha, headSha, message, author, committer);
 
   // THE check, as for a push; a merger allowed by the merge whitelist needs no push permission.
