@@ -15,6 +15,7 @@
 // measurement (10), BENCH_ROUNDS (2), BENCH_PG_URL, BENCH_NATS_URL, BENCH_NODE_OPTIONS (for the system).
 import { spawn, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -229,6 +230,15 @@ async function runBackends() {
   }
 }
 
+/** A process's command line ('' once it is gone). */
+function commandOf(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '';
+  }
+}
+
 /** The CPU groups of the three variants: the whole system (every service), or a forked reference with its children. */
 function cpuGroups(supervisor, [baseline, hop]) {
   return {
@@ -371,19 +381,29 @@ async function benchContentWrites({ baseUrl, token, dataDir, log }) {
 }
 
 /** Listing 50 of 3,000 pulls, and 16 concurrent merges into one base (pulls.mjs). */
-async function benchPullRequests({ baseUrl, token, dataDir, log }) {
+async function benchPullRequests({ baseUrl, token, dataDir, log, supervisor }) {
+  // CPU per listed page of each process: where a page's cost goes (gateway, collaboration, PostgreSQL).
+  const processes = () => processTree(supervisor.pid);
   const r = await benchPulls({
     baseUrl, token, owner: admin.username, gitRoot: join(dataDir, 'repositories'), collaborationDbUrl: databaseUrl(`${prefix}_collaboration`),
     load, duration: DURATION, log,
+    cpuMeter: () => startCpuMeter({
+      gateway: async () => processes().filter((pid) => commandOf(pid).includes('gateway/dist')),
+      collaboration: async () => processes().filter((pid) => commandOf(pid).includes('services/collaboration')),
+      repository: async () => processes().filter((pid) => commandOf(pid).includes('services/repository')),
+      postgres: runBackends,
+    }),
   });
   console.log(`\nGET /api/v1/repos/{owner}/{repo}/pulls?limit=50 of a repository with ${r.pulls} pull requests, ${CONNECTIONS} connections, ${DURATION} s`);
   console.log(`${machine()}\n`);
   console.log('| req/s | p50 ms | p99 ms |');
   console.log('|---:|---:|---:|');
   console.log(`| ${fmt(r.list.rps)} | ${fmt(r.list.p50, 1)} | ${fmt(r.list.p99, 1)} |`);
+  if (r.list.cpu) console.log(`\nCPU µs per page: ${Object.entries(r.list.cpu).map(([k, us]) => `${k} ${fmt(us)}`).join(', ')}`);
   console.log(`\ntarget: p50 ≤ 50 ms, p99 ≤ 100 ms: ${r.list.p50 <= 50 && r.list.p99 <= 100 ? 'met' : 'MISSED'}`);
   console.log(`\n${r.merges} concurrent merges of different pulls into one base: ${r.landed} landed (200), ${r.conflicts} clean 409, ${r.other} other; ` +
     `landed heads missing from the base: ${r.lost}: ${r.other === 0 && r.lost === 0 ? 'met' : 'MISSED'}`);
+  if (!r.big.runs) return;
   const ratio = r.big.apiP50 / r.big.rawP50;
   console.log(`
 Merge of a pull with ${r.big.commits} commits, p50 of ${r.big.runs}: POST /pulls/{index}/merge ${fmt(r.big.apiP50, 1)} ms, ` +
@@ -514,7 +534,7 @@ async function main() {
     if (PARTS.has('mixed')) await benchMixed(gitReads);
     if (PARTS.has('issues')) await benchIssues({ baseUrl, token, log });
     if (PARTS.has('issue-search')) await benchIssueSearchPart({ baseUrl, log });
-    if (PARTS.has('pulls')) await benchPullRequests({ baseUrl, token, dataDir, log });
+    if (PARTS.has('pulls')) await benchPullRequests({ baseUrl, token, dataDir, log, supervisor });
     if (PARTS.has('notifications')) await benchNotificationParts({ baseUrl, token, log });
     if (PARTS.has('tracing')) {
       const sink = await startOtlpSink();

@@ -1,10 +1,11 @@
 // Pull requests as Gitea's JSON (services/convert/pull.go ToAPIPullRequest). The issue part is
 // the issue presenter's; base and head come from what collaboration stored, so a head whose
 // branch was deleted still reports its ref, sha and label.
-import type { Caller } from '@anvil/kit';
+import { ANONYMOUS, type Caller } from '@anvil/kit';
 import type { collaboration, identity, repository } from '@anvil/proto';
 import { presentIssue, type IssueRepository } from './issue.js';
 import { presentRepository } from './repository.js';
+import { presentTeam } from './team.js';
 import { repoUrls } from './repo-urls.js';
 import { formatTime } from './time.js';
 import { presentUser } from './user.js';
@@ -52,26 +53,29 @@ export function presentPull(pull: collaboration.PullRequest, ctx: PullContext) {
     milestone: issue.milestone,
     assignee: issue.assignee,
     assignees: issue.assignees,
-    requested_reviewers: [],
-    requested_reviewers_teams: [],
+    // Gitea converts these users (and the merger) with no viewer (convert.ToUser(ctx, u, nil)).
+    // Messages built before these fields existed (events already on the stream) have none.
+    requested_reviewers: (pull.requested_reviewers ?? []).map((u) => presentUser(u as identity.User, ANONYMOUS, ctx.rootUrl)),
+    requested_reviewers_teams: (pull.requested_reviewer_teams ?? []).map((t) => presentTeam(t, ctx.rootUrl)),
     state: issue.state,
     draft: isDraftTitle(issue.title),
     is_locked: issue.is_locked,
     comments: issue.comments,
-    review_comments: 0,
+    review_comments: Number(pull.review_comments ?? 0),
     additions: pull.additions,
     deletions: pull.deletions,
     changed_files: pull.changed_files,
     html_url: htmlUrl,
     diff_url: `${htmlUrl}.diff`,
     patch_url: `${htmlUrl}.patch`,
-    mergeable: pull.status === 'mergeable' && !pull.has_merged,
+    // Gitea's PullRequest.Mergeable: not while checking or conflicting, and never for a work-in-progress pull.
+    mergeable: pull.status === 'mergeable' && !pull.has_merged && !isDraftTitle(issue.title),
     merged: pull.has_merged,
     merged_at: pull.merged_at ? formatTime(pull.merged_at) : null,
     merge_commit_sha: pull.has_merged ? pull.merge_commit_sha : '',
-    merged_by: pull.merged_by ? presentUser(pull.merged_by as identity.User, ctx.caller, ctx.rootUrl) : null,
+    merged_by: pull.merged_by ? presentUser(pull.merged_by as identity.User, ANONYMOUS, ctx.rootUrl) : null,
     allow_maintainer_edit: false,
-    base: branch(pull.base_branch, ''),
+    base: branch(pull.base_branch, pull.base_sha ?? ''),
     head: branch(pull.head_branch, pull.head_sha),
     merge_base: pull.merge_base,
     due_date: issue.due_date,

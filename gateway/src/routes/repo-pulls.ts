@@ -7,6 +7,7 @@ import { DomainError, invalid, notFound } from '@anvil/kit';
 import type { collaboration } from '@anvil/proto';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
 import { presentCommit } from '../presenters/commits.js';
+import { pullListJson } from '../presenters/pull-list-json.js';
 import { presentPull, pullContext } from '../presenters/pull.js';
 import { repoUrls } from '../presenters/repo-urls.js';
 import { assignableFor } from './assignees.js';
@@ -73,7 +74,9 @@ export const repoPullRoutes: Route[] = [
         state: text(ctx, 'state'), sort: text(ctx, 'sort'), milestone: Number(text(ctx, 'milestone')) || 0, labels,
         poster: text(ctx, 'poster'), page: { page, limit },
       }, call.options);
-      return ok(reply.pulls.map(present(ctx, call)), Number(reply.total));
+      // One page of JSON text, its repository serialized once (pull-list-json.ts).
+      const json = pullListJson(reply.pulls, { access: call.access, repo: call.repo, caller: ctx.caller, rootUrl: ctx.deps.config.rootUrl });
+      return { status: 200, body: Buffer.from(json), contentType: 'application/json;charset=utf-8', total: Number(reply.total) };
     }),
   },
   {
@@ -93,7 +96,7 @@ export const repoPullRoutes: Route[] = [
       const pull = await ctx.deps.services.pulls.CreatePull({
         title: body.title ?? '', body: body.body ?? '', base_branch: base, head_branch: head,
         head_sha: checked.head_sha, merge_base: checked.merge_base, mergeable: checked.mergeable, conflicted_files: checked.conflicted_files,
-        additions: stats.additions, deletions: stats.deletions, changed_files: stats.changed_files,
+        additions: stats.additions, deletions: stats.deletions, changed_files: stats.changed_files, base_sha: checked.base_sha,
         assignees, labels: body.labels ?? [], milestone: body.milestone ?? 0, due_date: timestampOf(body.due_date, 'due_date'),
         assignable: await assignableFor(ctx, call, assignees),
       }, call.options);
@@ -205,6 +208,10 @@ export const repoPullRoutes: Route[] = [
       const body = ctx.body as MergePullBody;
       const style = body.Do ?? body.do ?? '';
       if (!MERGE_STYLES.has(style)) throw invalid(`[Do]: In(merge,rebase,rebase-merge,squash,fast-forward-only,manually-merged)`, 'invalid_merge_style');
+      // The reviewers' verdicts (for the base rule's review rules, decided by the repository
+      // service) are asked for alongside the pull: one round trip less on every merge.
+      const summary = ctx.deps.services.reviews.GetReviewSummary({ pull_index: indexOf(ctx.params.index) }, call.options);
+      summary.catch(() => {}); // awaited below; the pull's own refusals come first
       const pull = await pullOf(ctx, call, ctx.params.index);
       if (pull.has_merged) throw new DomainError('bad_request', 'The PR is already merged', 'already_merged');
       if (pull.issue!.state === 'closed') throw notFound('The target couldn\'t be found.', 'pull_closed');
@@ -220,21 +227,15 @@ export const repoPullRoutes: Route[] = [
           return created(undefined);
         }
       }
-      // The head branch while it exists; the pull's own ref once the branch is gone.
-      const branch = await ctx.deps.services.pullGit.GetMergeBase({ ref: refOf(call), base: `refs/heads/${pull.base_branch}`, head: `refs/heads/${pull.head_branch}` }, call.options)
-        .then(() => `refs/heads/${pull.head_branch}`, (err) => {
-          if (err instanceof DomainError && err.reason === 'head_not_found') return pullRef(pull);
-          throw err;
-        });
-      // The base rule's review rules are decided by the repository service with these verdicts.
-      const summary = await ctx.deps.services.reviews.GetReviewSummary({ pull_index: pull.issue!.index }, call.options);
       const merged = await ctx.deps.services.pullGit.MergeToRef({
-        ref: refOf(call), base_branch: pull.base_branch, head: branch, style,
+        // The head branch while it exists; the repository service falls back to the pull's
+        // own ref (refs/pull/<index>/head) once the branch is gone.
+        ref: refOf(call), base_branch: pull.base_branch, head: `refs/heads/${pull.head_branch}`, style,
         message: message ? `${message}\n` : '', expected_head_sha: body.head_commit_id ?? '', pull_index: pull.issue!.index,
         pull_title: pull.issue!.title, delete_head_branch: body.delete_branch_after_merge ? pull.head_branch : '',
         // Not said: the repository's default_delete_branch_after_merge decides.
         default_delete_head_branch: body.delete_branch_after_merge === undefined ? pull.head_branch : '',
-        author_name: '', author_email: '', reviews: { verdicts: summary.verdicts }, force_merge: body.force_merge ?? false,
+        author_name: '', author_email: '', reviews: { verdicts: (await summary).verdicts }, force_merge: body.force_merge ?? false,
         merge_commit_id: body.merge_commit_id ?? '',
         // Merges of one repository take turns: a merge may wait behind others before its own.
       }, { ...call.options, deadlineMs: 60_000 });

@@ -1,5 +1,6 @@
 // What the pull request rules need from storage; src/store/pulls.ts implements it over Prisma.
 import type { ChangeContext, Issue, IssueQuery, NewIssue } from './issue-store.js';
+import type { TeamSnapshot } from './reviews.js';
 import type { UserProfile } from './users.js';
 
 export type PullStatus = 'mergeable' | 'conflict' | 'checking';
@@ -21,6 +22,14 @@ export interface Pull {
   mergedAt?: Date;
   mergedBy?: UserProfile;
   mergeCommitSha: string;
+  /** Users whose latest standing review (approved, changes requested, or asked) is on this pull, oldest first. */
+  requestedReviewers: UserProfile[];
+  /** Teams asked to review, as they were when asked, oldest first. */
+  requestedTeams: TeamSnapshot[];
+  /** Submitted reviews (not pending, not review requests): Gitea's review_comments. */
+  reviewComments: number;
+  /** The base branch's head as collaboration last heard it ('' when unknown). */
+  baseSha: string;
 }
 
 /** The git facts of a head against its base, from the repository service. */
@@ -35,6 +44,8 @@ export interface PullGitFacts {
 }
 
 export interface NewPull extends PullGitFacts {
+  /** The base branch's head the facts were computed against ('' when not told). */
+  baseSha?: string;
   baseBranch: string;
   headBranch: string;
   headRepoId: number;

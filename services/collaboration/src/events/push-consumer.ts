@@ -7,6 +7,7 @@ import type { ChangeContext } from '../domain/issue-store.js';
 import { outcomeOfPush, type PullGitReader } from '../domain/pull-sync.js';
 import type { CollaborationTx } from '../store/db.js';
 import { openPullsOnBranch, storeFacts, storeManualMerge } from '../store/pull-sync.js';
+import { forgetBranchHead, rememberBranchHead } from '../store/pulls.js';
 
 export const PUSH_CONSUMER = 'collaboration-pull-push';
 
@@ -31,8 +32,13 @@ export function pushConsumer(log: Logger, git: () => PullGitReader): Omit<Consum
       const push = event.payload as repository.Push | undefined;
       const repo = push?.repository;
       if (!push || !repo?.id || !push.ref.startsWith('refs/heads/')) return;
-      if (/^0+$/.test(push.after)) return; // a deleted branch: its pulls keep their last head
       const branch = push.ref.slice('refs/heads/'.length);
+      // The branch's head for the pulls based on it (base.sha), in this push's transaction.
+      if (/^0+$/.test(push.after)) {
+        await forgetBranchHead(tx, BigInt(repo.id), branch);
+        return; // a deleted branch: its pulls keep their last head
+      }
+      await rememberBranchHead(tx, BigInt(repo.id), branch, push.after, { replace: true });
       const pulls = await openPullsOnBranch(tx, Number(repo.id), branch);
       if (!pulls.length) return;
       const context = consumerContextOf(repo, push.pusher ?? undefined);

@@ -17,7 +17,7 @@ export function pullService(deps: AutoMergeDeps): ServiceImplementation<collabor
         title: request.title, body: request.body, baseBranch: request.base_branch, headBranch: request.head_branch,
         facts: {
           headSha: request.head_sha, mergeBase: request.merge_base, mergeable: request.mergeable, conflictedFiles: request.conflicted_files,
-          additions: request.additions, deletions: request.deletions, changedFiles: request.changed_files,
+          additions: request.additions, deletions: request.deletions, changedFiles: request.changed_files, baseSha: request.base_sha,
         },
         assignees: request.assignees, labels: request.labels, milestone: request.milestone, dueDate: dateOf(request.due_date),
         assignable: assignableOf(request.assignable),

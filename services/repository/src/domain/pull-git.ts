@@ -13,6 +13,8 @@ import { cutDiffAroundLine } from './diff-hunk.js';
 /** The git operations pull requests need over one bare repository. */
 export interface PullGit {
   resolve(revision: string): Promise<string | undefined>;
+  /** Full ref names → object ids in one git process; absent refs are left out. */
+  resolveRefs(refs: readonly string[]): Promise<Map<string, string>>;
   mergeBase(a: string, b: string): Promise<string | undefined>;
   isAncestor(a: string, b: string): Promise<boolean>;
   divergence(base: string, head: string): Promise<{ ahead: number; behind: number }>;
@@ -29,6 +31,8 @@ export interface PullGit {
   updateRef(ref: string, newSha: string, oldSha: string): Promise<void>;
   /** Points a ref no one else writes (refs/pull/<index>/head) at a commit. */
   setRef(ref: string, sha: string): Promise<void>;
+  /** Several moves in one transaction (oldSha checked when given): all land or none; throws when one moved. */
+  updateRefs(moves: ReadonlyArray<{ ref: string; newSha: string; oldSha?: string }>): Promise<void>;
 }
 
 export type PullCommitInfo = RawCommit;

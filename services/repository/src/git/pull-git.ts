@@ -2,6 +2,8 @@
 // `merge-tree --write-tree`): merge base, divergence, a trial merge that writes a tree and no
 // ref, the diff between merge base and head, and commits written with `commit-tree`. Nothing
 // here moves a ref except updatePullRef; merges land through branches.ts updateRef.
+import { isValidRefName } from '@anvil/kit';
+import { RefUpdateConflict } from './branches.js';
 import { git, GitError, isObjectId, runGit, type GitCommand } from './command.js';
 import type { Signature } from './file-changes-git.js';
 
@@ -16,6 +18,51 @@ export async function mergeBase(gitDir: string, a: string, b: string): Promise<s
     return (await runGit(git('merge-base', { gitDir }).oid(a).oid(b).build())).trim() || undefined;
   } catch (err) {
     if (err instanceof GitError && err.code === 1) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Several full ref names resolved by one git process (`for-each-ref`), where `rev-parse`
+ * takes one process per name: full name → object id, absent names left out. Patterns of
+ * for-each-ref also match refs below a name, so only exact names are kept.
+ */
+export async function resolveRefs(gitDir: string, refs: readonly string[]): Promise<Map<string, string>> {
+  const wanted = new Set(refs);
+  const cmd = git('for-each-ref', { gitDir }).flag('--format=%(objectname) %(refname)');
+  for (const ref of wanted) cmd.ref(ref);
+  const found = new Map<string, string>();
+  for (const line of (await runGit(cmd.build())).split('\n')) {
+    const space = line.indexOf(' ');
+    const name = line.slice(space + 1);
+    if (space > 0 && wanted.has(name)) found.set(name, line.slice(0, space));
+  }
+  return found;
+}
+
+/** One ref move of a transaction: `oldSha` checked when given (all zeros: must not exist). */
+export interface RefMove {
+  ref: string;
+  newSha: string;
+  oldSha?: string;
+}
+
+/**
+ * Moves several refs in one `update-ref --stdin` transaction (one git process): all move or
+ * none does; throws RefUpdateConflict when a checked ref moved meanwhile.
+ */
+export async function updateRefs(gitDir: string, moves: readonly RefMove[]): Promise<void> {
+  let stdin = 'start\n';
+  for (const { ref, newSha, oldSha } of moves) {
+    // Names and ids are validated: the stdin protocol reads them as nothing else.
+    if (!isValidRefName(ref) || !isObjectId(newSha) || (oldSha !== undefined && !isObjectId(oldSha))) throw new RefUpdateConflict(`refused ref move of ${ref}`);
+    stdin += `update ${ref} ${newSha}${oldSha !== undefined ? ` ${oldSha}` : ''}\n`;
+  }
+  stdin += 'prepare\ncommit\n';
+  try {
+    await runGit(git('update-ref', { gitDir }).flag('--stdin').build(), { stdin });
+  } catch (err) {
+    if (err instanceof GitError) throw new RefUpdateConflict(err.stderr.trim());
     throw err;
   }
 }
