@@ -156,7 +156,7 @@ async function cleanUp(dataDir) {
   const nc = await connect({ servers: NATS_URL });
   const jsm = await nc.jetstreamManager();
   for await (const stream of jsm.streams.list()) {
-    if (stream.config.subjects?.some((s) => s.startsWith(`${namespace}.`) || s.startsWith(`${namespace}_fp.`) || s.startsWith(`${namespace}_tr.`) || s.startsWith(`${namespace}_ab.`))) await jsm.streams.delete(stream.config.name);
+    if (stream.config.subjects?.some((s) => s.startsWith(`${namespace}.`) || s.startsWith(`${namespace}_fp.`) || s.startsWith(`${namespace}_tr.`) || s.startsWith(`${namespace}_ab`))) await jsm.streams.delete(stream.config.name);
   }
   await nc.close();
   await rm(dataDir, { recursive: true, force: true });
@@ -459,21 +459,27 @@ function systemCpuGroups(supervisor, suffix) {
 }
 
 /**
- * BENCH_AB_ROOT=/path/to/another/checkout (built): the issue and notification lists are also
- * measured on a second system booted from that checkout, in alternation with this one, so a
- * change is compared with its base on the same machine at the same time (CPU µs/request).
+ * BENCH_AB_ROOT=/path/to/another/checkout[,another] (built): the issue list is also measured
+ * on a system booted from each, named B, C, …, in alternation with this one (A), so a change
+ * is compared with its base on the same machine at the same time (CPU µs/request).
  */
-async function abSystem(dataDir) {
-  if (!process.env.BENCH_AB_ROOT) return undefined;
-  const { baseUrl, supervisor } = await bootGateway(join(dataDir, 'ab'), '_ab', {}, process.env.BENCH_AB_ROOT);
-  return { name: 'B', baseUrl, token: await createToken(baseUrl), collaborationDbUrl: databaseUrl(`${prefix}_ab_collaboration`), cpu: systemCpuGroups(supervisor, '_ab') };
+async function abSystems(dataDir) {
+  const roots = (process.env.BENCH_AB_ROOT ?? '').split(',').filter(Boolean);
+  const systems = [];
+  for (const [i, root] of roots.entries()) {
+    const name = String.fromCharCode(66 + i);
+    const suffix = `_ab${name.toLowerCase()}`;
+    const { baseUrl, supervisor } = await bootGateway(join(dataDir, `ab${name}`), suffix, {}, root);
+    systems.push({ name, baseUrl, token: await createToken(baseUrl), collaborationDbUrl: databaseUrl(`${prefix}${suffix}_collaboration`), cpu: systemCpuGroups(supervisor, suffix) });
+  }
+  return systems;
 }
 
 /** Page 1 of a repository's issue list with 100 issues and with 100,000 (issues.mjs). */
 async function benchIssues({ systems, log }) {
   const bySystem = await benchIssueList({ systems, owner: admin.username, connections: CONNECTIONS, duration: DURATION, rounds: ROUNDS, log, startCpuMeter });
   console.log(`\nGET /api/v1/repos/{owner}/{repo}/issues (page 1: 30 open issues with poster, labels, milestone) with a token, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s each`);
-  console.log(`${machine()}${systems.length > 1 ? `; A = this checkout, B = ${process.env.BENCH_AB_ROOT}, measured in alternation` : ''}\n`);
+  console.log(`${machine()}${systems.length > 1 ? `; A = this checkout, B, C, … = ${process.env.BENCH_AB_ROOT}, measured in alternation` : ''}\n`);
   console.log('| system | repository | req/s | p50 ms | p99 ms | CPU µs/req: gateway | collaboration | other node | PostgreSQL |');
   console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const [name, r] of Object.entries(bySystem)) {
@@ -544,8 +550,7 @@ async function main() {
     if (PARTS.has('reads')) await benchGitReads(gitReads);
     if (PARTS.has('mixed')) await benchMixed(gitReads);
     const systemA = { name: 'A', baseUrl, token, collaborationDbUrl: databaseUrl(`${prefix}_collaboration`), cpu: systemCpuGroups(supervisor, '') };
-    const systemB = PARTS.has('issues') || PARTS.has('notifications') ? await abSystem(dataDir) : undefined;
-    if (PARTS.has('issues')) await benchIssues({ systems: [systemA, ...(systemB ? [systemB] : [])], log });
+    if (PARTS.has('issues')) await benchIssues({ systems: [systemA, ...(await abSystems(dataDir))], log });
     if (PARTS.has('issue-search')) await benchIssueSearchPart({ baseUrl, log });
     if (PARTS.has('pulls')) await benchPullRequests({ baseUrl, token, dataDir, log });
     if (PARTS.has('notifications')) await benchNotificationParts({ baseUrl, token, log });
