@@ -29,6 +29,19 @@ function completeUser(user: Partial<identity.User>): identity.User {
   } as identity.User;
 }
 
+/**
+ * An IssueList's issues with their users: the list sends each user once (collaboration.proto
+ * IssueList) and the issues name them by id.
+ */
+export function issuesOf(list: collaboration.IssueList): collaboration.Issue[] {
+  const users = new Map(list.users.map((u) => [Number(u.id), u]));
+  const full = (ref: identity.User) => users.get(Number(ref.id)) ?? ref;
+  return list.issues.map((issue) => ({ ...issue, user: issue.user ? full(issue.user) : issue.user, assignees: issue.assignees.map(full) }));
+}
+
+/** Users presented once per reply, by id: a page's issues mostly share a few users. */
+export type ShownUsers = Map<number, ReturnType<typeof presentUser>>;
+
 const optionalTime = (ts: collaboration.Issue['closed_at']) => (ts ? formatTime(ts) : null);
 
 export function presentLabel(label: collaboration.Label, rootUrl: string, repo: IssueRepository) {
@@ -49,9 +62,14 @@ export function presentMilestone(m: collaboration.Milestone) {
   };
 }
 
-export function presentIssue(issue: collaboration.Issue, repo: IssueRepository, caller: Caller, rootUrl: string) {
+export function presentIssue(issue: collaboration.Issue, repo: IssueRepository, caller: Caller, rootUrl: string, shown: ShownUsers = new Map()) {
   const urls = repoUrls(rootUrl, repo.owner, repo.name);
-  const user = (u: Partial<identity.User>) => presentUser(completeUser(u), caller, rootUrl);
+  const user = (u: Partial<identity.User>) => {
+    const id = Number(u.id);
+    let presented = shown.get(id);
+    if (!presented) shown.set(id, (presented = presentUser(completeUser(u), caller, rootUrl)));
+    return presented;
+  };
   const assignees = issue.assignees.map(user);
   const kind = issue.is_pull ? 'pulls' : 'issues';
   return {

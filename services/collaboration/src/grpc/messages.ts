@@ -38,6 +38,21 @@ export function issueMessage(issue: Issue): pb.IssueInput {
   };
 }
 
+/** A page of issues as an IssueList: each user once in `users`, the issues naming them by id (collaboration.proto). */
+export function issueListMessage(items: Issue[], total: number): pb.IssueListInput {
+  const users = new Map<number, UserProfile>();
+  const ref = (user: UserProfile) => {
+    users.set(Number(user.id), user);
+    return { id: user.id };
+  };
+  const issues = items.map((issue) => ({
+    ...issueMessage(issue),
+    user: issue.poster ? ref(issue.poster) : undefined,
+    assignees: issue.assignees.map(ref),
+  }));
+  return { issues, total, users: [...users.values()].map(userMessage) };
+}
+
 export function commentMessage(comment: Comment): pb.CommentInput {
   return {
     id: comment.id, issue_id: comment.issueId, issue_index: comment.issueIndex, is_pull: comment.isPull,

@@ -2,11 +2,12 @@
 // assignees and milestone (read models joined in, notes/performance.md rule 4), and the
 // total the list reports: from the per-repository counters when only state and type
 // filter, else counted by a window over the filtered rows.
+import { createHash } from 'node:crypto';
 import type { Issue, IssueQuery, Label, Milestone } from '../domain/issue-store.js';
 import type { ScopedRepository } from '../domain/scope.js';
 import type { UserProfile } from '../domain/users.js';
 import { Prisma } from './generated/client.js';
-import type { CollaborationDb, CollaborationTx } from './db.js';
+import { queryRows, type CollaborationDb, type CollaborationTx } from './db.js';
 
 type Client = CollaborationDb | CollaborationTx;
 
@@ -66,6 +67,9 @@ export async function readIssues(db: Client, where: Prisma.Sql, order: Prisma.Sq
   return rows.map(toIssue);
 }
 
+/** A short stable name for a statement's text (prepared statements are named per text). */
+export const statementKey = (text: string) => createHash('sha1').update(text).digest('base64url').slice(0, 16);
+
 export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Label tokens (names or ids) as SQL matching a label usable in the repository. */
@@ -116,13 +120,19 @@ function counterTotal(repository: ScopedRepository, query: IssueQuery): Prisma.S
   return Prisma.sql`(SELECT ${Prisma.raw(columns.join(' + '))} FROM issue_index WHERE repository_id = ${BigInt(repository.id)})`;
 }
 
-/** A page of issues, newest first (a stable order: pages never shift), and the total. */
+/**
+ * A page of issues, newest first (a stable order: pages never shift), and the total. The
+ * hottest read of the service: one `pg` statement, prepared when its text is one of the few
+ * without per-value label or milestone clauses (db.ts queryRows).
+ */
 export async function listIssueRows(db: Client, repository: ScopedRepository, query: IssueQuery): Promise<{ items: Issue[]; total: number }> {
   const where = Prisma.join(filtersOf(repository, query), ' AND ');
   const total = counterTotal(repository, query) ?? Prisma.sql`count(*) OVER ()`;
-  const rows = await db.$queryRaw<IssueRow[]>`${SELECT_ISSUE}, ${total} AS total
+  const sql = Prisma.sql`${SELECT_ISSUE}, ${total} AS total
     FROM issue i LEFT JOIN "user" p ON p.id = i.poster_id
     WHERE ${where} ORDER BY i.id DESC LIMIT ${query.limit} OFFSET ${query.offset}`;
+  const prepared = !query.labels.length && !query.milestones.length ? `issue-list-${statementKey(sql.text)}` : undefined;
+  const rows = await queryRows<IssueRow>(db, sql, prepared);
   if (rows.length) return { items: rows.map(toIssue), total: Number(rows[0].total ?? 0) };
   // A page past the end has no row to carry the total: count once more (rare).
   if (query.offset === 0) return { items: [], total: 0 };
