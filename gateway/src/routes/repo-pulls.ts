@@ -3,11 +3,12 @@
 // list is one collaboration call and never runs git. A merge lands in the repository service
 // (its write turn, THE protection check, update-ref <new> <old>) before collaboration
 // records it, as Gitea pushes the merge before it marks the pull merged.
-import { DomainError, invalid, notFound } from '@anvil/kit';
+import { DomainError, forbidden, invalid, notFound } from '@anvil/kit';
 import type { collaboration } from '@anvil/proto';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
 import { presentCommit } from '../presenters/commits.js';
-import { presentPull, pullContext } from '../presenters/pull.js';
+import { isFromFork, presentPull, pullContext } from '../presenters/pull.js';
+import { presentRepository } from '../presenters/repository.js';
 import { repoUrls } from '../presenters/repo-urls.js';
 import { assignableFor } from './assignees.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
@@ -29,20 +30,34 @@ const MERGE_STYLES = new Set(['merge', 'rebase', 'rebase-merge', 'squash', 'fast
 const text = (ctx: RouteContext, name: string) => (typeof ctx.query[name] === 'string' ? (ctx.query[name] as string) : '');
 const indexOf = (value: string) => (/^\d{1,15}$/.test(value) ? Number(value) : 0);
 
-const present = (ctx: RouteContext, call: RepositoryCall) => {
+/**
+ * Presents pulls of one repository; the forks their heads come from are loaded in one call
+ * for the whole page (only those the caller may see), and only when a pull comes from one.
+ */
+async function presentAll(ctx: RouteContext, call: RepositoryCall, pulls: collaboration.PullRequest[]) {
+  const baseId = Number(call.access.repository!.id);
+  const forkIds = [...new Set(pulls.filter((p) => isFromFork(p, baseId)).map((p) => String(p.head_repo_id)))];
   const context = pullContext({ access: call.access, repo: call.repo, caller: ctx.caller, rootUrl: ctx.deps.config.rootUrl });
-  return (pull: collaboration.PullRequest) => presentPull(pull, context);
-};
+  if (forkIds.length) {
+    const found = await ctx.deps.services.repository.SearchRepositories({ ids: forkIds, page: { page: 1, limit: forkIds.length } }, { caller: ctx.caller });
+    context.headRepos = new Map(found.repositories.flatMap((access) => (access.owner
+      ? [[Number(access.repository!.id), presentRepository(access, access.owner, ctx.caller, ctx.deps.config.rootUrl)] as const]
+      : [])));
+  }
+  return pulls.map((pull) => presentPull(pull, context));
+}
+
+const presentOnePull = async (ctx: RouteContext, call: RepositoryCall, pull: collaboration.PullRequest) => (await presentAll(ctx, call, [pull]))[0];
 
 const refOf = (call: RepositoryCall) => ({ owner: call.repo.owner, name: call.repo.name });
 
-/** `branch` or `owner:branch`; another owner's head is a fork, which Anvil does not have yet. */
-function headBranchOf(head: string, call: RepositoryCall): string {
+/** `branch` or `owner:branch`; another owner's head is in a fork of the base's network. */
+function headOf(head: string, call: RepositoryCall): { forkOwner?: string; branch: string } {
   const colon = head.indexOf(':');
-  if (colon < 0) return head;
+  if (colon < 0) return { branch: head };
   const owner = head.slice(0, colon);
-  if (owner.toLowerCase() !== call.repo.owner.toLowerCase()) throw notFound('head repository does not exist (forks are not supported yet)', 'head_repo_not_found');
-  return head.slice(colon + 1);
+  const branch = head.slice(colon + 1);
+  return owner.toLowerCase() === call.repo.owner.toLowerCase() ? { branch } : { forkOwner: owner, branch };
 }
 
 /** Where the pull's head is kept whatever happens to its branch (refs/pull/<index>/head). */
@@ -72,7 +87,7 @@ export const repoPullRoutes: Route[] = [
         state: text(ctx, 'state'), sort: text(ctx, 'sort'), milestone: Number(text(ctx, 'milestone')) || 0, labels,
         poster: text(ctx, 'poster'), page: { page, limit },
       }, call.options);
-      return ok(reply.pulls.map(present(ctx, call)), Number(reply.total));
+      return ok(await presentAll(ctx, call, reply.pulls), Number(reply.total));
     }),
   },
   {
@@ -80,10 +95,15 @@ export const repoPullRoutes: Route[] = [
     handle: inRepository('read', async (ctx, call) => {
       const body = ctx.body as CreatePullBody;
       const base = body.base ?? '';
-      const head = headBranchOf(body.head ?? '', call);
+      const { forkOwner, branch: head } = headOf(body.head ?? '', call);
       if (!base || !head) throw notFound('base or head branch does not exist', 'branch_not_found');
-      if (base === head) throw invalid('Invalid PullRequest: There are no changes between the head and the base', 'same_branch');
-      const range = { ref: refOf(call), base: `refs/heads/${base}`, head: `refs/heads/${head}` };
+      if (!forkOwner && base === head) throw invalid('Invalid PullRequest: There are no changes between the head and the base', 'same_branch');
+      // A fork's head is copied into the base first (its objects only: the pull has no index
+      // yet), so it is compared with the base like any other commit of the base.
+      const fork = forkOwner
+        ? await ctx.deps.services.pullGit.FetchForkHead({ ref: refOf(call), head_owner: forkOwner, head_branch: head, index: 0 }, call.options)
+        : undefined;
+      const range = { ref: refOf(call), base: `refs/heads/${base}`, head: fork ? fork.head_sha : `refs/heads/${head}` };
       const checked = await ctx.deps.services.pullGit.CheckMergeability(range, call.options);
       if (!checked.merge_base) throw invalid('Invalid PullRequest: the head and the base have no common history', 'no_merge_base');
       const stats = await ctx.deps.services.pullGit.GetDiffStats({ ...range, page: 1, limit: 0 }, call.options);
@@ -94,9 +114,15 @@ export const repoPullRoutes: Route[] = [
         additions: stats.additions, deletions: stats.deletions, changed_files: stats.changed_files,
         assignees, labels: body.labels ?? [], milestone: body.milestone ?? 0, due_date: timestampOf(body.due_date, 'due_date'),
         assignable: await assignableFor(ctx, call, assignees),
+        head_repo_id: fork?.head?.repository?.id ?? 0, head_owner_login: fork?.head?.owner?.login ?? '',
       }, call.options);
-      await ctx.deps.services.pullGit.UpdatePullRef({ ref: refOf(call), index: pull.issue!.index, head: checked.head_sha }, call.options);
-      return created(present(ctx, call)(pull));
+      if (fork) {
+        // The pull's own ref, fetched from the fork (a push meanwhile reaches it through the push consumer).
+        await ctx.deps.services.pullGit.FetchForkHead({ ref: refOf(call), head_owner: forkOwner!, head_branch: head, index: pull.issue!.index }, call.options);
+      } else {
+        await ctx.deps.services.pullGit.UpdatePullRef({ ref: refOf(call), index: pull.issue!.index, head: checked.head_sha }, call.options);
+      }
+      return created(await presentOnePull(ctx, call, pull));
     }),
   },
   {
@@ -116,7 +142,7 @@ export const repoPullRoutes: Route[] = [
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/pulls/:index', operationId: 'repoGetPullRequest', access: 'public', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => ok(present(ctx, call)(await pullOf(ctx, call, ctx.params.index)))),
+    handle: inRepository('read', async (ctx, call) => ok(await presentOnePull(ctx, call, await pullOf(ctx, call, ctx.params.index)))),
   },
   {
     // Gitea answers an edit with 201. Title, body, state, milestone, assignees and due date
@@ -148,7 +174,7 @@ export const repoPullRoutes: Route[] = [
         set_assignees: setAssignees, assignees, due_date: timestampOf(body.due_date, 'due_date'), unset_due_date: body.unset_due_date ?? false,
         assignable: await assignableFor(ctx, call, assignees),
       }, call.options);
-      return created(present(ctx, call)(await pullOf(ctx, call, ctx.params.index)));
+      return created(await presentOnePull(ctx, call, await pullOf(ctx, call, ctx.params.index)));
     }),
   },
   {
@@ -211,8 +237,10 @@ export const repoPullRoutes: Route[] = [
           return created(undefined);
         }
       }
-      // The head branch while it exists; the pull's own ref once the branch is gone.
-      const branch = await ctx.deps.services.pullGit.GetMergeBase({ ref: refOf(call), base: `refs/heads/${pull.base_branch}`, head: `refs/heads/${pull.head_branch}` }, call.options)
+      // The head branch while it exists; the pull's own ref once the branch is gone, and always
+      // for a fork's head (the base has its copy there; the fork's branch is the fork's to keep).
+      const fromFork = isFromFork(pull, Number(call.access.repository!.id));
+      const branch = fromFork ? pullRef(pull) : await ctx.deps.services.pullGit.GetMergeBase({ ref: refOf(call), base: `refs/heads/${pull.base_branch}`, head: `refs/heads/${pull.head_branch}` }, call.options)
         .then(() => `refs/heads/${pull.head_branch}`, (err) => {
           if (err instanceof DomainError && err.reason === 'head_not_found') return pullRef(pull);
           throw err;
@@ -222,9 +250,9 @@ export const repoPullRoutes: Route[] = [
       const merged = await ctx.deps.services.pullGit.MergeToRef({
         ref: refOf(call), base_branch: pull.base_branch, head: branch, style,
         message: message ? `${message}\n` : '', expected_head_sha: body.head_commit_id ?? '', pull_index: pull.issue!.index,
-        pull_title: pull.issue!.title, delete_head_branch: body.delete_branch_after_merge ? pull.head_branch : '',
+        pull_title: pull.issue!.title, delete_head_branch: body.delete_branch_after_merge && !fromFork ? pull.head_branch : '',
         // Not said: the repository's default_delete_branch_after_merge decides.
-        default_delete_head_branch: body.delete_branch_after_merge === undefined ? pull.head_branch : '',
+        default_delete_head_branch: body.delete_branch_after_merge === undefined && !fromFork ? pull.head_branch : '',
         author_name: '', author_email: '', reviews: { verdicts: summary.verdicts }, force_merge: body.force_merge ?? false,
         merge_commit_id: body.merge_commit_id ?? '',
         // Merges of one repository take turns: a merge may wait behind others before its own.
@@ -250,6 +278,8 @@ export const repoPullRoutes: Route[] = [
     handle: inRepository('read', async (ctx, call) => {
       const pull = await pullOf(ctx, call, ctx.params.index);
       if (pull.has_merged || pull.issue!.state === 'closed') throw invalid('the pull request is closed or merged', 'pull_closed');
+      // The head branch lives in the fork, which this call cannot write; its owner updates it there.
+      if (isFromFork(pull, Number(call.access.repository!.id))) throw forbidden('updating a pull request from a fork is not supported', 'update_not_allowed');
       const updated = await ctx.deps.services.pullGit.UpdatePullHead({
         ref: refOf(call), base_branch: pull.base_branch, head_branch: pull.head_branch, style: text(ctx, 'style') === 'rebase' ? 'rebase' : 'merge',
       }, { ...call.options, deadlineMs: 60_000 });
@@ -263,7 +293,7 @@ export const repoPullRoutes: Route[] = [
   {
     // Last: `/pulls/{index}/files` and the like would otherwise be read as a base and a head.
     method: 'GET', path: '/repos/:owner/:repo/pulls/:base/:head', operationId: 'repoGetPullRequestByBaseHead', access: 'public', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => ok(present(ctx, call)(await ctx.deps.services.pulls.GetPullByBranches({
+    handle: inRepository('read', async (ctx, call) => ok(await presentOnePull(ctx, call, await ctx.deps.services.pulls.GetPullByBranches({
       base_branch: ctx.params.base, head_branch: ctx.params.head,
     }, call.options)))),
   },

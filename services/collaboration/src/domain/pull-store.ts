@@ -10,6 +10,8 @@ export interface Pull {
   baseBranch: string;
   headBranch: string;
   headRepoId: number;
+  /** The head repository's owner for a pull from a fork ("" for a head in the base). */
+  headOwnerLogin: string;
   headSha: string;
   mergeBase: string;
   status: PullStatus;
@@ -38,6 +40,7 @@ export interface NewPull extends PullGitFacts {
   baseBranch: string;
   headBranch: string;
   headRepoId: number;
+  headOwnerLogin: string;
 }
 
 export type PullAction = 'opened' | 'closed' | 'reopened' | 'edited' | 'synchronized'

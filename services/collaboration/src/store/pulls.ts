@@ -15,7 +15,7 @@ import { rememberUsers } from './users.js';
 type Client = CollaborationDb | CollaborationTx;
 
 interface PullRow {
-  issue_id: bigint; base_branch: string; head_branch: string; head_repo_id: bigint; head_sha: string; merge_base: string; status: string;
+  issue_id: bigint; base_branch: string; head_branch: string; head_repo_id: bigint; head_owner_login: string; head_sha: string; merge_base: string; status: string;
   conflicted_files: string[]; additions: number; deletions: number; changed_files: number; has_merged: boolean;
   merged_at: Date | null; merged_by_id: bigint | null; merge_commit_sha: string; merged_by: UserProfile | null;
 }
@@ -31,7 +31,8 @@ async function pullRows(db: Client, issueIds: number[]): Promise<Map<number, Pul
 
 function toPull(issue: Issue, row: PullRow): Pull {
   return {
-    issue, baseBranch: row.base_branch, headBranch: row.head_branch, headRepoId: Number(row.head_repo_id), headSha: row.head_sha,
+    issue, baseBranch: row.base_branch, headBranch: row.head_branch, headRepoId: Number(row.head_repo_id),
+    headOwnerLogin: row.head_owner_login ?? '', headSha: row.head_sha,
     mergeBase: row.merge_base, status: row.status as PullStatus, conflictedFiles: row.conflicted_files, additions: row.additions,
     deletions: row.deletions, changedFiles: row.changed_files, hasMerged: row.has_merged, mergedAt: row.merged_at ?? undefined,
     mergedBy: row.merged_by ? { ...row.merged_by, id: Number(row.merged_by.id) } : undefined, mergeCommitSha: row.merge_commit_sha,
@@ -76,7 +77,7 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
         const [{ count }] = await tx.$queryRaw<Array<{ count: bigint }>>`
           SELECT count(*) AS count FROM pull_request pr JOIN issue i ON i.id = pr.issue_id
           WHERE pr.repository_id = ${repositoryId} AND pr.head_branch = ${pull.headBranch} AND pr.base_branch = ${pull.baseBranch}
-            AND NOT i.is_closed AND NOT pr.has_merged`;
+            AND pr.head_repo_id = ${BigInt(pull.headRepoId)} AND NOT i.is_closed AND NOT pr.has_merged`;
         // Throwing rolls back the index taken above, so a refused pull uses no number.
         if (Number(count) > 0) throw new DuplicatePull();
         const now = new Date();
@@ -94,7 +95,7 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
         await tx.pullRequest.create({
           data: {
             issue_id: created.id, repository_id: repositoryId, base_branch: pull.baseBranch, head_branch: pull.headBranch,
-            head_repo_id: BigInt(pull.headRepoId), head_sha: pull.headSha, merge_base: pull.mergeBase,
+            head_repo_id: BigInt(pull.headRepoId), head_owner_login: pull.headOwnerLogin, head_sha: pull.headSha, merge_base: pull.mergeBase,
             status: pull.mergeable ? 'mergeable' : 'conflict', conflicted_files: pull.conflictedFiles,
             additions: pull.additions, deletions: pull.deletions, changed_files: pull.changedFiles,
           },
