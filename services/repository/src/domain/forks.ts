@@ -91,7 +91,9 @@ export async function forkRepository(deps: RepositoryDeps, ownerLogin: string, n
     const permission = owner.type === 'organization'
       ? permissionOf({ repository, owner, caller, ...orgFactsOf(teams, owner.id, repository.id) })
       : 'owner';
-    return { repository, owner, permission, parent: { repository: parent, owner: base.owner } };
+    // The parent as it is now, its forks_count counting this fork.
+    const parentNow = await store.findById(parent.id);
+    return { repository, owner, permission, parent: parentNow ?? { repository: parent, owner: base.owner } };
   } catch (err) {
     await staged.discard().catch(() => undefined);
     throw err;
