@@ -68,7 +68,7 @@ function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: R
   const { repository } = config.settings;
   return {
     store: repositoryStore(db, { onPublished: () => relay.kick() }),
-    git: gitStorage(storage, (owner, name) => writeLock.run(owner, name, async () => {})),
+    git: gitStorage(storage, (owner, name) => writeLock.run(owner, name, async () => {}), (owner, name, work) => writeLock.run(owner, name, work)),
     templates: templateCatalog(),
     settings: {
       forcePrivate: repository.FORCE_PRIVATE, maxCreationLimit: repository.MAX_CREATION_LIMIT, defaultBranch: repository.DEFAULT_BRANCH,

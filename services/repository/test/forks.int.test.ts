@@ -2,6 +2,7 @@
 // events in one transaction, the parent's counter, visibility, and a fork's branch fetched
 // into its base for a pull request.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { decodeEvent } from '@anvil/proto';
 import { SYSTEM } from '@anvil/kit';
@@ -63,6 +64,15 @@ describe('forks over PostgreSQL and git', () => {
     await createRepository(deps, input(3, 'engine', { auto_init: false }), cat);
     await expect(forkRepository(deps, 'ada', 'engine', { organization: '', name: '' }, cat)).rejects.toMatchObject({ kind: 'already_exists', reason: 'repo_exists' });
     expect(await db.repository.count({ where: { owner_id: 3n } })).toBe(1);
+  });
+
+  it('forks an empty repository as an empty repository with the parent\'s default branch', async () => {
+    const moe = await owner(13, 'moe');
+    const ned = await owner(14, 'ned');
+    await createRepository(deps, input(13, 'blank', { auto_init: false, default_branch: 'trunk' }), moe);
+    const fork = await forkRepository(deps, 'moe', 'blank', { organization: '', name: '' }, ned);
+    expect(fork.repository).toMatchObject({ empty: true, default_branch: 'trunk' });
+    expect(readFileSync(`${storage.pathOf('ned', 'blank')}/HEAD`, 'utf8').trim()).toBe('ref: refs/heads/trunk');
   });
 
   it('keeps a fork of a private repository private and hides it from strangers', async () => {

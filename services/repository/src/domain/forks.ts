@@ -62,7 +62,7 @@ export async function forkRepository(deps: RepositoryDeps, ownerLogin: string, n
   if (await store.findByName(owner.login, forkName)) throw alreadyExists('The repository with the same name already exists.', 'repo_exists');
 
   const parent = base.repository;
-  const staged = await git.stageFork(base.owner.login, parent.name);
+  const staged = await git.stageFork(base.owner.login, parent.name, parent.default_branch);
   try {
     const size = await staged.size();
     const repository = await store.transaction(async (tx) => {

@@ -3,18 +3,20 @@
 // (Gitea fetches a pull's head from the head repository into refs/pull/<index>/head).
 import { git, runGit } from './command.js';
 import type { ForkHeadGit } from '../domain/fork-heads.js';
-import type { RepositoryStorage } from './storage.js';
+import { setHead, type RepositoryStorage } from './storage.js';
 
 /**
  * A bare clone of `source`'s branches and tags (as Gitea's ForkRepository clones) into a
  * reserved staging directory; objects are hard-linked, which is safe because git never
  * rewrites an object file. The clone forgets where it came from.
  */
-export async function cloneForFork(storage: RepositoryStorage, source: string): Promise<string> {
+export async function cloneForFork(storage: RepositoryStorage, source: string, defaultBranch: string): Promise<string> {
   const staged = await storage.reserveStaged();
   try {
     await runGit(git('clone', { localSource: true }).flag('--bare', '--quiet').afterEndOfOptions(source, staged).build());
     await runGit(git('config', { gitDir: staged }).flag('--remove-section').arg('remote.origin').build());
+    // The parent's default branch, also when it is empty (a clone of nothing picks git's own).
+    await setHead(staged, defaultBranch);
     await storage.markStaged(staged);
     return staged;
   } catch (err) {

@@ -7,12 +7,19 @@ import { directorySize, RepositoryStorage, setHead } from './storage.js';
 
 /**
  * `afterRefChange` runs after a ref moved outside a write turn (a new repository's first
- * commit): it takes the repository's turn, whose end rewrites the refs table.
+ * commit): it takes the repository's turn, whose end rewrites the refs table. `inTurn` runs
+ * work in a repository's write turn: a fork's clone reads its parent there, so it copies the
+ * refs between two writes, never in the middle of a push or merge.
  */
-export function gitStorage(storage: RepositoryStorage, afterRefChange?: (owner: string, name: string) => Promise<void>): GitStorage {
+export function gitStorage(
+  storage: RepositoryStorage,
+  afterRefChange?: (owner: string, name: string) => Promise<void>,
+  inTurn: <T>(owner: string, name: string, work: () => Promise<T>) => Promise<T> = (_o, _n, work) => work(),
+): GitStorage {
   return {
     stage: async (branch, objectFormat) => staging(await storage.stage(branch, objectFormat)),
-    stageFork: async (fromOwner, fromName) => staging(await cloneForFork(storage, storage.pathOf(fromOwner, fromName))),
+    stageFork: async (fromOwner, fromName, defaultBranch) =>
+      staging(await inTurn(fromOwner, fromName, () => cloneForFork(storage, storage.pathOf(fromOwner, fromName), defaultBranch))),
     move: (fo, fn, to, tn) => storage.move(fo, fn, to, tn),
     remove: (owner, name) => storage.remove(owner, name),
     async setDefaultBranch(owner, name, branch) {
