@@ -150,6 +150,9 @@ describe('pull requests from a fork', () => {
       base: { ref: 'main' },
     });
     expect((await bob.client.post(`${base}/pulls`, { title: 'again', head: `${bob.username}:topic`, base: 'main' })).status).toBe(409);
+    expect((await e2e.anonymous.get(`${base}/pulls/main/${bob.username}:topic`)).body).toMatchObject({ number: 1, head: { repo_id: forkId } });
+    // The base has no `topic` branch of its own: that head names nothing.
+    expect((await e2e.anonymous.get(`${base}/pulls/main/topic`)).status).toBe(404);
     expect((await bob.client.post(`${base}/pulls`, { title: 'x', head: `${bob.username}:nope`, base: 'main' })).status).toBe(404);
 
     // A push to the fork's branch reaches the pull: new head, new totals.

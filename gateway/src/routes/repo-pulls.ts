@@ -293,8 +293,15 @@ export const repoPullRoutes: Route[] = [
   {
     // Last: `/pulls/{index}/files` and the like would otherwise be read as a base and a head.
     method: 'GET', path: '/repos/:owner/:repo/pulls/:base/:head', operationId: 'repoGetPullRequestByBaseHead', access: 'public', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => ok(await presentOnePull(ctx, call, await ctx.deps.services.pulls.GetPullByBranches({
-      base_branch: ctx.params.base, head_branch: ctx.params.head,
-    }, call.options)))),
+    handle: inRepository('read', async (ctx, call) => {
+      // Gitea: `owner:branch` names the head in owner's repository of the base's name (a fork).
+      const { forkOwner, branch } = headOf(ctx.params.head, call);
+      const headRepo = forkOwner
+        ? await ctx.deps.services.repository.ResolveRepository({ owner: forkOwner, name: call.repo.name }, { caller: ctx.caller })
+        : undefined;
+      return ok(await presentOnePull(ctx, call, await ctx.deps.services.pulls.GetPullByBranches({
+        base_branch: ctx.params.base, head_branch: branch, head_repo_id: headRepo?.repository?.id ?? 0,
+      }, call.options)));
+    }),
   },
 ];

@@ -55,9 +55,10 @@ export async function getPull(deps: PullDeps, scope: RepositoryScope | undefined
   return pull;
 }
 
-export async function getPullByBranches(deps: PullDeps, scope: RepositoryScope | undefined, baseBranch: string, headBranch: string): Promise<Pull> {
+/** GET /pulls/{base}/{head}: `headRepoId` names a fork's head (0: a branch of this repository). */
+export async function getPullByBranches(deps: PullDeps, scope: RepositoryScope | undefined, baseBranch: string, headBranch: string, headRepoId = 0): Promise<Pull> {
   const repository = scopedRepository(scope);
-  const pull = await deps.pulls.findByBranches(repository.id, baseBranch, headBranch.replace(/^[^:]*:/, ''));
+  const pull = await deps.pulls.findByBranches(repository.id, baseBranch, headBranch.replace(/^[^:]*:/, ''), headRepoId > 0 ? headRepoId : repository.id);
   if (!pull) throw pullNotFound();
   return pull;
 }

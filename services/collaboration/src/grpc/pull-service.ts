@@ -34,7 +34,7 @@ export function pullService(deps: AutoMergeDeps): ServiceImplementation<collabor
       return pullMessage(await getPull(deps, repository, request.index));
     },
     async GetPullByBranches(request, { repository }) {
-      return pullMessage(await getPullByBranches(deps, repository, request.base_branch, request.head_branch));
+      return pullMessage(await getPullByBranches(deps, repository, request.base_branch, request.head_branch, Number(request.head_repo_id ?? 0)));
     },
     async ChangePullBase(request, { caller, repository }) {
       return pullMessage(await changePullBase(deps, repository, caller, request.index, request.base_branch, {

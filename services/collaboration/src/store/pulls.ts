@@ -115,9 +115,10 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
 
     find: (repositoryId, index) => readPull(db, byIndex(repositoryId, index)),
 
-    async findByBranches(repositoryId, baseBranch, headBranch) {
+    async findByBranches(repositoryId, baseBranch, headBranch, headRepoId) {
       const [row] = await db.$queryRaw<Array<{ issue_id: bigint }>>`
         SELECT issue_id FROM pull_request WHERE repository_id = ${BigInt(repositoryId)} AND base_branch = ${baseBranch} AND head_branch = ${headBranch}
+          AND head_repo_id = ${BigInt(headRepoId)}
         ORDER BY issue_id DESC LIMIT 1`;
       return row ? readPull(db, byId(Number(row.issue_id))) : undefined;
     },
