@@ -65,6 +65,10 @@ describe('forking a repository', () => {
     expect((await cat.client.post(`${parent}/forks`, {})).status).toBe(409);
     expect((await cat.client.post(`${parent}/forks`, { organization: e2e.users.unique('no-org-') })).status).toBe(422);
     expect((await e2e.anonymous.post(`${parent}/forks`, {})).status).toBe(401);
+    for (const bad of ['../up', '-x', 'a'.repeat(101), 'x.git', 'sp ace']) {
+      expect((await cat.client.post(`${parent}/forks`, { name: bad })).status).toBe(422);
+    }
+    expect((await cat.client.post(`${parent}/forks`, { organization: '../../etc' })).status).toBe(422);
     expect((await e2e.anonymous.get(parent)).body.forks_count).toBe(0);
   });
 
