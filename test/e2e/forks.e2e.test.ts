@@ -127,6 +127,8 @@ describe('forking a repository', () => {
     expect(second.body.map((r: { owner: { login: string } }) => r.owner.login)).toEqual([forkers[1].username]);
     const searched = await e2e.anonymous.get(`/repos/search?mode=fork&q=${parent.split('/')[3]}`);
     expect(searched.body.data).toHaveLength(2);
+    const byForks = await e2e.anonymous.get(`/repos/search?sort=forks&order=desc&q=${parent.split('/')[3]}`);
+    expect(byForks.body.data[0]).toMatchObject({ full_name: parent.slice(7), forks_count: 2 });
   });
 });
 
