@@ -65,7 +65,7 @@ export async function forkRepository(deps: RepositoryDeps, ownerLogin: string, n
   const staged = await git.stageFork(base.owner.login, parent.name, parent.default_branch);
   try {
     const size = await staged.size();
-    const repository = await store.transaction(async (tx) => {
+    const { repository, parentNow } = await store.transaction(async (tx) => {
       const created = await tx.insert({
         owner_id: owner.id, owner_login: owner.login, name: forkName, description: parent.description, website: '',
         // Gitea: a fork of a private repository, or of a private owner's, is private.
@@ -76,24 +76,24 @@ export async function forkRepository(deps: RepositoryDeps, ownerLogin: string, n
       });
       // What git facts the parent has are the fork's too until its first push (Gitea copies them).
       const final = await tx.update(created.id, { empty: parent.empty, size, branch_count: parent.branch_count, licenses: parent.licenses });
+      // The parent as the insert left it: its forks_count counts this fork.
+      const parentNow = (await tx.findById(parent.id)) ?? { repository: parent, owner: base.owner };
       await tx.publish({ kind: 'repo.created', repository: final, actorId: caller.userId, actorLogin: caller.login });
-      await tx.publish({ kind: 'repo.forked', repository: final, parent, actorId: caller.userId, actorLogin: caller.login });
+      await tx.publish({ kind: 'repo.forked', repository: final, parent: parentNow.repository, actorId: caller.userId, actorLogin: caller.login });
       try {
         await staged.place(owner.login, forkName);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw alreadyExists('The repository with the same name already exists.', 'repo_exists');
         throw err;
       }
-      return final;
+      return { repository: final, parentNow };
     });
     await staged.settle().catch(() => undefined);
     // Gitea answers with the owner's permission on the new fork.
     const permission = owner.type === 'organization'
       ? permissionOf({ repository, owner, caller, ...orgFactsOf(teams, owner.id, repository.id) })
       : 'owner';
-    // The parent as it is now, its forks_count counting this fork.
-    const parentNow = await store.findById(parent.id);
-    return { repository, owner, permission, parent: parentNow ?? { repository: parent, owner: base.owner } };
+    return { repository, owner, permission, parent: parentNow };
   } catch (err) {
     await staged.discard().catch(() => undefined);
     throw err;
