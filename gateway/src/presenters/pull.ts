@@ -17,6 +17,14 @@ export interface PullContext {
   rootUrl: string;
   /** The repository's JSON, built once per request (a page of 50 pulls shows it 100 times). */
   repoJson?: ReturnType<typeof presentRepository> | null;
+  /** The JSON of the forks the page's pulls come from, by id: those the caller may see and that still exist. */
+  headRepos?: ReadonlyMap<number, ReturnType<typeof presentRepository>>;
+}
+
+/** A pull whose head lives in another repository (a fork in the base's network). */
+export function isFromFork(pull: collaboration.PullRequest, baseRepositoryId: number): boolean {
+  const head = Number(pull.head_repo_id ?? 0);
+  return head > 0 && head !== Number(baseRepositoryId);
 }
 
 /**
@@ -34,6 +42,17 @@ export function isDraftTitle(title: string): boolean {
 /** A context for presenting many pulls of one repository: its JSON is built once. */
 export function pullContext(ctx: Omit<PullContext, 'repoJson'>): PullContext {
   return { ...ctx, repoJson: ctx.access.owner ? presentRepository(ctx.access, ctx.access.owner, ctx.caller, ctx.rootUrl) : null };
+}
+
+/**
+ * The head of a pull from a fork: labelled `owner:branch` (GitHub's and Gitea's clients read
+ * the owner from it), with the fork's JSON while the fork exists and the caller may see it;
+ * otherwise no repository and Gitea's repo_id -1. Ref and sha stay what was stored.
+ */
+function forkHead(pull: collaboration.PullRequest, ctx: PullContext) {
+  const repo = ctx.headRepos?.get(Number(pull.head_repo_id)) ?? null;
+  const label = pull.head_owner_login ? `${pull.head_owner_login}:${pull.head_branch}` : pull.head_branch;
+  return { label, ref: pull.head_branch, sha: pull.head_sha, repo_id: repo ? Number(pull.head_repo_id) : -1, repo };
 }
 
 export function presentPull(pull: collaboration.PullRequest, ctx: PullContext) {
@@ -76,7 +95,7 @@ export function presentPull(pull: collaboration.PullRequest, ctx: PullContext) {
     merged_by: pull.merged_by ? presentUser(pull.merged_by as identity.User, ANONYMOUS, ctx.rootUrl) : null,
     allow_maintainer_edit: false,
     base: branch(pull.base_branch, pull.base_sha ?? ''),
-    head: branch(pull.head_branch, pull.head_sha),
+    head: isFromFork(pull, ctx.repo.id) ? forkHead(pull, ctx) : branch(pull.head_branch, pull.head_sha),
     merge_base: pull.merge_base,
     due_date: issue.due_date,
     created_at: issue.created_at,

@@ -1,7 +1,7 @@
 // repository.RepositoryAccess (+ its owner from identity) → Gitea's Repository JSON
 // (services/convert/repository.go innerToRepo). Every field Gitea computes is computed from
 // what the repository service stores (watchers_count from its num_watches); the counters of
-// features Anvil has not built (stars, forks, releases) carry Gitea's values for a
+// features Anvil has not built (stars, releases) carry Gitea's values for a
 // repository without them.
 import type { Caller } from '@anvil/kit';
 import type { identity, repository } from '@anvil/proto';
@@ -34,7 +34,15 @@ function pullRequestSettingsOf(repo: repository.Repository) {
   };
 }
 
-export function presentRepository(access: repository.RepositoryAccess, owner: identity.User, caller: Caller, rootUrl: string) {
+export function presentRepository(access: repository.RepositoryAccess, owner: identity.User, caller: Caller, rootUrl: string): Record<string, unknown> & ReturnType<typeof presentFields> {
+  const presented = presentFields(access, owner, caller, rootUrl);
+  // A fork's parent as Gitea's innerToRepo shows it: one level deep (the parent's own parent
+  // is left out), with the fork's permission; null when it is no fork or its parent is gone.
+  const parent = access.parent?.repository && access.parent.owner ? presentFields(access.parent, access.parent.owner, caller, rootUrl) : null;
+  return { ...presented, parent };
+}
+
+function presentFields(access: repository.RepositoryAccess, owner: identity.User, caller: Caller, rootUrl: string) {
   const repo = access.repository!;
   const fullName = `${owner.login}/${repo.name}`;
   const urls = repoUrls(rootUrl, owner.login, repo.name);
@@ -47,7 +55,7 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     description: repo.description,
     empty: repo.empty,
     private: repo.private,
-    fork: false,
+    fork: Number(repo.fork_id ?? 0) > 0,
     template: repo.template,
     mirror: repo.mirror ?? false,
     size: repo.size,
@@ -61,7 +69,7 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     original_url: repo.original_url ?? '',
     website: repo.website,
     stars_count: 0,
-    forks_count: 0,
+    forks_count: Number(repo.num_forks ?? 0),
     watchers_count: repo.num_watches,
     open_issues_count: 0,
     open_pr_counter: 0,

@@ -38,6 +38,7 @@ import { repoLabelRoutes } from './repo-labels.js';
 import { orgLabelRoutes } from './org-labels.js';
 import { repoMilestoneRoutes } from './repo-milestones.js';
 import { repoPullRoutes } from './repo-pulls.js';
+import { repoForkRoutes } from './repo-forks.js';
 import { repoPullReviewRoutes } from './repo-pull-reviews.js';
 import { repoMigrateRoutes } from './repo-migrate.js';
 import { repoPushMirrorRoutes } from './repo-push-mirrors.js';
@@ -49,7 +50,7 @@ export const apiRoutes: readonly Route[] = [
   ...miscRoutes, ...userRoutes, ...usersRoutes, ...gpgKeyRoutes, ...adminRoutes, ...oauth2AppRoutes, ...orgsRoutes, ...teamsRoutes,
   // Before `/repos/:owner/:repo`, so `/repos/issues/search` is never taken for a repository.
   ...issueSearchRoutes,
-  ...repoRoutes, ...orgRepoRoutes, ...collaboratorRoutes,
+  ...repoRoutes, ...orgRepoRoutes, ...collaboratorRoutes, ...repoForkRoutes,
   ...repoTagRoutes, ...repoArchiveRoutes, ...repoLanguageRoutes, ...repoTopicRoutes,
   ...repoBranchRoutes, ...repoBranchProtectionRoutes,
   ...templateRoutes, ...adminUnadoptedRoutes,

@@ -41,9 +41,9 @@ interface CreateRepoOption {
   object_format_name?: string;
 }
 
-// Gitea's repoSearch sort keys; stars and forks are not tracked yet (all 0), so they order by id.
+// Gitea's repoSearch sort keys; stars are not tracked yet (all 0), so they order by id.
 const SORT_KEYS: Record<string, string> = {
-  alpha: 'alpha', created: 'created', updated: 'updated', size: 'size', git_size: 'size', lfs_size: 'size', id: 'id', stars: 'id', forks: 'id',
+  alpha: 'alpha', created: 'created', updated: 'updated', size: 'size', git_size: 'size', lfs_size: 'size', id: 'id', stars: 'id', forks: 'forks',
 };
 
 // Gitea's repoSearch: `order` is read only when `sort` is given; its messages, its 422.
@@ -114,8 +114,8 @@ export const repoRoutes: Route[] = [
       const mode = typeof q.mode === 'string' ? q.mode : '';
       if (!SEARCH_MODES.has(mode)) throw invalid(`Invalid search mode: "${mode}"`);
       const { sort, order } = sortOf(q);
-      // There are no forks or mirrors yet: asking only for them finds nothing.
-      if (mode === 'fork' || mode === 'mirror') return ok({ ok: true, data: [] }, 0);
+      // Mirrors are not told apart in a search yet: asking only for them finds nothing.
+      if (mode === 'mirror') return ok({ ok: true, data: [] }, 0);
       const reply = await search(ctx, {
         q: typeof q.q === 'string' ? q.q : '',
         owner_id: Number(q.uid) || 0,

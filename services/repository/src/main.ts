@@ -9,6 +9,7 @@ import { forwardAccessHints } from './events/access-hints.js';
 import { identityOrgConsumer } from './events/identity-org-consumer.js';
 import { identityUserConsumer } from './events/identity-user-consumer.js';
 import { gitStorage } from './git/git-storage.js';
+import { forkHeadGit } from './git/fork-git.js';
 import { RepositoryStorage } from './git/storage.js';
 import { branchGit } from './git/branch-git.js';
 import { PreReceiveHooks } from './git-http/pre-receive.js';
@@ -67,7 +68,7 @@ function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: R
   const { repository } = config.settings;
   return {
     store: repositoryStore(db, { onPublished: () => relay.kick() }),
-    git: gitStorage(storage, (owner, name) => writeLock.run(owner, name, async () => {})),
+    git: gitStorage(storage, (owner, name) => writeLock.run(owner, name, async () => {}), (owner, name, work) => writeLock.run(owner, name, work)),
     templates: templateCatalog(),
     settings: {
       forcePrivate: repository.FORCE_PRIVATE, maxCreationLimit: repository.MAX_CREATION_LIMIT, defaultBranch: repository.DEFAULT_BRANCH,
@@ -171,7 +172,7 @@ function grpcServices({ db, config }: ServiceDeps<RepositoryDb>, w: Wiring) {
     commitGrpcService({ store, git: commitGit(storage, refs), people: identityCommits.people, signatures: identityCommits.signatures }),
     contentGrpcService({ store, protections, files: contentFiles(storage, refs), maxBlobSize: config.settings.api.DEFAULT_MAX_BLOB_SIZE, writeLock, sizes: w.sizes }),
     pullGitGrpcService({
-      store, protections, statuses, pullGit: pullGit(storage), writeLock, branches,
+      store, protections, statuses, pullGit: pullGit(storage), writeLock, branches, forkHeads: forkHeadGit(storage),
       signatureOf: (caller) => signatureOf(store, caller),
     }),
     ...w.migrations.services,

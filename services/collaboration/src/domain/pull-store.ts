@@ -11,6 +11,8 @@ export interface Pull {
   baseBranch: string;
   headBranch: string;
   headRepoId: number;
+  /** The head repository's owner for a pull from a fork ("" for a head in the base). */
+  headOwnerLogin: string;
   headSha: string;
   mergeBase: string;
   status: PullStatus;
@@ -49,6 +51,7 @@ export interface NewPull extends PullGitFacts {
   baseBranch: string;
   headBranch: string;
   headRepoId: number;
+  headOwnerLogin: string;
 }
 
 export type PullAction = 'opened' | 'closed' | 'reopened' | 'edited' | 'synchronized'
@@ -62,7 +65,7 @@ export interface PullStore {
    */
   create(context: ChangeContext, issue: NewIssue, pull: NewPull): Promise<Pull | undefined>;
   find(repositoryId: number, index: number): Promise<Pull | undefined>;
-  findByBranches(repositoryId: number, baseBranch: string, headBranch: string): Promise<Pull | undefined>;
+  findByBranches(repositoryId: number, baseBranch: string, headBranch: string, headRepoId: number): Promise<Pull | undefined>;
   list(context: { repository: ChangeContext['repository'] }, query: IssueQuery): Promise<{ items: Pull[]; total: number }>;
   /** Moves an open pull to another base with its new facts; 'duplicate' when an open pull already has that head and base. */
   changeBase(context: ChangeContext, index: number, baseBranch: string, facts: PullGitFacts): Promise<Pull | 'duplicate' | undefined>;

@@ -41,10 +41,18 @@ export function pushConsumer(log: Logger, git: () => PullGitReader): Omit<Consum
       await rememberBranchHead(tx, BigInt(repo.id), branch, push.after, { replace: true });
       const pulls = await openPullsOnBranch(tx, Number(repo.id), branch);
       if (!pulls.length) return;
-      const context = consumerContextOf(repo, push.pusher ?? undefined);
-      const name = { owner: repo.owner_login, name: repo.name };
+      const pushed = Number(repo.id);
       for (const pull of pulls) {
-        const outcome = await outcomeOfPush(git(), name, pull);
+        const fromFork = pull.headRepoId !== pull.repositoryId;
+        let base: repository.Repository = repo;
+        if (fromFork && pull.headRepoId === pushed) {
+          // The fork's branch moved: its commits reach the base's refs/pull/<index>/head first.
+          const fetched = await git().fetchForkHead(pull.repositoryId, pull.headRepoId, pull.headBranch, pull.index);
+          if (!fetched) continue;
+          base = fetched.base;
+        }
+        const context = consumerContextOf(base, push.pusher ?? undefined);
+        const outcome = await outcomeOfPush(git(), { owner: base.owner_login, name: base.name }, { ...pull, fromFork });
         if (outcome.kind === 'synchronized') await storeFacts(tx, context, pull, outcome.facts);
         else if (outcome.kind === 'merged') {
           await storeManualMerge(tx, context, pull, { headSha: outcome.headSha, mergeCommitSha: outcome.mergeCommitSha, mergedById: Number(push.pusher?.id ?? 0) });

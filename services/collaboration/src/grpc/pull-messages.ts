@@ -5,7 +5,7 @@ import { issueMessage, timestamp, userMessage } from './messages.js';
 
 export function pullMessage(pull: Pull): pb.PullRequestInput {
   return {
-    issue: issueMessage(pull.issue), base_branch: pull.baseBranch, head_branch: pull.headBranch, head_repo_id: pull.headRepoId,
+    issue: issueMessage(pull.issue), base_branch: pull.baseBranch, head_branch: pull.headBranch, head_repo_id: pull.headRepoId, head_owner_login: pull.headOwnerLogin,
     head_sha: pull.headSha, merge_base: pull.mergeBase, status: pull.status, conflicted_files: pull.conflictedFiles,
     additions: pull.additions, deletions: pull.deletions, changed_files: pull.changedFiles, has_merged: pull.hasMerged,
     merged_at: pull.mergedAt ? timestamp(pull.mergedAt) : undefined, merged_by: pull.mergedBy ? userMessage(pull.mergedBy) : undefined,

@@ -16,7 +16,7 @@ import { rememberUsers } from './users.js';
 type Client = CollaborationDb | CollaborationTx;
 
 interface PullRow {
-  issue_id: bigint; base_branch: string; head_branch: string; head_repo_id: bigint; head_sha: string; merge_base: string; status: string;
+  issue_id: bigint; base_branch: string; head_branch: string; head_repo_id: bigint; head_owner_login: string; head_sha: string; merge_base: string; status: string;
   conflicted_files: string[]; additions: number; deletions: number; changed_files: number; has_merged: boolean;
   merged_at: Date | null; merged_by_id: bigint | null; merge_commit_sha: string; merged_by: UserProfile | null;
   requested_reviewers: UserProfile[]; requested_teams: TeamSnapshot[]; review_comments: bigint; base_sha: string | null;
@@ -31,7 +31,7 @@ interface PullRow {
  * counts submitted reviews (Gitea's CommentTypeReview entries).
  */
 const PULL_COLUMNS = Prisma.sql`
-  pr.issue_id, pr.base_branch, pr.head_branch, pr.head_repo_id, pr.head_sha, pr.merge_base, pr.status, pr.conflicted_files,
+  pr.issue_id, pr.base_branch, pr.head_branch, pr.head_repo_id, pr.head_owner_login, pr.head_sha, pr.merge_base, pr.status, pr.conflicted_files,
   pr.additions, pr.deletions, pr.changed_files, pr.has_merged, pr.merged_at, pr.merged_by_id, pr.merge_commit_sha, mu.profile AS merged_by,
   (SELECT bh.sha FROM branch_head bh WHERE bh.repository_id = pr.repository_id AND bh.name = pr.base_branch) AS base_sha,
   COALESCE((SELECT json_agg(latest.profile ORDER BY latest.updated_at, latest.id) FROM (
@@ -53,7 +53,8 @@ async function pullRow(db: Client, issueId: number): Promise<PullRow | undefined
 
 function toPull(issue: Issue, row: PullRow): Pull {
   return {
-    issue, baseBranch: row.base_branch, headBranch: row.head_branch, headRepoId: Number(row.head_repo_id), headSha: row.head_sha,
+    issue, baseBranch: row.base_branch, headBranch: row.head_branch, headRepoId: Number(row.head_repo_id),
+    headOwnerLogin: row.head_owner_login ?? '', headSha: row.head_sha,
     mergeBase: row.merge_base, status: row.status as PullStatus, conflictedFiles: row.conflicted_files, additions: row.additions,
     deletions: row.deletions, changedFiles: row.changed_files, hasMerged: row.has_merged, mergedAt: row.merged_at ?? undefined,
     mergedBy: row.merged_by ? { ...row.merged_by, id: Number(row.merged_by.id) } : undefined, mergeCommitSha: row.merge_commit_sha,
@@ -100,7 +101,7 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
         const [{ count }] = await tx.$queryRaw<Array<{ count: bigint }>>`
           SELECT count(*) AS count FROM pull_request pr JOIN issue i ON i.id = pr.issue_id
           WHERE pr.repository_id = ${repositoryId} AND pr.head_branch = ${pull.headBranch} AND pr.base_branch = ${pull.baseBranch}
-            AND NOT i.is_closed AND NOT pr.has_merged`;
+            AND pr.head_repo_id = ${BigInt(pull.headRepoId)} AND NOT i.is_closed AND NOT pr.has_merged`;
         // Throwing rolls back the index taken above, so a refused pull uses no number.
         if (Number(count) > 0) throw new DuplicatePull();
         const now = new Date();
@@ -118,7 +119,7 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
         await tx.pullRequest.create({
           data: {
             issue_id: created.id, repository_id: repositoryId, base_branch: pull.baseBranch, head_branch: pull.headBranch,
-            head_repo_id: BigInt(pull.headRepoId), head_sha: pull.headSha, merge_base: pull.mergeBase,
+            head_repo_id: BigInt(pull.headRepoId), head_owner_login: pull.headOwnerLogin, head_sha: pull.headSha, merge_base: pull.mergeBase,
             status: pull.mergeable ? 'mergeable' : 'conflict', conflicted_files: pull.conflictedFiles,
             additions: pull.additions, deletions: pull.deletions, changed_files: pull.changedFiles,
           },
@@ -141,9 +142,10 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
 
     find: (repositoryId, index) => readPull(db, byIndex(repositoryId, index)),
 
-    async findByBranches(repositoryId, baseBranch, headBranch) {
+    async findByBranches(repositoryId, baseBranch, headBranch, headRepoId) {
       const [row] = await db.$queryRaw<Array<{ issue_id: bigint }>>`
         SELECT issue_id FROM pull_request WHERE repository_id = ${BigInt(repositoryId)} AND base_branch = ${baseBranch} AND head_branch = ${headBranch}
+          AND head_repo_id = ${BigInt(headRepoId)}
         ORDER BY issue_id DESC LIMIT 1`;
       return row ? readPull(db, byId(Number(row.issue_id))) : undefined;
     },

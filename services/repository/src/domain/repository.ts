@@ -53,6 +53,10 @@ export interface Repository {
   mirror_interval: number;
   /** When a mirror last synced successfully. */
   mirror_updated_at: Date | null;
+  /** The repository it was forked from; null when it is no fork (or its parent was deleted). */
+  fork_id?: number | null;
+  /** How many forks it has (a counter the database keeps with the fork rows). */
+  num_forks?: number;
 }
 
 export type RepositoryStatus = 'ready' | 'migrating';

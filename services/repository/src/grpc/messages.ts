@@ -60,5 +60,7 @@ export function repositoryMessage(r: Repository): pb.RepositoryInput {
     mirror_interval: r.mirror ? formatGoDuration(r.mirror_interval) : '',
     mirror_updated_at: r.mirror && r.mirror_updated_at ? timestamp(r.mirror_updated_at) : null,
     original_url: r.original_url,
+    fork_id: r.fork_id ?? 0,
+    num_forks: r.num_forks ?? 0,
   };
 }
