@@ -1,10 +1,13 @@
 // The Repository JSON tells the truth: every field Gitea computes is computed here too, from
 // what the repository service stores (merge settings, topics, branches, licenses), never a
 // constant standing in for it.
+import { mkdtemp } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import type { TestUser } from '../support/accounts.js';
 import type { ApiClient } from '../support/api-client.js';
 import { bootE2e, type E2e } from '../support/e2e.js';
+import { cloneUrl, gitIn } from '../support/git-cli.js';
 
 jest.setTimeout(90_000);
 
@@ -13,7 +16,7 @@ let anonymous: ApiClient;
 let owner: TestUser;
 
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'json-user' });
+  e2e = await bootE2e({ prefix: 'json-user', gitHome: true });
   ({ anonymous } = e2e);
   owner = await e2e.users.newUser();
 }, 180_000);
@@ -163,7 +166,7 @@ describe('topics', () => {
   });
 });
 
-/** Reads until `check` holds: git facts are read from git just after the change that moved them. */
+/** Reads until `check` holds: licenses are read from git just after the change that moved the refs. */
 async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
   let value = await read();
   for (let attempt = 0; attempt < 200 && !check(value); attempt += 1) {
@@ -174,15 +177,25 @@ async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolea
 }
 
 describe('facts read from git', () => {
-  test('branch_count counts the branches as they are created and deleted', async () => {
-    await newRepository('branchy', { auto_init: true });
-    const path = `/repos/${owner.username}/branchy`;
-    const read = async () => (await anonymous.get(path)).body.branch_count as number;
-    expect(await eventually(read, (n) => n === 1)).toBe(1);
-    expect((await owner.client.post(`${path}/branches`, { new_branch_name: 'feature' })).status).toBe(201);
-    expect(await eventually(read, (n) => n === 2)).toBe(2);
-    expect((await owner.client.delete(`${path}/branches/feature`)).status).toBe(204);
-    expect(await eventually(read, (n) => n === 1)).toBe(1);
+  test('branch_count is exact right after each branch creation, deletion and push', async () => {
+    const writer = await e2e.newWriter();
+    expect((await writer.client.post('/user/repos', { name: 'branchy', auto_init: true })).status).toBe(201);
+    const path = `/repos/${writer.username}/branchy`;
+    const count = async () => (await writer.client.get(path)).body.branch_count as number;
+    expect(await count()).toBe(1);
+    expect((await writer.client.post(`${path}/branches`, { new_branch_name: 'feature' })).status).toBe(201);
+    expect(await count()).toBe(2);
+    expect((await writer.client.delete(`${path}/branches/feature`)).status).toBe(204);
+    expect(await count()).toBe(1);
+
+    const dir = await mkdtemp(join(e2e.home, 'branchy-'));
+    const remote = cloneUrl(e2e.system.baseUrl, `${writer.username}/branchy.git`, writer.username, writer.token);
+    expect((await gitIn(e2e.home, ['clone', remote, 'work'], dir)).code).toBe(0);
+    const work = join(dir, 'work');
+    expect((await gitIn(e2e.home, ['push', 'origin', 'HEAD:refs/heads/one', 'HEAD:refs/heads/two'], work)).code).toBe(0);
+    expect(await count()).toBe(3);
+    expect((await gitIn(e2e.home, ['push', 'origin', '--delete', 'one'], work)).code).toBe(0);
+    expect(await count()).toBe(2);
   });
 
   test('an empty repository has no branches and no licenses', async () => {

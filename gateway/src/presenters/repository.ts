@@ -1,8 +1,9 @@
 // repository.RepositoryAccess (+ its owner from identity) → Gitea's Repository JSON
 // (services/convert/repository.go innerToRepo). Every field Gitea computes is computed from
-// what the repository service stores (watchers_count from its num_watches); the counters of
-// features Anvil has not built (stars, forks, releases) carry Gitea's values for a
-// repository without them.
+// what the repository service stores: watchers_count from its num_watches, open_issues_count
+// and open_pr_counter from the counts collaboration announces, branch_count from its refs
+// table. The counters of features Anvil has not built (stars, forks, releases) carry Gitea's
+// values for a repository without them.
 import type { Caller } from '@anvil/kit';
 import type { identity, repository } from '@anvil/proto';
 import { formatTime } from './time.js';
@@ -63,8 +64,9 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     stars_count: 0,
     forks_count: 0,
     watchers_count: repo.num_watches,
-    open_issues_count: 0,
-    open_pr_counter: 0,
+    open_issues_count: repo.num_open_issues ?? 0,
+    open_pr_counter: repo.num_open_pulls ?? 0,
+    // Releases are not built: no repository has any yet (Gitea's NumReleases counts them).
     release_counter: 0,
     default_branch: repo.default_branch,
     archived: repo.archived,

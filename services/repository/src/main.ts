@@ -55,6 +55,7 @@ import type { CommitStatusStore } from './domain/commit-statuses.js';
 import { commitStatusGit } from './git/commit-status-git.js';
 import { commitStatusCleanupConsumer } from './events/commit-status-cleanup.js';
 import { watchCountConsumer } from './events/watch-count-consumer.js';
+import { issueCountConsumer } from './events/issue-count-consumer.js';
 import { RefIndex } from './git/ref-index.js';
 import { gitRefRows } from './store/git-refs.js';
 import { pullGitGrpcService } from './grpc/pull-git-service.js';
@@ -143,10 +144,10 @@ async function startBackground(service: ServiceDeps<RepositoryDb>, w: Omit<Wirin
   await startGitHttpServer({
     address: service.config.repositoryHttpAddress, secret: service.secret, log, deps: w.deps, storage: w.storage, preReceive, writeLock: w.writeLock, refs: w.refs,
   });
-  // Repositories from before branch_count and licenses were kept get them now, in the background.
-  void backfillGitFacts(w.gitFacts, (err, repository) => log.warn({ err, repository }, 'reading a repository\'s branches and licenses failed'))
-    .then((count) => count && log.info({ count }, 'recorded branch counts and licenses of existing repositories'))
-    .catch((err: unknown) => log.warn({ err }, 'recording branch counts and licenses stopped'));
+  // Repositories from before licenses were kept get them now, in the background.
+  void backfillGitFacts(w.gitFacts, (err, repository) => log.warn({ err, repository }, 'reading a repository\'s licenses failed'))
+    .then((count) => count && log.info({ count }, 'recorded licenses of existing repositories'))
+    .catch((err: unknown) => log.warn({ err }, 'recording licenses stopped'));
   // Repositories without rows (created before the table, or by a path outside a write
   // turn) get them in the background; until then their reads go to git.
   void w.refs.backfill().then((count) => count && log.info({ count }, 'refs table backfilled'));
@@ -194,6 +195,7 @@ await runService<RepositoryDb, RepositoryTx, Wiring>({
     gitFactsConsumer(log, () => gitFacts),
     commitStatusCleanupConsumer(),
     watchCountConsumer(),
+    issueCountConsumer(),
     ...migrations.consumers,
   ],
 });

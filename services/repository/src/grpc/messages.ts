@@ -55,6 +55,8 @@ export function repositoryMessage(r: Repository): pb.RepositoryInput {
     branch_count: r.branch_count,
     licenses: r.licenses,
     num_watches: r.num_watches ?? 0,
+    num_open_issues: r.num_open_issues ?? 0,
+    num_open_pulls: r.num_open_pulls ?? 0,
     status: r.status,
     mirror: r.mirror,
     mirror_interval: r.mirror ? formatGoDuration(r.mirror_interval) : '',
