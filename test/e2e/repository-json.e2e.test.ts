@@ -176,6 +176,47 @@ async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolea
   return value;
 }
 
+describe('issue and pull counters', () => {
+  test('open_issues_count and open_pr_counter follow issues and pulls opened, closed, reopened, merged and deleted', async () => {
+    const writer = await e2e.newWriter({ scopes: ['write:repository', 'write:issue', 'write:user'] });
+    expect((await writer.client.post('/user/repos', { name: 'counted', auto_init: true })).status).toBe(201);
+    const path = `/repos/${writer.username}/counted`;
+    const counters = async () => {
+      const body = (await anonymous.get(path)).body;
+      return [body.open_issues_count, body.open_pr_counter] as [number, number];
+    };
+    const expectCounters = async (wanted: [number, number]) => {
+      expect(await eventually(counters, (got) => got[0] === wanted[0] && got[1] === wanted[1])).toEqual(wanted);
+    };
+    await expectCounters([0, 0]);
+
+    expect((await writer.client.post(`${path}/issues`, { title: 'one' })).status).toBe(201);
+    expect((await writer.client.post(`${path}/issues`, { title: 'two' })).status).toBe(201);
+    // Created closed: counted among the closed ones from the start.
+    expect((await writer.client.post(`${path}/issues`, { title: 'three', closed: true })).status).toBe(201);
+    await expectCounters([2, 0]);
+    expect((await writer.client.patch(`${path}/issues/1`, { state: 'closed' })).status).toBe(201);
+    await expectCounters([1, 0]);
+    expect((await writer.client.patch(`${path}/issues/1`, { state: 'open' })).status).toBe(201);
+    await expectCounters([2, 0]);
+    expect((await writer.client.delete(`${path}/issues/2`)).status).toBe(204);
+    await expectCounters([1, 0]);
+
+    const content = Buffer.from('feature\n').toString('base64');
+    expect((await writer.client.post(`${path}/contents/a.txt`, { content, new_branch: 'a' })).status).toBe(201);
+    expect((await writer.client.post(`${path}/contents/b.txt`, { content, new_branch: 'b' })).status).toBe(201);
+    expect((await writer.client.post(`${path}/pulls`, { title: 'pull a', head: 'a', base: 'main' })).status).toBe(201);
+    expect((await writer.client.post(`${path}/pulls`, { title: 'pull b', head: 'b', base: 'main' })).status).toBe(201);
+    await expectCounters([1, 2]);
+    expect((await writer.client.patch(`${path}/pulls/4`, { state: 'closed' })).status).toBe(201);
+    await expectCounters([1, 1]);
+    expect((await writer.client.patch(`${path}/pulls/4`, { state: 'open' })).status).toBe(201);
+    await expectCounters([1, 2]);
+    expect((await writer.client.post(`${path}/pulls/5/merge`, { do: 'merge' })).status).toBe(200);
+    await expectCounters([1, 1]);
+  });
+});
+
 describe('facts read from git', () => {
   test('branch_count is exact right after each branch creation, deletion and push', async () => {
     const writer = await e2e.newWriter();
