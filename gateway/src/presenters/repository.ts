@@ -1,9 +1,9 @@
 // repository.RepositoryAccess (+ its owner from identity) → Gitea's Repository JSON
 // (services/convert/repository.go innerToRepo). Every field Gitea computes is computed from
 // what the repository service stores: watchers_count from its num_watches, open_issues_count
-// and open_pr_counter from the counts collaboration announces, branch_count from its refs
-// table. The counters of features Anvil has not built (stars, forks, releases) carry Gitea's
-// values for a repository without them.
+// and open_pr_counter from the counts collaboration announces, stars_count from its stars,
+// branch_count from its refs table. The counters of features Anvil has not built (forks,
+// releases) carry Gitea's values for a repository without them.
 import type { Caller } from '@anvil/kit';
 import type { identity, repository } from '@anvil/proto';
 import { formatTime } from './time.js';
@@ -61,7 +61,7 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     clone_url: clone.https,
     original_url: repo.original_url ?? '',
     website: repo.website,
-    stars_count: 0,
+    stars_count: repo.num_stars ?? 0,
     forks_count: 0,
     watchers_count: repo.num_watches,
     open_issues_count: repo.num_open_issues ?? 0,

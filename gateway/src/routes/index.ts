@@ -33,6 +33,7 @@ import { repoSubscriptionRoutes } from './repo-subscriptions.js';
 import { repoTrackedTimeRoutes } from './repo-tracked-times.js';
 import { userTimeRoutes } from './user-times.js';
 import { repoWatchRoutes } from './repo-watches.js';
+import { repoStarRoutes } from './repo-stars.js';
 import { notificationRoutes } from './notifications.js';
 import { repoLabelRoutes } from './repo-labels.js';
 import { orgLabelRoutes } from './org-labels.js';
@@ -60,7 +61,7 @@ export const apiRoutes: readonly Route[] = [
   ...hookRoutes, ...repoHookTestRoutes,
   // Comments first: `/issues/comments` must not be taken for an issue number.
   ...repoCommentRoutes, ...assigneeRoutes, ...repoIssueRoutes, ...issueDependencyRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes, ...repoReactionRoutes, ...repoSubscriptionRoutes, ...orgLabelRoutes,
-  ...repoWatchRoutes, ...notificationRoutes,
+  ...repoWatchRoutes, ...repoStarRoutes, ...notificationRoutes,
   ...repoPullReviewRoutes, ...repoPullRoutes,
   ...repoMigrateRoutes, ...repoPushMirrorRoutes,
   ...repoTrackedTimeRoutes, ...userTimeRoutes,

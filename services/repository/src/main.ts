@@ -27,6 +27,8 @@ import { linguistTable } from './git/linguist-table.js';
 import { languageGrpcService } from './grpc/language-service.js';
 import { topicGrpcService } from './grpc/topic-service.js';
 import { topicStore } from './store/topics.js';
+import { starGrpcService } from './grpc/star-service.js';
+import { starStore } from './store/stars.js';
 import { gitFactsConsumer } from './events/git-facts-consumer.js';
 import { gitFactsReader } from './git/git-facts.js';
 import { gitFactsStore } from './store/git-facts.js';
@@ -164,6 +166,7 @@ function grpcServices({ db, config }: ServiceDeps<RepositoryDb>, w: Wiring) {
     tagGrpcService({ store, tags: tagGit(storage, refs), writeLock }),
     languageGrpcService(w.languages),
     topicGrpcService({ store, topics: topicStore(db) }),
+    starGrpcService({ store, stars: starStore(db) }),
     templateGrpcService(deps.templates),
     unadoptedGrpcService({ store, rows: unadoptedRows(db), git: unadoptedGit(storage), settings: deps.settings }),
     commitStatusGrpcService({ store, statuses, git: commitStatusGit(storage) }),

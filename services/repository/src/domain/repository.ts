@@ -42,6 +42,8 @@ export interface Repository {
   /** Open issues and open pulls (events/issue-count-consumer.ts). */
   num_open_issues?: number;
   num_open_pulls?: number;
+  /** How many users star it (store/stars.ts). */
+  num_stars?: number;
   created_at: Date;
   updated_at: Date;
   /** The default branch's top language (set by language statistics; '' until computed). */
