@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals
 import type { TestUser } from '../support/accounts.js';
 import type { ApiClient } from '../support/api-client.js';
 import { bootE2e, type E2e } from '../support/e2e.js';
+import { eventually } from '../support/eventually.js';
 import { cloneUrl, gitIn } from '../support/git-cli.js';
 
 jest.setTimeout(90_000);
@@ -166,16 +167,6 @@ describe('topics', () => {
   });
 });
 
-/** Reads until `check` holds: licenses are read from git just after the change that moved the refs. */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
-  let value = await read();
-  for (let attempt = 0; attempt < 200 && !check(value); attempt += 1) {
-    await new Promise((r) => setTimeout(r, 50));
-    value = await read();
-  }
-  return value;
-}
-
 describe('issue and pull counters', () => {
   test('open_issues_count and open_pr_counter follow issues and pulls opened, closed, reopened, merged and deleted', async () => {
     const writer = await e2e.newWriter({ scopes: ['write:repository', 'write:issue', 'write:user'] });
@@ -186,7 +177,7 @@ describe('issue and pull counters', () => {
       return [body.open_issues_count, body.open_pr_counter] as [number, number];
     };
     const expectCounters = async (wanted: [number, number]) => {
-      expect(await eventually(counters, (got) => got[0] === wanted[0] && got[1] === wanted[1])).toEqual(wanted);
+      expect(await eventually(counters, (got) => got[0] === wanted[0] && got[1] === wanted[1], `counters ${wanted.join('/')}`)).toEqual(wanted);
     };
     await expectCounters([0, 0]);
 
@@ -248,13 +239,13 @@ describe('facts read from git', () => {
   test('licenses names the SPDX ids of the default branch\'s license files, in the JSON and GET /licenses', async () => {
     await newRepository('licensed', { auto_init: true, license: 'MIT' });
     const path = `/repos/${owner.username}/licensed`;
-    const json = await eventually(async () => (await anonymous.get(path)).body, (body) => body.licenses.length > 0);
+    const json = await eventually(async () => (await anonymous.get(path)).body, (body) => body.licenses.length > 0, 'licenses detected');
     expect(json.licenses).toEqual(['MIT']);
     expect((await anonymous.get(`${path}/licenses`)).body).toEqual(['MIT']);
     // A second license file, written through the contents API, is found too.
     const apache = await owner.client.post(`${path}/contents/COPYING`, { content: Buffer.from('SPDX-License-Identifier: Apache-2.0\n').toString('base64') });
     expect(apache.status).toBe(201);
-    const both = await eventually(async () => (await anonymous.get(`${path}/licenses`)).body as string[], (ids) => ids.length === 2);
+    const both = await eventually(async () => (await anonymous.get(`${path}/licenses`)).body as string[], (ids) => ids.length === 2, 'a second license detected');
     expect(both).toEqual(['Apache-2.0', 'MIT']);
   });
 });

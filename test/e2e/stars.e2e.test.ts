@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import type { ApiClient } from '../support/api-client.js';
 import { bootE2e, type E2e, type Writer } from '../support/e2e.js';
+import { eventually } from '../support/eventually.js';
 
 jest.setTimeout(90_000);
 
@@ -62,6 +63,20 @@ describe('starring a repository', () => {
     expect((await stranger.client.get(`/repos/${full}/stargazers`)).status).toBe(404);
     expect((await anonymous.get(`/repos/${full}/stargazers`)).status).toBe(404);
     expect((await owner.client.get(`/repos/${full}/stargazers`)).body.map((u: { login: string }) => u.login)).toEqual([owner.username]);
+  });
+});
+
+describe('a deleted user', () => {
+  test('stars no more: the repositories they starred count one fewer', async () => {
+    const owner = await newUser();
+    const leaving = await newUser();
+    const full = await newRepository(owner, 'left-behind');
+    expect((await leaving.client.put(`/user/starred/${full}`)).status).toBe(204);
+    expect((await anonymous.get(`/repos/${full}`)).body.stars_count).toBe(1);
+    expect((await e2e.admin.delete(`/admin/users/${leaving.username}`)).status).toBe(204);
+    const after = await eventually(async () => (await anonymous.get(`/repos/${full}`)).body.stars_count as number, (n) => n === 0, 'the star going with its user');
+    expect(after).toBe(0);
+    expect((await anonymous.get(`/repos/${full}/stargazers`)).body).toEqual([]);
   });
 });
 

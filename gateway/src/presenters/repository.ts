@@ -96,9 +96,9 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     has_actions: false,
     ...pullRequestSettingsOf(repo),
     default_target_branch: repo.default_branch,
-    // Gitea's AvatarLink for a repository without an uploaded avatar ([picture]
-    // REPOSITORY_AVATAR_FALLBACK = none); Anvil has no repository avatar upload yet.
-    avatar_url: '',
+    // Gitea's AvatarLink: the uploaded avatar under /repo-avatars/, else nothing ([picture]
+    // REPOSITORY_AVATAR_FALLBACK = none).
+    avatar_url: repo.avatar ? `${rootUrl}repo-avatars/${encodeURIComponent(repo.avatar)}` : '',
     // Gitea: a public repository of a private owner is "internal".
     internal: !repo.private && visibilityName(owner.visibility) === 'private',
     mirror_interval: repo.mirror_interval ?? '',

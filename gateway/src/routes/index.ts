@@ -34,6 +34,7 @@ import { repoTrackedTimeRoutes } from './repo-tracked-times.js';
 import { userTimeRoutes } from './user-times.js';
 import { repoWatchRoutes } from './repo-watches.js';
 import { repoStarRoutes } from './repo-stars.js';
+import { repoAvatarRoutes } from './repo-avatars.js';
 import { notificationRoutes } from './notifications.js';
 import { repoLabelRoutes } from './repo-labels.js';
 import { orgLabelRoutes } from './org-labels.js';
@@ -51,7 +52,7 @@ export const apiRoutes: readonly Route[] = [
   // Before `/repos/:owner/:repo`, so `/repos/issues/search` is never taken for a repository.
   ...issueSearchRoutes,
   ...repoRoutes, ...orgRepoRoutes, ...collaboratorRoutes,
-  ...repoTagRoutes, ...repoArchiveRoutes, ...repoLanguageRoutes, ...repoTopicRoutes,
+  ...repoTagRoutes, ...repoArchiveRoutes, ...repoLanguageRoutes, ...repoTopicRoutes, ...repoAvatarRoutes,
   ...repoBranchRoutes, ...repoBranchProtectionRoutes,
   ...templateRoutes, ...adminUnadoptedRoutes,
   ...repoStatusRoutes,

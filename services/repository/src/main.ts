@@ -29,6 +29,8 @@ import { topicGrpcService } from './grpc/topic-service.js';
 import { topicStore } from './store/topics.js';
 import { starGrpcService } from './grpc/star-service.js';
 import { starStore } from './store/stars.js';
+import { avatarGrpcService } from './grpc/avatar-service.js';
+import { avatarStore } from './store/avatars.js';
 import { gitFactsConsumer } from './events/git-facts-consumer.js';
 import { gitFactsReader } from './git/git-facts.js';
 import { gitFactsStore } from './store/git-facts.js';
@@ -167,6 +169,7 @@ function grpcServices({ db, config }: ServiceDeps<RepositoryDb>, w: Wiring) {
     languageGrpcService(w.languages),
     topicGrpcService({ store, topics: topicStore(db) }),
     starGrpcService({ store, stars: starStore(db) }),
+    avatarGrpcService({ store, avatars: avatarStore(db) }),
     templateGrpcService(deps.templates),
     unadoptedGrpcService({ store, rows: unadoptedRows(db), git: unadoptedGit(storage), settings: deps.settings }),
     commitStatusGrpcService({ store, statuses, git: commitStatusGit(storage) }),

@@ -44,6 +44,8 @@ export interface Repository {
   num_open_pulls?: number;
   /** How many users star it (store/stars.ts). */
   num_stars?: number;
+  /** The uploaded avatar's name (domain/avatars.ts); empty when none. */
+  avatar?: string;
   created_at: Date;
   updated_at: Date;
   /** The default branch's top language (set by language statistics; '' until computed). */

@@ -58,6 +58,7 @@ export function repositoryMessage(r: Repository): pb.RepositoryInput {
     num_open_issues: r.num_open_issues ?? 0,
     num_open_pulls: r.num_open_pulls ?? 0,
     num_stars: r.num_stars ?? 0,
+    avatar: r.avatar ?? '',
     status: r.status,
     mirror: r.mirror,
     mirror_interval: r.mirror ? formatGoDuration(r.mirror_interval) : '',

@@ -3,7 +3,7 @@
 // or unstar leaves the count (and the gateways' caches) alone.
 import type { StarStore } from '../domain/stars.js';
 import type { Owner as OwnerRow } from './generated/client.js';
-import type { RepositoryDb } from './db.js';
+import type { RepositoryDb, RepositoryTx } from './db.js';
 import { toOwner } from './owners.js';
 
 export function starStore(db: RepositoryDb): StarStore {
@@ -38,4 +38,11 @@ export function starStore(db: RepositoryDb): StarStore {
       return rows.map((r) => Number(r.repository_id));
     },
   };
+}
+
+/** A deleted user's stars go, and the repositories they starred count one fewer (Gitea's DeleteUser). */
+export async function forgetStars(tx: RepositoryTx, userId: number): Promise<void> {
+  const user = BigInt(userId);
+  await tx.$executeRaw`UPDATE repository r SET num_stars = greatest(r.num_stars - 1, 0) FROM star s WHERE s.repository_id = r.id AND s.user_id = ${user}`;
+  await tx.$executeRaw`DELETE FROM star WHERE user_id = ${user}`;
 }
