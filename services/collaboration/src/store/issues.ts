@@ -66,8 +66,8 @@ export function issueStore(db: CollaborationDb, options: OutboxStoreOptions = {}
           select: { id: true },
         });
         await recountMilestones(tx, [issue.milestoneId]);
-        const index = await takeIssueIndex(tx, context.repository.id, { isPull: false, isClosed: issue.isClosed });
-        await announceIssueCounts(tx, context.repository.id);
+        const { index, counts } = await takeIssueIndex(tx, context.repository.id, { isPull: false, isClosed: issue.isClosed });
+        await announceIssueCounts(tx, context.repository.id, counts);
         await tx.issue.update({ where: { id: created.id }, data: { index } });
         const stored = (await readIssue(tx, byId(Number(created.id))))!;
         await publish(context, stored, { action: 'opened' });

@@ -70,14 +70,14 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
       return inTransaction(async (tx, publish) => {
         await rememberUsers(tx, context.knownUsers);
         const repositoryId = BigInt(context.repository.id);
-        const max_index = await takeIssueIndex(tx, context.repository.id, { isPull: true, isClosed: false });
+        const { index: max_index, counts } = await takeIssueIndex(tx, context.repository.id, { isPull: true, isClosed: false });
         const [{ count }] = await tx.$queryRaw<Array<{ count: bigint }>>`
           SELECT count(*) AS count FROM pull_request pr JOIN issue i ON i.id = pr.issue_id
           WHERE pr.repository_id = ${repositoryId} AND pr.head_branch = ${pull.headBranch} AND pr.base_branch = ${pull.baseBranch}
             AND NOT i.is_closed AND NOT pr.has_merged`;
         // Throwing rolls back the index taken above, so a refused pull uses no number.
         if (Number(count) > 0) throw new DuplicatePull();
-        await announceIssueCounts(tx, context.repository.id);
+        await announceIssueCounts(tx, context.repository.id, counts);
         const now = new Date();
         const created = await tx.issue.create({
           data: {
