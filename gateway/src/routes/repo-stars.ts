@@ -5,15 +5,13 @@
 import type { RouteContext, Route } from '../http/route.js';
 import { noContent, ok } from '../http/route.js';
 import { presentUser } from '../presenters/user.js';
-import { presentRepositories, repoRef } from './repo-context.js';
-import { search } from './repos.js';
+import { repoRef } from './repo-context.js';
+import { visibleRepositoriesOf } from './repos.js';
 import { loadVisibleUser } from './users.js';
 
 async function starredRepositories(ctx: RouteContext, userId: number) {
   const { repository_ids: ids } = await ctx.deps.services.stars.ListStarredRepositories({ user_id: userId }, { caller: ctx.caller });
-  if (!ids.length) return ok([], 0);
-  const reply = await search(ctx, { ids });
-  return ok(presentRepositories(ctx, reply.repositories), Number(reply.total));
+  return visibleRepositoriesOf(ctx, ids);
 }
 
 export const repoStarRoutes: Route[] = [

@@ -79,6 +79,16 @@ export async function search(ctx: RouteContext, request: Partial<repository.Sear
   return ctx.deps.services.repository.SearchRepositories({ q: '', sort: '', order: '', visibility: '', archived: '', mode: '', owner_login: '', ...request, page: { page, limit } }, { caller: ctx.caller });
 }
 
+/**
+ * A page of the repositories among `ids` the caller may see (a user's watched or starred
+ * ones), presented, in one search call; X-Total-Count counts only the visible ones.
+ */
+export async function visibleRepositoriesOf(ctx: RouteContext, ids: number[]) {
+  if (!ids.length) return ok([], 0);
+  const reply = await search(ctx, { ids });
+  return ok(presentRepositories(ctx, reply.repositories), Number(reply.total));
+}
+
 async function listUserRepos(ctx: RouteContext) {
   const reply = await search(ctx, { owner_login: ctx.params.username, exclusive: true });
   return ok(presentRepositories(ctx, reply.repositories), reply.total);
