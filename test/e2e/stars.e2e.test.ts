@@ -96,6 +96,19 @@ describe('lists', () => {
     expect(page.body.map((u: { login: string }) => u.login)).toEqual([second.username]);
   });
 
+  test('/repos/search?sort=stars orders repositories by how many star them', async () => {
+    const owner = await newUser();
+    const fans = [await newUser(), await newUser()];
+    const some = await newRepository(owner, 'some-stars');
+    const most = await newRepository(owner, 'most-stars');
+    await newRepository(owner, 'no-stars');
+    for (const fan of fans) expect((await fan.client.put(`/user/starred/${most}`)).status).toBe(204);
+    expect((await fans[0]!.client.put(`/user/starred/${some}`)).status).toBe(204);
+    const found = await anonymous.get(`/repos/search?q=-stars&sort=stars&order=desc&limit=50`);
+    const mine = (found.body.data as Array<{ full_name: string; stars_count: number }>).filter((r) => r.full_name.startsWith(`${owner.username}/`));
+    expect(mine.map((r) => [r.full_name, r.stars_count])).toEqual([[most, 2], [some, 1], [`${owner.username}/no-stars`, 0]]);
+  });
+
   test('/user/starred and /users/{username}/starred list the starred repositories the caller may see', async () => {
     const owner = await newUser();
     const fan = await newUser();

@@ -41,9 +41,9 @@ interface CreateRepoOption {
   object_format_name?: string;
 }
 
-// Gitea's repoSearch sort keys; stars and forks are not tracked yet (all 0), so they order by id.
+// Gitea's repoSearch sort keys; forks are not tracked yet (all 0), so they order by id.
 const SORT_KEYS: Record<string, string> = {
-  alpha: 'alpha', created: 'created', updated: 'updated', size: 'size', git_size: 'size', lfs_size: 'size', id: 'id', stars: 'id', forks: 'id',
+  alpha: 'alpha', created: 'created', updated: 'updated', size: 'size', git_size: 'size', lfs_size: 'size', id: 'id', stars: 'stars', forks: 'id',
 };
 
 // Gitea's repoSearch: `order` is read only when `sort` is given; its messages, its 422.

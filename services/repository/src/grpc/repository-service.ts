@@ -28,7 +28,7 @@ function accessReply(access: RepositoryAccess): repository.RepositoryAccessInput
   return { repository: repositoryMessage(access.repository), permission: access.permission, owner: ownerUserMessage(access.owner) };
 }
 
-const SORTS = new Set<SearchFilter['sort']>(['id', 'alpha', 'created', 'updated', 'size']);
+const SORTS = new Set<SearchFilter['sort']>(['id', 'alpha', 'created', 'updated', 'size', 'stars']);
 const SORT_ALIASES: Record<string, SearchFilter['sort']> = { newest: 'created', oldest: 'created', recentupdate: 'updated', leastupdate: 'updated', alphabetically: 'alpha', reversealphabetically: 'alpha', size: 'size', id: 'id' };
 
 export function searchFilterOf(request: repository.SearchRepositoriesRequest, caller: Caller): SearchFilter {

@@ -92,7 +92,7 @@ const RESOLVE_REPOSITORY_SQL = `
    WHERE o.lower_name = $1 AND r.lower_name = $2`;
 
 const SORT_COLUMN: Record<SearchFilter['sort'], keyof RepositoryRow> = {
-  id: 'id', alpha: 'lower_name', created: 'created_at', updated: 'updated_at', size: 'size',
+  id: 'id', alpha: 'lower_name', created: 'created_at', updated: 'updated_at', size: 'size', stars: 'num_stars',
 };
 
 /**
