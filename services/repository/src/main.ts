@@ -169,7 +169,7 @@ function grpcServices({ db, config }: ServiceDeps<RepositoryDb>, w: Wiring) {
     languageGrpcService(w.languages),
     topicGrpcService({ store, topics: topicStore(db) }),
     starGrpcService({ store, stars: starStore(db) }),
-    avatarGrpcService({ store, avatars: avatarStore(db) }),
+    avatarGrpcService({ store, avatars: avatarStore(db), limits: config.settings.picture }),
     templateGrpcService(deps.templates),
     unadoptedGrpcService({ store, rows: unadoptedRows(db), git: unadoptedGit(storage), settings: deps.settings }),
     commitStatusGrpcService({ store, statuses, git: commitStatusGit(storage) }),

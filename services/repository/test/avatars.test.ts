@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { imageFacts } from '../src/domain/avatar-image.js';
-import { AVATAR_MAX_FILE_SIZE, avatarName, checkAvatarImage } from '../src/domain/avatars.js';
+import { avatarName, checkAvatarImage, GITEA_AVATAR_LIMITS } from '../src/domain/avatars.js';
 
 const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
@@ -52,10 +52,18 @@ describe('avatar images', () => {
   it('refuses what Gitea refuses: no image, over 1 MiB, wider or higher than 4096 pixels', () => {
     expect(checkAvatarImage(PNG_1X1)).toBe('image/png');
     expect(() => checkAvatarImage(Buffer.from('not an image'))).toThrow(/unknown format/);
-    expect(() => checkAvatarImage(Buffer.concat([PNG_1X1, Buffer.alloc(AVATAR_MAX_FILE_SIZE)]))).toThrow(/too large/);
+    expect(() => checkAvatarImage(Buffer.concat([PNG_1X1, Buffer.alloc(GITEA_AVATAR_LIMITS.AVATAR_MAX_FILE_SIZE)]))).toThrow(/too large/);
     expect(() => checkAvatarImage(pngOf(4097, 10))).toThrow(/width is too large: 4097 > 4096/);
     expect(() => checkAvatarImage(pngOf(10, 5000))).toThrow(/height is too large: 5000 > 4096/);
     expect(checkAvatarImage(pngOf(4096, 4096))).toBe('image/png');
+  });
+
+  it('follows the [picture] limits configured', () => {
+    const limits = { AVATAR_MAX_FILE_SIZE: 100, AVATAR_MAX_WIDTH: 64, AVATAR_MAX_HEIGHT: 32 };
+    expect(checkAvatarImage(pngOf(64, 32), limits)).toBe('image/png');
+    expect(() => checkAvatarImage(pngOf(65, 32), limits)).toThrow(/width is too large: 65 > 64/);
+    expect(() => checkAvatarImage(pngOf(64, 33), limits)).toThrow(/height is too large: 33 > 32/);
+    expect(() => checkAvatarImage(Buffer.concat([PNG_1X1, Buffer.alloc(100)]), limits)).toThrow(/too large: 170 bytes > 100/);
   });
 
   it('names an avatar by its repository and bytes, as Gitea\'s HashAvatar', () => {

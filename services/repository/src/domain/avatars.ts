@@ -1,7 +1,6 @@
 // Repository avatars with Gitea's rules (services/repository/avatar.go, modules/avatar):
 // repository admins upload or remove one; the image must be a PNG, JPEG, GIF or WebP of at
-// most [picture] AVATAR_MAX_FILE_SIZE bytes and AVATAR_MAX_WIDTH × AVATAR_MAX_HEIGHT pixels
-// (Gitea's defaults: 1 MiB, 4096 × 4096). Its name is Gitea's HashAvatar (the SHA-256 of the
+// most [picture] AVATAR_MAX_FILE_SIZE bytes and AVATAR_MAX_WIDTH × AVATAR_MAX_HEIGHT pixels. Its name is Gitea's HashAvatar (the SHA-256 of the
 // repository id, "-" and the bytes), so the same image uploaded again changes nothing and
 // the name never comes from the request. Gitea shrinks a large image to 512 px; Anvil keeps
 // it as uploaded (README "Known gaps").
@@ -11,9 +10,14 @@ import { imageFacts } from './avatar-image.js';
 import { requirePermission } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 
-export const AVATAR_MAX_FILE_SIZE = 1024 * 1024;
-export const AVATAR_MAX_WIDTH = 4096;
-export const AVATAR_MAX_HEIGHT = 4096;
+/** [picture] AVATAR_MAX_FILE_SIZE, AVATAR_MAX_WIDTH and AVATAR_MAX_HEIGHT (Gitea's defaults here). */
+export interface AvatarLimits {
+  AVATAR_MAX_FILE_SIZE: number;
+  AVATAR_MAX_WIDTH: number;
+  AVATAR_MAX_HEIGHT: number;
+}
+
+export const GITEA_AVATAR_LIMITS: AvatarLimits = { AVATAR_MAX_FILE_SIZE: 1024 * 1024, AVATAR_MAX_WIDTH: 4096, AVATAR_MAX_HEIGHT: 4096 };
 
 export interface StoredAvatar {
   contentType: string;
@@ -30,6 +34,7 @@ export interface AvatarStore {
 export interface AvatarDeps {
   store: RepositoryStore;
   avatars: AvatarStore;
+  limits: AvatarLimits;
 }
 
 /** Gitea's HashAvatar. */
@@ -37,18 +42,19 @@ export const avatarName = (repositoryId: number, data: Uint8Array) =>
   createHash('sha256').update(`${repositoryId}-`).update(data).digest('hex');
 
 /** The image's content type, or the 422 Gitea's checks would refuse it with. */
-export function checkAvatarImage(data: Uint8Array): string {
-  if (data.length > AVATAR_MAX_FILE_SIZE) throw invalid(`image is too large: ${data.length} bytes > ${AVATAR_MAX_FILE_SIZE}`, 'avatar_too_large');
+export function checkAvatarImage(data: Uint8Array, limits: AvatarLimits = GITEA_AVATAR_LIMITS): string {
+  const { AVATAR_MAX_FILE_SIZE: maxSize, AVATAR_MAX_WIDTH: maxWidth, AVATAR_MAX_HEIGHT: maxHeight } = limits;
+  if (data.length > maxSize) throw invalid(`image is too large: ${data.length} bytes > ${maxSize}`, 'avatar_too_large');
   const facts = imageFacts(data);
   if (!facts) throw invalid('image: unknown format (PNG, JPEG, GIF or WebP expected)', 'avatar_not_an_image');
-  if (facts.width > AVATAR_MAX_WIDTH) throw invalid(`image width is too large: ${facts.width} > ${AVATAR_MAX_WIDTH}`, 'avatar_too_wide');
-  if (facts.height > AVATAR_MAX_HEIGHT) throw invalid(`image height is too large: ${facts.height} > ${AVATAR_MAX_HEIGHT}`, 'avatar_too_high');
+  if (facts.width > maxWidth) throw invalid(`image width is too large: ${facts.width} > ${maxWidth}`, 'avatar_too_wide');
+  if (facts.height > maxHeight) throw invalid(`image height is too large: ${facts.height} > ${maxHeight}`, 'avatar_too_high');
   return facts.contentType;
 }
 
 export async function setAvatar(deps: AvatarDeps, owner: string, name: string, caller: Caller, data: Uint8Array): Promise<void> {
   const { repository } = await requirePermission(deps.store, owner, name, caller, 'admin');
-  const contentType = checkAvatarImage(data);
+  const contentType = checkAvatarImage(data, deps.limits);
   const avatar = avatarName(repository.id, data);
   if (repository.avatar === avatar) return;
   await deps.avatars.save(repository.id, avatar, { contentType, data });
