@@ -20,6 +20,8 @@ import type { ProtoGrpcType as RepositoryTeamAccessGrpc } from './generated/team
 import type { ProtoGrpcType as RepositoryTagsGrpc } from './generated/tags.js';
 import type { ProtoGrpcType as RepositoryLanguagesGrpc } from './generated/languages.js';
 import type { ProtoGrpcType as RepositoryTopicsGrpc } from './generated/topics.js';
+import type { ProtoGrpcType as RepositoryStarsGrpc } from './generated/stars.js';
+import type { ProtoGrpcType as RepositoryAvatarsGrpc } from './generated/avatars.js';
 import type { ProtoGrpcType as RepositoryBranchesGrpc } from './generated/branches.js';
 import type { ProtoGrpcType as RepositoryTemplatesGrpc } from './generated/templates.js';
 import type { ProtoGrpcType as RepositoryUnadoptedGrpc } from './generated/unadopted.js';
@@ -53,6 +55,8 @@ export type AnvilGrpc = IdentityGrpc
   & RepositoryTagsGrpc
   & RepositoryLanguagesGrpc
   & RepositoryTopicsGrpc
+  & RepositoryStarsGrpc
+  & RepositoryAvatarsGrpc
   & RepositoryBranchesGrpc
   & RepositoryTemplatesGrpc
   & RepositoryUnadoptedGrpc

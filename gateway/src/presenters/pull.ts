@@ -3,7 +3,7 @@
 // branch was deleted still reports its ref, sha and label.
 import { ANONYMOUS, type Caller } from '@anvil/kit';
 import type { collaboration, identity, repository } from '@anvil/proto';
-import { presentIssue, type IssueRepository } from './issue.js';
+import { isDraftTitle, presentIssue, type IssueRepository } from './issue.js';
 import { presentRepository } from './repository.js';
 import { presentTeam } from './team.js';
 import { repoUrls } from './repo-urls.js';
@@ -27,17 +27,8 @@ export function isFromFork(pull: collaboration.PullRequest, baseRepositoryId: nu
   return head > 0 && head !== Number(baseRepositoryId);
 }
 
-/**
- * Gitea's draft pull: a title starting with one of `[repository.pull-request]
- * WORK_IN_PROGRESS_PREFIXES` (default `WIP:,[WIP]`), compared case-insensitively
- * (issues_model.HasWorkInProgressPrefix). Derived, never stored.
- */
-const WORK_IN_PROGRESS_PREFIXES = ['WIP:', '[WIP]'];
-
-export function isDraftTitle(title: string): boolean {
-  const upper = title.toUpperCase();
-  return WORK_IN_PROGRESS_PREFIXES.some((prefix) => upper.startsWith(prefix));
-}
+// Gitea's draft pull (kept beside the issue presenter, whose pull_request meta says it too).
+export { isDraftTitle };
 
 /** A context for presenting many pulls of one repository: its JSON is built once. */
 export function pullContext(ctx: Omit<PullContext, 'repoJson'>): PullContext {

@@ -41,9 +41,9 @@ interface CreateRepoOption {
   object_format_name?: string;
 }
 
-// Gitea's repoSearch sort keys; stars are not tracked yet (all 0), so they order by id.
+// Gitea's repoSearch sort keys.
 const SORT_KEYS: Record<string, string> = {
-  alpha: 'alpha', created: 'created', updated: 'updated', size: 'size', git_size: 'size', lfs_size: 'size', id: 'id', stars: 'id', forks: 'forks',
+  alpha: 'alpha', created: 'created', updated: 'updated', size: 'size', git_size: 'size', lfs_size: 'size', id: 'id', stars: 'stars', forks: 'forks',
 };
 
 // Gitea's repoSearch: `order` is read only when `sort` is given; its messages, its 422.
@@ -77,6 +77,16 @@ function boolParam(value: unknown): boolean | undefined {
 export async function search(ctx: RouteContext, request: Partial<repository.SearchRepositoriesRequest>) {
   const { page, limit } = ctx.page();
   return ctx.deps.services.repository.SearchRepositories({ q: '', sort: '', order: '', visibility: '', archived: '', mode: '', owner_login: '', ...request, page: { page, limit } }, repoCall(ctx));
+}
+
+/**
+ * A page of the repositories among `ids` the caller may see (a user's watched or starred
+ * ones), presented, in one search call; X-Total-Count counts only the visible ones.
+ */
+export async function visibleRepositoriesOf(ctx: RouteContext, ids: number[]) {
+  if (!ids.length) return ok([], 0);
+  const reply = await search(ctx, { ids });
+  return ok(presentRepositories(ctx, reply.repositories), Number(reply.total));
 }
 
 async function listUserRepos(ctx: RouteContext) {

@@ -41,6 +41,7 @@ import { commentStore } from './store/comments.js';
 import { dependencyStore } from './store/issue-dependencies.js';
 import { pinStore } from './store/issue-pins.js';
 import { issueSearchStore } from './store/issue-search.js';
+import { announceUnannouncedCounts } from './store/issue-counts.js';
 import { issueStore } from './store/issues.js';
 import { labelStore } from './store/labels.js';
 import { milestoneStore } from './store/milestones.js';
@@ -89,6 +90,10 @@ await runService<CollaborationDb, CollaborationTx>({
     // Scheduled merges (merge_when_checks_succeed) are performed when a status makes the head succeed.
     const merger = repositoryAutoMerger(deps.config.addresses.repository, deps.secret);
     deps.onShutdown('repository merge client', async () => merger.close());
+    // Repositories whose issue counts were kept before they were announced tell repository once.
+    void announceUnannouncedCounts(deps.db)
+      .then((count) => count && (deps.relay.kick(), deps.log.info({ count }, 'announced the issue counts of existing repositories')))
+      .catch((err: unknown) => deps.log.warn({ err }, 'announcing existing issue counts stopped'));
     return [
       identityUserConsumer(deps.log), repositoryConsumer(deps.log), pushConsumer(deps.log, () => pullGit),
       autoMergeConsumer(deps.log, contextsOf(deps), () => merger), notificationConsumer(),

@@ -28,6 +28,10 @@ import { linguistTable } from './git/linguist-table.js';
 import { languageGrpcService } from './grpc/language-service.js';
 import { topicGrpcService } from './grpc/topic-service.js';
 import { topicStore } from './store/topics.js';
+import { starGrpcService } from './grpc/star-service.js';
+import { starStore } from './store/stars.js';
+import { avatarGrpcService } from './grpc/avatar-service.js';
+import { avatarStore } from './store/avatars.js';
 import { gitFactsConsumer } from './events/git-facts-consumer.js';
 import { gitFactsReader } from './git/git-facts.js';
 import { gitFactsStore } from './store/git-facts.js';
@@ -56,6 +60,7 @@ import type { CommitStatusStore } from './domain/commit-statuses.js';
 import { commitStatusGit } from './git/commit-status-git.js';
 import { commitStatusCleanupConsumer } from './events/commit-status-cleanup.js';
 import { watchCountConsumer } from './events/watch-count-consumer.js';
+import { issueCountConsumer } from './events/issue-count-consumer.js';
 import { RefIndex } from './git/ref-index.js';
 import { gitRefRows } from './store/git-refs.js';
 import { pullGitGrpcService } from './grpc/pull-git-service.js';
@@ -144,10 +149,10 @@ async function startBackground(service: ServiceDeps<RepositoryDb>, w: Omit<Wirin
   await startGitHttpServer({
     address: service.config.repositoryHttpAddress, secret: service.secret, log, deps: w.deps, storage: w.storage, preReceive, writeLock: w.writeLock, refs: w.refs,
   });
-  // Repositories from before branch_count and licenses were kept get them now, in the background.
-  void backfillGitFacts(w.gitFacts, (err, repository) => log.warn({ err, repository }, 'reading a repository\'s branches and licenses failed'))
-    .then((count) => count && log.info({ count }, 'recorded branch counts and licenses of existing repositories'))
-    .catch((err: unknown) => log.warn({ err }, 'recording branch counts and licenses stopped'));
+  // Repositories from before licenses were kept get them now, in the background.
+  void backfillGitFacts(w.gitFacts, (err, repository) => log.warn({ err, repository }, 'reading a repository\'s licenses failed'))
+    .then((count) => count && log.info({ count }, 'recorded licenses of existing repositories'))
+    .catch((err: unknown) => log.warn({ err }, 'recording licenses stopped'));
   // Repositories without rows (created before the table, or by a path outside a write
   // turn) get them in the background; until then their reads go to git.
   void w.refs.backfill().then((count) => count && log.info({ count }, 'refs table backfilled'));
@@ -164,6 +169,8 @@ function grpcServices({ db, config }: ServiceDeps<RepositoryDb>, w: Wiring) {
     tagGrpcService({ store, tags: tagGit(storage, refs), writeLock }),
     languageGrpcService(w.languages),
     topicGrpcService({ store, topics: topicStore(db) }),
+    starGrpcService({ store, stars: starStore(db) }),
+    avatarGrpcService({ store, avatars: avatarStore(db), limits: config.settings.picture }),
     templateGrpcService(deps.templates),
     unadoptedGrpcService({ store, rows: unadoptedRows(db), git: unadoptedGit(storage), settings: deps.settings }),
     commitStatusGrpcService({ store, statuses, git: commitStatusGit(storage) }),
@@ -195,6 +202,7 @@ await runService<RepositoryDb, RepositoryTx, Wiring>({
     gitFactsConsumer(log, () => gitFacts),
     commitStatusCleanupConsumer(),
     watchCountConsumer(),
+    issueCountConsumer(),
     ...migrations.consumers,
   ],
 });

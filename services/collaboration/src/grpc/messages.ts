@@ -35,6 +35,7 @@ export function issueMessage(issue: Issue): pb.IssueInput {
     assignees: issue.assignees.map(userMessage), comments: issue.comments,
     created_at: timestamp(issue.createdAt), updated_at: timestamp(issue.updatedAt), closed_at: optionalTimestamp(issue.closedAt), due_date: optionalTimestamp(issue.dueDate),
     pin_order: issue.pinOrder, ref: issue.ref, content_version: issue.contentVersion,
+    pull: issue.pull ? { merged: issue.pull.hasMerged, merged_at: optionalTimestamp(issue.pull.mergedAt) } : undefined,
   };
 }
 

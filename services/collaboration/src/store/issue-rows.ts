@@ -19,6 +19,7 @@ export interface IssueRow {
   is_closed: boolean; is_pull: boolean; is_locked: boolean; due_date: Date | null; closed_at: Date | null;
   pin_order: number; ref: string; content_version: number; comments: number; created_at: Date; updated_at: Date;
   poster: UserProfile | null; labels: LabelJson[]; assignees: UserProfile[]; milestone: MilestoneJson | null; total?: bigint | null;
+  pull_meta: { has_merged: boolean; merged_at: string | null } | null;
 }
 
 export const SELECT_ISSUE = Prisma.sql`
@@ -29,7 +30,9 @@ export const SELECT_ISSUE = Prisma.sql`
         'exclusive', l.exclusive, 'archived', l.archived_at IS NOT NULL, 'repository_id', l.repository_id, 'org_id', l.org_id) ORDER BY l.name, l.id)
       FROM issue_label il JOIN label l ON l.id = il.label_id WHERE il.issue_id = i.id), '[]'::json) AS labels,
     COALESCE((SELECT json_agg(u.profile ORDER BY u.id) FROM issue_assignee a JOIN "user" u ON u.id = a.user_id WHERE a.issue_id = i.id), '[]'::json) AS assignees,
-    (SELECT row_to_json(m) FROM milestone m WHERE m.id = i.milestone_id) AS milestone`;
+    (SELECT row_to_json(m) FROM milestone m WHERE m.id = i.milestone_id) AS milestone,
+    CASE WHEN i.is_pull THEN (SELECT json_build_object('has_merged', pr.has_merged, 'merged_at', pr.merged_at)
+      FROM pull_request pr WHERE pr.issue_id = i.id) END AS pull_meta`;
 
 const dateOf = (value: string | null | undefined) => (value ? new Date(value) : undefined);
 
@@ -53,6 +56,7 @@ export function toIssue(row: IssueRow): Issue {
     labels: row.labels.map(toLabel), milestone: row.milestone ? toMilestone(row.milestone) : undefined, assignees: row.assignees.map(toUser),
     comments: row.comments, createdAt: row.created_at, updatedAt: row.updated_at, closedAt: row.closed_at ?? undefined, dueDate: row.due_date ?? undefined,
     pinOrder: row.pin_order, ref: row.ref, contentVersion: row.content_version,
+    pull: row.pull_meta ? { hasMerged: row.pull_meta.has_merged, mergedAt: dateOf(row.pull_meta.merged_at) } : undefined,
   };
 }
 

@@ -6,6 +6,7 @@ import type { PullAction, PullGitFacts } from '../domain/pull-store.js';
 import { outboxRowOfPullEvent } from '../events/pull-events.js';
 import { Prisma } from './generated/client.js';
 import type { CollaborationTx } from './db.js';
+import { moveIssueCount } from './issue-counts.js';
 import { readIssue } from './issue-rows.js';
 import { findPullIn } from './pulls.js';
 
@@ -73,7 +74,7 @@ export async function storeManualMerge(tx: CollaborationTx, context: ChangeConte
   const issue = await readIssue(tx, Prisma.sql`i.id = ${BigInt(pull.issueId)}`);
   if (issue && !issue.isClosed) {
     await tx.issue.update({ where: { id: BigInt(pull.issueId) }, data: { is_closed: true, closed_at: now, updated_at: now } });
-    await tx.$executeRaw`UPDATE issue_index SET open_pulls = open_pulls - 1, closed_pulls = closed_pulls + 1 WHERE repository_id = ${BigInt(issue.repositoryId)}`;
+    await moveIssueCount(tx, issue.repositoryId, { isPull: true, isClosed: false }, { isPull: true, isClosed: true });
   }
   await publish(tx, context, pull.issueId, 'closed');
 }

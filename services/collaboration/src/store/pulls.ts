@@ -10,6 +10,7 @@ import type { UserProfile } from '../domain/users.js';
 import { outboxRowOfPullEvent } from '../events/pull-events.js';
 import { Prisma } from './generated/client.js';
 import type { CollaborationDb, CollaborationTx } from './db.js';
+import { announceIssueCounts, moveIssueCount, takeIssueIndex } from './issue-counts.js';
 import { filtersOf, readIssue, SELECT_ISSUE, toIssue, type IssueRow } from './issue-rows.js';
 import { rememberUsers } from './users.js';
 
@@ -94,16 +95,14 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
       return inTransaction(async (tx, publish) => {
         await rememberUsers(tx, context.knownUsers);
         const repositoryId = BigInt(context.repository.id);
-        const [{ max_index }] = await tx.$queryRaw<Array<{ max_index: bigint }>>`
-          INSERT INTO issue_index (repository_id, max_index, open_pulls) VALUES (${repositoryId}, 1, 1)
-          ON CONFLICT (repository_id) DO UPDATE SET max_index = issue_index.max_index + 1, open_pulls = issue_index.open_pulls + 1
-          RETURNING max_index`;
+        const { index: max_index, counts } = await takeIssueIndex(tx, context.repository.id, { isPull: true, isClosed: false });
         const [{ count }] = await tx.$queryRaw<Array<{ count: bigint }>>`
           SELECT count(*) AS count FROM pull_request pr JOIN issue i ON i.id = pr.issue_id
           WHERE pr.repository_id = ${repositoryId} AND pr.head_branch = ${pull.headBranch} AND pr.base_branch = ${pull.baseBranch}
             AND pr.head_repo_id = ${BigInt(pull.headRepoId)} AND NOT i.is_closed AND NOT pr.has_merged`;
         // Throwing rolls back the index taken above, so a refused pull uses no number.
         if (Number(count) > 0) throw new DuplicatePull();
+        await announceIssueCounts(tx, context.repository.id, counts);
         const now = new Date();
         const created = await tx.issue.create({
           data: {
@@ -212,7 +211,7 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
         });
         if (!locked[0].is_closed) {
           await tx.issue.update({ where: { id }, data: { is_closed: true, closed_at: now, updated_at: now } });
-          await tx.$executeRaw`UPDATE issue_index SET open_pulls = open_pulls - 1, closed_pulls = closed_pulls + 1 WHERE repository_id = ${BigInt(context.repository.id)}`;
+          await moveIssueCount(tx, context.repository.id, { isPull: true, isClosed: false }, { isPull: true, isClosed: true });
         }
         const merged = (await readPull(tx, byId(Number(id))))!;
         await publish(context, merged, 'closed');

@@ -26,7 +26,7 @@ export interface SearchFilter {
   template?: boolean;
   /** Only repositories ownerId collaborates on (mode=collaborative). */
   onlyCollaborative: boolean;
-  sort: 'id' | 'alpha' | 'created' | 'updated' | 'size' | 'forks';
+  sort: 'id' | 'alpha' | 'created' | 'updated' | 'size' | 'forks' | 'stars';
   order: 'asc' | 'desc';
   offset: number;
   limit: number;

@@ -38,7 +38,7 @@ async function oneReply(store: RepositoryDeps['store'], access: RepositoryAccess
   return accessReply((await withParents(store, [access]))[0]);
 }
 
-const SORTS = new Set<SearchFilter['sort']>(['id', 'alpha', 'created', 'updated', 'size', 'forks']);
+const SORTS = new Set<SearchFilter['sort']>(['id', 'alpha', 'created', 'updated', 'size', 'forks', 'stars']);
 const SORT_ALIASES: Record<string, SearchFilter['sort']> = { newest: 'created', oldest: 'created', recentupdate: 'updated', leastupdate: 'updated', alphabetically: 'alpha', reversealphabetically: 'alpha', size: 'size', id: 'id' };
 
 export function searchFilterOf(request: repository.SearchRepositoriesRequest, caller: Caller): SearchFilter {

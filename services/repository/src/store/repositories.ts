@@ -19,7 +19,8 @@ import type { MemberTeam } from '../domain/org-access.js';
 // Columns and fields share names (as the .proto's); only the encodings differ: bigint ids
 // and size, the settings' JSON, and `lower_name`, which exists for lookups only.
 export function toRepository(row: RepositoryRow): Repository {
-  const { lower_name: _lower, ...same } = row;
+  // issue_counts_version only orders the counts events (events/issue-count-consumer.ts).
+  const { lower_name: _lower, issue_counts_version: _version, ...same } = row;
   return {
     ...same,
     id: Number(row.id),
@@ -94,7 +95,7 @@ const RESOLVE_REPOSITORY_SQL = `
    WHERE o.lower_name = $1 AND r.lower_name = $2`;
 
 const SORT_COLUMN: Record<SearchFilter['sort'], keyof RepositoryRow> = {
-  id: 'id', alpha: 'lower_name', created: 'created_at', updated: 'updated_at', size: 'size', forks: 'num_forks',
+  id: 'id', alpha: 'lower_name', created: 'created_at', updated: 'updated_at', size: 'size', forks: 'num_forks', stars: 'num_stars',
 };
 
 /**
