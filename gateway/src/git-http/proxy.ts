@@ -11,7 +11,7 @@ import { ANONYMOUS_AUTH, resolveCredential, type AuthState } from '../auth/authe
 import { MalformedCredential, readCredential } from '../auth/credentials.js';
 import { grantsScopes, requiredScopes } from '../auth/scopes.js';
 import type { Deps } from '../http/route.js';
-import { atLeast } from '../presenters/access-mode.js';
+import { atLeast } from '@anvil/presenters/access-mode.js';
 import { GIT_GRANT_HEADER, signGrant } from './grant.js';
 
 const GIT_PATH = /^\/([A-Za-z0-9_][A-Za-z0-9_.-]*)\/([A-Za-z0-9_.-]+?)(\.git)?\/(info\/refs|git-upload-pack|git-receive-pack)$/;

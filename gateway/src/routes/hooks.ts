@@ -7,7 +7,7 @@ import { ApiError } from '../http/errors.js';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
 import type { ScopeCategory } from '../auth/scopes.js';
 import type { Access } from '../http/route.js';
-import { presentDelivery, presentHook } from '../presenters/hook.js';
+import { presentDelivery, presentHook } from '@anvil/presenters/hook.js';
 import { resolveRepo } from './repo-context.js';
 
 const ADMIN_MODES = new Set(['admin', 'owner']);

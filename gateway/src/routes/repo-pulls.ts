@@ -6,9 +6,9 @@
 import { DomainError, invalid, notFound } from '@anvil/kit';
 import type { collaboration } from '@anvil/proto';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
-import { presentCommit } from '../presenters/commits.js';
-import { presentPull, pullContext } from '../presenters/pull.js';
-import { repoUrls } from '../presenters/repo-urls.js';
+import { presentCommit } from '@anvil/presenters/commits.js';
+import { presentPull, pullContext } from '@anvil/presenters/pull.js';
+import { repoUrls } from '@anvil/presenters/repo-urls.js';
 import { assignableFor } from './assignees.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 import { timestampOf } from './repo-issues.js';
