@@ -385,11 +385,7 @@ describe('private repositories', () => {
       `/git/commits/${head.id}.patch`, '/commits', `/commits/${head.id}`, `/compare/main...main`, `/statuses/${head.id}`,
       `/commits/main/status`, `/commits/main/statuses`,
     ];
-    // Raw files, diffs and patches are not JSON: read the status with plain fetch.
-    const statusOf = async (user: User | undefined, path: string) => {
-      const headers: Record<string, string> = user ? { authorization: `token ${user.token}` } : {};
-      return (await fetch(`${system.baseUrl.replace(/\/$/, '')}/api/v1${base}${path}`, { headers })).status;
-    };
+    const statusOf = async (user: User | undefined, path: string) => (await (user?.client ?? anonymous).get(`${base}${path}`)).status;
     for (const path of reads) {
       expect([path, await statusOf(owner, path), await statusOf(other, path), await statusOf(undefined, path)]).toEqual([path, 200, 404, 404]);
     }
