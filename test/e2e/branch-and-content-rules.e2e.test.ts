@@ -385,7 +385,11 @@ describe('private repositories', () => {
       `/git/commits/${head.id}.patch`, '/commits', `/commits/${head.id}`, `/compare/main...main`, `/statuses/${head.id}`,
       `/commits/main/status`, `/commits/main/statuses`,
     ];
-    const statusOf = async (user: User | undefined, path: string) => (await (user?.client ?? anonymous).get(`${base}${path}`)).status;
+    // The owner's reads are checked against the contract; the strangers' 404 is not declared
+    // by every one of these operations (Gitea answers it all the same), so theirs go out unchecked.
+    const statusOf = async (user: User | undefined, path: string) => (user === owner
+      ? await owner.client.get(`${base}${path}`)
+      : await (user?.client ?? anonymous).undeclared('GET', `${base}${path}`)).status;
     for (const path of reads) {
       expect([path, await statusOf(owner, path), await statusOf(other, path), await statusOf(undefined, path)]).toEqual([path, 200, 404, 404]);
     }
