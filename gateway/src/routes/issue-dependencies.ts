@@ -6,7 +6,7 @@
 import { created, ok, type Route, type RouteContext } from '../http/route.js';
 import { RepositoryAccessCache } from '../caches/repository-access.js';
 import type { collaboration } from '@anvil/proto';
-import { issuesOf, presentIssue, type IssueRepository, type ShownUsers } from '../presenters/issue.js';
+import { issuesOf, presentIssue, type IssueRepository, type ShownUsers } from '@anvil/presenters/issue.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 import { indexOf, WRITE_STATUSES } from './repo-issues.js';
 

@@ -4,7 +4,7 @@
 // collaboration searches all of them in one SQL statement. The page size defaults to
 // [api] DEFAULT_PAGING_NUM like every other list (not Gitea's UI paging setting).
 import { ok, type Route, type RouteContext } from '../http/route.js';
-import { issuesOf, presentIssue, type IssueRepository, type ShownUsers } from '../presenters/issue.js';
+import { issuesOf, presentIssue, type IssueRepository, type ShownUsers } from '@anvil/presenters/issue.js';
 import { timestampOf } from './repo-issues.js';
 
 const text = (ctx: RouteContext, name: string) => (typeof ctx.query[name] === 'string' ? (ctx.query[name] as string) : '');

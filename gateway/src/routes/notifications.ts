@@ -8,7 +8,7 @@ import type { collaboration, repository } from '@anvil/proto';
 import { ApiError } from '../http/errors.js';
 import type { Reply, Route, RouteContext } from '../http/route.js';
 import { ok } from '../http/route.js';
-import { presentNotificationThread, type ShownRepositories } from '../presenters/notification.js';
+import { presentNotificationThread, type ShownRepositories } from '@anvil/presenters/notification.js';
 import { inRepository } from './issue-scope.js';
 import { timestampOf } from './repo-issues.js';
 import { visibleRepositories } from './visible-repositories.js';

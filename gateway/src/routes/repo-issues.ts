@@ -3,8 +3,8 @@
 // the repository and the caller's permission with it (issue-scope.ts).
 import { invalid } from '@anvil/kit';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
-import { issuesOf, presentIssue, type ShownUsers } from '../presenters/issue.js';
-import { formatTime } from '../presenters/time.js';
+import { issuesOf, presentIssue, type ShownUsers } from '@anvil/presenters/issue.js';
+import { formatTime } from '@anvil/presenters/time.js';
 import { assignableFor } from './assignees.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 

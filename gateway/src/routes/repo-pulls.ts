@@ -6,11 +6,11 @@
 import { DomainError, forbidden, invalid, notFound } from '@anvil/kit';
 import type { collaboration } from '@anvil/proto';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
-import { presentCommit } from '../presenters/commits.js';
-import { pullListJson } from '../presenters/pull-list-json.js';
-import { isFromFork, presentPull, pullContext, type PullContext } from '../presenters/pull.js';
-import { presentRepository } from '../presenters/repository.js';
-import { repoUrls } from '../presenters/repo-urls.js';
+import { presentCommit } from '@anvil/presenters/commits.js';
+import { pullListJson } from '@anvil/presenters/pull-list-json.js';
+import { isFromFork, presentPull, pullContext, type PullContext } from '@anvil/presenters/pull.js';
+import { presentRepository } from '@anvil/presenters/repository.js';
+import { repoUrls } from '@anvil/presenters/repo-urls.js';
 import { assignableFor } from './assignees.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 import { timestampOf } from './repo-issues.js';

@@ -4,7 +4,7 @@
 // see and pages them. A repository the caller cannot see is 404 on every route.
 import type { RouteContext, Route } from '../http/route.js';
 import { noContent, ok } from '../http/route.js';
-import { presentUser } from '../presenters/user.js';
+import { presentUser } from '@anvil/presenters/user.js';
 import { repoCall, repoRef } from './repo-context.js';
 import { visibleRepositoriesOf } from './repos.js';
 import { loadVisibleUser } from './users.js';

@@ -4,9 +4,9 @@
 // the caller may see and pages them.
 import type { RouteContext, Route } from '../http/route.js';
 import { noContent, ok } from '../http/route.js';
-import { presentIssueUser } from '../presenters/issue.js';
-import { repoUrls } from '../presenters/repo-urls.js';
-import { formatTime } from '../presenters/time.js';
+import { presentIssueUser } from '@anvil/presenters/issue.js';
+import { repoUrls } from '@anvil/presenters/repo-urls.js';
+import { formatTime } from '@anvil/presenters/time.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 import { visibleRepositoriesOf } from './repos.js';
 import { loadVisibleUser } from './users.js';

@@ -82,9 +82,6 @@ function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: R
   };
 }
 
-// The SPDX texts (5 MB) load on the first license file seen, not at start.
-const licenseDetector = new LicenseDetector(() => createRequire(import.meta.url)('spdx-license-list/full') as LicenseTexts);
-
 /** What the gRPC services, the consumers and the git side channel share, made once. */
 interface Wiring {
   deps: RepositoryDeps & { templates: TemplateCatalog };
@@ -120,6 +117,8 @@ async function wire(service: ServiceDeps<RepositoryDb>): Promise<Omit<Wiring, 'm
     onError: (err, repository) => log.warn({ err, repository }, 'backfilling the refs table failed'),
   });
   const deps = domainDeps(service, storage, writeLock);
+  // The SPDX texts (5 MB) load on the first license file seen, not at start.
+  const licenseDetector = new LicenseDetector(() => createRequire(import.meta.url)('spdx-license-list/full') as LicenseTexts);
   return {
     deps, storage, refs, writeLock,
     protections: branchProtectionStore(db),

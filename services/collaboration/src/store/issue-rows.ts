@@ -102,6 +102,13 @@ export function filtersOf(repository: ScopedRepository, query: IssueQuery): Pris
     const match = Prisma.sql`m.repository_id = ${BigInt(repository.id)} AND (m.id = ANY(${ids}::bigint[]) OR lower(m.name) = ANY(${names}::text[]))`;
     where.push(Prisma.sql`(NOT EXISTS (SELECT 1 FROM milestone m WHERE ${match}) OR i.milestone_id IN (SELECT m.id FROM milestone m WHERE ${match}))`);
   }
+  where.push(...textTimeAndPeopleFilters(query));
+  return where;
+}
+
+/** The filters a repository's issue list and the search across repositories share. */
+export function textTimeAndPeopleFilters(query: IssueQuery): Prisma.Sql[] {
+  const where: Prisma.Sql[] = [];
   if (query.q) {
     const pattern = `%${escapeLike(query.q)}%`;
     where.push(Prisma.sql`(i.title ILIKE ${pattern} OR i.body ILIKE ${pattern})`);

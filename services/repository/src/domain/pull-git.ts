@@ -6,7 +6,7 @@ import { DomainError, notFound, type Caller } from '@anvil/kit';
 import { resolveRepository, type RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 import type { FileChange, TrialMerge } from '../git/pull-git.js';
-import type { Signature } from './commit-writing.js';
+import type { CommitParts, Signature } from './commit-writing.js';
 import type { RawCommit } from './commits.js';
 import { cutDiffAroundLine } from './diff-hunk.js';
 
@@ -24,7 +24,7 @@ export interface PullGit {
   /** Oldest first. */
   commitsOnHead(base: string, head: string, options?: { noMerges?: boolean }): Promise<string[]>;
   readCommits(ids: readonly string[]): Promise<PullCommitInfo[]>;
-  commitTree(parts: { tree: string; parents: string[]; message: string; author: Signature; committer: Signature }): Promise<string>;
+  commitTree(parts: CommitParts): Promise<string>;
   cherryPick(commit: string, onto: string, committer: Signature): Promise<string | undefined>;
   treeOf(commit: string): Promise<string>;
   /** Compare-and-swap (all zeros: create / delete); throws when the ref moved meanwhile. */

@@ -3,7 +3,8 @@ import type { PullGit } from '../domain/pull-git.js';
 import { git, runGit } from './command.js';
 import { isAncestor, updateRef } from './branches.js';
 import { readCommits } from './commits.js';
-import { changedFilesWithStats, cherryPick, commitsOnHead, commitTree, divergence, mergeBase, rangeDiff, resolveRefs, treeOf, trialMerge, updateRefs } from './pull-git.js';
+import { commitTree } from './file-changes-git.js';
+import { changedFilesWithStats, cherryPick, commitsOnHead, divergence, mergeBase, rangeDiff, resolveRefs, treeOf, trialMerge, updateRefs } from './pull-git.js';
 import { resolveCommit } from './refs.js';
 import type { RepositoryStorage } from './storage.js';
 

@@ -1,11 +1,11 @@
 // The git plumbing pull requests need, without a work tree (git >= 2.38 for
 // `merge-tree --write-tree`): merge base, divergence, a trial merge that writes a tree and no
-// ref, the diff between merge base and head, and commits written with `commit-tree`. Nothing
+// ref, the diff between merge base and head, and commits written with commitTree. Nothing
 // here moves a ref except updatePullRef; merges land through branches.ts updateRef.
 import { isValidRefName } from '@anvil/kit';
 import { RefUpdateConflict } from './branches.js';
 import { git, GitError, isObjectId, runGit, type GitCommand } from './command.js';
-import type { Signature } from './file-changes-git.js';
+import { commitTree, type Signature } from './file-changes-git.js';
 
 const need = (...ids: string[]) => {
   for (const id of ids) if (!isObjectId(id)) throw new GitError([], null, `not an object id: ${id}`);
@@ -157,29 +157,6 @@ export async function commitsOnHead(gitDir: string, base: string, head: string, 
   if (options.noMerges) cmd.flag('--no-merges');
   const out = await runGit(cmd.oid(head).flag('--not').oid(base).build());
   return out.split('\n').filter(isObjectId);
-}
-
-export interface CommitParts {
-  tree: string;
-  parents: string[];
-  message: string;
-  author: Signature;
-  committer: Signature;
-}
-
-const dateOf = (time: number) => `@${time} +0000`;
-
-/** Writes one commit object; moves no ref. */
-export async function commitTree(gitDir: string, parts: CommitParts): Promise<string> {
-  need(parts.tree, ...parts.parents);
-  const cmd = git('commit-tree', { gitDir })
-    .env('GIT_AUTHOR_NAME', parts.author.name).env('GIT_AUTHOR_EMAIL', parts.author.email).env('GIT_AUTHOR_DATE', dateOf(parts.author.time))
-    .env('GIT_COMMITTER_NAME', parts.committer.name).env('GIT_COMMITTER_EMAIL', parts.committer.email)
-    .env('GIT_COMMITTER_DATE', dateOf(parts.committer.time))
-    .flag('-F', '-');
-  for (const parent of parts.parents) cmd.flag('-p').oid(parent);
-  cmd.oid(parts.tree);
-  return (await runGit(cmd.build(), { stdin: parts.message })).trim();
 }
 
 export interface CommitHeader {

@@ -1,6 +1,6 @@
 // Gitea's timestamps: RFC 3339 with whole seconds in UTC, Go's zero time for "never".
 import { describe, expect, it } from '@jest/globals';
-import { formatTime } from '../src/presenters/time.js';
+import { formatTime } from '../src/time.js';
 
 describe('formatTime', () => {
   it('writes whole seconds in UTC without milliseconds', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { jsonWithShared } from '../src/presenters/pull-list-json.js';
+import { jsonWithShared } from '../src/pull-list-json.js';
 
 describe('a page of pulls serializes its repository once', () => {
   const repo = { id: 7, full_name: 'alice/app', owner: { login: 'alice' }, description: 'a "quoted" \\ description' };

@@ -2,7 +2,7 @@
 // users back on the issues and presents each of them once per page.
 import { describe, expect, it } from '@jest/globals';
 import type { collaboration, identity } from '@anvil/proto';
-import { issuesOf, presentIssue, type ShownUsers } from '../src/presenters/issue.js';
+import { issuesOf, presentIssue, type ShownUsers } from '../src/issue.js';
 
 const ada = { id: 7, login: 'ada', full_name: 'Ada', email: 'ada@example.com', visibility: 'VISIBILITY_PUBLIC' } as identity.User;
 const bob = { id: 8, login: 'bob', full_name: 'Bob', email: 'bob@example.com', visibility: 'VISIBILITY_PUBLIC' } as identity.User;
