@@ -69,3 +69,16 @@ export async function startCpuMeter(groups) {
     return perRequest;
   };
 }
+
+/** The pids under `rootPid` whose command line matches `pattern` (e.g. /gateway\/dist\/main\.js/), or with `except`, those that do not. */
+export function pidsMatching(rootPid, pattern, except = false) {
+  return processTree(rootPid).filter((pid) => {
+    let cmdline = '';
+    try {
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+    } catch {
+      // exited meanwhile
+    }
+    return pattern.test(cmdline) !== except;
+  });
+}

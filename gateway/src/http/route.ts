@@ -212,8 +212,10 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
         if (reply.streamed) return;
         if (reply.total !== undefined) setPagingHeaders(req, res, ctx.page(), reply.total, rootUrl);
         if (reply.contentType) {
-          res.writeHead(reply.status, { 'content-type': reply.contentType, 'content-length': Buffer.byteLength(String(reply.body)) });
-          res.end(String(reply.body));
+          // Text, or bytes a route serialized itself (a page of pulls): encoded once.
+          const bytes = Buffer.isBuffer(reply.body) ? reply.body : Buffer.from(String(reply.body));
+          res.writeHead(reply.status, { 'content-type': reply.contentType, 'content-length': bytes.length });
+          res.end(bytes);
         } else {
           sendJson(res, reply.status, reply.body);
         }

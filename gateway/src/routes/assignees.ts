@@ -3,8 +3,8 @@
 // an assignee outside that list. The list is fetched only when a request names assignees.
 import { notFound } from '@anvil/kit';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
-import { presentIssue } from '../presenters/issue.js';
-import { presentUser } from '../presenters/user.js';
+import { presentIssue } from '@anvil/presenters/issue.js';
+import { presentUser } from '@anvil/presenters/user.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 
 const WRITERS = ['write', 'admin', 'owner'];

@@ -1,6 +1,6 @@
 // Collaborators of a repository (routers/api/v1/repo/collaborators.go).
 import { noContent, ok, type Route } from '../http/route.js';
-import { presentUser } from '../presenters/user.js';
+import { presentUser } from '@anvil/presenters/user.js';
 import { repoCall, repoRef } from './repo-context.js';
 
 

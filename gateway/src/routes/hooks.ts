@@ -8,7 +8,7 @@ import { created, noContent, ok, type Route, type RouteContext } from '../http/r
 import type { ScopeCategory } from '../auth/scopes.js';
 import type { Access } from '../http/route.js';
 import type { RepoAccess } from '../http/repo-access.js';
-import { presentDelivery, presentHook } from '../presenters/hook.js';
+import { presentDelivery, presentHook } from '@anvil/presenters/hook.js';
 import { resolveRepo } from './repo-context.js';
 
 /** The repository's hooks; the routes are for its admins only (`repoAccess: 'admin'`, Gitea's reqAdmin). */

@@ -6,7 +6,7 @@
 import { created, ok, type Route, type RouteContext } from '../http/route.js';
 import { RepositoryAccessCache } from '../caches/repository-access.js';
 import type { collaboration } from '@anvil/proto';
-import { presentIssue, type IssueRepository } from '../presenters/issue.js';
+import { issuesOf, presentIssue, type IssueRepository, type ShownUsers } from '@anvil/presenters/issue.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 import { indexOf, WRITE_STATUSES } from './repo-issues.js';
 
@@ -39,9 +39,10 @@ async function presentAcross(ctx: RouteContext, call: RepositoryCall, issues: co
     const r = access?.repository;
     if (r) repos.set(id, { id, owner: r.owner_login, name: r.name });
   }));
+  const shown: ShownUsers = new Map();
   return issues.flatMap((issue) => {
     const repo = repos.get(Number(issue.repository_id));
-    return repo ? [presentIssue(issue, repo, ctx.caller, ctx.deps.config.rootUrl)] : [];
+    return repo ? [presentIssue(issue, repo, ctx.caller, ctx.deps.config.rootUrl, shown)] : [];
   });
 }
 
@@ -52,7 +53,7 @@ function listRoute(path: string, operationId: string, blocks: boolean): Route {
     handle: inRepository(async (ctx, call) => {
       const { page, limit } = ctx.page();
       const reply = await ctx.deps.services.issues.ListIssueDependencies({ index: indexOf(ctx), blocks, page: { page, limit } }, call.options);
-      return ok(await presentAcross(ctx, call, reply.issues), Number(reply.total));
+      return ok(await presentAcross(ctx, call, issuesOf(reply)), Number(reply.total));
     }),
   };
 }

@@ -5,7 +5,7 @@
 import type { CallOptions } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
 import type { Reply, RouteContext } from '../http/route.js';
-import type { IssueRepository } from '../presenters/issue.js';
+import type { IssueRepository } from '@anvil/presenters/issue.js';
 import { resolveRepo } from './repo-context.js';
 
 export interface RepositoryCall {

@@ -2,7 +2,7 @@
 // permission on the repository; the JSON field names are the proto's.
 import type { repository } from '@anvil/proto';
 import { created, noContent, ok, type Route } from '../http/route.js';
-import { presentBranchProtection } from '../presenters/branch.js';
+import { presentBranchProtection } from '@anvil/presenters/branch.js';
 import { repoCall, repoRef } from './repo-context.js';
 
 // Gitea: a rule of that name exists → 403 "Branch protection already exist"; changing the

@@ -1,7 +1,7 @@
 // Branches of a repository (routers/api/v1/repo/branch.go). Branch names contain `/`, so
 // the single-branch routes take the rest of the path.
 import { noContent, ok, created, type Route, type RouteContext } from '../http/route.js';
-import { presentBranch } from '../presenters/branch.js';
+import { presentBranch } from '@anvil/presenters/branch.js';
 import { refWrite, repoCall, repoRef } from './repo-context.js';
 
 // Gitea's mustNotBeArchived: every branch write in an archived repository is 423 Locked.

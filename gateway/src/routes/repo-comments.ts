@@ -1,7 +1,7 @@
 // Comments on issues (routers/api/v1/repo/issue_comment.go). Registered before the issue
 // routes so `/issues/comments` is never taken for an issue numbered "comments".
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
-import { presentComment, presentTimelineComment } from '../presenters/issue.js';
+import { presentComment, presentTimelineComment } from '@anvil/presenters/issue.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 import { timestampOf } from './repo-issues.js';
 

@@ -3,7 +3,7 @@
 // verifications the presenter needs, so each request is one gRPC call.
 import type { repository } from '@anvil/proto';
 import { ok, plainText, type Reply, type Route, type RouteContext } from '../http/route.js';
-import { presentCommit } from '../presenters/commits.js';
+import { presentCommit } from '@anvil/presenters/commits.js';
 import { repoCall, repoRef, repoUrlsOf } from './repo-context.js';
 
 /** Gitea's [git] COMMITS_RANGE_SIZE default: a page of commits holds at most this many. */

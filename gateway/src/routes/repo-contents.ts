@@ -4,7 +4,7 @@
 import { DomainError, invalid } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
 import { created, ok, type Route, type RouteContext } from '../http/route.js';
-import { presentContent, presentContentExt, presentFileResponse, presentFilesResponse } from '../presenters/contents.js';
+import { presentContent, presentContentExt, presentFileResponse, presentFilesResponse } from '@anvil/presenters/contents.js';
 import { refWrite, repoCall, repoRef, repoUrlsOf } from './repo-context.js';
 
 /** Where a write fails as Gitea answers: an archived repository is 423 Locked. */

@@ -4,8 +4,8 @@ import { notFound, type CallOptions } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
 import type { RouteContext } from '../http/route.js';
 import { resolveRouteRepository } from '../http/repo-access.js';
-import { presentRepository } from '../presenters/repository.js';
-import { repoUrls, type RepoUrls } from '../presenters/repo-urls.js';
+import { presentRepository } from '@anvil/presenters/repository.js';
+import { repoUrls, type RepoUrls } from '@anvil/presenters/repo-urls.js';
 
 /**
  * How long a call that moves a repository's refs (contents, branch and tag writes) may

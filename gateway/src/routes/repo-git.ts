@@ -3,7 +3,7 @@
 // repository and the caller's permission itself, so each request is one gRPC call.
 // (Annotated tags, /git/tags/{sha}, live with the tag routes.)
 import { ok, type Route } from '../http/route.js';
-import { presentBlob, presentRef, presentTree } from '../presenters/git-objects.js';
+import { presentBlob, presentRef, presentTree } from '@anvil/presenters/git-objects.js';
 import { repoCall, repoRef, repoUrlsOf } from './repo-context.js';
 
 /** Go's strconv.ParseBool as Gitea's ctx.FormBool reads it; anything else is false. */

@@ -3,8 +3,8 @@
 // the repository and the caller's permission with it (issue-scope.ts).
 import { invalid } from '@anvil/kit';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
-import { presentIssue } from '../presenters/issue.js';
-import { formatTime } from '../presenters/time.js';
+import { issuesOf, presentIssue, type ShownUsers } from '@anvil/presenters/issue.js';
+import { formatTime } from '@anvil/presenters/time.js';
 import { assignableFor } from './assignees.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 
@@ -33,8 +33,9 @@ export function indexOf(ctx: RouteContext): number {
   return index;
 }
 
-const present = (ctx: RouteContext, call: RepositoryCall) => (issue: Parameters<typeof presentIssue>[0]) =>
-  presentIssue(issue, call.repo, ctx.caller, ctx.deps.config.rootUrl);
+// `shown`: one per reply, so a page presents each of its users once.
+const present = (ctx: RouteContext, call: RepositoryCall, shown: ShownUsers = new Map()) => (issue: Parameters<typeof presentIssue>[0]) =>
+  presentIssue(issue, call.repo, ctx.caller, ctx.deps.config.rootUrl, shown);
 
 interface CreateIssueBody { title?: string; body?: string; ref?: string; assignee?: string; assignees?: string[]; labels?: number[]; milestone?: number; due_date?: string; closed?: boolean }
 interface EditIssueBody { title?: string; body?: string; ref?: string; state?: string; assignee?: string; assignees?: string[]; milestone?: number; due_date?: string; unset_due_date?: boolean }
@@ -46,7 +47,7 @@ export const repoIssueRoutes: Route[] = [
     repoAccess: 'read',
     handle: inRepository(async (ctx, call) => {
       const reply = await ctx.deps.services.issues.ListPinnedIssues({}, call.options);
-      return ok(reply.issues.map(present(ctx, call)));
+      return ok(issuesOf(reply).map(present(ctx, call)));
     }),
   },
   {
@@ -59,7 +60,7 @@ export const repoIssueRoutes: Route[] = [
         since: timestampOf(ctx.query.since, 'since'), before: timestampOf(ctx.query.before, 'before'),
         created_by: text(ctx, 'created_by'), assigned_by: text(ctx, 'assigned_by'), mentioned_by: text(ctx, 'mentioned_by'), page: { page, limit },
       }, call.options);
-      return ok(reply.issues.map(present(ctx, call)), Number(reply.total));
+      return ok(issuesOf(reply).map(present(ctx, call)), Number(reply.total));
     }),
   },
   {

@@ -1,7 +1,7 @@
 // Labels of a repository and the labels on an issue (routers/api/v1/repo/label.go and
 // issue_label.go). One gRPC call per request; the repository travels with it resolved.
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
-import { presentLabel } from '../presenters/issue.js';
+import { presentLabel } from '@anvil/presenters/issue.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 
 // Gitea's mustNotBeArchived: every write in an archived repository is 423 Locked.

@@ -1,6 +1,6 @@
 // Milestones of a repository (routers/api/v1/repo/milestone.go): `{id}` is an id or a name.
 import { created, noContent, ok, type Route } from '../http/route.js';
-import { presentMilestone } from '../presenters/issue.js';
+import { presentMilestone } from '@anvil/presenters/issue.js';
 import { inRepository } from './issue-scope.js';
 import { timestampOf } from './repo-issues.js';
 

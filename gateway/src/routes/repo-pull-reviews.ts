@@ -5,7 +5,7 @@
 import { invalid, notFound } from '@anvil/kit';
 import type { identity } from '@anvil/proto';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
-import { presentReview, presentReviewComment } from '../presenters/review.js';
+import { presentReview, presentReviewComment } from '@anvil/presenters/review.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 
 const WRITE_STATUSES = { repo_archived: 423 };

@@ -1,7 +1,7 @@
 // Reactions on issues and comments (routers/api/v1/repo/issue_reaction.go): the kinds
 // `[ui] REACTIONS` allows; POST answers 201 when it reacted, 200 when the caller already had.
 import { noContent, ok, type Route, type RouteContext } from '../http/route.js';
-import { presentReaction } from '../presenters/issue.js';
+import { presentReaction } from '@anvil/presenters/issue.js';
 import { inRepository } from './issue-scope.js';
 
 // Gitea's mustNotBeArchived: every write in an archived repository is 423 Locked.

@@ -2,7 +2,7 @@
 // statuses by sha or by ref, and its combined status. The commit-status service resolves the
 // repository and the caller's permission itself, so each request is one gRPC call.
 import { created, ok, type Route, type RouteContext } from '../http/route.js';
-import { presentCombinedStatus, presentCommitStatus, repoApiUrl } from '../presenters/commit-status.js';
+import { presentCombinedStatus, presentCommitStatus, repoApiUrl } from '@anvil/presenters/commit-status.js';
 import { repoCall, repoRef } from './repo-context.js';
 
 const queryString = (ctx: RouteContext, name: string) => (typeof ctx.query[name] === 'string' ? (ctx.query[name] as string).trim() : '');

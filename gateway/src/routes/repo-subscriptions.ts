@@ -2,8 +2,8 @@
 // whether the caller does, and (un)subscribing oneself; PUT/DELETE answer 200 when nothing
 // changed and 201 when it did, as Gitea does.
 import { ok, type Route, type RouteContext } from '../http/route.js';
-import { presentIssueUser } from '../presenters/issue.js';
-import { repoUrls } from '../presenters/repo-urls.js';
+import { presentIssueUser } from '@anvil/presenters/issue.js';
+import { repoUrls } from '@anvil/presenters/repo-urls.js';
 import { inRepository } from './issue-scope.js';
 
 const indexOf = (ctx: RouteContext) => (/^\d{1,15}$/.test(ctx.params.index ?? '') ? Number(ctx.params.index) : 0);

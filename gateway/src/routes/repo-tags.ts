@@ -2,7 +2,7 @@
 // (routers/api/v1/repo/git_ref.go GetAnnotatedTag). The tag service resolves the repository
 // and the caller's permission itself, so each request is one gRPC call.
 import { created, noContent, ok, type Route } from '../http/route.js';
-import { presentAnnotatedTag, presentTag } from '../presenters/tag.js';
+import { presentAnnotatedTag, presentTag } from '@anvil/presenters/tag.js';
 import { refWrite, repoCall, repoRef, repoUrlsOf } from './repo-context.js';
 
 // Gitea's mustNotBeArchived is 423; a pull mirror's tags are its source's, and these routes

@@ -3,7 +3,7 @@
 // repository and the caller's permission itself (one gRPC call).
 import type { repository } from '@anvil/proto';
 import { noContent, ok, type Reply, type Route } from '../http/route.js';
-import { formatTime } from '../presenters/time.js';
+import { formatTime } from '@anvil/presenters/time.js';
 import { repoCall, repoRef } from './repo-context.js';
 
 /** Gitea's invalidTopicsError: 422 listing the refused names, or 204 when the edit was applied. */

@@ -4,7 +4,7 @@
 // the routes resolve the repository, read the query and present the replies.
 import { forbidden } from '@anvil/kit';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
-import { presentTrackedTime } from '../presenters/tracked-time.js';
+import { presentTrackedTime } from '@anvil/presenters/tracked-time.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 import { timestampOf } from './repo-issues.js';
 

@@ -41,9 +41,9 @@ interface CreateRepoOption {
   object_format_name?: string;
 }
 
-// Gitea's repoSearch sort keys; stars and forks are not tracked yet (all 0), so they order by id.
+// Gitea's repoSearch sort keys.
 const SORT_KEYS: Record<string, string> = {
-  alpha: 'alpha', created: 'created', updated: 'updated', size: 'size', git_size: 'size', lfs_size: 'size', id: 'id', stars: 'id', forks: 'id',
+  alpha: 'alpha', created: 'created', updated: 'updated', size: 'size', git_size: 'size', lfs_size: 'size', id: 'id', stars: 'stars', forks: 'forks',
 };
 
 // Gitea's repoSearch: `order` is read only when `sort` is given; its messages, its 422.
@@ -77,6 +77,16 @@ function boolParam(value: unknown): boolean | undefined {
 export async function search(ctx: RouteContext, request: Partial<repository.SearchRepositoriesRequest>) {
   const { page, limit } = ctx.page();
   return ctx.deps.services.repository.SearchRepositories({ q: '', sort: '', order: '', visibility: '', archived: '', mode: '', owner_login: '', ...request, page: { page, limit } }, repoCall(ctx));
+}
+
+/**
+ * A page of the repositories among `ids` the caller may see (a user's watched or starred
+ * ones), presented, in one search call; X-Total-Count counts only the visible ones.
+ */
+export async function visibleRepositoriesOf(ctx: RouteContext, ids: number[]) {
+  if (!ids.length) return ok([], 0);
+  const reply = await search(ctx, { ids });
+  return ok(presentRepositories(ctx, reply.repositories), Number(reply.total));
 }
 
 async function listUserRepos(ctx: RouteContext) {
@@ -114,8 +124,8 @@ export const repoRoutes: Route[] = [
       const mode = typeof q.mode === 'string' ? q.mode : '';
       if (!SEARCH_MODES.has(mode)) throw invalid(`Invalid search mode: "${mode}"`);
       const { sort, order } = sortOf(q);
-      // There are no forks or mirrors yet: asking only for them finds nothing.
-      if (mode === 'fork' || mode === 'mirror') return ok({ ok: true, data: [] }, 0);
+      // Mirrors are not told apart in a search yet: asking only for them finds nothing.
+      if (mode === 'mirror') return ok({ ok: true, data: [] }, 0);
       const reply = await search(ctx, {
         q: typeof q.q === 'string' ? q.q : '',
         owner_id: Number(q.uid) || 0,

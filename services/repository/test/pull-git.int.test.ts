@@ -199,6 +199,19 @@ describe('merging a pull request', () => {
     expect(await getMergeBase(deps, 'alice', r.name, 'main', 'refs/pull/1/head', alice)).toMatchObject({ headSha: head });
   });
 
+  it('merges a pull whose head branch is gone from the pull\'s own ref', async () => {
+    const r = await diverged();
+    const head = await r.branch('topic');
+    expect(await updatePullRef(deps, 'alice', r.name, 1, 'topic', alice)).toBe(head);
+    await run(['push', 'origin', ':topic'], r.work);
+    const result = await merge(r.name, { head: 'refs/heads/topic' });
+    expect(result.headSha).toBe(head);
+    expect(await git(r.gitDir, 'log', '-1', '--format=%P%n%s', 'main')).toBe(`${result.baseBefore} ${head}\nMerge pull request 'Add things' (#1) from topic into main`);
+    // Without a pull ref to fall back on, a missing head branch is not found.
+    await expect(merge(r.name, { head: 'refs/heads/nothing', pullIndex: 0 })).rejects.toMatchObject({ reason: 'head_not_found' });
+    await expect(merge(r.name, { head: 'refs/heads/topic', baseBranch: 'gone' })).rejects.toMatchObject({ reason: 'base_not_found' });
+  });
+
   it('keeps a head in refs/pull/<index>/head for a pull whose branch is later deleted', async () => {
     const r = await diverged();
     const head = await r.branch('topic');
@@ -251,9 +264,9 @@ describe('a merge racing a push', () => {
         const real = pullGitOf(tb.storage.pathOf(owner, name));
         return {
           ...real,
-          updateRef: async (ref, newSha, oldSha) => {
-            if (ref === 'refs/heads/main') await r.push('main');
-            return real.updateRef(ref, newSha, oldSha);
+          updateRefs: async (moves) => {
+            if (moves.some((m) => m.ref === 'refs/heads/main')) await r.push('main');
+            return real.updateRefs(moves);
           },
         };
       },

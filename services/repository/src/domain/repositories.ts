@@ -14,6 +14,8 @@ import type { RepositoryPatch, RepositoryStore, RepositoryWithOwner, SearchFilte
 export interface GitStorage {
   /** A new repository set up away from its name; it reaches the name only through place(). */
   stage(defaultBranch: string, objectFormat: 'sha1' | 'sha256'): Promise<StagedRepository>;
+  /** A copy of owner/name's branches and tags set up away from its name (a fork), as stage() does. */
+  stageFork(fromOwner: string, fromName: string, defaultBranch: string): Promise<StagedRepository>;
   move(fromOwner: string, fromName: string, toOwner: string, toName: string): Promise<void>;
   remove(owner: string, name: string): Promise<void>;
   setDefaultBranch(owner: string, name: string, branch: string): Promise<void>;
@@ -50,6 +52,8 @@ export interface RepositoryAccess {
   repository: Repository;
   owner: Owner;
   permission: AccessMode;
+  /** A fork's parent, when loaded (forks.ts withParents); null when it is no fork. */
+  parent?: RepositoryWithOwner | null;
 }
 
 export interface RepositoryDeps {

@@ -18,16 +18,17 @@ export function clientGone(res: ServerResponse): AbortSignal {
   return gone.signal;
 }
 
-/** Kills `child` when `signal` aborts (the client left); true when it already had. */
-export function killWhenGone(child: ChildProcess, signal: AbortSignal): boolean {
-  if (signal.aborted) {
-    child.kill('SIGKILL');
-    return true;
-  }
-  signal.addEventListener('abort', () => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  }, { once: true });
-  return false;
+/**
+ * Kills `child` when the client goes away, or at once if it already has: a 'close' listener
+ * alone misses a client that left while the request awaited something, and git would then
+ * block forever writing to (or reading from) a connection nobody serves.
+ */
+export function killWithClient(child: ChildProcess, res: ServerResponse): void {
+  const kill = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  if (res.destroyed) kill();
+  else res.once('close', kill);
 }
 
 export function fail(res: ServerResponse, status: number, message: string): void {
@@ -48,9 +49,7 @@ export async function streamGitOutput(res: ServerResponse, child: ChildProcess, 
   child.stdin!.end();
   res.writeHead(200, headers);
   child.stdout!.pipe(res);
-  res.on('close', () => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  });
+  killWithClient(child, res);
   await new Promise<void>((resolve) => {
     child.on('error', (err) => {
       log.error({ err }, `${what} failed to start`);

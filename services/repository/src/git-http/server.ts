@@ -16,7 +16,7 @@ import { PRE_RECEIVE_PATH, type PreReceiveHooks } from './pre-receive.js';
 import { RAW_PATH, serveRaw } from './raw.js';
 import { PULL_DIFF_PATH, servePullDiff } from './pull-diff.js';
 import type { RefIndex } from '../git/ref-index.js';
-import { clientGone, fail, killWhenGone } from './reply.js';
+import { clientGone, fail, killWithClient } from './reply.js';
 import { recordPush } from './push-recorder.js';
 
 export interface GitHttpOptions {
@@ -89,7 +89,7 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
         res.end(await storage.computed.get(gitDir, `info-refs:${protocol && /^version=\d$/.test(protocol) ? protocol : ''}:${version}`, () => runGitBytes(command)));
         return;
       }
-      await pipeGit(serviceCommand(service as GitService, gitDir, true, protocol), req, res, gone, { withBody: false });
+      await pipeGit(serviceCommand(service as GitService, gitDir, true, protocol), req, res, { withBody: false });
       return;
     }
     if (service === 'git-receive-pack') {
@@ -100,7 +100,7 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
           pusher: { id: grant.caller.userId, login: grant.caller.login, permission: grant.permission },
         });
         const hooks = hook && { hooksPath: options.preReceive!.hooksDir, env: hook.env };
-        const ok = await pipeGit(serviceCommand('git-receive-pack', gitDir, false, protocol, hooks), req, res, gone, { withBody: true, resultOf: 'git-receive-pack', endResponse: false })
+        const ok = await pipeGit(serviceCommand('git-receive-pack', gitDir, false, protocol, hooks), req, res, { withBody: true, resultOf: 'git-receive-pack', endResponse: false })
           .finally(() => hook?.end());
         if (!ok) return;
         const after = await listRefs(gitDir);
@@ -119,7 +119,7 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
       res.end();
       return;
     }
-    await answerWithGitOutput(serviceCommand('git-upload-pack', gitDir, false, protocol).build(), req, res, gone, 'application/x-git-upload-pack-result', log);
+    await answerWithGitOutput(serviceCommand('git-upload-pack', gitDir, false, protocol).build(), req, res, 'application/x-git-upload-pack-result', log);
   }
 
   /**
@@ -128,12 +128,12 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
    * `endResponse: false` the caller ends the response (after recording a push).
    */
   function pipeGit(
-    command: GitCommandBuilder, req: IncomingMessage, res: ServerResponse, gone: AbortSignal,
+    command: GitCommandBuilder, req: IncomingMessage, res: ServerResponse,
     options: { withBody: boolean; resultOf?: GitService; endResponse?: boolean },
   ): Promise<boolean> {
     const { withBody, resultOf, endResponse = true } = options;
     return new Promise((resolve) => {
-      if (gone.aborted) return resolve(false);
+      if (res.destroyed) return resolve(false); // the client left: nobody reads git's answer
       const built = command.build();
       const child = spawnGit(built);
       const stderr: Buffer[] = [];
@@ -151,7 +151,7 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
       child.stdin!.on('error', () => {});
       child.stdout!.pipe(res, { end: endResponse });
       // A client that goes away must not leave git running.
-      killWhenGone(child, gone);
+      killWithClient(child, res);
       child.on('error', (err) => {
         log.error({ err }, 'git failed to start');
         fail(res, 500, 'git failed');

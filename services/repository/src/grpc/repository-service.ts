@@ -9,6 +9,7 @@ import {
   type RepositoryAccess, type RepositoryDeps,
 } from '../domain/repositories.js';
 import type { SearchFilter } from '../domain/store.js';
+import { forkRepository, listForks, withParents } from '../domain/forks.js';
 import { ownerUserMessage, repositoryMessage } from './messages.js';
 import { definedFields, pageOf, refOf, repositoryOf } from './requests.js';
 
@@ -24,11 +25,20 @@ function ownerReply(owner: Owner): repository.OwnerInput {
   return { id: owner.id, login: owner.login, type: owner.type, is_admin: owner.isAdmin };
 }
 
-function accessReply(access: RepositoryAccess): repository.RepositoryAccessInput {
-  return { repository: repositoryMessage(access.repository), permission: access.permission, owner: ownerUserMessage(access.owner) };
+/** A repository, its owner and the caller's permission; a fork's parent with the fork's permission (Gitea's innerToRepo). */
+export function accessReply(access: RepositoryAccess): repository.RepositoryAccessInput {
+  const parent = access.parent
+    ? { repository: repositoryMessage(access.parent.repository), permission: access.permission, owner: ownerUserMessage(access.parent.owner) }
+    : null;
+  return { repository: repositoryMessage(access.repository), permission: access.permission, owner: ownerUserMessage(access.owner), parent };
 }
 
-const SORTS = new Set<SearchFilter['sort']>(['id', 'alpha', 'created', 'updated', 'size']);
+/** The reply of one repository, its parent loaded when it is a fork. */
+async function oneReply(store: RepositoryDeps['store'], access: RepositoryAccess) {
+  return accessReply((await withParents(store, [access]))[0]);
+}
+
+const SORTS = new Set<SearchFilter['sort']>(['id', 'alpha', 'created', 'updated', 'size', 'forks', 'stars']);
 const SORT_ALIASES: Record<string, SearchFilter['sort']> = { newest: 'created', oldest: 'created', recentupdate: 'updated', leastupdate: 'updated', alphabetically: 'alpha', reversealphabetically: 'alpha', size: 'size', id: 'id' };
 
 export function searchFilterOf(request: repository.SearchRepositoriesRequest, caller: Caller): SearchFilter {
@@ -52,6 +62,7 @@ export function searchFilterOf(request: repository.SearchRepositoriesRequest, ca
     offset,
     limit,
     ids: request.ids?.length ? request.ids.map(Number) : undefined,
+    fork: request.mode === 'fork' ? true : request.mode === 'source' ? false : undefined,
   };
 }
 
@@ -73,13 +84,13 @@ export function repositoryService(deps: RepositoryDeps): ServiceImplementation<r
       }, caller));
     },
     async ResolveRepository(request, { caller }) {
-      return accessReply(await resolveRepository(store, request.owner, request.name, caller));
+      return oneReply(store, await resolveRepository(store, request.owner, request.name, caller));
     },
     async GetRepositoryById(request, { caller }) {
-      return accessReply(await getRepositoryById(store, Number(request.id), caller));
+      return oneReply(store, await getRepositoryById(store, Number(request.id), caller));
     },
     async EditRepository(request, context) {
-      return accessReply(await editRepository(deps, await repositoryOf(store, refOf(request), context), {
+      return oneReply(store, await editRepository(deps, await repositoryOf(store, refOf(request), context), {
         name: request.name ?? undefined,
         description: request.description ?? undefined,
         website: request.website ?? undefined,
@@ -114,6 +125,16 @@ export function repositoryService(deps: RepositoryDeps): ServiceImplementation<r
         request = { ...request, owner_id: owner.id };
       }
       const { items, total } = await searchRepositories(store, searchFilterOf(request, caller), caller);
+      return { repositories: (await withParents(store, items)).map(accessReply), total };
+    },
+    async ForkRepository(request, { caller }) {
+      const ref = request.ref ?? { owner: '', name: '' };
+      return accessReply(await forkRepository(deps, ref.owner, ref.name, { organization: request.organization, name: request.name }, caller));
+    },
+    async ListForks(request, { caller }) {
+      const ref = request.ref ?? { owner: '', name: '' };
+      const { offset, limit } = pageOf(request.page);
+      const { items, total } = await listForks(store, ref.owner, ref.name, caller, offset, limit);
       return { repositories: items.map(accessReply), total };
     },
     async ListCollaborators(request, context) {
