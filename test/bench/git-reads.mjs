@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { processTree, startCpuMeter } from './cpu-time.mjs';
+import { processGroups, processTree, startCpuMeter } from './cpu-time.mjs';
 
 const WARMUP = 3;
 
@@ -53,6 +53,12 @@ async function seedRepository(ctx, name, { isPrivate = false, files = 11 } = {})
   return `/repos/${owner}/${name}`;
 }
 
+/** `BENCH_READ_ROUTES=contents,branches` measures only the routes whose label holds one of the words. */
+const routeFilter = (label) => {
+  const words = (process.env.BENCH_READ_ROUTES ?? '').split(',').filter(Boolean);
+  return !words.length || words.some((w) => label.includes(w));
+};
+
 export async function benchGitReads(ctx) {
   const { baseUrl, token, owner, dataDir, log, fmt, machine, startForked, stopForked, freePorts, connections, duration, supervisor, pgBackends } = ctx;
   // CPU per request hardly moves with the machine's load, unlike req/s (cpu-time.mjs).
@@ -68,13 +74,9 @@ export async function benchGitReads(ctx) {
   const head = (await api(baseUrl, token, 'GET', `${base}/branches/main`)).commit.id;
   const gitDir = join(dataDir, 'repositories', owner, `${name}.git`);
   const contentsJson = await (await fetch(`${baseUrl}api/v1${base}/contents/README.md`, { headers: { authorization: `token ${token}` } })).text();
-  const [port] = await freePorts(1);
-  const reference = await startForked('git-reference.mjs', {
-    BENCH_PORT: String(port), BENCH_GIT_DIR: gitDir, BENCH_BRANCH: 'main', BENCH_PATH: 'README.md', BENCH_TEMPLATE: contentsJson,
-  }, 'git reference');
   const auth = { authorization: `token ${token}` };
   const basic = { authorization: `Basic ${Buffer.from(`${owner}:${token}`).toString('base64')}` };
-  const api1 = (path) => `${baseUrl}api/v1${base}${path}`;
+  const api1 = (path) => `api/v1${base}${path}`;
   const routes = [
     ['GET contents/README.md (file)', api1('/contents/README.md'), auth],
     ['GET contents/src (directory)', api1('/contents/src'), auth],
@@ -87,36 +89,73 @@ export async function benchGitReads(ctx) {
     ['GET git/trees/main', api1('/git/trees/main'), auth],
     ['GET tags', api1('/tags'), auth],
     ['GET languages', api1('/languages'), auth],
-    ['GET info/refs (upload-pack)', `${baseUrl}${owner}/${name}.git/info/refs?service=git-upload-pack`, basic],
-  ];
-  const options = { connections, duration };
+    ['GET info/refs (upload-pack)', `${owner}/${name}.git/info/refs?service=git-upload-pack`, basic],
+  ].filter(([label]) => routeFilter(label));
+  // The bare hop (bare-hop.mjs: express → one gRPC call → a fixed reply) answers each route's
+  // path with that route's own body, so its column is the least this design can cost there.
+  const replies = {};
+  for (const [, path, headers] of routes) {
+    const res = await fetch(`${baseUrl}${path}`, { headers });
+    const text = await res.text();
+    let body;
+    try { body = JSON.parse(text); } catch { body = text; }
+    replies[`/${path}`] = body;
+  }
+  const [port, hopPort, hopGrpcPort] = await freePorts(3);
+  const reference = await startForked('git-reference.mjs', {
+    BENCH_PORT: String(port), BENCH_GIT_DIR: gitDir, BENCH_BRANCH: 'main', BENCH_PATH: 'README.md', BENCH_TEMPLATE: contentsJson,
+  }, 'git reference');
+  const hop = await startForked('bare-hop.mjs', { BENCH_PORT: String(hopPort), BENCH_GRPC_PORT: String(hopGrpcPort), BENCH_REPLIES: JSON.stringify(replies) }, 'bare hop');
   const referenceUrl = `http://127.0.0.1:${port}${base}/contents/README.md`;
   await loadWith(referenceUrl, {}, { connections, duration: WARMUP });
   const referenceCpu = { node: () => processTree(reference.pid) };
-  // On a shared PostgreSQL a refused connection must not end the run: the column reads 0 then.
-  const anvilCpu = { node: () => processTree(supervisor.pid), pg: () => pgBackends().catch(() => []) };
+  const hopCpu = { node: () => processTree(hop.pid) };
+  // Per process of the system (gateway, repository, identity, git, the rest), git processes
+  // spawned and reaped meanwhile, and PostgreSQL. On a shared PostgreSQL a refused
+  // connection must not end the run: the column reads 0 then.
+  const anvilCpu = { ...processGroups(supervisor.pid), pg: () => pgBackends().catch(() => []) };
   const refBefore = await measured(referenceUrl, {}, referenceCpu);
   log(`reference (before) ${fmt(refBefore.rps)} req/s p99 ${refBefore.p99} ms`);
   const results = [];
-  for (const [label, url, headers] of routes) {
-    await loadWith(url, headers, { connections, duration: WARMUP });
-    const r = await measured(url, headers, anvilCpu);
-    log(`${label.padEnd(32)} ${fmt(r.rps)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  failed ${r.failed}`);
-    results.push([label, r]);
+  // Each route, then the bare hop on the same path (A/B: both see the same machine).
+  for (const [label, path, headers] of routes) {
+    await loadWith(`${baseUrl}${path}`, headers, { connections, duration: WARMUP });
+    const r = await measured(`${baseUrl}${path}`, headers, anvilCpu);
+    const cpuText = Object.entries(r.cpu).map(([k, us]) => `${k} ${fmt(us)}`).join(', ');
+    log(`${label.padEnd(32)} ${fmt(r.rps)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  failed ${r.failed}  CPU µs/req: ${cpuText}`);
+    const hopUrl = `http://127.0.0.1:${hopPort}/${path}`;
+    await loadWith(hopUrl, headers, { connections, duration: WARMUP });
+    const h = await measured(hopUrl, headers, hopCpu);
+    log(`${'  bare hop'.padEnd(32)} ${fmt(h.rps)} req/s  p50 ${h.p50} ms  p99 ${h.p99} ms  CPU µs/req: ${fmt(h.cpu.node)}`);
+    results.push([label, r, h]);
   }
   const refAfter = await measured(referenceUrl, {}, referenceCpu);
   log(`reference (after) ${fmt(refAfter.rps)} req/s p99 ${refAfter.p99} ms`);
+  await stopForked(hop);
   await stopForked(reference);
   const ref = (refBefore.rps + refAfter.rps) / 2;
+  const us = (n) => (n === undefined || Number.isNaN(n) ? '–' : fmt(n));
   console.log(`\nGit-backed reads with a token, ${connections} connections, ${duration} s each, one small repository (12 commits, 13 files)`);
   console.log(`${machine()}\n`);
-  console.log('| route | req/s | p50 ms | p99 ms | failed | ÷ reference | target (≥ 0.3×, p99 ≤ 100 ms) | CPU µs/req: node | PostgreSQL |');
-  console.log('|---|---:|---:|---:|---:|---:|---|---:|---:|');
-  const refCpu = (refBefore.cpu.node + refAfter.cpu.node) / 2;
-  console.log(`| reference: node:http + one cat-file --batch (mean of before/after) | ${fmt(ref)} | ${fmt((refBefore.p50 + refAfter.p50) / 2, 1)} | ${fmt(Math.max(refBefore.p99, refAfter.p99), 1)} | ${refBefore.failed + refAfter.failed} | — | | ${fmt(refCpu)} | – |`);
-  for (const [label, r] of results) {
+  console.log('| route | req/s | p50 ms | p99 ms | failed | ÷ reference | bare hop req/s | ÷ bare hop | target (≥ 0.3× reference, p99 ≤ 100 ms) | target (≥ 0.9× bare hop, p99 ≤ 100 ms) |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|---|');
+  console.log(`| reference: node:http + one cat-file --batch (mean of before/after) | ${fmt(ref)} | ${fmt((refBefore.p50 + refAfter.p50) / 2, 1)} | ${fmt(Math.max(refBefore.p99, refAfter.p99), 1)} | ${refBefore.failed + refAfter.failed} | — | | | | |`);
+  const met = (ok) => (ok ? 'met' : 'MISSED');
+  for (const [label, r, h] of results) {
     const ratio = r.rps / ref;
-    console.log(`| ${label} | ${fmt(r.rps)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.failed} | ${fmt(ratio, 3)} | ${ratio >= 0.3 && r.p99 <= 100 && !r.failed ? 'met' : 'MISSED'} | ${fmt(r.cpu.node ?? NaN)} | ${fmt(r.cpu.pg ?? NaN)} |`);
+    const hopRatio = r.rps / h.rps;
+    const fast = r.p99 <= 100 && !r.failed;
+    console.log(`| ${label} | ${fmt(r.rps)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.failed} | ${fmt(ratio, 3)} | ${fmt(h.rps)} | ${fmt(hopRatio, 2)} | ${met(ratio >= 0.3 && fast)} | ${met(hopRatio >= 0.9 && fast)} |`);
+  }
+  console.log('\nCPU µs per request, per process (same runs; `spawned`: git processes that ran and exited meanwhile)\n');
+  const groups = Object.keys(results[0]?.[1].cpu ?? {});
+  console.log(`| route | ${groups.join(' | ')} | all | bare hop |`);
+  console.log(`|---|${groups.map(() => '---:').join('|')}|---:|---:|`);
+  const refCpu = (refBefore.cpu.node + refAfter.cpu.node) / 2;
+  console.log(`| reference | ${groups.map(() => '–').join(' | ')} | ${fmt(refCpu)} | |`);
+  for (const [label, r, h] of results) {
+    const all = groups.reduce((sum, g) => sum + (r.cpu[g] ?? 0), 0);
+    console.log(`| ${label} | ${groups.map((g) => us(r.cpu[g])).join(' | ')} | ${fmt(all)} | ${us(h.cpu.node)} |`);
   }
 }
 
