@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { processGroups, processTree, startCpuMeter } from './cpu-time.mjs';
+import { processGroups, processKind, processTree, startCpuMeter } from './cpu-time.mjs';
 
 const WARMUP = 3;
 
@@ -51,6 +51,14 @@ async function seedRepository(ctx, name, { isPrivate = false, files = 11 } = {})
     await api(baseUrl, token, 'POST', `/repos/${owner}/${name}/contents/${path}`, { content: b64(`export const n${i} = ${i};\n`), message: `Add ${path}` });
   }
   return `/repos/${owner}/${name}`;
+}
+
+/** With cpu-profile.cjs loaded (BENCH_PROFILE_DIR): the system's node processes drop what they profiled so far. */
+function restartProfiles(rootPid) {
+  if (!process.env.BENCH_PROFILE_DIR) return;
+  for (const pid of processTree(rootPid)) {
+    if (!['git', 'other', 'gone'].includes(processKind(pid))) process.kill(pid, 'SIGUSR2');
+  }
 }
 
 /** `BENCH_READ_ROUTES=contents,branches` measures only the routes whose label holds one of the words. */
@@ -120,6 +128,7 @@ export async function benchGitReads(ctx) {
   // Each route, then the bare hop on the same path (A/B: both see the same machine).
   for (const [label, path, headers] of routes) {
     await loadWith(`${baseUrl}${path}`, headers, { connections, duration: WARMUP });
+    restartProfiles(supervisor.pid);
     const r = await measured(`${baseUrl}${path}`, headers, anvilCpu);
     const cpuText = Object.entries(r.cpu).map(([k, us]) => `${k} ${fmt(us)}`).join(', ');
     log(`${label.padEnd(32)} ${fmt(r.rps)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  failed ${r.failed}  CPU µs/req: ${cpuText}`);

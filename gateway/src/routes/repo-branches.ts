@@ -2,7 +2,7 @@
 // the single-branch routes take the rest of the path.
 import { noContent, ok, created, type Route, type RouteContext } from '../http/route.js';
 import { presentBranch } from '../presenters/branch.js';
-import { refWrite, repoRef } from './repo-context.js';
+import { gitRead, refWrite, repoRef } from './repo-context.js';
 
 // Gitea's mustNotBeArchived: every branch write in an archived repository is 423 Locked.
 const ARCHIVED_423 = { repo_archived: 423 };
@@ -16,7 +16,7 @@ export const repoBranchRoutes: Route[] = [
     method: 'GET', path: '/repos/:owner/:repo/branches', operationId: 'repoListBranches', access: 'public', scopes: ['repository'],
     async handle(ctx) {
       const { page, limit } = ctx.page();
-      const reply = await ctx.deps.services.branches.ListBranches({ ref: repoRef(ctx), page: { page, limit } }, { caller: ctx.caller });
+      const reply = await ctx.deps.services.branches.ListBranches({ ref: repoRef(ctx), page: { page, limit } }, await gitRead(ctx));
       return ok(reply.branches.map((b) => presentBranch(b, repoUrl(ctx))), reply.total);
     },
   },
@@ -34,7 +34,7 @@ export const repoBranchRoutes: Route[] = [
   {
     method: 'GET', path: '/repos/:owner/:repo/branches/*branch', operationId: 'repoGetBranch', access: 'public', scopes: ['repository'],
     async handle(ctx) {
-      const branch = await ctx.deps.services.branches.GetBranch({ ref: repoRef(ctx), branch: ctx.splat('branch') }, { caller: ctx.caller });
+      const branch = await ctx.deps.services.branches.GetBranch({ ref: repoRef(ctx), branch: ctx.splat('branch') }, await gitRead(ctx));
       return ok(presentBranch(branch, repoUrl(ctx)));
     },
   },

@@ -4,7 +4,7 @@
 import type { repository } from '@anvil/proto';
 import { ok, plainText, type Reply, type Route, type RouteContext } from '../http/route.js';
 import { presentCommit } from '../presenters/commits.js';
-import { repoRef, repoUrlsOf } from './repo-context.js';
+import { gitRead, repoRef, repoUrlsOf } from './repo-context.js';
 
 /** Gitea's [git] COMMITS_RANGE_SIZE default: a page of commits holds at most this many. */
 const COMMITS_RANGE_SIZE = 50;
@@ -25,7 +25,7 @@ const detailsOf = (ctx: RouteContext): repository.CommitDetailsInput => ({
 });
 
 async function singleCommit(ctx: RouteContext, sha: string): Promise<Reply> {
-  const commit = await ctx.deps.services.commits.GetCommit({ ref: repoRef(ctx), sha, details: detailsOf(ctx) }, { caller: ctx.caller });
+  const commit = await ctx.deps.services.commits.GetCommit({ ref: repoRef(ctx), sha, details: detailsOf(ctx) }, await gitRead(ctx));
   return ok(presentCommit(commit, repoUrlsOf(ctx, commit.repository), ctx.caller, ctx.deps.config.rootUrl));
 }
 
@@ -39,7 +39,7 @@ export const repoCommitRoutes: Route[] = [
         ref: repoRef(ctx), sha: queryString(ctx, 'sha'), path: queryString(ctx, 'path'), not: queryString(ctx, 'not'),
         since: queryString(ctx, 'since'), until: queryString(ctx, 'until'), page: page.page, limit: page.limit,
         details: detailsOf(ctx), summary_only: true,
-      }, { caller: ctx.caller });
+      }, await gitRead(ctx));
       const total = Number(reply.total);
       const pageCount = Math.ceil(total / page.limit);
       // Kept by Gitea for backwards compatibility (GetAllCommits).

@@ -5,7 +5,7 @@ import { DomainError, invalid } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
 import { created, ok, type Route, type RouteContext } from '../http/route.js';
 import { presentContent, presentContentExt, presentFileResponse, presentFilesResponse } from '../presenters/contents.js';
-import { refWrite, repoRef, repoUrlsOf } from './repo-context.js';
+import { gitRead, refWrite, repoRef, repoUrlsOf } from './repo-context.js';
 
 /** Where a write fails as Gitea answers: an archived repository is 423 Locked. */
 const WRITE_STATUSES = { repo_archived: 423 };
@@ -53,7 +53,7 @@ async function readContents(ctx: RouteContext, path: string, ext?: { content: bo
   return ctx.deps.services.contents.GetContents({
     ref: repoRef(ctx), path, revision: refQuery(ctx),
     include_content: ext ? ext.content : true, include_commit: ext ? ext.commit : true, include_commit_message: ext?.message ?? false,
-  }, { caller: ctx.caller });
+  }, await gitRead(ctx));
 }
 
 async function getContents(ctx: RouteContext, path: string) {
@@ -166,7 +166,7 @@ export const repoContentRoutes: Route[] = [
 ];
 
 async function fileContents(ctx: RouteContext, paths: string[]) {
-  const reply = await ctx.deps.services.contents.GetFileContents({ ref: repoRef(ctx), revision: refQuery(ctx), paths }, { caller: ctx.caller });
+  const reply = await ctx.deps.services.contents.GetFileContents({ ref: repoRef(ctx), revision: refQuery(ctx), paths }, await gitRead(ctx));
   const urls = repoUrlsOf(ctx);
   return ok(reply.entries.map((e) => presentContent(e, reply.at!, urls)));
 }

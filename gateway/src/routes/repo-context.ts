@@ -36,6 +36,16 @@ export async function resolveRepo(ctx: RouteContext): Promise<repository.Reposit
     () => ctx.deps.services.repository.ResolveRepository(ref, { caller: ctx.caller }));
 }
 
+/**
+ * Call options for a read of git data (contents, branches, commits, trees, tags, languages):
+ * the caller and the repository resolved for them (the cache's when fresh), signed into the
+ * call's metadata, so the repository service asks PostgreSQL nothing about permissions and
+ * the request stays one gRPC call when the resolution is cached.
+ */
+export async function gitRead(ctx: RouteContext): Promise<{ caller: RouteContext['caller']; repository: repository.RepositoryAccess }> {
+  return { caller: ctx.caller, repository: await resolveRepo(ctx) };
+}
+
 /** Presents repositories; each reply carries its owner, so no second call is needed. */
 export function presentRepositories(ctx: RouteContext, list: repository.RepositoryAccess[]) {
   return list.flatMap((access) => (access.owner ? [presentRepository(access, access.owner, ctx.caller, ctx.deps.config.rootUrl)] : []));

@@ -4,7 +4,7 @@
 // (Annotated tags, /git/tags/{sha}, live with the tag routes.)
 import { ok, type Route } from '../http/route.js';
 import { presentBlob, presentRef, presentTree } from '../presenters/git-objects.js';
-import { repoRef, repoUrlsOf } from './repo-context.js';
+import { gitRead, repoRef, repoUrlsOf } from './repo-context.js';
 
 /** Go's strconv.ParseBool as Gitea's ctx.FormBool reads it; anything else is false. */
 function formBool(value: unknown): boolean {
@@ -23,7 +23,7 @@ export const repoGitRoutes: Route[] = [
     async handle(ctx) {
       const blob = await ctx.deps.services.gitObjects.GetBlob({
         ref: repoRef(ctx), sha: ctx.params.sha, max_content_size: ctx.deps.config.settings.api.DEFAULT_MAX_BLOB_SIZE,
-      }, { caller: ctx.caller });
+      }, await gitRead(ctx));
       return ok(presentBlob(blob, repoUrlsOf(ctx, blob.repository)));
     },
   },
@@ -34,14 +34,14 @@ export const repoGitRoutes: Route[] = [
         ref: repoRef(ctx), sha: ctx.params.sha, recursive: formBool(ctx.query.recursive),
         page: formInt(ctx.query.page), per_page: formInt(ctx.query.per_page),
         max_per_page: ctx.deps.config.settings.api.DEFAULT_GIT_TREES_PER_PAGE,
-      }, { caller: ctx.caller });
+      }, await gitRead(ctx));
       return ok(presentTree(tree, repoUrlsOf(ctx, tree.repository)));
     },
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/git/refs', operationId: 'repoListAllGitRefs', access: 'public', scopes: ['repository'],
     async handle(ctx) {
-      const list = await ctx.deps.services.gitObjects.ListRefs({ ref: repoRef(ctx), prefix: '' }, { caller: ctx.caller });
+      const list = await ctx.deps.services.gitObjects.ListRefs({ ref: repoRef(ctx), prefix: '' }, await gitRead(ctx));
       const urls = repoUrlsOf(ctx, list.repository);
       return ok(list.refs.map((r) => presentRef(r, urls)));
     },
@@ -50,7 +50,7 @@ export const repoGitRoutes: Route[] = [
     // `/git/refs/heads` lists every branch: the path is a prefix of the full ref name.
     method: 'GET', path: '/repos/:owner/:repo/git/refs/*ref', operationId: 'repoListGitRefs', access: 'public', scopes: ['repository'],
     async handle(ctx) {
-      const list = await ctx.deps.services.gitObjects.ListRefs({ ref: repoRef(ctx), prefix: `refs/${ctx.splat('ref')}` }, { caller: ctx.caller });
+      const list = await ctx.deps.services.gitObjects.ListRefs({ ref: repoRef(ctx), prefix: `refs/${ctx.splat('ref')}` }, await gitRead(ctx));
       const urls = repoUrlsOf(ctx, list.repository);
       return ok(list.refs.map((r) => presentRef(r, urls)));
     },

@@ -3,7 +3,7 @@
 // and the caller's permission itself, so each request is one gRPC call.
 import { created, noContent, ok, type Route } from '../http/route.js';
 import { presentAnnotatedTag, presentTag } from '../presenters/tag.js';
-import { refWrite, repoRef, repoUrlsOf } from './repo-context.js';
+import { gitRead, refWrite, repoRef, repoUrlsOf } from './repo-context.js';
 
 // Gitea's mustNotBeArchived is 423; a pull mirror's tags are its source's, and these routes
 // declare 405 (not 403) for what the repository does not allow.
@@ -14,7 +14,7 @@ export const repoTagRoutes: Route[] = [
     method: 'GET', path: '/repos/:owner/:repo/tags', operationId: 'repoListTags', access: 'public', scopes: ['repository'],
     async handle(ctx) {
       const { page, limit } = ctx.page();
-      const reply = await ctx.deps.services.tags.ListTags({ ref: repoRef(ctx), page: { page, limit } }, { caller: ctx.caller });
+      const reply = await ctx.deps.services.tags.ListTags({ ref: repoRef(ctx), page: { page, limit } }, await gitRead(ctx));
       const urls = repoUrlsOf(ctx, reply.repository);
       return ok(reply.tags.map((t) => presentTag(t, urls)), reply.total);
     },
@@ -22,7 +22,7 @@ export const repoTagRoutes: Route[] = [
   {
     method: 'GET', path: '/repos/:owner/:repo/tags/*tag', operationId: 'repoGetTag', access: 'public', scopes: ['repository'],
     async handle(ctx) {
-      const tag = await ctx.deps.services.tags.GetTag({ ref: repoRef(ctx), name: ctx.splat('tag') }, { caller: ctx.caller });
+      const tag = await ctx.deps.services.tags.GetTag({ ref: repoRef(ctx), name: ctx.splat('tag') }, await gitRead(ctx));
       return ok(presentTag(tag, repoUrlsOf(ctx, tag.repository)));
     },
   },

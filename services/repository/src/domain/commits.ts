@@ -108,8 +108,8 @@ const nameOf = (access: RepositoryAccess): RepositoryName => ({ owner: access.ow
 /** Gitea's ctx.NotFound: one message for every missing commit or ref. */
 export const commitNotFound = () => notFound('The target couldn\'t be found.', 'commit_not_found');
 
-async function open(deps: CommitDeps, owner: string, name: string, caller: Caller) {
-  const access = await resolveRepository(deps.store, owner, name, caller);
+async function open(deps: CommitDeps, owner: string, name: string, caller: Caller, known?: RepositoryAccess) {
+  const access = await resolveRepository(deps.store, owner, name, caller, known);
   return { access, gitDir: deps.git.gitDirOf(access.owner.login, access.repository.name) };
 }
 
@@ -169,8 +169,8 @@ export function summaryOf(message: string): string {
   return newline < 0 ? message : message.slice(0, newline);
 }
 
-export async function listCommits(deps: CommitDeps, owner: string, name: string, caller: Caller, input: ListCommitsInput): Promise<{ commits: DetailedCommit[]; total: number; limit: number; repository: RepositoryName }> {
-  const { access, gitDir } = await open(deps, owner, name, caller);
+export async function listCommits(deps: CommitDeps, owner: string, name: string, caller: Caller, input: ListCommitsInput, known?: RepositoryAccess): Promise<{ commits: DetailedCommit[]; total: number; limit: number; repository: RepositoryName }> {
+  const { access, gitDir } = await open(deps, owner, name, caller, known);
   if (access.repository.empty) throw new DomainError('conflict', 'Git Repository is empty.', 'repo_empty');
   const since = unixSeconds(input.since, 'since');
   const until = unixSeconds(input.until, 'until');
@@ -190,10 +190,10 @@ export async function listCommits(deps: CommitDeps, owner: string, name: string,
   return { commits, total, limit, repository: nameOf(access) };
 }
 
-export async function getCommit(deps: CommitDeps, owner: string, name: string, caller: Caller, sha: string, details: CommitDetails): Promise<{ commit: DetailedCommit; repository: RepositoryName }> {
+export async function getCommit(deps: CommitDeps, owner: string, name: string, caller: Caller, sha: string, details: CommitDetails, known?: RepositoryAccess): Promise<{ commit: DetailedCommit; repository: RepositoryName }> {
   // Gitea validates the ref pattern before looking: 422 for what can never name a commit.
   if (!isSafeRef(sha)) throw invalid(`no valid ref or sha: ${sha}`, 'invalid_ref');
-  const { access, gitDir } = await open(deps, owner, name, caller);
+  const { access, gitDir } = await open(deps, owner, name, caller, known);
   const id = await resolve(deps, gitDir, sha);
   const [raw] = await deps.git.readCommits(gitDir, [id]);
   if (!raw) throw commitNotFound();

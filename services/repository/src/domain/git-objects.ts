@@ -6,7 +6,7 @@ import { DomainError, notFound, type Caller } from '@anvil/kit';
 // Pure validators of ref names and object ids (no I/O), shared with the command builder.
 import { isObjectId, isValidBranchName, isValidRefName as isSafeRef } from '@anvil/kit';
 import { atLeast } from './permission.js';
-import { resolveRepository } from './repositories.js';
+import { resolveRepository, type RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 import type { RepositoryName } from './tags.js';
 
@@ -51,8 +51,8 @@ export interface GitObjectDeps {
   git: GitObjectsGit;
 }
 
-async function open(deps: GitObjectDeps, owner: string, name: string, caller: Caller) {
-  const access = await resolveRepository(deps.store, owner, name, caller);
+async function open(deps: GitObjectDeps, owner: string, name: string, caller: Caller, known?: RepositoryAccess) {
+  const access = await resolveRepository(deps.store, owner, name, caller, known);
   if (!atLeast(access.permission, 'read')) throw notFound('The target couldn\'t be found.', 'repo_not_found');
   const repository: RepositoryName = { owner: access.owner.login, name: access.repository.name };
   return { access, repository, gitDir: deps.git.gitDirOf(access.owner.login, access.repository.name) };
@@ -69,8 +69,8 @@ export interface BlobView {
   repository: RepositoryName;
 }
 
-export async function getBlob(deps: GitObjectDeps, owner: string, name: string, sha: string, maxContentSize: number, caller: Caller): Promise<BlobView> {
-  const { repository, gitDir } = await open(deps, owner, name, caller);
+export async function getBlob(deps: GitObjectDeps, owner: string, name: string, sha: string, maxContentSize: number, caller: Caller, known?: RepositoryAccess): Promise<BlobView> {
+  const { repository, gitDir } = await open(deps, owner, name, caller, known);
   const id = sha.toLowerCase();
   if (!isObjectId(id)) throw noSuchObject(sha);
   const found = (await deps.git.lookupObjects(gitDir, [id])).get(id);
@@ -106,8 +106,8 @@ export function pageOfTree(sha: string, entries: TreeEntry[], page: number, perP
   return { sha, entries: entries.slice(start, end), truncated: end < entries.length, page: current, totalCount: entries.length };
 }
 
-export async function getTree(deps: GitObjectDeps, owner: string, name: string, query: TreeQuery, caller: Caller): Promise<TreePage & { repository: RepositoryName }> {
-  const { repository, gitDir } = await open(deps, owner, name, caller);
+export async function getTree(deps: GitObjectDeps, owner: string, name: string, query: TreeQuery, caller: Caller, known?: RepositoryAccess): Promise<TreePage & { repository: RepositoryName }> {
+  const { repository, gitDir } = await open(deps, owner, name, caller, known);
   // Gitea's message for any sha it cannot turn into a tree (400).
   const shaNotFound = () => new DomainError('bad_request', `sha not found [${query.sha}]`, 'tree_not_found');
   if (!query.sha) throw new DomainError('bad_request', 'sha not provided', 'sha_missing');
@@ -122,8 +122,8 @@ export async function getTree(deps: GitObjectDeps, owner: string, name: string, 
 }
 
 /** Refs whose full name starts with `prefix` (Gitea: "refs/" + the path); not_found when none. */
-export async function listRefs(deps: GitObjectDeps, owner: string, name: string, prefix: string, caller: Caller): Promise<{ refs: RefEntry[]; repository: RepositoryName }> {
-  const { repository, gitDir } = await open(deps, owner, name, caller);
+export async function listRefs(deps: GitObjectDeps, owner: string, name: string, prefix: string, caller: Caller, known?: RepositoryAccess): Promise<{ refs: RefEntry[]; repository: RepositoryName }> {
+  const { repository, gitDir } = await open(deps, owner, name, caller, known);
   const refs = (await deps.git.listAllRefs(gitDir)).filter((r) => r.ref.startsWith(prefix));
   if (!refs.length) throw notFound('The target couldn\'t be found.', 'ref_not_found');
   return { refs, repository };

@@ -3,7 +3,7 @@
 // language (the Repository JSON's `language`).
 import type { Caller } from '@anvil/kit';
 import { languageSizes, primaryLanguage, type LanguageSizes, type LanguageTable, type LinguistAttributes, type TreeFile } from './languages.js';
-import { resolveRepository } from './repositories.js';
+import { resolveRepository, type RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 
 export interface LanguageStatsStore {
@@ -38,8 +38,8 @@ async function sizesOf(deps: LanguageDeps, repositoryId: number, gitDir: string,
 }
 
 /** Largest first, then by name. */
-export async function getLanguages(deps: LanguageDeps, owner: string, name: string, caller: Caller): Promise<Array<[string, number]>> {
-  const access = await resolveRepository(deps.store, owner, name, caller);
+export async function getLanguages(deps: LanguageDeps, owner: string, name: string, caller: Caller, known?: RepositoryAccess): Promise<Array<[string, number]>> {
+  const access = await resolveRepository(deps.store, owner, name, caller, known);
   const repo = access.repository;
   if (repo.empty) return [];
   const gitDir = deps.git.gitDirOf(access.owner.login, repo.name);

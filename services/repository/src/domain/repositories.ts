@@ -89,8 +89,13 @@ export async function permissionOfUser(store: RepositoryStore, found: Repository
   });
 }
 
-/** The repository and the caller's permission; not_found when the caller may not see it. */
-export async function resolveRepository(store: RepositoryStore, ownerLogin: string, name: string, caller: Caller): Promise<RepositoryAccess> {
+/**
+ * The repository and the caller's permission; not_found when the caller may not see it.
+ * `known`: what the gateway already resolved for this caller and call (a read's signed
+ * scope, grpc/read-access.ts), answered without asking the store.
+ */
+export async function resolveRepository(store: RepositoryStore, ownerLogin: string, name: string, caller: Caller, known?: RepositoryAccess): Promise<RepositoryAccess> {
+  if (known) return known;
   const found = await store.findByNameForViewer(ownerLogin, name, Math.max(caller.userId, 0));
   if (!found) throw repoNotFound();
   const facts = {
@@ -119,8 +124,8 @@ export async function getRepositoryById(store: RepositoryStore, id: number, call
 }
 
 /** Resolves and demands at least `wanted`; a caller who cannot see it gets not_found. */
-export async function requirePermission(store: RepositoryStore, ownerLogin: string, name: string, caller: Caller, wanted: AccessMode): Promise<RepositoryAccess> {
-  const access = await resolveRepository(store, ownerLogin, name, caller);
+export async function requirePermission(store: RepositoryStore, ownerLogin: string, name: string, caller: Caller, wanted: AccessMode, known?: RepositoryAccess): Promise<RepositoryAccess> {
+  const access = await resolveRepository(store, ownerLogin, name, caller, known);
   if (!atLeast(access.permission, wanted)) throw forbidden('Must have admin rights to the repository', 'repo_permission_denied');
   return access;
 }

@@ -62,8 +62,8 @@ const nameOf = (access: RepositoryAccess): RepositoryName => ({ owner: access.ow
 
 const tagNotFound = (name: string) => notFound(`tag doesn't exist: ${name}`, 'tag_not_found');
 
-async function open(deps: TagDeps, owner: string, name: string, caller: Caller, wanted: 'read' | 'write') {
-  const access = await resolveRepository(deps.store, owner, name, caller);
+async function open(deps: TagDeps, owner: string, name: string, caller: Caller, wanted: 'read' | 'write', known?: RepositoryAccess) {
+  const access = await resolveRepository(deps.store, owner, name, caller, known);
   if (!atLeast(access.permission, wanted)) throw forbidden('user should have a permission to write to the repository', 'repo_permission_denied');
   // Gitea's mustNotBeArchived: an archived repository's tags are read-only (423 at the edge).
   if (wanted === 'write' && access.repository.archived) throw forbidden('repo is archived', 'repo_archived');
@@ -71,15 +71,15 @@ async function open(deps: TagDeps, owner: string, name: string, caller: Caller, 
   return { access, gitDir: deps.tags.gitDirOf(access.owner.login, access.repository.name) };
 }
 
-export async function listTags(deps: TagDeps, owner: string, name: string, caller: Caller, offset: number, limit: number): Promise<{ items: GitTag[]; total: number; repository: RepositoryName }> {
-  const { access, gitDir } = await open(deps, owner, name, caller, 'read');
+export async function listTags(deps: TagDeps, owner: string, name: string, caller: Caller, offset: number, limit: number, known?: RepositoryAccess): Promise<{ items: GitTag[]; total: number; repository: RepositoryName }> {
+  const { access, gitDir } = await open(deps, owner, name, caller, 'read', known);
   if (access.repository.empty) return { items: [], total: 0, repository: nameOf(access) };
   const all = await deps.tags.listTags(gitDir);
   return { items: all.slice(offset, offset + limit), total: all.length, repository: nameOf(access) };
 }
 
-export async function getTag(deps: TagDeps, owner: string, name: string, tag: string, caller: Caller): Promise<{ tag: GitTag; repository: RepositoryName }> {
-  const { access, gitDir } = await open(deps, owner, name, caller, 'read');
+export async function getTag(deps: TagDeps, owner: string, name: string, tag: string, caller: Caller, known?: RepositoryAccess): Promise<{ tag: GitTag; repository: RepositoryName }> {
+  const { access, gitDir } = await open(deps, owner, name, caller, 'read', known);
   const found = await deps.tags.findTag(gitDir, tag);
   if (!found) throw tagNotFound(tag);
   return { tag: found, repository: nameOf(access) };

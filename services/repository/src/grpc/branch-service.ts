@@ -8,6 +8,7 @@ import {
 import type { RepositoryWriteLock } from '../domain/write-lock.js';
 import { createBranch, deleteBranch, getBranch, listBranches, renameBranch, updateBranch, type BranchDeps, type BranchView } from '../domain/branches.js';
 import { timestamp } from './messages.js';
+import { readWithScope, type ReadAccessDeps } from './read-access.js';
 import { pageOf, refOf } from './requests.js';
 
 export const BRANCH_SERVICE_NAME = 'anvil.repository.v1.BranchService';
@@ -81,20 +82,21 @@ function protectionMessage(view: BranchProtectionView): repository.BranchProtect
 }
 
 /** Branch writes take the repository's turn with pushes and contents writes (domain/write-lock.ts). */
-type LockedDeps = BranchDeps & ProtectionDeps & { writeLock: RepositoryWriteLock };
+type LockedDeps = BranchDeps & ProtectionDeps & ReadAccessDeps & { writeLock: RepositoryWriteLock };
 
 export function branchService(deps: LockedDeps): ServiceImplementation<repository.BranchServiceHandlers> {
   const locked = <T>(owner: string, name: string, signal: AbortSignal, work: () => Promise<T>) => deps.writeLock.run(owner, name, work, signal);
   return {
-    async ListBranches(request, { caller }) {
-      const { owner, name } = refOf(request);
+    async ListBranches(request, { caller, repository: scope }) {
+      const ref = refOf(request);
       const { offset, limit } = pageOf(request.page);
-      const { items, total } = await listBranches(deps, owner, name, caller, offset, limit);
+      const { items, total } = await readWithScope(deps, scope, ref, caller, (known) => listBranches(deps, ref.owner, ref.name, caller, offset, limit, known), { protections: true });
       return { branches: items.map(branchMessage), total };
     },
-    async GetBranch(request, { caller }) {
-      const { owner, name } = refOf(request);
-      return branchMessage(await getBranch(deps, owner, name, request.branch, caller));
+    async GetBranch(request, { caller, repository: scope }) {
+      const ref = refOf(request);
+      const only = `refs/heads/${request.branch}`;
+      return branchMessage(await readWithScope(deps, scope, ref, caller, (known) => getBranch(deps, ref.owner, ref.name, request.branch, caller, known), { protections: true, only }));
     },
     async CreateBranch(request, { caller, signal }) {
       const { owner, name } = refOf(request);

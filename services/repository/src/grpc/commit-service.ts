@@ -4,6 +4,7 @@ import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import {
   commitDiff, compareCommits, getCommit, listCommits, type CommitDeps, type CommitDetails, type DetailedCommit, type RepositoryName,
 } from '../domain/commits.js';
+import { readWithScope, type ReadAccessDeps } from './read-access.js';
 import { refOf } from './requests.js';
 
 export const COMMIT_SERVICE_NAME = 'anvil.repository.v1.CommitService';
@@ -25,19 +26,21 @@ export function commitMessage(c: DetailedCommit, repo?: RepositoryName): reposit
   };
 }
 
-export function commitService(deps: CommitDeps): ServiceImplementation<repository.CommitServiceHandlers> {
+type ReadDeps = CommitDeps & ReadAccessDeps;
+
+export function commitService(deps: ReadDeps): ServiceImplementation<repository.CommitServiceHandlers> {
   return {
-    async ListCommits(request, { caller }) {
+    async ListCommits(request, { caller, repository: scope }) {
       const ref = refOf(request);
-      const { commits, total, limit, repository: repo } = await listCommits(deps, ref.owner, ref.name, caller, {
+      const { commits, total, limit, repository: repo } = await readWithScope(deps, scope, ref, caller, (known) => listCommits(deps, ref.owner, ref.name, caller, {
         sha: request.sha, path: request.path, not: request.not, since: request.since, until: request.until,
         page: request.page, limit: request.limit, details: detailsOf(request.details), summaryOnly: request.summary_only,
-      });
+      }, known));
       return { commits: commits.map((c) => commitMessage(c)), total, limit, repository: repo };
     },
-    async GetCommit(request, { caller }) {
+    async GetCommit(request, { caller, repository: scope }) {
       const ref = refOf(request);
-      const { commit, repository: repo } = await getCommit(deps, ref.owner, ref.name, caller, request.sha, detailsOf(request.details));
+      const { commit, repository: repo } = await readWithScope(deps, scope, ref, caller, (known) => getCommit(deps, ref.owner, ref.name, caller, request.sha, detailsOf(request.details), known));
       return commitMessage(commit, repo);
     },
     async GetCommitDiff(request, { caller }) {
@@ -52,7 +55,7 @@ export function commitService(deps: CommitDeps): ServiceImplementation<repositor
   };
 }
 
-export function commitGrpcService(deps: CommitDeps) {
+export function commitGrpcService(deps: ReadDeps) {
   return {
     name: COMMIT_SERVICE_NAME,
     definition: loadAnvilGrpc().anvil.repository.v1.CommitService.service,

@@ -6,6 +6,7 @@ import { changeFiles, type FileOperationKind } from '../domain/file-changes.js';
 import type { RepositoryWriteLock } from '../domain/write-lock.js';
 import type { Signature } from '../git/file-changes-git.js';
 import { timestamp } from './messages.js';
+import { readWithScope, type ReadAccessDeps } from './read-access.js';
 import { refOf } from './requests.js';
 
 export const CONTENT_SERVICE_NAME = 'anvil.repository.v1.ContentService';
@@ -36,25 +37,27 @@ const identity = (i: repository.Identity | null | undefined) => (i ? { name: i.n
  * Writes take the repository's turn with pushes and other ref writers (domain/write-lock.ts):
  * concurrent commits to different files all land, one after another.
  */
-type LockedDeps = ContentDeps & { writeLock: RepositoryWriteLock };
+type LockedDeps = ContentDeps & ReadAccessDeps & { writeLock: RepositoryWriteLock };
 
 export function contentService(deps: LockedDeps): ServiceImplementation<repository.ContentServiceHandlers> {
   return {
-    async GetContents(request, { caller }) {
-      const { owner, name } = refOf(request);
-      const view = await getContents(deps, owner, name, {
+    async GetContents(request, { caller, repository: scope }) {
+      const ref = refOf(request);
+      const { owner, name } = ref;
+      const view = await readWithScope(deps, scope, ref, caller, (known) => getContents(deps, owner, name, {
         path: request.path, revision: request.revision, includeContent: request.include_content,
         includeCommit: request.include_commit || request.include_commit_message,
-      }, caller);
+      }, caller, known));
       return {
         at: refMessage(view.at), is_dir: !view.file,
         file: view.file ? entryMessage(view.file) : undefined,
         entries: (view.entries ?? []).map(entryMessage),
       };
     },
-    async GetFileContents(request, { caller }) {
-      const { owner, name } = refOf(request);
-      const { at: ref, items } = await getFileContents(deps, owner, name, request.revision, request.paths, caller);
+    async GetFileContents(request, { caller, repository: scope }) {
+      const repo = refOf(request);
+      const { owner, name } = repo;
+      const { at: ref, items } = await readWithScope(deps, scope, repo, caller, (known) => getFileContents(deps, owner, name, request.revision, request.paths, caller, known));
       return { at: refMessage(ref), entries: items.map(entryMessage) };
     },
     async ChangeFiles(request, { caller, signal }) {

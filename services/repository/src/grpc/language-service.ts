@@ -2,19 +2,22 @@
 import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import { getLanguages, type LanguageDeps } from '../domain/language-stats.js';
+import { readWithScope, type ReadAccessDeps } from './read-access.js';
+
+type ReadDeps = LanguageDeps & ReadAccessDeps;
 
 export const LANGUAGE_SERVICE_NAME = 'anvil.repository.v1.LanguageService';
 
-export function languageService(deps: LanguageDeps): ServiceImplementation<repository.LanguageServiceHandlers> {
+export function languageService(deps: ReadDeps): ServiceImplementation<repository.LanguageServiceHandlers> {
   return {
-    async GetLanguages(request, { caller }) {
-      const sizes = await getLanguages(deps, request.owner, request.name, caller);
+    async GetLanguages(request, { caller, repository: scope }) {
+      const sizes = await readWithScope(deps, scope, request, caller, (known) => getLanguages(deps, request.owner, request.name, caller, known));
       return { languages: sizes.map(([language, bytes]) => ({ language, bytes })) };
     },
   };
 }
 
-export function languageGrpcService(deps: LanguageDeps) {
+export function languageGrpcService(deps: ReadDeps) {
   return {
     name: LANGUAGE_SERVICE_NAME,
     definition: loadAnvilGrpc().anvil.repository.v1.LanguageService.service,

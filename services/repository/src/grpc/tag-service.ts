@@ -5,6 +5,7 @@ import type { RepositoryWriteLock } from '../domain/write-lock.js';
 import { createTag, deleteTag, getAnnotatedTag, getTag, listTags, type RepositoryName, type TagDeps } from '../domain/tags.js';
 import type { GitTag } from '../git/tags.js';
 import { timestamp } from './messages.js';
+import { readWithScope, type ReadAccessDeps } from './read-access.js';
 import { pageOf, refOf } from './requests.js';
 
 export const TAG_SERVICE_NAME = 'anvil.repository.v1.TagService';
@@ -20,19 +21,19 @@ function tagMessage(tag: GitTag, repo?: RepositoryName): repository.TagInput {
 }
 
 /** Tag writes take the repository's turn with pushes and other ref writers (domain/write-lock.ts). */
-type LockedDeps = TagDeps & { writeLock: RepositoryWriteLock };
+type LockedDeps = TagDeps & ReadAccessDeps & { writeLock: RepositoryWriteLock };
 
 export function tagService(deps: LockedDeps): ServiceImplementation<repository.TagServiceHandlers> {
   return {
-    async ListTags(request, { caller }) {
+    async ListTags(request, { caller, repository: scope }) {
       const ref = refOf(request);
       const { offset, limit } = pageOf(request.page);
-      const { items, total, repository: repo } = await listTags(deps, ref.owner, ref.name, caller, offset, limit);
+      const { items, total, repository: repo } = await readWithScope(deps, scope, ref, caller, (known) => listTags(deps, ref.owner, ref.name, caller, offset, limit, known));
       return { tags: items.map((t) => tagMessage(t)), total, repository: repo };
     },
-    async GetTag(request, { caller }) {
+    async GetTag(request, { caller, repository: scope }) {
       const ref = refOf(request);
-      const { tag, repository: repo } = await getTag(deps, ref.owner, ref.name, request.name, caller);
+      const { tag, repository: repo } = await readWithScope(deps, scope, ref, caller, (known) => getTag(deps, ref.owner, ref.name, request.name, caller, known));
       return tagMessage(tag, repo);
     },
     async CreateTag(request, { caller, signal }) {
