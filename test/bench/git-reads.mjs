@@ -77,28 +77,36 @@ export async function benchGitReads(ctx) {
     return r;
   };
   const name = 'bench-reads';
-  const base = await seedRepository(ctx, name);
-  await api(baseUrl, token, 'POST', `${base}/tags`, { tag_name: 'v1', message: 'one' });
-  const head = (await api(baseUrl, token, 'GET', `${base}/branches/main`)).commit.id;
+  const seed = async (c) => {
+    const at = await seedRepository(c, name);
+    await api(c.baseUrl, c.token, 'POST', `${at}/tags`, { tag_name: 'v1', message: 'one' });
+    return { base: at, head: (await api(c.baseUrl, c.token, 'GET', `${at}/branches/main`)).commit.id };
+  };
+  const { base, head } = await seed(ctx);
+  // The compared system (BENCH_COMPARE_ROOT) gets the same repository; its commits' ids differ.
+  const compare = ctx.compare ? { ...ctx.compare, ...(await seed({ ...ctx, ...ctx.compare })) } : undefined;
   const gitDir = join(dataDir, 'repositories', owner, `${name}.git`);
   const contentsJson = await (await fetch(`${baseUrl}api/v1${base}/contents/README.md`, { headers: { authorization: `token ${token}` } })).text();
-  const auth = { authorization: `token ${token}` };
-  const basic = { authorization: `Basic ${Buffer.from(`${owner}:${token}`).toString('base64')}` };
   const api1 = (path) => `api/v1${base}${path}`;
-  const routes = [
-    ['GET contents/README.md (file)', api1('/contents/README.md'), auth],
-    ['GET contents/src (directory)', api1('/contents/src'), auth],
-    ['GET raw/README.md', api1('/raw/README.md'), auth],
-    ['GET branches', api1('/branches'), auth],
-    ['GET branches/main', api1('/branches/main'), auth],
-    ['GET git/commits/{sha}', api1(`/git/commits/${head}`), auth],
-    ['GET git/commits/main', api1('/git/commits/main'), auth],
-    ['GET commits?limit=10', api1('/commits?limit=10'), auth],
-    ['GET git/trees/main', api1('/git/trees/main'), auth],
-    ['GET tags', api1('/tags'), auth],
-    ['GET languages', api1('/languages'), auth],
-    ['GET info/refs (upload-pack)', `${owner}/${name}.git/info/refs?service=git-upload-pack`, basic],
+  const routesAt = (commit) => [
+    ['GET contents/README.md (file)', api1('/contents/README.md')],
+    ['GET contents/src (directory)', api1('/contents/src')],
+    ['GET raw/README.md', api1('/raw/README.md')],
+    ['GET branches', api1('/branches')],
+    ['GET branches/main', api1('/branches/main')],
+    ['GET git/commits/{sha}', api1(`/git/commits/${commit}`)],
+    ['GET git/commits/main', api1('/git/commits/main')],
+    ['GET commits?limit=10', api1('/commits?limit=10')],
+    ['GET git/trees/main', api1('/git/trees/main')],
+    ['GET tags', api1('/tags')],
+    ['GET languages', api1('/languages')],
+    ['GET info/refs (upload-pack)', `${owner}/${name}.git/info/refs?service=git-upload-pack`],
   ].filter(([label]) => routeFilter(label));
+  const authOf = (label, t) => (label.includes('info/refs')
+    ? { authorization: `Basic ${Buffer.from(`${owner}:${t}`).toString('base64')}` }
+    : { authorization: `token ${t}` });
+  const routes = routesAt(head).map(([label, path]) => [label, path, authOf(label, token)]);
+  const comparedPaths = compare ? new Map(routesAt(compare.head).map(([label, path]) => [label, path])) : undefined;
   // The bare hop (bare-hop.mjs: express → one gRPC call → a fixed reply) answers each route's
   // path with that route's own body, so its column is the least this design can cost there.
   const replies = {};
@@ -122,6 +130,7 @@ export async function benchGitReads(ctx) {
   // spawned and reaped meanwhile, and PostgreSQL. On a shared PostgreSQL a refused
   // connection must not end the run: the column reads 0 then.
   const anvilCpu = { ...processGroups(supervisor.pid), pg: () => pgBackends().catch(() => []) };
+  const comparedCpu = compare ? { ...processGroups(compare.supervisor.pid), pg: () => pgBackends().catch(() => []) } : undefined;
   const refBefore = await measured(referenceUrl, {}, referenceCpu);
   log(`reference (before) ${fmt(refBefore.rps)} req/s p99 ${refBefore.p99} ms`);
   const results = [];
@@ -132,11 +141,20 @@ export async function benchGitReads(ctx) {
     const r = await measured(`${baseUrl}${path}`, headers, anvilCpu);
     const cpuText = Object.entries(r.cpu).map(([k, us]) => `${k} ${fmt(us)}`).join(', ');
     log(`${label.padEnd(32)} ${fmt(r.rps)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  failed ${r.failed}  CPU µs/req: ${cpuText}`);
+    let c;
+    if (compare) {
+      const url = `${compare.baseUrl}${comparedPaths.get(label)}`;
+      const headersThere = authOf(label, compare.token);
+      await loadWith(url, headersThere, { connections, duration: WARMUP });
+      c = await measured(url, headersThere, comparedCpu);
+      const text = Object.entries(c.cpu).map(([k, v]) => `${k} ${fmt(v)}`).join(', ');
+      log(`${`  ${compare.label}`.padEnd(32)} ${fmt(c.rps)} req/s  p50 ${c.p50} ms  p99 ${c.p99} ms  failed ${c.failed}  CPU µs/req: ${text}`);
+    }
     const hopUrl = `http://127.0.0.1:${hopPort}/${path}`;
     await loadWith(hopUrl, headers, { connections, duration: WARMUP });
     const h = await measured(hopUrl, headers, hopCpu);
     log(`${'  bare hop'.padEnd(32)} ${fmt(h.rps)} req/s  p50 ${h.p50} ms  p99 ${h.p99} ms  CPU µs/req: ${fmt(h.cpu.node)}`);
-    results.push([label, r, h]);
+    results.push([label, r, h, c]);
   }
   const refAfter = await measured(referenceUrl, {}, referenceCpu);
   log(`reference (after) ${fmt(refAfter.rps)} req/s p99 ${refAfter.p99} ms`);
@@ -162,9 +180,10 @@ export async function benchGitReads(ctx) {
   console.log(`|---|${groups.map(() => '---:').join('|')}|---:|---:|`);
   const refCpu = (refBefore.cpu.node + refAfter.cpu.node) / 2;
   console.log(`| reference | ${groups.map(() => '–').join(' | ')} | ${fmt(refCpu)} | |`);
-  for (const [label, r, h] of results) {
+  for (const [label, r, h, c] of results) {
     const all = groups.reduce((sum, g) => sum + (r.cpu[g] ?? 0), 0);
     console.log(`| ${label} | ${groups.map((g) => us(r.cpu[g])).join(' | ')} | ${fmt(all)} | ${us(h.cpu.node)} |`);
+    if (c) console.log(`| ${label}, ${compare.label} (${fmt(c.rps)} req/s, p99 ${fmt(c.p99, 1)} ms) | ${groups.map((g) => us(c.cpu[g])).join(' | ')} | ${fmt(groups.reduce((sum, g) => sum + (c.cpu[g] ?? 0), 0))} | |`);
   }
 }
 

@@ -98,10 +98,11 @@ async function systemEnv(dataDir, suffix = '') {
   return { env, baseUrl, repositoryHttpAddress: `127.0.0.1:${repositoryHttp}` };
 }
 
-async function bootGateway(dataDir, suffix = '', extraEnv = {}) {
+/** Boots a system as `pnpm start` does; `root`: another built checkout to boot instead of this one. */
+async function bootGateway(dataDir, suffix = '', extraEnv = {}, root = here('../..')) {
   const { env: baseEnv, baseUrl, repositoryHttpAddress } = await systemEnv(dataDir, suffix);
   const env = { ...baseEnv, ...extraEnv };
-  const supervisor = spawn(process.execPath, [here('../../cli/dist/main.js'), 'start'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const supervisor = spawn(process.execPath, [join(root, 'cli/dist/main.js'), 'start'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(supervisor);
   const exited = () => (supervisor.exitCode !== null ? `anvil start exited with ${supervisor.exitCode}` : undefined);
   await waitUntil(`${baseUrl}api/healthz`, async () => (await fetch(`${baseUrl}api/healthz`)).ok, { timeoutMs: 120_000, abort: exited });
@@ -155,7 +156,7 @@ async function cleanUp(dataDir) {
   const nc = await connect({ servers: NATS_URL });
   const jsm = await nc.jetstreamManager();
   for await (const stream of jsm.streams.list()) {
-    if (stream.config.subjects?.some((s) => s.startsWith(`${namespace}.`) || s.startsWith(`${namespace}_fp.`) || s.startsWith(`${namespace}_tr.`))) await jsm.streams.delete(stream.config.name);
+    if (stream.config.subjects?.some((s) => s.startsWith(`${namespace}.`) || s.startsWith(`${namespace}_fp.`) || s.startsWith(`${namespace}_tr.`) || s.startsWith(`${namespace}_cmp.`))) await jsm.streams.delete(stream.config.name);
   }
   await nc.close();
   await rm(dataDir, { recursive: true, force: true });
@@ -510,6 +511,12 @@ async function main() {
     if (PARTS.has('hooks')) await benchWebhooks({ baseUrl, token, log });
     // Git-backed reads against the one-process reference, and the mixed workload (git-reads.mjs).
     const gitReads = { baseUrl, token, owner: admin.username, dataDir, log, fmt, machine, startForked, stopForked, freePorts, connections: CONNECTIONS, duration: DURATION, supervisor, pgBackends: runBackends };
+    // BENCH_COMPARE_ROOT=<another built checkout>: the reads part also measures that code's
+    // system, route by route in the same run (A/B), e.g. main before a change.
+    if (PARTS.has('reads') && process.env.BENCH_COMPARE_ROOT) {
+      const other = await bootGateway(join(dataDir, 'compare'), '_cmp', {}, process.env.BENCH_COMPARE_ROOT);
+      gitReads.compare = { baseUrl: other.baseUrl, token: await createToken(other.baseUrl), supervisor: other.supervisor, dataDir: join(dataDir, 'compare'), label: process.env.BENCH_COMPARE_LABEL ?? 'compared code' };
+    }
     if (PARTS.has('reads')) await benchGitReads(gitReads);
     if (PARTS.has('mixed')) await benchMixed(gitReads);
     if (PARTS.has('issues')) await benchIssues({ baseUrl, token, log });
