@@ -236,4 +236,63 @@ describe('git over HTTP', () => {
     const refs = await git(['ls-remote', urlFor(`${username}/big.git`, username, token)], dir);
     expect(refs.stdout).toContain(`${head}\trefs/heads/main`);
   });
+
+  test('a push whose client leaves while waiting for its turn does not hold up the writes after it', async () => {
+    const { username, client, token } = await newUser();
+    expect((await client.post('/user/repos', { name: 'queued', auto_init: true })).status).toBe(201);
+    const receivePack = () => {
+      const req = request(new URL(`${username}/queued.git/git-receive-pack`, system.baseUrl), {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${username}:${token}`).toString('base64')}`,
+          'content-type': 'application/x-git-receive-pack-request', 'transfer-encoding': 'chunked',
+        },
+      });
+      const answered = new Promise<number>((resolve, reject) => {
+        req.on('response', (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', reject);
+      });
+      // Half a pkt-line: the request is on its way (the gateway forwards it once body bytes
+      // flow) and git waits for the rest.
+      req.write('00');
+      return { req, answered };
+    };
+
+    // The gateway remembers the credential and the repository after this, so both pushes
+    // below reach the repository service within milliseconds.
+    expect((await git(['ls-remote', urlFor(`${username}/queued.git`, username, token)])).code).toBe(0);
+    // A slow pusher holds the repository's write turn: its git waits for the rest of its body.
+    const slow = receivePack();
+    const receivePacks = async () => {
+      let found = 0;
+      for (const pid of (await readdir('/proc')).filter((p) => /^\d+$/.test(p))) {
+        const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+        if (cmdline.includes('receive-pack') && cmdline.includes(`/${username}/queued.git`)) found += 1;
+      }
+      return found;
+    };
+    for (let i = 0; i < 200 && (await receivePacks()) === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await receivePacks()).toBe(1);
+    // A second push queues behind it, and its client goes away (a killed gateway, a git
+    // interrupted with Ctrl-C) before the repository service ever reads its body.
+    const leaving = receivePack();
+    leaving.answered.catch(() => undefined);
+    // Time for the second request to reach the queue (nothing outside shows it waiting).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    leaving.req.destroy();
+    // The slow pusher ends its body with no commands: its turn ends.
+    slow.req.end('00');
+    expect(await slow.answered).toBe(200);
+
+    // A write after them lands. Before, the abandoned push took its turn and its git waited
+    // for a body that never came, holding the turn: every later write of the repository hung.
+    const after = await Promise.race([
+      client.post(`/repos/${username}/queued/contents/after.txt`, { content: Buffer.from('after\n').toString('base64'), message: 'after' }).then((res) => res.status),
+      new Promise((resolve) => setTimeout(() => resolve('no answer within 20 s'), 20_000)),
+    ]);
+    expect(after).toBe(201);
+  });
 });

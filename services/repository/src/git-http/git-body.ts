@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { Logger } from '@anvil/kit';
 import { spawnGitInto, type GitCommand } from '../git/command.js';
+import { killWithClient } from './reply.js';
 
 /** The request body as git must read it: git gzips large upload-pack requests. */
 export function requestBody(req: IncomingMessage): Readable {
@@ -29,6 +30,7 @@ export async function answerWithGitOutput(
   if (!socket) return false; // the client is already gone
   // The headers must be out before git writes its first byte behind them.
   await new Promise<void>((resolve) => socket.write(Buffer.alloc(0), () => resolve()));
+  if (res.destroyed) return false;
   return new Promise((resolve) => {
     const child = spawnGitInto(command, socket);
     const stderr: Buffer[] = [];
@@ -38,9 +40,7 @@ export async function answerWithGitOutput(
     body.pipe(child.stdin!);
     child.stdin!.on('error', () => {}); // git may answer before reading all of it
     // A client that goes away must not leave git running (nor holding the connection).
-    res.on('close', () => {
-      if (child.exitCode === null) child.kill('SIGKILL');
-    });
+    killWithClient(child, res);
     child.on('error', (err) => {
       log.error({ err }, 'git failed to start');
       res.destroy();

@@ -13,7 +13,7 @@ import { lastChanged, lookupThroughCache, spawnBlob } from '../git/objects-git.j
 import type { RepositoryStorage } from '../git/storage.js';
 import type { RefIndex } from '../git/ref-index.js';
 import { authorize } from './grant.js';
-import { fail } from './reply.js';
+import { fail, killWithClient } from './reply.js';
 import { contentDisposition, contentSecurityPolicy, rawContentType, SNIFF_LENGTH } from './raw-headers.js';
 
 export const RAW_PATH = /^\/([^/]+)\/([^/]+)\/raw$/;
@@ -109,9 +109,7 @@ export async function serveRaw(
   child.stderr!.resume();
   child.stdin!.end();
   // A client that goes away must not leave git running.
-  res.on('close', () => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  });
+  killWithClient(child, res);
   const exited = new Promise<number | null>((resolve) => {
     child.on('error', (err) => {
       options.log.error({ err }, 'cat-file failed to start');

@@ -16,7 +16,7 @@ import { PRE_RECEIVE_PATH, type PreReceiveHooks } from './pre-receive.js';
 import { RAW_PATH, serveRaw } from './raw.js';
 import { PULL_DIFF_PATH, servePullDiff } from './pull-diff.js';
 import type { RefIndex } from '../git/ref-index.js';
-import { fail } from './reply.js';
+import { clientGone, fail, killWithClient } from './reply.js';
 import { recordPush } from './push-recorder.js';
 
 export interface GitHttpOptions {
@@ -63,6 +63,7 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
     if (pullDiff) return servePullDiff(req, res, pullDiff, { secret, storage, log });
     if (req.method === 'GET' && RAW_PATH.test(url.pathname)) return serveRaw(req, res, RAW_PATH.exec(url.pathname)!, url, { secret, storage, log, refs: options.refs });
     const match = /^\/([^/]+)\/([^/]+)\/(info\/refs|git-upload-pack|git-receive-pack)$/.exec(url.pathname);
+    const gone = clientGone(res);
     if (!match) return fail(res, 404, 'not found');
     const [, owner, name, action] = match;
     const service = (action === 'info/refs' ? url.searchParams.get('service') : action) ?? '';
@@ -110,7 +111,9 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
           pusher: { id: grant.caller.userId, login: grant.caller.login },
           sizeOf: () => storage.sizeOf(grant.owner, grant.name),
         }, before, after).catch((err: unknown) => log.error({ err, repository: grant.repositoryId }, 'recording a push failed'));
-      });
+        // A pusher that left while waiting for its turn is skipped: its git would wait
+        // for a body that never comes.
+      }, gone);
       // Ended after the turn, whose end wrote the refs table: when `git push` returns, the
       // next read of any replica sees the push.
       res.end();
@@ -130,6 +133,7 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
   ): Promise<boolean> {
     const { withBody, resultOf, endResponse = true } = options;
     return new Promise((resolve) => {
+      if (res.destroyed) return resolve(false); // the client left: nobody reads git's answer
       const built = command.build();
       const child = spawnGit(built);
       const stderr: Buffer[] = [];
@@ -147,9 +151,7 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
       child.stdin!.on('error', () => {});
       child.stdout!.pipe(res, { end: endResponse });
       // A client that goes away must not leave git running.
-      res.on('close', () => {
-        if (child.exitCode === null) child.kill('SIGKILL');
-      });
+      killWithClient(child, res);
       child.on('error', (err) => {
         log.error({ err }, 'git failed to start');
         fail(res, 500, 'git failed');
@@ -167,6 +169,8 @@ export function startGitHttpServer(options: GitHttpOptions): Promise<void> {
     handle(req, res).catch((err: unknown) => {
       // The repository went away while the request ran (git/command.ts RepositoryGone).
       if (err instanceof DomainError && err.kind === 'not_found') return fail(res, 404, err.message);
+      // A pusher that left before its write turn came: nobody is left to answer.
+      if (err instanceof DomainError && err.reason === 'abandoned') return void res.destroy();
       log.error({ err }, 'git http request failed');
       fail(res, 500, 'internal error');
     });

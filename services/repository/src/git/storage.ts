@@ -247,10 +247,21 @@ export async function setHead(gitDir: string, branch: string): Promise<void> {
 /** Bytes under `dir` (the repository's `size`, as Gitea counts the git directory). */
 export async function directorySize(dir: string): Promise<number> {
   let total = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
+  for (const entry of await readdir(dir, { withFileTypes: true }).catch(vanished([]))) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) total += await directorySize(path);
-    else if (entry.isFile()) total += (await stat(path)).size;
+    else if (entry.isFile()) total += (await stat(path).catch(vanished({ size: 0 }))).size;
   }
   return total;
+}
+
+/**
+ * A concurrent push's quarantine directory (objects/tmp_objdir-incoming-*) or a packed
+ * loose object can vanish between listing and reading: it then counts nothing.
+ */
+function vanished<T>(instead: T): (err: NodeJS.ErrnoException) => T {
+  return (err) => {
+    if (err.code === 'ENOENT') return instead;
+    throw err;
+  };
 }
