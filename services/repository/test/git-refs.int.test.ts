@@ -9,7 +9,12 @@ import { createRepository } from '../src/domain/repositories.js';
 import { RepositoryWriteLock } from '../src/domain/write-lock.js';
 import { updateRef } from '../src/git/branches.js';
 import { RefIndex } from '../src/git/ref-index.js';
-import { scopedReadAccess } from '../src/grpc/read-access.js';
+import { getContents } from '../src/domain/contents.js';
+import { listCommits } from '../src/domain/commits.js';
+import type { RepositoryStore } from '../src/domain/store.js';
+import { contentFiles } from '../src/git/content-git.js';
+import { commitGit } from '../src/git/commits-git.js';
+import { readWithScope, scopedReadAccess } from '../src/grpc/read-access.js';
 import { gitRefRows } from '../src/store/git-refs.js';
 import { repositoryTestbed, type RepositoryTestbed } from './support/testbed.js';
 
@@ -186,6 +191,36 @@ describe('the refs table', () => {
     expect(await scopedReadAccess(deps, scope, { owner: 'ada', name: 'other' }, ada)).toBeUndefined();
     expect(await scopedReadAccess(deps, { ...scope!, permission: 'none' } as typeof scope, { owner: 'ada', name: 'tracked' }, ada)).toBeUndefined();
     expect(await scopedReadAccess(deps, undefined, { owner: 'ada', name: 'tracked' }, ada)).toBeUndefined();
+  });
+
+  it('answers a contents read and a commit page with the gateway\'s resolution from one statement, asking the store nothing', async () => {
+    const [row] = await bed.db.repository.findMany({ where: { lower_name: 'tracked' } });
+    const scope = {
+      repository: { id: String(row.id), owner_id: '1', owner_login: 'ada', name: 'tracked', default_branch: row.default_branch, empty: false },
+      owner: { id: '1', login: 'ada', type: 'user' },
+      permission: 'read',
+    } as unknown as Parameters<typeof scopedReadAccess>[1];
+    const ada = { userId: 1, login: 'ada', isAdmin: false, restricted: false, scopes: ['all'] };
+    // Any question to the store (permission, collaborators, teams, protections) fails the read.
+    const store = new Proxy({}, { get: (_t, key) => () => { throw new Error(`the store was asked ${String(key)}`); } }) as unknown as RepositoryStore;
+    const deps = { refs, storage: bed.storage };
+    const ref = { owner: 'ada', name: 'tracked' };
+
+    let before = reads;
+    const contentDeps = { store, protections: store as never, files: contentFiles(bed.storage, refs), maxBlobSize: 1 << 20, sizes: { refresh: () => undefined } };
+    const view = await readWithScope(deps, scope, ref, ada, (known) => getContents(contentDeps, 'ada', 'tracked', { path: '', revision: '', includeContent: true, includeCommit: true }, ada, known));
+    expect(view.at).toMatchObject({ kind: 'branch', name: row.default_branch });
+    expect(reads - before).toBe(1);
+
+    before = reads;
+    const people = { usersByEmails: async () => new Map() };
+    const commitDeps = { store, git: commitGit(bed.storage, refs), people, signatures: { verify: async () => [] } };
+    const details = { stat: false, verification: false, files: false };
+    const page = await readWithScope(deps, scope, ref, ada, (known) => listCommits(commitDeps, 'ada', 'tracked', ada, {
+      sha: '', path: '', not: '', since: '', until: '', page: 1, limit: 10, details, summaryOnly: true,
+    }, known));
+    expect(page.commits.length).toBeGreaterThan(0);
+    expect(reads - before).toBe(1);
   });
 
   it('is removed with its repository', async () => {
