@@ -9,8 +9,8 @@
 //   branch lists, strangers probing a private repository (404), and ~2 % contents creates;
 //   per kind p50/p99, and commits counted afterwards (no lost update). Then the CPU one
 //   contents write costs, split into node and the git processes it ran.
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -59,6 +59,28 @@ function restartProfiles(rootPid) {
   for (const pid of processTree(rootPid)) {
     if (!['git', 'other', 'gone'].includes(processKind(pid))) process.kill(pid, 'SIGUSR2');
   }
+}
+
+/**
+ * With BENCH_STRACE=1: `strace -f -e trace=execve` on every thread of the system's
+ * repository service while a route is measured; stop() answers how many processes it
+ * started (0 on a warm read path).
+ */
+function traceExecs(rootPid) {
+  if (!process.env.BENCH_STRACE) return async () => undefined;
+  const pid = processTree(rootPid).find((p) => processKind(p) === 'repository');
+  const out = `/tmp/anvil-bench-strace-${process.pid}-${Date.now()}.txt`;
+  const tids = readdirSync(`/proc/${pid}/task`).flatMap((tid) => ['-p', tid]);
+  const strace = spawn('strace', ['-f', '-qq', '-e', 'trace=execve', '-o', out, ...tids], { stdio: 'ignore' });
+  return async () => {
+    const exited = new Promise((resolve) => strace.once('exit', resolve));
+    strace.kill('SIGINT');
+    await exited;
+    let lines = [];
+    try { lines = readFileSync(out, 'utf8').split('\n').filter((l) => l.includes('execve(')); } catch { /* none written */ }
+    rmSync(out, { force: true });
+    return lines.length;
+  };
 }
 
 /** `BENCH_READ_ROUTES=contents,branches` measures only the routes whose label holds one of the words. */
@@ -138,7 +160,10 @@ export async function benchGitReads(ctx) {
   for (const [label, path, headers] of routes) {
     await loadWith(`${baseUrl}${path}`, headers, { connections, duration: WARMUP });
     restartProfiles(supervisor.pid);
+    const stopTrace = traceExecs(supervisor.pid);
     const r = await measured(`${baseUrl}${path}`, headers, anvilCpu);
+    r.execs = await stopTrace();
+    if (r.execs !== undefined) log(`  processes the repository service started meanwhile (strace execve): ${r.execs}`);
     const cpuText = Object.entries(r.cpu).map(([k, us]) => `${k} ${fmt(us)}`).join(', ');
     log(`${label.padEnd(32)} ${fmt(r.rps)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  failed ${r.failed}  CPU µs/req: ${cpuText}`);
     let c;
