@@ -17,6 +17,7 @@ import { oauth2Router } from './oauth/router.js';
 import { apiRoutes } from './routes/index.js';
 import { webArchiveRoutes } from './routes/repo-archives.js';
 import { webRawRoutes } from './routes/repo-raw.js';
+import { serveRepositoryAvatar } from './routes/repo-avatars.js';
 
 export interface AppOptions {
   /**
@@ -85,6 +86,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   // The raw file links of contents (download_url) are Gitea's web paths too.
   web.use('/:owner/:repo/raw', authenticate(deps));
   registerRoutes(web, webRawRoutes, deps, { json: '1kb', files: '1kb' });
+  // Repository avatars at Gitea's web path (the Repository JSON's avatar_url).
+  app.get('/repo-avatars/:name', serveRepositoryAvatar(deps));
   app.use(web);
 
   // Git smart HTTP on the same host, as Gitea serves it.

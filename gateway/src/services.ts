@@ -14,6 +14,8 @@ export interface ServiceClients {
   tags: ServiceClient<repository.TagServiceClient>;
   languages: ServiceClient<repository.LanguageServiceClient>;
   topics: ServiceClient<repository.TopicServiceClient>;
+  stars: ServiceClient<repository.StarServiceClient>;
+  avatars: ServiceClient<repository.RepositoryAvatarServiceClient>;
   branches: ServiceClient<repository.BranchServiceClient>;
   templates: ServiceClient<repository.TemplateServiceClient>;
   unadopted: ServiceClient<repository.UnadoptedServiceClient>;
@@ -52,6 +54,8 @@ export function createServiceClients(config: Config, secret: string): ServiceCli
     tags: createServiceClient<repository.TagServiceClient>(anvil.repository.v1.TagService, repositoryAddress, secret),
     languages: createServiceClient<repository.LanguageServiceClient>(anvil.repository.v1.LanguageService, repositoryAddress, secret),
     topics: createServiceClient<repository.TopicServiceClient>(anvil.repository.v1.TopicService, repositoryAddress, secret),
+    stars: createServiceClient<repository.StarServiceClient>(anvil.repository.v1.StarService, repositoryAddress, secret),
+    avatars: createServiceClient<repository.RepositoryAvatarServiceClient>(anvil.repository.v1.RepositoryAvatarService, repositoryAddress, secret),
     branches: createServiceClient<repository.BranchServiceClient>(anvil.repository.v1.BranchService, repositoryAddress, secret),
     templates: createServiceClient<repository.TemplateServiceClient>(anvil.repository.v1.TemplateService, repositoryAddress, secret),
     unadopted: createServiceClient<repository.UnadoptedServiceClient>(anvil.repository.v1.UnadoptedService, repositoryAddress, secret),

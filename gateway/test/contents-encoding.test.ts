@@ -1,6 +1,6 @@
 // How the contents routes decode content and build links, as Gitea's Go code does.
 import { describe, expect, it } from '@jest/globals';
-import { pathEscapeSegments, queryEscape } from '../src/presenters/contents.js';
+import { pathEscapeSegments, queryEscape } from '@anvil/presenters/contents.js';
 import { decodeBase64 } from '../src/routes/repo-contents.js';
 
 describe('content as base64', () => {

@@ -20,6 +20,8 @@ import type { ProtoGrpcType as RepositoryTeamAccessGrpc } from './generated/team
 import type { ProtoGrpcType as RepositoryTagsGrpc } from './generated/tags.js';
 import type { ProtoGrpcType as RepositoryLanguagesGrpc } from './generated/languages.js';
 import type { ProtoGrpcType as RepositoryTopicsGrpc } from './generated/topics.js';
+import type { ProtoGrpcType as RepositoryStarsGrpc } from './generated/stars.js';
+import type { ProtoGrpcType as RepositoryAvatarsGrpc } from './generated/avatars.js';
 import type { ProtoGrpcType as RepositoryBranchesGrpc } from './generated/branches.js';
 import type { ProtoGrpcType as RepositoryTemplatesGrpc } from './generated/templates.js';
 import type { ProtoGrpcType as RepositoryUnadoptedGrpc } from './generated/unadopted.js';
@@ -53,6 +55,8 @@ export type AnvilGrpc = IdentityGrpc
   & RepositoryTagsGrpc
   & RepositoryLanguagesGrpc
   & RepositoryTopicsGrpc
+  & RepositoryStarsGrpc
+  & RepositoryAvatarsGrpc
   & RepositoryBranchesGrpc
   & RepositoryTemplatesGrpc
   & RepositoryUnadoptedGrpc
@@ -73,6 +77,13 @@ export type AnvilGrpc = IdentityGrpc
   & CollaborationTrackedTimesGrpc
   & CollaborationWatchesGrpc
   & CollaborationNotificationsGrpc;
+
+// int64 fields as plain numbers inside protobufjs (which proto-loader shares), not long.js
+// objects: every message is converted with `longs: Number` anyway (ids and counts stay below
+// 2^53), and a Long per int64 field, and per int64 default, made decoding and encoding a
+// page of a list markedly dearer (`pnpm bench`, issues part).
+protobuf.util.Long = null as unknown as typeof protobuf.util.Long;
+protobuf.configure();
 
 /** Folder holding `anvil/<ctx>/v1/*.proto`; the include root for every import. */
 export const PROTO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -16,7 +16,7 @@ const QUERY = {
 
 const iso = (d) => (d ? new Date(d).toISOString().replace(/\.\d{3}Z$/, 'Z') : '0001-01-01T00:00:00Z');
 
-// The fields and rules of gateway/src/presenters/user.ts for a user looking at themselves.
+// The fields and rules of presenters/src/user.ts for a user looking at themselves.
 function present(u) {
   const visibility = ['public', 'limited', 'private'][u.visibility] ?? 'public';
   return {

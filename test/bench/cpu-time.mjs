@@ -101,3 +101,16 @@ export function processGroups(rootPid, kinds = ['gateway', 'repository', 'identi
   groups.spawned = { list: processTree.bind(null, rootPid), reaped: true };
   return groups;
 }
+
+/** The pids under `rootPid` whose command line matches `pattern` (e.g. /gateway\/dist\/main\.js/), or with `except`, those that do not. */
+export function pidsMatching(rootPid, pattern, except = false) {
+  return processTree(rootPid).filter((pid) => {
+    let cmdline = '';
+    try {
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+    } catch {
+      // exited meanwhile
+    }
+    return pattern.test(cmdline) !== except;
+  });
+}

@@ -63,31 +63,57 @@ export function measure(url, token, connections, duration) {
   });
 }
 
+/** Page-1 load on `url` with the CPU each request cost each of `cpu`'s process groups (cpu-time.mjs). */
+async function measureWithCpu(url, token, connections, duration, cpu, startCpuMeter) {
+  const stop = await startCpuMeter(cpu);
+  const r = await new Promise((resolve, reject) => {
+    autocannon({ url, connections, duration, headers: { authorization: `token ${token}` } }, (err, result) => {
+      if (err) return reject(err);
+      const failed = result.non2xx + result.errors + result.timeouts;
+      if (failed) return reject(new Error(`${url}: ${failed} of ${result.requests.total} requests failed`));
+      resolve({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total });
+    });
+  });
+  return { ...r, cpu: await stop(r.requests) };
+}
+
 /**
- * @returns {{ small: object, large: object }} req/s, p50 and p99 (ms) of page 1 at each size,
- *   the mean of `rounds` A/B rounds (p99: the worst).
+ * `systems`: one booted system, or two builds side by side (BENCH_AB_ROOT) measured in
+ * alternation so both see the same machine; each { name, baseUrl, token, collaborationDbUrl, cpu }.
+ * @returns per system {{ small: object, large: object }}: req/s, p50 and p99 (ms) of page 1
+ *   at each size and CPU µs per request per process group, the mean of `rounds` rounds (p99: the worst).
  */
-export async function benchIssueList({ baseUrl, token, owner, collaborationDbUrl, connections, duration, rounds, log }) {
-  const small = await seededRepository(baseUrl, token, owner, 'bench-issues-small');
-  for (let n = 2; n <= 100; n++) await api(baseUrl, token, 'POST', `${small.base}/issues`, { title: `Issue ${n}`, labels: n % 2 ? [] : [small.label.id] });
-  const large = await seededRepository(baseUrl, token, owner, 'bench-issues-large');
-  const repositoryId = large.first.repository.id;
-  await bulkInsert(collaborationDbUrl, repositoryId, large.first.user.id, large.label.id, large.milestone.id, 100_000);
-  const urls = { small: `${baseUrl}api/v1${small.base}/issues`, large: `${baseUrl}api/v1${large.base}/issues` };
-  for (const [size, url] of Object.entries(urls)) {
-    const res = await fetch(url, { headers: { authorization: `token ${token}` } });
-    log(`issues ${size}: X-Total-Count ${res.headers.get('x-total-count')}, ${(await res.json()).length} on page 1`);
-    await measure(url, token, connections, 3); // warm-up
+export async function benchIssueList({ systems, owner, connections, duration, rounds, log, startCpuMeter }) {
+  const targets = [];
+  for (const system of systems) {
+    const { baseUrl, token } = system;
+    const small = await seededRepository(baseUrl, token, owner, 'bench-issues-small');
+    for (let n = 2; n <= 100; n++) await api(baseUrl, token, 'POST', `${small.base}/issues`, { title: `Issue ${n}`, labels: n % 2 ? [] : [small.label.id] });
+    const large = await seededRepository(baseUrl, token, owner, 'bench-issues-large');
+    await bulkInsert(system.collaborationDbUrl, large.first.repository.id, large.first.user.id, large.label.id, large.milestone.id, 100_000);
+    for (const [size, repo] of Object.entries({ small, large })) {
+      const url = `${baseUrl}api/v1${repo.base}/issues`;
+      const res = await fetch(url, { headers: { authorization: `token ${token}` } });
+      log(`${system.name} issues ${size}: X-Total-Count ${res.headers.get('x-total-count')}, ${(await res.json()).length} on page 1`);
+      await measure(url, token, connections, 3); // warm-up
+      targets.push({ system: system.name, size, url, token, cpu: system.cpu });
+    }
   }
-  const results = { small: [], large: [] };
+  const results = new Map(targets.map((t) => [t, []]));
   for (let round = 1; round <= rounds; round++) {
-    for (const [size, url] of Object.entries(urls)) {
-      const r = await measure(url, token, connections, duration);
-      results[size].push(r);
-      log(`round ${round} issues ${size.padEnd(5)} ${Math.round(r.rps)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms`);
+    for (const t of targets) {
+      const r = await measureWithCpu(t.url, t.token, connections, duration, t.cpu, startCpuMeter);
+      results.get(t).push(r);
+      const cpuText = Object.entries(r.cpu).map(([k, us]) => `${k} ${Math.round(us)}`).join(', ');
+      log(`round ${round} ${t.system} issues ${t.size.padEnd(5)} ${Math.round(r.rps)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  CPU µs/req: ${cpuText}`);
     }
   }
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const summary = (rs) => ({ rps: mean(rs.map((r) => r.rps)), p50: mean(rs.map((r) => r.p50)), p99: Math.max(...rs.map((r) => r.p99)) });
-  return { small: summary(results.small), large: summary(results.large) };
+  const summary = (rs) => ({
+    rps: mean(rs.map((r) => r.rps)), p50: mean(rs.map((r) => r.p50)), p99: Math.max(...rs.map((r) => r.p99)),
+    cpu: Object.fromEntries(Object.keys(rs[0].cpu).map((k) => [k, mean(rs.map((r) => r.cpu[k]))])),
+  });
+  const out = {};
+  for (const t of targets) (out[t.system] ??= {})[t.size] = summary(results.get(t));
+  return out;
 }

@@ -64,7 +64,7 @@ async function ok(promise, what) {
 
 const b64 = (s) => Buffer.from(s).toString('base64');
 
-export async function benchPulls({ baseUrl, token, owner, gitRoot, collaborationDbUrl, load, duration, log }) {
+export async function benchPulls({ baseUrl, token, owner, gitRoot, collaborationDbUrl, load, duration, log, cpuMeter }) {
   const repo = await ok(call(baseUrl, token, 'POST', '/user/repos', { name: 'bench-pulls', auto_init: true }), 'creating bench-pulls');
   const base = `/repos/${owner}/bench-pulls`;
   await ok(call(baseUrl, token, 'POST', `${base}/contents/seed.txt`, { content: b64('seed\n'), new_branch: 'seed' }), 'seed branch');
@@ -91,7 +91,11 @@ export async function benchPulls({ baseUrl, token, owner, gitRoot, collaboration
     await db.end();
   }
   log(`pulls: seeded ${PULLS} pull requests`);
-  const list = await load(`${baseUrl}api/v1${base}/pulls?state=all&limit=50`, token, duration);
+  const listUrl = `${baseUrl}api/v1${base}/pulls?state=all&limit=50`;
+  await load(listUrl, token, Math.min(3, duration)); // warm-up: JIT, pools, caches
+  const stopMeter = cpuMeter ? await cpuMeter() : undefined;
+  const list = await load(listUrl, token, duration);
+  if (stopMeter) list.cpu = await stopMeter(list.requests);
 
   // Merges: MERGES branches from main, one new file each, one pull each, all merged at once.
   const pulls = [];

@@ -15,6 +15,7 @@
 // measurement (10), BENCH_ROUNDS (2), BENCH_PG_URL, BENCH_NATS_URL, BENCH_NODE_OPTIONS (for the system).
 import { spawn, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +24,7 @@ import { connect } from 'nats';
 import pg from 'pg';
 import { freePorts, waitUntil } from '../../cli/dist/net.js';
 import { signPayload } from '../../services/kit/dist/index.js';
-import { startCpuMeter, processTree } from './cpu-time.mjs';
+import { startCpuMeter, processTree, pidsMatching } from './cpu-time.mjs';
 import { benchClone, buildCloneRepository } from './git-clone.mjs';
 import { benchMigrate } from './migrate.mjs';
 import { benchContents } from './contents.mjs';
@@ -98,7 +99,7 @@ async function systemEnv(dataDir, suffix = '') {
   return { env, baseUrl, repositoryHttpAddress: `127.0.0.1:${repositoryHttp}` };
 }
 
-/** Boots a system as `pnpm start` does; `root`: another built checkout to boot instead of this one. */
+/** Boots a system as `pnpm start` does; `root`: another built checkout to boot instead of this one (BENCH_AB_ROOT, BENCH_COMPARE_ROOT). */
 async function bootGateway(dataDir, suffix = '', extraEnv = {}, root = here('../..')) {
   const { env: baseEnv, baseUrl, repositoryHttpAddress } = await systemEnv(dataDir, suffix);
   const env = { ...baseEnv, ...extraEnv };
@@ -156,7 +157,7 @@ async function cleanUp(dataDir) {
   const nc = await connect({ servers: NATS_URL });
   const jsm = await nc.jetstreamManager();
   for await (const stream of jsm.streams.list()) {
-    if (stream.config.subjects?.some((s) => s.startsWith(`${namespace}.`) || s.startsWith(`${namespace}_fp.`) || s.startsWith(`${namespace}_tr.`) || s.startsWith(`${namespace}_cmp.`))) await jsm.streams.delete(stream.config.name);
+    if (stream.config.subjects?.some((s) => s.startsWith(`${namespace}.`) || s.startsWith(`${namespace}_fp.`) || s.startsWith(`${namespace}_tr.`) || s.startsWith(`${namespace}_cmp.`) || s.startsWith(`${namespace}_ab`))) await jsm.streams.delete(stream.config.name);
   }
   await nc.close();
   await rm(dataDir, { recursive: true, force: true });
@@ -218,15 +219,26 @@ function printSearch(title, sizes, rows) {
   }
 }
 
-/** PostgreSQL backends serving the run's databases (only the variant under load is busy). */
-async function runBackends() {
+/** PostgreSQL backends serving the run's databases (only the variant under load is busy); `suffix`: one system's only. */
+async function runBackends(suffix) {
   const client = new pg.Client({ connectionString: PG_URL });
   await client.connect();
   try {
-    const { rows } = await client.query(`SELECT pid FROM pg_stat_activity WHERE datname LIKE $1`, [`${prefix}\\_%`]);
+    const { rows } = suffix === undefined
+      ? await client.query(`SELECT pid FROM pg_stat_activity WHERE datname LIKE $1`, [`${prefix}\\_%`])
+      : await client.query(`SELECT pid FROM pg_stat_activity WHERE datname ~ $1`, [`^${prefix}${suffix}_[a-z]+$`]);
     return rows.map((r) => r.pid);
   } finally {
     await client.end();
+  }
+}
+
+/** A process's command line ('' once it is gone). */
+function commandOf(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '';
   }
 }
 
@@ -372,19 +384,29 @@ async function benchContentWrites({ baseUrl, token, dataDir, log }) {
 }
 
 /** Listing 50 of 3,000 pulls, and 16 concurrent merges into one base (pulls.mjs). */
-async function benchPullRequests({ baseUrl, token, dataDir, log }) {
+async function benchPullRequests({ baseUrl, token, dataDir, log, supervisor }) {
+  // CPU per listed page of each process: where a page's cost goes (gateway, collaboration, PostgreSQL).
+  const processes = () => processTree(supervisor.pid);
   const r = await benchPulls({
     baseUrl, token, owner: admin.username, gitRoot: join(dataDir, 'repositories'), collaborationDbUrl: databaseUrl(`${prefix}_collaboration`),
     load, duration: DURATION, log,
+    cpuMeter: () => startCpuMeter({
+      gateway: async () => processes().filter((pid) => commandOf(pid).includes('gateway/dist')),
+      collaboration: async () => processes().filter((pid) => commandOf(pid).includes('services/collaboration')),
+      repository: async () => processes().filter((pid) => commandOf(pid).includes('services/repository')),
+      postgres: runBackends,
+    }),
   });
   console.log(`\nGET /api/v1/repos/{owner}/{repo}/pulls?limit=50 of a repository with ${r.pulls} pull requests, ${CONNECTIONS} connections, ${DURATION} s`);
   console.log(`${machine()}\n`);
   console.log('| req/s | p50 ms | p99 ms |');
   console.log('|---:|---:|---:|');
   console.log(`| ${fmt(r.list.rps)} | ${fmt(r.list.p50, 1)} | ${fmt(r.list.p99, 1)} |`);
+  if (r.list.cpu) console.log(`\nCPU µs per page: ${Object.entries(r.list.cpu).map(([k, us]) => `${k} ${fmt(us)}`).join(', ')}`);
   console.log(`\ntarget: p50 ≤ 50 ms, p99 ≤ 100 ms: ${r.list.p50 <= 50 && r.list.p99 <= 100 ? 'met' : 'MISSED'}`);
   console.log(`\n${r.merges} concurrent merges of different pulls into one base: ${r.landed} landed (200), ${r.conflicts} clean 409, ${r.other} other; ` +
     `landed heads missing from the base: ${r.lost}: ${r.other === 0 && r.lost === 0 ? 'met' : 'MISSED'}`);
+  if (!r.big.runs) return;
   const ratio = r.big.apiP50 / r.big.rawP50;
   console.log(`
 Merge of a pull with ${r.big.commits} commits, p50 of ${r.big.runs}: POST /pulls/{index}/merge ${fmt(r.big.apiP50, 1)} ms, ` +
@@ -444,17 +466,51 @@ async function benchFootprint({ dataDir, log }) {
   }
 }
 
+/** The CPU groups of one booted system: its gateway, collaboration, every other node process, and its PostgreSQL backends. */
+function systemCpuGroups(supervisor, suffix) {
+  const gateway = /gateway\/dist\/main\.js/;
+  const collaboration = /services\/collaboration\/dist\/main\.js/;
+  return {
+    gateway: () => pidsMatching(supervisor.pid, gateway),
+    collaboration: () => pidsMatching(supervisor.pid, collaboration),
+    'other node': () => pidsMatching(supervisor.pid, /(gateway|services\/collaboration)\/dist\/main\.js/, true),
+    pg: () => runBackends(suffix),
+  };
+}
+
+/**
+ * BENCH_AB_ROOT=/path/to/another/checkout[,another] (built): the issue list is also measured
+ * on a system booted from each, named B, C, …, in alternation with this one (A), so a change
+ * is compared with its base on the same machine at the same time (CPU µs/request).
+ */
+async function abSystems(dataDir) {
+  const roots = (process.env.BENCH_AB_ROOT ?? '').split(',').filter(Boolean);
+  const systems = [];
+  for (const [i, root] of roots.entries()) {
+    const name = String.fromCharCode(66 + i);
+    const suffix = `_ab${name.toLowerCase()}`;
+    const { baseUrl, supervisor } = await bootGateway(join(dataDir, `ab${name}`), suffix, {}, root);
+    systems.push({ name, baseUrl, token: await createToken(baseUrl), collaborationDbUrl: databaseUrl(`${prefix}${suffix}_collaboration`), cpu: systemCpuGroups(supervisor, suffix) });
+  }
+  return systems;
+}
+
 /** Page 1 of a repository's issue list with 100 issues and with 100,000 (issues.mjs). */
-async function benchIssues({ baseUrl, token, log }) {
-  const r = await benchIssueList({ baseUrl, token, owner: admin.username, collaborationDbUrl: databaseUrl(`${prefix}_collaboration`), connections: CONNECTIONS, duration: DURATION, rounds: ROUNDS, log });
-  const ratio = r.large.p50 / r.small.p50;
+async function benchIssues({ systems, log }) {
+  const bySystem = await benchIssueList({ systems, owner: admin.username, connections: CONNECTIONS, duration: DURATION, rounds: ROUNDS, log, startCpuMeter });
   console.log(`\nGET /api/v1/repos/{owner}/{repo}/issues (page 1: 30 open issues with poster, labels, milestone) with a token, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s each`);
-  console.log(`${machine()}\n`);
-  console.log('| repository | req/s | p50 ms | p99 ms |');
-  console.log('|---|---:|---:|---:|');
-  console.log(`| 100 issues | ${fmt(r.small.rps)} | ${fmt(r.small.p50, 1)} | ${fmt(r.small.p99, 1)} |`);
-  console.log(`| 100,000 issues | ${fmt(r.large.rps)} | ${fmt(r.large.p50, 1)} | ${fmt(r.large.p99, 1)} |`);
-  console.log(`\ntargets: 100,000 issues within 1.5× the time of 100 (p50): ${fmt(ratio, 2)}× ${ratio <= 1.5 ? 'met' : 'MISSED'}; ` +
+  console.log(`${machine()}${systems.length > 1 ? `; A = this checkout, B, C, … = ${process.env.BENCH_AB_ROOT}, measured in alternation` : ''}\n`);
+  console.log('| system | repository | req/s | p50 ms | p99 ms | CPU µs/req: gateway | collaboration | other node | PostgreSQL |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const [name, r] of Object.entries(bySystem)) {
+    for (const [size, label] of [['small', '100 issues'], ['large', '100,000 issues']]) {
+      const s = r[size];
+      console.log(`| ${name} | ${label} | ${fmt(s.rps)} | ${fmt(s.p50, 1)} | ${fmt(s.p99, 1)} | ${fmt(s.cpu.gateway)} | ${fmt(s.cpu.collaboration)} | ${fmt(s.cpu['other node'])} | ${fmt(s.cpu.pg)} |`);
+    }
+  }
+  const r = bySystem.A;
+  const ratio = r.large.p50 / r.small.p50;
+  console.log(`\ntargets (A): 100,000 issues within 1.5× the time of 100 (p50): ${fmt(ratio, 2)}× ${ratio <= 1.5 ? 'met' : 'MISSED'}; ` +
     `p99 ≤ 100 ms: ${fmt(r.large.p99, 1)} ${r.large.p99 <= 100 ? 'met' : 'MISSED'}`);
 }
 
@@ -519,9 +575,10 @@ async function main() {
     }
     if (PARTS.has('reads')) await benchGitReads(gitReads);
     if (PARTS.has('mixed')) await benchMixed(gitReads);
-    if (PARTS.has('issues')) await benchIssues({ baseUrl, token, log });
+    const systemA = { name: 'A', baseUrl, token, collaborationDbUrl: databaseUrl(`${prefix}_collaboration`), cpu: systemCpuGroups(supervisor, '') };
+    if (PARTS.has('issues')) await benchIssues({ systems: [systemA, ...(await abSystems(dataDir))], log });
     if (PARTS.has('issue-search')) await benchIssueSearchPart({ baseUrl, log });
-    if (PARTS.has('pulls')) await benchPullRequests({ baseUrl, token, dataDir, log });
+    if (PARTS.has('pulls')) await benchPullRequests({ baseUrl, token, dataDir, log, supervisor });
     if (PARTS.has('notifications')) await benchNotificationParts({ baseUrl, token, log });
     if (PARTS.has('tracing')) {
       const sink = await startOtlpSink();

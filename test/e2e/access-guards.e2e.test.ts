@@ -60,7 +60,7 @@ describe('a repository the caller may see', () => {
     const strangerToken = await tokenOf(stranger, ['write:repository']);
     // Gitea's document declares no 403 here, though its reqRepoWriter answers one.
     const denied = await strangerToken.undeclared('POST', `/repos/${owner.username}/open/tags`, { tag_name: 'v1' });
-    expect(denied).toMatchObject({ status: 403, message: 'user should have a permission to write to the repository' });
+    expect(denied).toMatchObject({ status: 403, message: 'user should have a permission to write to a repo' });
   });
 });
 

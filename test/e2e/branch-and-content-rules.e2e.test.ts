@@ -385,11 +385,13 @@ describe('private repositories', () => {
       `/git/commits/${head.id}.patch`, '/commits', `/commits/${head.id}`, `/compare/main...main`, `/statuses/${head.id}`,
       `/commits/main/status`, `/commits/main/statuses`,
     ];
-    // Raw files, diffs and patches are not JSON: read the status with plain fetch.
-    const statusOf = async (user: User | undefined, path: string) => {
-      const headers: Record<string, string> = user ? { authorization: `token ${user.token}` } : {};
-      return (await fetch(`${system.baseUrl.replace(/\/$/, '')}/api/v1${base}${path}`, { headers })).status;
-    };
+    // The owner's reads are checked against the contract; the strangers' 404 is not declared
+    // by every one of these operations (Gitea answers it all the same), so theirs go out unchecked.
+    // GET /commits/{ref} is Anvil's, answering as the contract's /git/commits/{sha}.
+    const validateAs = (path: string) => (/^\/commits\/[0-9a-f]+$/.test(path) ? `${base}/git${path}` : undefined);
+    const statusOf = async (user: User | undefined, path: string) => (user === owner
+      ? await owner.client.request('GET', `${base}${path}`, { validateAs: validateAs(path) })
+      : await (user?.client ?? anonymous).undeclared('GET', `${base}${path}`)).status;
     for (const path of reads) {
       expect([path, await statusOf(owner, path), await statusOf(other, path), await statusOf(undefined, path)]).toEqual([path, 200, 404, 404]);
     }

@@ -84,12 +84,10 @@ const writes: Array<() => Promise<boolean>> = [
   },
   async () => {
     const path = `files/f${++serial}.txt`;
-    const res = await fetch(`${e2e.system.baseUrl}api/v1/repos/${writer.username}/burst/contents/${path}`, {
-      method: 'POST',
-      headers: { authorization: `token ${writer.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ content: Buffer.from(`${path}\n`).toString('base64'), message: `add ${path}`, branch: 'main' }),
+    const res = await writer.client.as({ token: writer.token }).undeclared<{ commit: { sha: string } }>('POST', `/repos/${writer.username}/burst/contents/${path}`, {
+      content: Buffer.from(`${path}\n`).toString('base64'), message: `add ${path}`, branch: 'main',
     });
-    if (res.status === 201) acked.files.push({ path, sha: ((await res.json()) as { commit: { sha: string } }).commit.sha });
+    if (res.status === 201) acked.files.push({ path, sha: res.body.commit.sha });
     return res.status === 201;
   },
   async () => {

@@ -73,20 +73,29 @@ async function pushFiles(name: string, options: { private?: boolean } = {}) {
   return { first: await rev('v1.0^{commit}'), second: await rev('main'), feature: await rev('feature/x'), blobOf: (path: string) => rev(`main:${path}`) };
 }
 
-/** GET under the gateway's root (not /api/v1) or the API, as bytes. */
-async function fetchBytes(path: string, options: { auth?: 'token' | 'basic'; headers?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.auth === 'token') headers.authorization = `token ${owner.token}`;
-  if (options.auth === 'basic') headers.authorization = `Basic ${Buffer.from(`${owner.username}:${owner.password}`).toString('base64')}`;
-  const res = await fetch(new URL(path.replace(/^\//, ''), system.baseUrl), { headers });
+/** GET of an API path as bytes, checked against the contract; `as` picks the owner's credentials. */
+async function apiBytes(path: string, options: { as?: 'token' | 'basic'; headers?: Record<string, string> } = {}) {
+  const client = options.as === 'token' ? owner.client : options.as === 'basic' ? owner.basic : anonymous;
+  return client.bytes(path, options.headers);
+}
+
+/**
+ * GET of a web path (`/{owner}/{repo}/raw/...`, where download_url points) as bytes. These
+ * are Gitea's web routes, not operations of the API contract, so plain fetch reads them.
+ */
+async function webBytes(path: string, auth?: 'token' | 'basic') {
+  const headers: Record<string, string> = {};
+  if (auth === 'token') headers.authorization = `token ${owner.token}`;
+  if (auth === 'basic') headers.authorization = `Basic ${Buffer.from(`${owner.username}:${owner.password}`).toString('base64')}`;
+  const res = await fetch(new URL(path, system.baseUrl), { headers });
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
-const api = (path: string) => `api/v1/repos/${owner.username}/files${path}`;
+const api = (path: string) => `/repos/${owner.username}/files${path}`;
 
 describe('raw files', () => {
   test('a text file of the default branch is served byte for byte as UTF-8 text, inline, with its blob id as ETag', async () => {
-    const res = await fetchBytes(api('/raw/README.md'));
+    const res = await apiBytes(api('/raw/README.md'));
     expect(res.status).toBe(200);
     expect(res.bytes.toString()).toBe('# Files\nsecond version\n');
     expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
@@ -99,11 +108,11 @@ describe('raw files', () => {
   });
 
   test('binary files arrive unchanged, images with their sniffed type and anything else as octet-stream', async () => {
-    const png = await fetchBytes(api('/raw/logo.png'));
+    const png = await apiBytes(api('/raw/logo.png'));
     expect(png.status).toBe(200);
     expect(png.headers.get('content-type')).toBe('image/png');
     expect(png.bytes.equals(PNG)).toBe(true);
-    const bin = await fetchBytes(api('/raw/data.bin'));
+    const bin = await apiBytes(api('/raw/data.bin'));
     expect(bin.status).toBe(200);
     expect(bin.headers.get('content-type')).toBe('application/octet-stream');
     expect(bin.headers.get('content-length')).toBe(String(BINARY.length));
@@ -111,18 +120,18 @@ describe('raw files', () => {
   });
 
   test('HTML is served as plain text, SVG as an image, and a name with spaces is quoted', async () => {
-    const html = await fetchBytes(api('/raw/page.html'));
+    const html = await apiBytes(api('/raw/page.html'));
     expect(html.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(html.headers.get('content-security-policy')).toContain('sandbox');
-    expect((await fetchBytes(api('/raw/icon.svg'))).headers.get('content-type')).toBe('image/svg+xml');
-    const spaced = await fetchBytes(api('/raw/my%20notes.txt'));
+    expect((await apiBytes(api('/raw/icon.svg'))).headers.get('content-type')).toBe('image/svg+xml');
+    const spaced = await apiBytes(api('/raw/my%20notes.txt'));
     expect(spaced.status).toBe(200);
     expect(spaced.headers.get('content-disposition')).toBe('inline; filename="my notes.txt"');
   });
 
   test('the ref is a branch, tag or commit named in the path or in the ref query', async () => {
     const text = async (path: string) => {
-      const res = await fetchBytes(api(path));
+      const res = await apiBytes(api(path));
       expect([path, res.status]).toEqual([path, 200]);
       return res.bytes.toString();
     };
@@ -148,14 +157,14 @@ describe('raw files', () => {
   });
 
   test('an unchanged file answers 304 to its ETag', async () => {
-    const first = await fetchBytes(api('/raw/README.md'));
-    const again = await fetchBytes(api('/raw/README.md'), { headers: { 'if-none-match': first.headers.get('etag')! } });
+    const first = await apiBytes(api('/raw/README.md'));
+    const again = await apiBytes(api('/raw/README.md'), { headers: { 'if-none-match': first.headers.get('etag')! } });
     expect(again.status).toBe(304);
     expect(again.bytes.length).toBe(0);
   });
 
   test('the web raw paths serve branch, tag and commit files; an unknown ref is 404', async () => {
-    const web = (path: string) => fetchBytes(`${owner.username}/files/raw/${path}`);
+    const web = (path: string) => webBytes(`${owner.username}/files/raw/${path}`);
     expect((await web('branch/feature/x/README.md')).bytes.toString()).toContain('feature version');
     expect((await web('tag/v1.0/README.md')).bytes.toString()).toContain('first version');
     expect((await web(`commit/${files.second}/README.md`)).bytes.toString()).toContain('second version');
@@ -170,10 +179,10 @@ describe('raw files', () => {
 
   test('a private repository\'s files are 404 to others and served to its owner with a token or a password', async () => {
     expect((await anonymous.get(`/repos/${owner.username}/hidden/raw/README.md`)).status).toBe(404);
-    expect((await fetchBytes(`${owner.username}/hidden/raw/branch/main/README.md`)).status).toBe(404);
-    expect((await fetchBytes(`api/v1/repos/${owner.username}/hidden/raw/README.md`, { auth: 'token' })).bytes.toString()).toContain('second version');
-    expect((await fetchBytes(`${owner.username}/hidden/raw/branch/main/README.md`, { auth: 'basic' })).status).toBe(200);
-    expect((await fetchBytes(`${owner.username}/hidden/raw/branch/main/README.md`, { auth: 'token' })).status).toBe(200);
+    expect((await webBytes(`${owner.username}/hidden/raw/branch/main/README.md`)).status).toBe(404);
+    expect((await apiBytes(`/repos/${owner.username}/hidden/raw/README.md`, { as: 'token' })).bytes.toString()).toContain('second version');
+    expect((await webBytes(`${owner.username}/hidden/raw/branch/main/README.md`, 'basic')).status).toBe(200);
+    expect((await webBytes(`${owner.username}/hidden/raw/branch/main/README.md`, 'token')).status).toBe(200);
   });
 
   test('an empty repository has no files (404)', async () => {

@@ -300,7 +300,7 @@ describe('site information', () => {
     const ui = await anonymous.get('/settings/ui');
     expect(ui.body.allowed_reactions).toEqual(['+1', 'heart', 'rocket']);
     const repo = await anonymous.get('/settings/repository');
-    expect(repo.body).toMatchObject({ mirrors_disabled: true, http_git_disabled: false, max_creation_limit: -1 });
+    expect(repo.body).toMatchObject({ mirrors_disabled: true, http_git_disabled: false, time_tracking_disabled: false, max_creation_limit: -1 });
     const attachment = await anonymous.get('/settings/attachment');
     expect(attachment.body.enabled).toBe(true);
   });

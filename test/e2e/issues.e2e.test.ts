@@ -352,3 +352,26 @@ describe('issue dependencies', () => {
     expect((await anonymous.get(`${base}/issues/1/dependencies`)).body).toEqual([]);
   });
 });
+
+describe('an issue that is a pull request', () => {
+  test('says so in pull_request (merged, merged_at once merged, draft, html_url); a plain issue has none', async () => {
+    const owner = await newUser();
+    const name = e2e.users.unique('issues-');
+    expect((await owner.client.post('/user/repos', { name, auto_init: true })).status).toBe(201);
+    const base = `/repos/${owner.username}/${name}`;
+    expect((await owner.client.post(`${base}/issues`, { title: 'plain' })).status).toBe(201);
+    const content = Buffer.from('feature\n').toString('base64');
+    expect((await owner.client.post(`${base}/contents/f.txt`, { content, new_branch: 'topic' })).status).toBe(201);
+    expect((await owner.client.post(`${base}/pulls`, { title: 'WIP: feature', head: 'topic', base: 'main' })).status).toBe(201);
+
+    expect((await anonymous.get(`${base}/issues/1`)).body.pull_request).toBeNull();
+    const open = (await anonymous.get(`${base}/issues/2`)).body.pull_request;
+    expect(open).toEqual({ merged: false, draft: true, html_url: expect.stringMatching(new RegExp(`/${owner.username}/${name}/pulls/2$`)) });
+
+    expect((await owner.client.patch(`${base}/pulls/2`, { title: 'feature' })).status).toBe(201);
+    expect((await owner.client.post(`${base}/pulls/2/merge`, { do: 'merge' })).status).toBe(200);
+    const listed = await anonymous.get(`${base}/issues?type=pulls&state=closed`);
+    expect(listed.body.map((i: { number: number }) => i.number)).toEqual([2]);
+    expect(listed.body[0].pull_request).toEqual({ merged: true, merged_at: expect.any(String), draft: false, html_url: open.html_url });
+  });
+});

@@ -53,6 +53,18 @@ describe('merging a pull request', () => {
     expect((await owner.client.get(`${base}/pulls/1.diff`)).text).toContain('+++ b/feature.txt');
   });
 
+  it('merges a pull whose head branch was deleted, from the head the pull kept', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const { base, pull } = await repoWithPull(owner);
+    expect((await owner.client.delete(`${base}/branches/topic`)).status).toBe(204);
+    const merged = await owner.client.post(`${base}/pulls/1/merge`, { do: 'merge' });
+    expect(merged.status).toBe(200);
+    const read = await owner.client.get(`${base}/pulls/1`);
+    expect(read.body).toMatchObject({ merged: true, head: { sha: pull.head.sha } });
+    const commit = await owner.client.get(`${base}/git/commits/${read.body.merge_commit_sha}`);
+    expect(commit.body.parents.map((p: { sha: string }) => p.sha)).toContain(pull.head.sha);
+  });
+
   it('squashes into one commit on the base', async () => {
     const owner = await e2e.newWriter({ scopes: SCOPES });
     const { base } = await repoWithPull(owner);

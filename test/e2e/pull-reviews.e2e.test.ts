@@ -142,6 +142,36 @@ describe('commenting on lines of a pull request', () => {
   });
 });
 
+describe('the reviews a pull request shows', () => {
+  it('lists requested reviewers in the pull and in the pull list, and counts submitted reviews as review comments', async () => {
+    const { owner, reviewer, base } = await pullWithReviewer();
+    const fresh = await owner.client.get(`${base}/pulls/1`);
+    expect(fresh.body).toMatchObject({ requested_reviewers: [], requested_reviewers_teams: [], review_comments: 0 });
+
+    expect((await owner.client.post(`${base}/pulls/1/requested_reviewers`, { reviewers: [reviewer.username] })).status).toBe(201);
+    const asked = await owner.client.get(`${base}/pulls/1`);
+    expect(asked.body.requested_reviewers).toEqual([expect.objectContaining({ login: reviewer.username })]);
+    expect(asked.body.review_comments).toBe(0);
+    const listed = await e2e.anonymous.get(`${base}/pulls?state=all`);
+    expect(listed.body[0].requested_reviewers.map((u: { login: string }) => u.login)).toEqual([reviewer.username]);
+
+    // A comment review keeps the request standing (Gitea counts approvals, rejections and requests only).
+    expect((await reviewer.client.post(`${base}/pulls/1/reviews`, { event: 'COMMENT', body: 'a thought' })).status).toBe(200);
+    expect((await owner.client.get(`${base}/pulls/1`)).body).toMatchObject({ review_comments: 1, requested_reviewers: [expect.objectContaining({ login: reviewer.username })] });
+    // A pending review is not submitted: not counted.
+    const pending = await reviewer.client.post(`${base}/pulls/1/reviews`, { body: 'later' });
+    expect((await owner.client.get(`${base}/pulls/1`)).body.review_comments).toBe(1);
+    const approved = await reviewer.client.post(`${base}/pulls/1/reviews/${pending.body.id}`, { event: 'APPROVED', body: 'fine' });
+    expect(approved.status).toBe(200);
+    expect((await owner.client.get(`${base}/pulls/1`)).body).toMatchObject({ review_comments: 2, requested_reviewers: [expect.objectContaining({ login: reviewer.username })] });
+
+    // Dismissing the approval leaves the request as the reviewer's latest standing entry; withdrawing it empties the list.
+    expect((await owner.client.post(`${base}/pulls/1/reviews/${pending.body.id}/dismissals`, { message: 'again' })).status).toBe(200);
+    expect((await owner.client.delete(`${base}/pulls/1/requested_reviewers`, { reviewers: [reviewer.username] })).status).toBe(204);
+    expect((await e2e.anonymous.get(`${base}/pulls?state=all`)).body[0]).toMatchObject({ requested_reviewers: [], review_comments: 2 });
+  });
+});
+
 describe('asking teams to review', () => {
   it('asks a team of the organization, shows it in the review, and withdraws the request', async () => {
     const owner = await e2e.newWriter({ scopes: [...SCOPES, 'write:organization', 'read:organization'] });
@@ -162,10 +192,14 @@ describe('asking teams to review', () => {
     // Asking again adds nothing.
     expect((await owner.client.post(`${base}/pulls/1/requested_reviewers`, { team_reviewers: ['Reviewers'] })).body).toEqual([]);
     expect((await owner.client.get(`${base}/pulls/1/reviews`)).body.map((r: { team: { name: string } | null }) => r.team?.name)).toEqual(['Reviewers']);
+    // The pull shows the team among its requested reviewers, alone and in the list.
+    expect((await owner.client.get(`${base}/pulls/1`)).body.requested_reviewers_teams).toEqual([expect.objectContaining({ id: team.body.id, name: 'Reviewers' })]);
+    expect((await owner.client.get(`${base}/pulls`)).body[0].requested_reviewers_teams.map((t: { name: string }) => t.name)).toEqual(['Reviewers']);
     await e2e.recorder.eventMatching((e) => e.subject === 'collaboration.pull_request.review_requested' && JSON.stringify(e.payload).includes(name));
 
     expect((await owner.client.delete(`${base}/pulls/1/requested_reviewers`, { team_reviewers: ['Reviewers'] })).status).toBe(204);
     expect((await owner.client.get(`${base}/pulls/1/reviews`)).body).toEqual([]);
+    expect((await owner.client.get(`${base}/pulls/1`)).body.requested_reviewers_teams).toEqual([]);
   });
 });
 

@@ -2,6 +2,7 @@
 // reading and listing it, its diff, files and commits, and the bad requests Gitea refuses.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { bootE2e, type E2e, type Writer } from '../support/e2e.js';
+import { eventually } from '../support/eventually.js';
 
 jest.setTimeout(120_000);
 
@@ -89,6 +90,31 @@ describe('opening a pull request', () => {
     expect(edited.status).toBe(201);
     expect(edited.body).toMatchObject({ title: 'Better title', body: 'Now with a body', state: 'closed', merged: false });
     expect((await owner.client.get(`${base}/pulls?state=closed`)).body).toHaveLength(1);
+  });
+});
+
+describe('a work-in-progress pull request', () => {
+  it('is a draft that does not report itself mergeable until its title drops the prefix', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const base = await repoWithTopic(owner);
+    const opened = await owner.client.post(`${base}/pulls`, { title: 'WIP: new parser', head: 'topic', base: 'main' });
+    expect(opened.body).toMatchObject({ draft: true, mergeable: false });
+    expect((await owner.client.get(`${base}/pulls`)).body[0]).toMatchObject({ draft: true, mergeable: false, requested_reviewers: [], review_comments: 0 });
+    expect((await owner.client.patch(`${base}/pulls/1`, { title: 'New parser' })).body).toMatchObject({ draft: false, mergeable: true });
+  });
+});
+
+describe('the base a pull request shows', () => {
+  it('reports the base branch\'s head as base.sha, following pushes to the base', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const base = await repoWithTopic(owner);
+    const mainHead = async () => (await owner.client.get(`${base}/branches/main`)).body.commit.id as string;
+    const opened = await owner.client.post(`${base}/pulls`, { title: 'Feature', head: 'topic', base: 'main' });
+    expect(opened.body.base.sha).toBe(await mainHead());
+    const moved = await owner.client.post(`${base}/contents/other.txt`, { content: b64('other\n'), branch: 'main', message: 'Move main' });
+    expect(moved.status).toBe(201);
+    const listed = await eventually(() => owner.client.get(`${base}/pulls`), (r) => r.body[0]?.base.sha === moved.body.commit.sha, 'base.sha follows the push');
+    expect(listed.body[0].base).toMatchObject({ ref: 'main', sha: await mainHead() });
   });
 });
 

@@ -1,10 +1,14 @@
 // The Repository JSON tells the truth: every field Gitea computes is computed here too, from
 // what the repository service stores (merge settings, topics, branches, licenses), never a
 // constant standing in for it.
+import { mkdtemp } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import type { TestUser } from '../support/accounts.js';
 import type { ApiClient } from '../support/api-client.js';
 import { bootE2e, type E2e } from '../support/e2e.js';
+import { eventually } from '../support/eventually.js';
+import { cloneUrl, gitIn } from '../support/git-cli.js';
 
 jest.setTimeout(90_000);
 
@@ -13,7 +17,7 @@ let anonymous: ApiClient;
 let owner: TestUser;
 
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'json-user' });
+  e2e = await bootE2e({ prefix: 'json-user', gitHome: true });
   ({ anonymous } = e2e);
   owner = await e2e.users.newUser();
 }, 180_000);
@@ -163,26 +167,67 @@ describe('topics', () => {
   });
 });
 
-/** Reads until `check` holds: git facts are read from git just after the change that moved them. */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
-  let value = await read();
-  for (let attempt = 0; attempt < 200 && !check(value); attempt += 1) {
-    await new Promise((r) => setTimeout(r, 50));
-    value = await read();
-  }
-  return value;
-}
+describe('issue and pull counters', () => {
+  test('open_issues_count and open_pr_counter follow issues and pulls opened, closed, reopened, merged and deleted', async () => {
+    const writer = await e2e.newWriter({ scopes: ['write:repository', 'write:issue', 'write:user'] });
+    expect((await writer.client.post('/user/repos', { name: 'counted', auto_init: true })).status).toBe(201);
+    const path = `/repos/${writer.username}/counted`;
+    const counters = async () => {
+      const body = (await anonymous.get(path)).body;
+      return [body.open_issues_count, body.open_pr_counter] as [number, number];
+    };
+    const expectCounters = async (wanted: [number, number]) => {
+      expect(await eventually(counters, (got) => got[0] === wanted[0] && got[1] === wanted[1], `counters ${wanted.join('/')}`)).toEqual(wanted);
+    };
+    await expectCounters([0, 0]);
+
+    expect((await writer.client.post(`${path}/issues`, { title: 'one' })).status).toBe(201);
+    expect((await writer.client.post(`${path}/issues`, { title: 'two' })).status).toBe(201);
+    // Created closed: counted among the closed ones from the start.
+    expect((await writer.client.post(`${path}/issues`, { title: 'three', closed: true })).status).toBe(201);
+    await expectCounters([2, 0]);
+    expect((await writer.client.patch(`${path}/issues/1`, { state: 'closed' })).status).toBe(201);
+    await expectCounters([1, 0]);
+    expect((await writer.client.patch(`${path}/issues/1`, { state: 'open' })).status).toBe(201);
+    await expectCounters([2, 0]);
+    expect((await writer.client.delete(`${path}/issues/2`)).status).toBe(204);
+    await expectCounters([1, 0]);
+
+    const content = Buffer.from('feature\n').toString('base64');
+    expect((await writer.client.post(`${path}/contents/a.txt`, { content, new_branch: 'a' })).status).toBe(201);
+    expect((await writer.client.post(`${path}/contents/b.txt`, { content, new_branch: 'b' })).status).toBe(201);
+    expect((await writer.client.post(`${path}/pulls`, { title: 'pull a', head: 'a', base: 'main' })).status).toBe(201);
+    expect((await writer.client.post(`${path}/pulls`, { title: 'pull b', head: 'b', base: 'main' })).status).toBe(201);
+    await expectCounters([1, 2]);
+    expect((await writer.client.patch(`${path}/pulls/4`, { state: 'closed' })).status).toBe(201);
+    await expectCounters([1, 1]);
+    expect((await writer.client.patch(`${path}/pulls/4`, { state: 'open' })).status).toBe(201);
+    await expectCounters([1, 2]);
+    expect((await writer.client.post(`${path}/pulls/5/merge`, { do: 'merge' })).status).toBe(200);
+    await expectCounters([1, 1]);
+  });
+});
 
 describe('facts read from git', () => {
-  test('branch_count counts the branches as they are created and deleted', async () => {
-    await newRepository('branchy', { auto_init: true });
-    const path = `/repos/${owner.username}/branchy`;
-    const read = async () => (await anonymous.get(path)).body.branch_count as number;
-    expect(await eventually(read, (n) => n === 1)).toBe(1);
-    expect((await owner.client.post(`${path}/branches`, { new_branch_name: 'feature' })).status).toBe(201);
-    expect(await eventually(read, (n) => n === 2)).toBe(2);
-    expect((await owner.client.delete(`${path}/branches/feature`)).status).toBe(204);
-    expect(await eventually(read, (n) => n === 1)).toBe(1);
+  test('branch_count is exact right after each branch creation, deletion and push', async () => {
+    const writer = await e2e.newWriter();
+    expect((await writer.client.post('/user/repos', { name: 'branchy', auto_init: true })).status).toBe(201);
+    const path = `/repos/${writer.username}/branchy`;
+    const count = async () => (await writer.client.get(path)).body.branch_count as number;
+    expect(await count()).toBe(1);
+    expect((await writer.client.post(`${path}/branches`, { new_branch_name: 'feature' })).status).toBe(201);
+    expect(await count()).toBe(2);
+    expect((await writer.client.delete(`${path}/branches/feature`)).status).toBe(204);
+    expect(await count()).toBe(1);
+
+    const dir = await mkdtemp(join(e2e.home, 'branchy-'));
+    const remote = cloneUrl(e2e.system.baseUrl, `${writer.username}/branchy.git`, writer.username, writer.token);
+    expect((await gitIn(e2e.home, ['clone', remote, 'work'], dir)).code).toBe(0);
+    const work = join(dir, 'work');
+    expect((await gitIn(e2e.home, ['push', 'origin', 'HEAD:refs/heads/one', 'HEAD:refs/heads/two'], work)).code).toBe(0);
+    expect(await count()).toBe(3);
+    expect((await gitIn(e2e.home, ['push', 'origin', '--delete', 'one'], work)).code).toBe(0);
+    expect(await count()).toBe(2);
   });
 
   test('an empty repository has no branches and no licenses', async () => {
@@ -194,13 +239,13 @@ describe('facts read from git', () => {
   test('licenses names the SPDX ids of the default branch\'s license files, in the JSON and GET /licenses', async () => {
     await newRepository('licensed', { auto_init: true, license: 'MIT' });
     const path = `/repos/${owner.username}/licensed`;
-    const json = await eventually(async () => (await anonymous.get(path)).body, (body) => body.licenses.length > 0);
+    const json = await eventually(async () => (await anonymous.get(path)).body, (body) => body.licenses.length > 0, 'licenses detected');
     expect(json.licenses).toEqual(['MIT']);
     expect((await anonymous.get(`${path}/licenses`)).body).toEqual(['MIT']);
     // A second license file, written through the contents API, is found too.
     const apache = await owner.client.post(`${path}/contents/COPYING`, { content: Buffer.from('SPDX-License-Identifier: Apache-2.0\n').toString('base64') });
     expect(apache.status).toBe(201);
-    const both = await eventually(async () => (await anonymous.get(`${path}/licenses`)).body as string[], (ids) => ids.length === 2);
+    const both = await eventually(async () => (await anonymous.get(`${path}/licenses`)).body as string[], (ids) => ids.length === 2, 'a second license detected');
     expect(both).toEqual(['Apache-2.0', 'MIT']);
   });
 });

@@ -42,6 +42,10 @@ describe('[service] ENABLE_TIMETRACKING=false', () => {
     expect((await owner.client.get('/user/times')).body).toEqual([]);
   });
 
+  test('GET /settings/repository says time tracking is disabled', async () => {
+    expect((await e2e.anonymous.get('/settings/repository')).body.time_tracking_disabled).toBe(true);
+  });
+
   test('a new repository starts with the tracker settings [service] DEFAULT_* give, and PATCH still changes them', async () => {
     const owner = await e2e.newWriter({ scopes: ['write:repository', 'write:user'] });
     const name = e2e.users.unique('defaults-');

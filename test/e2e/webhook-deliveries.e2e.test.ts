@@ -114,6 +114,20 @@ describe('webhook deliveries', () => {
     expect(received.filter((r) => r.url === quiet.path)).toHaveLength(0);
   });
 
+  test('forking a repository fires a fork delivery on it with Gitea\'s ForkPayload', async () => {
+    const owner = await e2e.newWriter();
+    const forker = await e2e.newWriter();
+    const { path, base } = await repoWithHook(owner, 'forked-here', ['fork']);
+    expect((await forker.client.post(`${base}/forks`, {})).status).toBe(202);
+    const [delivery] = await deliveriesTo(path, 1);
+    expect(delivery.headers['x-gitea-event']).toBe('fork');
+    expect(JSON.parse(delivery.body.toString('utf8'))).toMatchObject({
+      forkee: { full_name: `${owner.username}/forked-here`, fork: false, forks_count: 1 },
+      repository: { full_name: `${forker.username}/forked-here`, fork: true, parent: { full_name: `${owner.username}/forked-here` } },
+      sender: { login: forker.username },
+    });
+  });
+
   test('a test delivery sends a push of the latest commit, whatever events the hook chose', async () => {
     const owner = await e2e.newWriter();
     const { path, hookId, base } = await repoWithHook(owner, 'tested', ['release']);

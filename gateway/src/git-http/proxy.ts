@@ -6,12 +6,11 @@
 // http-proxy-middleware, adding a signed grant. No pack is buffered here.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
-import { ANONYMOUS, DomainError, type Caller } from '@anvil/kit';
+import { ANONYMOUS, atLeast, DomainError, type Caller } from '@anvil/kit';
 import { ANONYMOUS_AUTH, resolveCredential, type AuthState } from '../auth/authenticate.js';
 import { MalformedCredential, readCredential } from '../auth/credentials.js';
 import { grantsScopes, requiredScopes } from '../auth/scopes.js';
 import type { Deps } from '../http/route.js';
-import { atLeast } from '../presenters/access-mode.js';
 import { GIT_GRANT_HEADER, signGrant } from './grant.js';
 
 const GIT_PATH = /^\/([A-Za-z0-9_][A-Za-z0-9_.-]*)\/([A-Za-z0-9_.-]+?)(\.git)?\/(info\/refs|git-upload-pack|git-receive-pack)$/;

@@ -3,18 +3,14 @@
 // else the request lacks: a stranger learns nothing from a 401 or 403. The route table
 // asks here only when it is about to refuse, so an allowed request pays nothing extra.
 import type { Caller } from '@anvil/kit';
-import { RepositoryAccessCache } from '../caches/repository-access.js';
 import { statusOf } from './errors.js';
 import type { Deps } from './route.js';
 
 type Lookup = (deps: Deps, caller: Caller, params: Record<string, string>) => Promise<unknown>;
 
+// Repository routes resolve their repository before every guard instead (`repoAccess`,
+// repo-access.ts), so only organization routes are looked up here.
 const LOOKUPS: Array<{ path: RegExp; lookup: Lookup }> = [
-  {
-    path: /^\/repos\/:owner\/:repo(\/|$)/,
-    lookup: (deps, caller, { owner, repo }) => deps.repositories.get(RepositoryAccessCache.keyOf(caller, owner!, repo!),
-      () => deps.services.repository.ResolveRepository({ owner: owner!, name: repo! }, { caller })),
-  },
   {
     path: /^\/orgs?\/:org(\/|$)/,
     lookup: (deps, caller, { org }) => deps.services.orgs.GetOrg({ name: org! }, { caller }),

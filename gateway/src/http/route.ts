@@ -10,10 +10,12 @@ import type { CredentialCache } from '../auth/credential-cache.js';
 import type { RepositoryAccessCache } from '../caches/repository-access.js';
 import { grantsScopes, levelOfMethod, requiredScopes, type ScopeCategory } from '../auth/scopes.js';
 import type { ServiceClients } from '../services.js';
+import type { repository } from '@anvil/proto';
 import { ApiError, logFailure, publicMessage, sendError, statusOf, type StatusOverrides } from './errors.js';
 import { readPage, setPagingHeaders, type Page } from './pagination.js';
 import { verifyJsonDepth } from './request-hygiene.js';
 import { contextGuardOf, publicOnlyGuardOf } from './context-guard.js';
+import { repoAccessRefusal, resolveRouteRepository, type RepoAccess } from './repo-access.js';
 import { routeIndex } from './route-index.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -47,6 +49,11 @@ export interface RouteContext<Body = any> {
   page(): Page;
   /** A `*name` path parameter as one string: express 5 hands its segments over as an array. */
   splat(name: string): string;
+  /**
+   * The route's repository and the caller's permission there, resolved before the route's
+   * guards (set for every route that declares `repoAccess`). Pass it on with repoCall(ctx).
+   */
+  repository?: repository.RepositoryAccess;
 }
 
 /** A reply: status and JSON body; `total` adds Link and X-Total-Count for the page. */
@@ -74,6 +81,12 @@ export interface Route {
   access: Access;
   /** Token scope categories; the method decides read or write. */
   scopes: readonly ScopeCategory[];
+  /**
+   * What the caller needs on the repository of a `/repos/:owner/:repo/...` route (Gitea's
+   * reqRepoReader / reqRepoWriter / reqAdmin / reqOwner; repo-access.ts). Every such route
+   * declares it (a test holds the table to that); services trust the resolution it sends.
+   */
+  repoAccess?: RepoAccess;
   statusOverrides?: StatusOverrides;
   /**
    * The body carries file contents (the contents API): it may be as large as
@@ -149,15 +162,28 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
     handlers.push(async (req, res) => {
       const auth = res.locals.auth as AuthState;
       const caller = auth.caller;
-      const denied = checkAccess(rule, auth, caller, req.method);
+      const params = req.params as Record<string, string>;
+      let repository: repository.RepositoryAccess | undefined;
+      if (route.repoAccess) {
+        // Gitea's repoAssignment comes first: a repository the caller may not see is a 404
+        // (a public-only token on its holder's private repository a 403) before anything else.
+        try {
+          repository = await resolveRouteRepository(deps, caller, params.owner!, params.repo!);
+        } catch (err) {
+          const status = statusOf(err);
+          logFailure(deps.log, status, err, { route: route.operationId });
+          return sendError(res, status, publicMessage(status, err), rootUrl);
+        }
+      }
+      const denied = checkAccess(rule, auth, caller, req.method) ?? (repository && repoAccessRefusal(route.repoAccess!, repository, caller));
       if (denied) {
         // Visibility first, as Gitea: only a refusal pays for the lookup (context-guard.ts).
-        if (hidden && await hidden(deps, caller, req.params as Record<string, string>)) {
+        if (hidden && await hidden(deps, caller, params)) {
           return sendError(res, 404, 'The target couldn\'t be found.', rootUrl);
         }
         return sendError(res, denied.status, denied.message, rootUrl);
       }
-      const limited = publicOnly && await publicOnly(deps, caller, req.params as Record<string, string>);
+      const limited = publicOnly && await publicOnly(deps, caller, params);
       if (limited) return sendError(res, 403, limited, rootUrl);
 
       let body: unknown = req.body;
@@ -173,20 +199,23 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
         res,
         caller,
         auth,
-        params: req.params as Record<string, string>,
+        params,
         query: req.query as Record<string, unknown>,
         body,
         deps,
         page: () => (page ??= readPage(req, pagingSettings)),
         splat: (name) => splatParam(req.params, name),
+        repository,
       };
       try {
         const reply = await route.handle(ctx);
         if (reply.streamed) return;
         if (reply.total !== undefined) setPagingHeaders(req, res, ctx.page(), reply.total, rootUrl);
         if (reply.contentType) {
-          res.writeHead(reply.status, { 'content-type': reply.contentType, 'content-length': Buffer.byteLength(String(reply.body)) });
-          res.end(String(reply.body));
+          // Text, or bytes a route serialized itself (a page of pulls): encoded once.
+          const bytes = Buffer.isBuffer(reply.body) ? reply.body : Buffer.from(String(reply.body));
+          res.writeHead(reply.status, { 'content-type': reply.contentType, 'content-length': bytes.length });
+          res.end(bytes);
         } else {
           sendJson(res, reply.status, reply.body);
         }

@@ -6,7 +6,7 @@ import { DomainError } from '@anvil/kit';
 import { resolveCredential } from '../auth/authenticate.js';
 import { MalformedCredential, readCredential } from '../auth/credentials.js';
 import type { Deps } from '../http/route.js';
-import { presentUser } from '../presenters/user.js';
+import { presentUser } from '@anvil/presenters/user.js';
 import { sendOAuth2Error } from './errors.js';
 
 const CHALLENGE = { 'www-authenticate': 'Bearer realm=""' };

@@ -3,7 +3,7 @@ import { invalid } from '@anvil/kit';
 import type { identity } from '@anvil/proto';
 import { ApiError } from '../http/errors.js';
 import { created, noContent, ok, type Route } from '../http/route.js';
-import { presentUser } from '../presenters/user.js';
+import { presentUser } from '@anvil/presenters/user.js';
 import { presentFields, timestampOf, visibilityOf } from './convert.js';
 import { refuseWhileOwningRepositories } from './ownership.js';
 

@@ -3,8 +3,8 @@
 // an assignee outside that list. The list is fetched only when a request names assignees.
 import { notFound } from '@anvil/kit';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
-import { presentIssue } from '../presenters/issue.js';
-import { presentUser } from '../presenters/user.js';
+import { presentIssue } from '@anvil/presenters/issue.js';
+import { presentUser } from '@anvil/presenters/user.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 
 const WRITERS = ['write', 'admin', 'owner'];
@@ -39,25 +39,29 @@ const CHANGE_STATUSES = { assignee_no_access: 403, repo_archived: 423 };
 export const assigneeRoutes: Route[] = [
   {
     method: 'GET', path: '/repos/:owner/:repo/assignees', operationId: 'repoGetAssignees', access: 'public', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const users = await assignableUsers(ctx, call);
       return ok(users.map((u) => presentUser(u, ctx.caller, ctx.deps.config.rootUrl)), users.length);
     }),
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/assignees/:assignee', operationId: 'repoCheckAssignee', access: 'public', scopes: ['repository'],
-    handle: inRepository('read', checkAssignable),
+    repoAccess: 'read',
+    handle: inRepository(checkAssignable),
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/issues/:index/assignees/:assignee', operationId: 'issueCheckAssignee', access: 'public', scopes: ['issue'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.issues.GetIssue({ index: indexOf(ctx) }, call.options);
       return checkAssignable(ctx, call);
     }),
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/issues/:index/assignees', operationId: 'issueAddAssignees', access: 'signed', scopes: ['issue'], statusOverrides: CHANGE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const issue = await ctx.deps.services.issues.ChangeIssueAssignees({
         index: indexOf(ctx), assignees: loginsOf(ctx), add: true, assignable: await assignableFor(ctx, call, loginsOf(ctx)),
       }, call.options);
@@ -66,7 +70,8 @@ export const assigneeRoutes: Route[] = [
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/assignees', operationId: 'issueRemoveAssignees', access: 'signed', scopes: ['issue'], statusOverrides: CHANGE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const issue = await ctx.deps.services.issues.ChangeIssueAssignees({ index: indexOf(ctx), assignees: loginsOf(ctx), add: false }, call.options);
       return ok(presentIssue(issue, call.repo, ctx.caller, ctx.deps.config.rootUrl));
     }),

@@ -1,5 +1,5 @@
 // Gitea option structs → identity request messages (the inbound half of the presenter).
-export { visibilityOf } from '../presenters/visibility.js';
+export { visibilityOf } from '@anvil/presenters/visibility.js';
 
 export function timestampOf(iso: unknown): { seconds: number; nanos: number } | undefined {
   if (typeof iso !== 'string' || !iso) return undefined;

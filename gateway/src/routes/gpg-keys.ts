@@ -4,8 +4,8 @@
 import express, { type Request, type Response } from 'express';
 import { created, noContent, ok, plainText, type Route, type RouteContext } from '../http/route.js';
 import { ApiError } from '../http/errors.js';
-import { presentGpgKey } from '../presenters/gpg-key.js';
-import { isUserVisibleTo } from '../presenters/user.js';
+import { presentGpgKey } from '@anvil/presenters/gpg-key.js';
+import { isUserVisibleTo } from '@anvil/presenters/user.js';
 
 /** The id in the path; anything but a positive integer names no key. */
 function keyIdOf(ctx: RouteContext): number {

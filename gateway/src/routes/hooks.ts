@@ -7,15 +7,13 @@ import { ApiError } from '../http/errors.js';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
 import type { ScopeCategory } from '../auth/scopes.js';
 import type { Access } from '../http/route.js';
-import { presentDelivery, presentHook } from '../presenters/hook.js';
+import type { RepoAccess } from '../http/repo-access.js';
+import { presentDelivery, presentHook } from '@anvil/presenters/hook.js';
 import { resolveRepo } from './repo-context.js';
 
-const ADMIN_MODES = new Set(['admin', 'owner']);
-
-/** The repository's hooks, for its admins only (Gitea's reqAdmin). */
+/** The repository's hooks; the routes are for its admins only (`repoAccess: 'admin'`, Gitea's reqAdmin). */
 export async function repoHookScope(ctx: RouteContext): Promise<hooks.HookScopeInput> {
   const access = await resolveRepo(ctx);
-  if (!ADMIN_MODES.has(access.permission)) throw new ApiError(403, 'user should be an owner or a collaborator with admin write of a repository');
   return { repo_id: access.repository!.id };
 }
 
@@ -73,11 +71,13 @@ interface HookArea {
   prefix: 'repo' | 'org' | 'user' | 'admin';
   access: Access;
   scopes: readonly ScopeCategory[];
+  /** For the repository's hooks: Gitea's reqAdmin. */
+  repoAccess?: RepoAccess;
   scope(ctx: RouteContext): Promise<hooks.HookScopeInput> | hooks.HookScopeInput;
 }
 
 const AREAS: HookArea[] = [
-  { base: '/repos/:owner/:repo/hooks', prefix: 'repo', access: 'signed', scopes: ['repository'], scope: repoHookScope },
+  { base: '/repos/:owner/:repo/hooks', prefix: 'repo', access: 'signed', scopes: ['repository'], repoAccess: 'admin', scope: repoHookScope },
   { base: '/orgs/:org/hooks', prefix: 'org', access: 'signed', scopes: ['organization'], scope: orgHookScope },
   { base: '/user/hooks', prefix: 'user', access: 'signed', scopes: ['user'], scope: userHookScope },
   { base: '/admin/hooks', prefix: 'admin', access: 'admin', scopes: ['admin'], scope: adminHookScope },
@@ -87,7 +87,7 @@ const AREAS: HookArea[] = [
 const op = (area: HookArea, verb: string) => `${area.prefix}${verb}`;
 
 function areaRoutes(area: HookArea): Route[] {
-  const common = { access: area.access, scopes: area.scopes };
+  const common = { access: area.access, scopes: area.scopes, repoAccess: area.repoAccess };
   return [
     {
       ...common, method: 'GET', path: area.base, operationId: op(area, 'ListHooks'),

@@ -33,11 +33,14 @@ import { repoSubscriptionRoutes } from './repo-subscriptions.js';
 import { repoTrackedTimeRoutes } from './repo-tracked-times.js';
 import { userTimeRoutes } from './user-times.js';
 import { repoWatchRoutes } from './repo-watches.js';
+import { repoStarRoutes } from './repo-stars.js';
+import { repoAvatarRoutes } from './repo-avatars.js';
 import { notificationRoutes } from './notifications.js';
 import { repoLabelRoutes } from './repo-labels.js';
 import { orgLabelRoutes } from './org-labels.js';
 import { repoMilestoneRoutes } from './repo-milestones.js';
 import { repoPullRoutes } from './repo-pulls.js';
+import { repoForkRoutes } from './repo-forks.js';
 import { repoPullReviewRoutes } from './repo-pull-reviews.js';
 import { repoMigrateRoutes } from './repo-migrate.js';
 import { repoPushMirrorRoutes } from './repo-push-mirrors.js';
@@ -49,8 +52,8 @@ export const apiRoutes: readonly Route[] = [
   ...miscRoutes, ...userRoutes, ...usersRoutes, ...gpgKeyRoutes, ...adminRoutes, ...oauth2AppRoutes, ...orgsRoutes, ...teamsRoutes,
   // Before `/repos/:owner/:repo`, so `/repos/issues/search` is never taken for a repository.
   ...issueSearchRoutes,
-  ...repoRoutes, ...orgRepoRoutes, ...collaboratorRoutes,
-  ...repoTagRoutes, ...repoArchiveRoutes, ...repoLanguageRoutes, ...repoTopicRoutes,
+  ...repoRoutes, ...orgRepoRoutes, ...collaboratorRoutes, ...repoForkRoutes,
+  ...repoTagRoutes, ...repoArchiveRoutes, ...repoLanguageRoutes, ...repoTopicRoutes, ...repoAvatarRoutes,
   ...repoBranchRoutes, ...repoBranchProtectionRoutes,
   ...templateRoutes, ...adminUnadoptedRoutes,
   ...repoStatusRoutes,
@@ -60,7 +63,7 @@ export const apiRoutes: readonly Route[] = [
   ...hookRoutes, ...repoHookTestRoutes,
   // Comments first: `/issues/comments` must not be taken for an issue number.
   ...repoCommentRoutes, ...assigneeRoutes, ...repoIssueRoutes, ...issueDependencyRoutes, ...repoLabelRoutes, ...repoMilestoneRoutes, ...repoReactionRoutes, ...repoSubscriptionRoutes, ...orgLabelRoutes,
-  ...repoWatchRoutes, ...notificationRoutes,
+  ...repoWatchRoutes, ...repoStarRoutes, ...notificationRoutes,
   ...repoPullReviewRoutes, ...repoPullRoutes,
   ...repoMigrateRoutes, ...repoPushMirrorRoutes,
   ...repoTrackedTimeRoutes, ...userTimeRoutes,

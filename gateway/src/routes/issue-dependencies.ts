@@ -6,7 +6,7 @@
 import { created, ok, type Route, type RouteContext } from '../http/route.js';
 import { RepositoryAccessCache } from '../caches/repository-access.js';
 import type { collaboration } from '@anvil/proto';
-import { presentIssue, type IssueRepository } from '../presenters/issue.js';
+import { issuesOf, presentIssue, type IssueRepository, type ShownUsers } from '@anvil/presenters/issue.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 import { indexOf, WRITE_STATUSES } from './repo-issues.js';
 
@@ -39,19 +39,21 @@ async function presentAcross(ctx: RouteContext, call: RepositoryCall, issues: co
     const r = access?.repository;
     if (r) repos.set(id, { id, owner: r.owner_login, name: r.name });
   }));
+  const shown: ShownUsers = new Map();
   return issues.flatMap((issue) => {
     const repo = repos.get(Number(issue.repository_id));
-    return repo ? [presentIssue(issue, repo, ctx.caller, ctx.deps.config.rootUrl)] : [];
+    return repo ? [presentIssue(issue, repo, ctx.caller, ctx.deps.config.rootUrl, shown)] : [];
   });
 }
 
 function listRoute(path: string, operationId: string, blocks: boolean): Route {
   return {
     method: 'GET', path, operationId, access: 'public', scopes: ['issue'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const { page, limit } = ctx.page();
       const reply = await ctx.deps.services.issues.ListIssueDependencies({ index: indexOf(ctx), blocks, page: { page, limit } }, call.options);
-      return ok(await presentAcross(ctx, call, reply.issues), Number(reply.total));
+      return ok(await presentAcross(ctx, call, issuesOf(reply)), Number(reply.total));
     }),
   };
 }
@@ -60,7 +62,8 @@ function changeRoute(method: 'POST' | 'DELETE', path: string, operationId: strin
   const add = method === 'POST';
   return {
     method, path, operationId, access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const other = await otherIssueOf(ctx, call);
       const issue = await ctx.deps.services.issues.SetIssueDependency({
         index: indexOf(ctx), other_index: other.index, other_repository_id: other.repositoryId, blocks, add,

@@ -4,7 +4,7 @@
 // collaboration searches all of them in one SQL statement. The page size defaults to
 // [api] DEFAULT_PAGING_NUM like every other list (not Gitea's UI paging setting).
 import { ok, type Route, type RouteContext } from '../http/route.js';
-import { presentIssue, type IssueRepository } from '../presenters/issue.js';
+import { issuesOf, presentIssue, type IssueRepository, type ShownUsers } from '@anvil/presenters/issue.js';
 import { timestampOf } from './repo-issues.js';
 
 const text = (ctx: RouteContext, name: string) => (typeof ctx.query[name] === 'string' ? (ctx.query[name] as string) : '');
@@ -30,9 +30,10 @@ export const issueSearchRoutes: Route[] = [
         q: text(ctx, 'q'), since, before, assigned: flag(ctx, 'assigned'), created: flag(ctx, 'created'), mentioned: flag(ctx, 'mentioned'),
         review_requested: flag(ctx, 'review_requested'), reviewed: flag(ctx, 'reviewed'), created_by: text(ctx, 'created_by'), page: { page, limit },
       }, { caller: ctx.caller });
-      const body = reply.issues.flatMap((issue) => {
+      const shown: ShownUsers = new Map();
+      const body = issuesOf(reply).flatMap((issue) => {
         const repo = repos.get(Number(issue.repository_id));
-        return repo ? [presentIssue(issue, repo, ctx.caller, ctx.deps.config.rootUrl)] : [];
+        return repo ? [presentIssue(issue, repo, ctx.caller, ctx.deps.config.rootUrl, shown)] : [];
       });
       return ok(body, Number(reply.total));
     },

@@ -1,5 +1,5 @@
 // Public miscellany: the server version and the site settings (no scope, no sign-in).
-import { presentAPISettings, presentAttachmentSettings, presentRepoSettings, presentUISettings } from '../presenters/settings.js';
+import { presentAPISettings, presentAttachmentSettings, presentRepoSettings, presentUISettings } from '@anvil/presenters/settings.js';
 import { ok, type Route } from '../http/route.js';
 
 /**

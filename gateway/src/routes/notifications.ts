@@ -8,7 +8,7 @@ import type { collaboration, repository } from '@anvil/proto';
 import { ApiError } from '../http/errors.js';
 import type { Reply, Route, RouteContext } from '../http/route.js';
 import { ok } from '../http/route.js';
-import { presentNotificationThread } from '../presenters/notification.js';
+import { presentNotificationThread, type ShownRepositories } from '@anvil/presenters/notification.js';
 import { inRepository } from './issue-scope.js';
 import { timestampOf } from './repo-issues.js';
 import { visibleRepositories } from './visible-repositories.js';
@@ -31,9 +31,10 @@ function filterOf(ctx: RouteContext): collaboration.NotificationFilter {
 }
 
 function present(ctx: RouteContext, threads: collaboration.NotificationThread[], visible: Map<number, repository.RepositoryAccess>) {
+  const shown: ShownRepositories = new Map();
   return threads.flatMap((t) => {
     const access = visible.get(Number(t.repository_id));
-    return access?.owner ? [presentNotificationThread(t, access, ctx.caller, ctx.deps.config.rootUrl)] : [];
+    return access?.owner ? [presentNotificationThread(t, access, ctx.caller, ctx.deps.config.rootUrl, shown)] : [];
   });
 }
 
@@ -116,14 +117,16 @@ export const notificationRoutes: Route[] = [
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/notifications', operationId: 'notifyGetRepoList', access: 'signed', scopes: ['notification'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const list = await ctx.deps.services.notifications.ListNotifications({ filter: filterOf(ctx), page: ctx.page() }, call.options);
       return listReply(ctx, list, call.access);
     }),
   },
   {
     method: 'PUT', path: '/repos/:owner/:repo/notifications', operationId: 'notifyReadRepoList', access: 'signed', scopes: ['notification'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       return markedReply(ctx, await ctx.deps.services.notifications.MarkNotifications(markRequest(ctx), call.options), call.access);
     }),
   },

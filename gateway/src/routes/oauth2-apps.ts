@@ -1,7 +1,7 @@
 // /user/applications/oauth2: the signed-in user's OAuth2 applications
 // (routers/api/v1/user/app.go; Gitea's /user group, so the `user` token scope).
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
-import { presentOAuth2Application } from '../presenters/oauth2.js';
+import { presentOAuth2Application } from '@anvil/presenters/oauth2.js';
 
 interface ApplicationBody {
   name?: string;

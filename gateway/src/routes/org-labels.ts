@@ -2,7 +2,7 @@
 // organization. The gateway asks identity for the organization as the caller sees it (a
 // private one they may not see is a 404) and sends that answer, signed, with the call.
 import { created, noContent, ok, type Reply, type Route, type RouteContext } from '../http/route.js';
-import { presentLabel } from '../presenters/issue.js';
+import { presentLabel } from '@anvil/presenters/issue.js';
 import type { CallOptions } from '@anvil/kit';
 
 interface OrgCall {

@@ -4,8 +4,8 @@
 import type { identity } from '@anvil/proto';
 import { ApiError } from '../http/errors.js';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
-import { presentOrg } from '../presenters/org.js';
-import { presentUser } from '../presenters/user.js';
+import { presentOrg } from '@anvil/presenters/org.js';
+import { presentUser } from '@anvil/presenters/user.js';
 import { presentFields, visibilityOf } from './convert.js';
 import { refuseWhileOwningRepositories } from './ownership.js';
 

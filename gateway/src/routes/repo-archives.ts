@@ -22,7 +22,7 @@ const getArchive: Route['handle'] = async (ctx) => {
 };
 
 export const repoArchiveRoutes: Route[] = [
-  { method: 'GET', path: '/repos/:owner/:repo/archive/*archive', operationId: 'repoGetArchive', access: 'public', scopes: ['repository'], handle: getArchive },
+  { method: 'GET', path: '/repos/:owner/:repo/archive/*archive', operationId: 'repoGetArchive', access: 'public', scopes: ['repository'], repoAccess: 'read', handle: getArchive },
 ];
 
 /** `{ROOT_URL}{owner}/{repo}/archive/{ref}.{ext}`, where Tag JSON's zipball_url/tarball_url point. */

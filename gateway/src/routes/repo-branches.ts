@@ -1,8 +1,8 @@
 // Branches of a repository (routers/api/v1/repo/branch.go). Branch names contain `/`, so
 // the single-branch routes take the rest of the path.
 import { noContent, ok, created, type Route, type RouteContext } from '../http/route.js';
-import { presentBranch } from '../presenters/branch.js';
-import { gitRead, refWrite, repoRef } from './repo-context.js';
+import { presentBranch } from '@anvil/presenters/branch.js';
+import { refWrite, repoCall, repoRef } from './repo-context.js';
 
 // Gitea's mustNotBeArchived: every branch write in an archived repository is 423 Locked.
 const ARCHIVED_423 = { repo_archived: 423 };
@@ -14,15 +14,17 @@ function repoUrl(ctx: RouteContext): string {
 export const repoBranchRoutes: Route[] = [
   {
     method: 'GET', path: '/repos/:owner/:repo/branches', operationId: 'repoListBranches', access: 'public', scopes: ['repository'],
+    repoAccess: 'read',
     async handle(ctx) {
       const { page, limit } = ctx.page();
-      const reply = await ctx.deps.services.branches.ListBranches({ ref: repoRef(ctx), page: { page, limit } }, await gitRead(ctx));
+      const reply = await ctx.deps.services.branches.ListBranches({ ref: repoRef(ctx), page: { page, limit } }, repoCall(ctx));
       return ok(reply.branches.map((b) => presentBranch(b, repoUrl(ctx))), reply.total);
     },
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/branches', operationId: 'repoCreateBranch', access: 'signed', scopes: ['repository'],
-    statusOverrides: { branch_write_denied: 403, ...ARCHIVED_423 },
+    repoAccess: 'write',
+    statusOverrides: ARCHIVED_423,
     async handle(ctx) {
       const body = ctx.body as { new_branch_name?: string; old_branch_name?: string; old_ref_name?: string };
       const branch = await ctx.deps.services.branches.CreateBranch({
@@ -33,13 +35,15 @@ export const repoBranchRoutes: Route[] = [
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/branches/*branch', operationId: 'repoGetBranch', access: 'public', scopes: ['repository'],
+    repoAccess: 'read',
     async handle(ctx) {
-      const branch = await ctx.deps.services.branches.GetBranch({ ref: repoRef(ctx), branch: ctx.splat('branch') }, await gitRead(ctx));
+      const branch = await ctx.deps.services.branches.GetBranch({ ref: repoRef(ctx), branch: ctx.splat('branch') }, repoCall(ctx));
       return ok(presentBranch(branch, repoUrl(ctx)));
     },
   },
   {
     method: 'PUT', path: '/repos/:owner/:repo/branches/*branch', operationId: 'repoUpdateBranch', access: 'signed', scopes: ['repository'],
+    repoAccess: 'write',
     statusOverrides: ARCHIVED_423,
     async handle(ctx) {
       const body = ctx.body as { new_commit_id?: string; old_commit_id?: string; force?: boolean };
@@ -51,6 +55,7 @@ export const repoBranchRoutes: Route[] = [
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/branches/*branch', operationId: 'repoDeleteBranch', access: 'signed', scopes: ['repository'],
+    repoAccess: 'write',
     statusOverrides: ARCHIVED_423,
     async handle(ctx) {
       await ctx.deps.services.branches.DeleteBranch({ ref: repoRef(ctx), branch: ctx.splat('branch') }, refWrite(ctx));
@@ -59,6 +64,7 @@ export const repoBranchRoutes: Route[] = [
   },
   {
     method: 'PATCH', path: '/repos/:owner/:repo/branches/*branch', operationId: 'repoRenameBranch', access: 'signed', scopes: ['repository'],
+    repoAccess: 'write',
     statusOverrides: ARCHIVED_423,
     async handle(ctx) {
       const name = (ctx.body as { name?: string }).name ?? '';

@@ -3,8 +3,8 @@
 // verifications the presenter needs, so each request is one gRPC call.
 import type { repository } from '@anvil/proto';
 import { ok, plainText, type Reply, type Route, type RouteContext } from '../http/route.js';
-import { presentCommit } from '../presenters/commits.js';
-import { gitRead, repoRef, repoUrlsOf } from './repo-context.js';
+import { presentCommit } from '@anvil/presenters/commits.js';
+import { repoCall, repoRef, repoUrlsOf } from './repo-context.js';
 
 /** Gitea's [git] COMMITS_RANGE_SIZE default: a page of commits holds at most this many. */
 const COMMITS_RANGE_SIZE = 50;
@@ -25,13 +25,14 @@ const detailsOf = (ctx: RouteContext): repository.CommitDetailsInput => ({
 });
 
 async function singleCommit(ctx: RouteContext, sha: string): Promise<Reply> {
-  const commit = await ctx.deps.services.commits.GetCommit({ ref: repoRef(ctx), sha, details: detailsOf(ctx) }, await gitRead(ctx));
+  const commit = await ctx.deps.services.commits.GetCommit({ ref: repoRef(ctx), sha, details: detailsOf(ctx) }, repoCall(ctx));
   return ok(presentCommit(commit, repoUrlsOf(ctx, commit.repository), ctx.caller, ctx.deps.config.rootUrl));
 }
 
 export const repoCommitRoutes: Route[] = [
   {
     method: 'GET', path: '/repos/:owner/:repo/commits', operationId: 'repoGetAllCommits', access: 'public', scopes: ['repository'],
+    repoAccess: 'read',
     async handle(ctx) {
       const page = ctx.page();
       page.limit = Math.min(page.limit, COMMITS_RANGE_SIZE);
@@ -39,7 +40,7 @@ export const repoCommitRoutes: Route[] = [
         ref: repoRef(ctx), sha: queryString(ctx, 'sha'), path: queryString(ctx, 'path'), not: queryString(ctx, 'not'),
         since: queryString(ctx, 'since'), until: queryString(ctx, 'until'), page: page.page, limit: page.limit,
         details: detailsOf(ctx), summary_only: true,
-      }, await gitRead(ctx));
+      }, repoCall(ctx));
       const total = Number(reply.total);
       const pageCount = Math.ceil(total / page.limit);
       // Kept by Gitea for backwards compatibility (GetAllCommits).
@@ -57,16 +58,18 @@ export const repoCommitRoutes: Route[] = [
     // `/git/commits/{sha}.{diffType}` and `/git/commits/{sha}` share a segment: a sha or ref
     // ending in `.diff` or `.patch` is the raw diff, anything else with a dot (`v1.0`) a ref.
     method: 'GET', path: '/repos/:owner/:repo/git/commits/:sha.:diffType', operationId: 'repoDownloadCommitDiffOrPatch', access: 'public', scopes: ['repository'],
+    repoAccess: 'read',
     async handle(ctx) {
       const whole = `${ctx.params.sha}.${ctx.params.diffType}`;
       const match = /^(.+)\.(diff|patch)$/.exec(whole);
       if (!match) return singleCommit(ctx, whole);
-      const diff = await ctx.deps.services.commits.GetCommitDiff({ ref: repoRef(ctx), sha: match[1], diff_type: match[2] }, { caller: ctx.caller });
+      const diff = await ctx.deps.services.commits.GetCommitDiff({ ref: repoRef(ctx), sha: match[1], diff_type: match[2] }, repoCall(ctx));
       return plainText(diff.text);
     },
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/git/commits/:sha', operationId: 'repoGetSingleCommit', access: 'public', scopes: ['repository'],
+    repoAccess: 'read',
     handle: (ctx) => singleCommit(ctx, ctx.params.sha),
   },
   {
@@ -74,10 +77,12 @@ export const repoCommitRoutes: Route[] = [
     // Gitea's document has no such operation: it answers what /git/commits/{sha} answers.
     // Registered after `/commits/{ref}/status(es)`, which would otherwise be read as refs.
     method: 'GET', path: '/repos/:owner/:repo/commits/*ref', operationId: 'repoGetSingleCommit', access: 'public', scopes: ['repository'],
+    repoAccess: 'read',
     handle: (ctx) => singleCommit(ctx, ctx.splat('ref')),
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/compare/*basehead', operationId: 'repoCompareDiff', access: 'public', scopes: ['repository'],
+    repoAccess: 'read',
     async handle(ctx) {
       // Gitea's CompareDiff: `base...head`, else `base..head`, else the default branch against `head`.
       const basehead = ctx.splat('basehead');
@@ -89,7 +94,7 @@ export const repoCommitRoutes: Route[] = [
       else head = basehead;
       const reply = await ctx.deps.services.commits.CompareCommits({
         ref: repoRef(ctx), base, head, details: { stat: true, verification: onUnlessFalse(ctx, 'verification'), files: onUnlessFalse(ctx, 'files') },
-      }, { caller: ctx.caller });
+      }, repoCall(ctx));
       const urls = repoUrlsOf(ctx, reply.repository);
       return ok({ total_commits: reply.commits.length, commits: reply.commits.map((c) => presentCommit(c, urls, ctx.caller, ctx.deps.config.rootUrl)) });
     },

@@ -4,8 +4,8 @@
 import { DomainError, invalid } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
 import { created, ok, type Route, type RouteContext } from '../http/route.js';
-import { presentContent, presentContentExt, presentFileResponse, presentFilesResponse } from '../presenters/contents.js';
-import { gitRead, refWrite, repoRef, repoUrlsOf } from './repo-context.js';
+import { presentContent, presentContentExt, presentFileResponse, presentFilesResponse } from '@anvil/presenters/contents.js';
+import { refWrite, repoCall, repoRef, repoUrlsOf } from './repo-context.js';
 
 /** Where a write fails as Gitea answers: an archived repository is 423 Locked. */
 const WRITE_STATUSES = { repo_archived: 423 };
@@ -53,7 +53,7 @@ async function readContents(ctx: RouteContext, path: string, ext?: { content: bo
   return ctx.deps.services.contents.GetContents({
     ref: repoRef(ctx), path, revision: refQuery(ctx),
     include_content: ext ? ext.content : true, include_commit: ext ? ext.commit : true, include_commit_message: ext?.message ?? false,
-  }, await gitRead(ctx));
+  }, repoCall(ctx));
 }
 
 async function getContents(ctx: RouteContext, path: string) {
@@ -87,24 +87,29 @@ async function getContentsExt(ctx: RouteContext, rawPath: string) {
 export const repoContentRoutes: Route[] = [
   {
     method: 'GET', path: '/repos/:owner/:repo/contents', operationId: 'repoGetContentsList', access: 'public', scopes: ['repository'],
+    repoAccess: 'read',
     handle: (ctx) => getContents(ctx, ''),
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/contents/*filepath', operationId: 'repoGetContents', access: 'public', scopes: ['repository'],
+    repoAccess: 'read',
     handle: (ctx) => getContents(ctx, ctx.splat('filepath')),
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/contents-ext/*filepath', operationId: 'repoGetContentsExt', access: 'public', scopes: ['repository'],
+    repoAccess: 'read',
     handle: (ctx) => getContentsExt(ctx, ctx.splat('filepath')),
   },
   {
     // `contents-ext/.` (the root, as Gitea's document suggests) arrives as `contents-ext/`
     // once an HTTP client removes the dot segment.
     method: 'GET', path: '/repos/:owner/:repo/contents-ext', operationId: 'repoGetContentsExt', access: 'public', scopes: ['repository'],
+    repoAccess: 'read',
     handle: (ctx) => getContentsExt(ctx, ''),
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/file-contents', operationId: 'repoGetFileContents', access: 'public', scopes: ['repository'],
+    repoAccess: 'read',
     async handle(ctx) {
       let paths: string[] = [];
       try {
@@ -118,10 +123,12 @@ export const repoContentRoutes: Route[] = [
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/file-contents', operationId: 'repoGetFileContentsPost', access: 'public', scopes: ['repository'],
+    repoAccess: 'read',
     handle: (ctx) => fileContents(ctx, ((ctx.body as { files?: string[] }).files ?? []).map(String)),
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/contents', operationId: 'repoChangeFiles', access: 'signed', scopes: ['repository'], fileBody: true,
+    repoAccess: 'read',
     statusOverrides: WRITE_STATUSES,
     async handle(ctx) {
       const body = ctx.body as FileOptions & { files: Array<{ operation: string; path: string; from_path?: string; content?: string; sha?: string }> };
@@ -135,6 +142,7 @@ export const repoContentRoutes: Route[] = [
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/contents/*filepath', operationId: 'repoCreateFile', access: 'signed', scopes: ['repository'], fileBody: true,
+    repoAccess: 'read',
     statusOverrides: WRITE_STATUSES,
     async handle(ctx) {
       const body = ctx.body as FileOptions & { content: string };
@@ -145,6 +153,7 @@ export const repoContentRoutes: Route[] = [
   },
   {
     method: 'PUT', path: '/repos/:owner/:repo/contents/*filepath', operationId: 'repoUpdateFile', access: 'signed', scopes: ['repository'], fileBody: true,
+    repoAccess: 'read',
     statusOverrides: WRITE_STATUSES,
     async handle(ctx) {
       const body = ctx.body as FileOptions & { content: string; sha?: string; from_path?: string };
@@ -155,6 +164,7 @@ export const repoContentRoutes: Route[] = [
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/contents/*filepath', operationId: 'repoDeleteFile', access: 'signed', scopes: ['repository'],
+    repoAccess: 'read',
     statusOverrides: WRITE_STATUSES,
     async handle(ctx) {
       const body = ctx.body as FileOptions & { sha: string };
@@ -166,7 +176,7 @@ export const repoContentRoutes: Route[] = [
 ];
 
 async function fileContents(ctx: RouteContext, paths: string[]) {
-  const reply = await ctx.deps.services.contents.GetFileContents({ ref: repoRef(ctx), revision: refQuery(ctx), paths }, await gitRead(ctx));
+  const reply = await ctx.deps.services.contents.GetFileContents({ ref: repoRef(ctx), revision: refQuery(ctx), paths }, repoCall(ctx));
   const urls = repoUrlsOf(ctx);
   return ok(reply.entries.map((e) => presentContent(e, reply.at!, urls)));
 }

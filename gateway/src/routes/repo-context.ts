@@ -1,11 +1,11 @@
 // What repository routes share: resolving `/repos/{owner}/{repo}` with the caller's
 // permission in one call (the reply carries the owner too), and presenting replies.
-import { notFound } from '@anvil/kit';
+import { notFound, type CallOptions } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
-import { RepositoryAccessCache } from '../caches/repository-access.js';
 import type { RouteContext } from '../http/route.js';
-import { presentRepository } from '../presenters/repository.js';
-import { repoUrls, type RepoUrls } from '../presenters/repo-urls.js';
+import { resolveRouteRepository } from '../http/repo-access.js';
+import { presentRepository } from '@anvil/presenters/repository.js';
+import { repoUrls, type RepoUrls } from '@anvil/presenters/repo-urls.js';
 
 /**
  * How long a call that moves a repository's refs (contents, branch and tag writes) may
@@ -15,9 +15,18 @@ import { repoUrls, type RepoUrls } from '../presenters/repo-urls.js';
  */
 export const REF_WRITE_DEADLINE_MS = 120_000;
 
-/** Call options for a ref-moving call: the caller and REF_WRITE_DEADLINE_MS. */
-export function refWrite(ctx: RouteContext): { caller: RouteContext['caller']; deadlineMs: number } {
-  return { caller: ctx.caller, deadlineMs: REF_WRITE_DEADLINE_MS };
+/**
+ * Call options for a call about the route's repository: the caller and, signed beside it,
+ * the repository and permission the route resolved and checked (`repoAccess`), so the
+ * service neither resolves it again nor re-derives the permission.
+ */
+export function repoCall(ctx: RouteContext): CallOptions {
+  return { caller: ctx.caller, repository: ctx.repository };
+}
+
+/** repoCall for a ref-moving call, with REF_WRITE_DEADLINE_MS. */
+export function refWrite(ctx: RouteContext): CallOptions {
+  return { ...repoCall(ctx), deadlineMs: REF_WRITE_DEADLINE_MS };
 }
 
 export function repoRef(ctx: RouteContext): { owner: string; name: string } {
@@ -29,21 +38,9 @@ export function repoUrlsOf(ctx: RouteContext, stored?: { owner: string; name: st
   return repoUrls(ctx.deps.config.rootUrl, stored?.owner || ctx.params.owner, stored?.name || ctx.params.repo);
 }
 
-/** The repository and the caller's permission there, from the gateway's cache when fresh. */
+/** The repository and the caller's permission there: as the route resolved it, else from the gateway's cache when fresh. */
 export async function resolveRepo(ctx: RouteContext): Promise<repository.RepositoryAccess> {
-  const ref = repoRef(ctx);
-  return ctx.deps.repositories.get(RepositoryAccessCache.keyOf(ctx.caller, ref.owner, ref.name),
-    () => ctx.deps.services.repository.ResolveRepository(ref, { caller: ctx.caller }));
-}
-
-/**
- * Call options for a read of git data (contents, branches, commits, trees, tags, languages):
- * the caller and the repository resolved for them (the cache's when fresh), signed into the
- * call's metadata, so the repository service asks PostgreSQL nothing about permissions and
- * the request stays one gRPC call when the resolution is cached.
- */
-export async function gitRead(ctx: RouteContext): Promise<{ caller: RouteContext['caller']; repository: repository.RepositoryAccess }> {
-  return { caller: ctx.caller, repository: await resolveRepo(ctx) };
+  return ctx.repository ?? resolveRouteRepository(ctx.deps, ctx.caller, ctx.params.owner!, ctx.params.repo!);
 }
 
 /** Presents repositories; each reply carries its owner, so no second call is needed. */

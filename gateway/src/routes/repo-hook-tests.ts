@@ -32,6 +32,7 @@ async function latestCommit(ctx: RouteContext, revision: string): Promise<reposi
 export const repoHookTestRoutes: Route[] = [
   {
     method: 'POST', path: '/repos/:owner/:repo/hooks/:id/tests', operationId: 'repoTestHook', access: 'signed', scopes: ['repository'],
+    repoAccess: 'admin',
     async handle(ctx) {
       const id = Number(ctx.params.id);
       if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError(404, 'The target couldn\'t be found.');

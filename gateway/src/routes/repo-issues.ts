@@ -3,8 +3,8 @@
 // the repository and the caller's permission with it (issue-scope.ts).
 import { invalid } from '@anvil/kit';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
-import { presentIssue } from '../presenters/issue.js';
-import { formatTime } from '../presenters/time.js';
+import { issuesOf, presentIssue, type ShownUsers } from '@anvil/presenters/issue.js';
+import { formatTime } from '@anvil/presenters/time.js';
 import { assignableFor } from './assignees.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 
@@ -33,8 +33,9 @@ export function indexOf(ctx: RouteContext): number {
   return index;
 }
 
-const present = (ctx: RouteContext, call: RepositoryCall) => (issue: Parameters<typeof presentIssue>[0]) =>
-  presentIssue(issue, call.repo, ctx.caller, ctx.deps.config.rootUrl);
+// `shown`: one per reply, so a page presents each of its users once.
+const present = (ctx: RouteContext, call: RepositoryCall, shown: ShownUsers = new Map()) => (issue: Parameters<typeof presentIssue>[0]) =>
+  presentIssue(issue, call.repo, ctx.caller, ctx.deps.config.rootUrl, shown);
 
 interface CreateIssueBody { title?: string; body?: string; ref?: string; assignee?: string; assignees?: string[]; labels?: number[]; milestone?: number; due_date?: string; closed?: boolean }
 interface EditIssueBody { title?: string; body?: string; ref?: string; state?: string; assignee?: string; assignees?: string[]; milestone?: number; due_date?: string; unset_due_date?: boolean }
@@ -43,26 +44,29 @@ export const repoIssueRoutes: Route[] = [
   {
     // Before `/issues/:index`, so "pinned" is never taken for an issue number.
     method: 'GET', path: '/repos/:owner/:repo/issues/pinned', operationId: 'repoListPinnedIssues', access: 'public', scopes: ['issue'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const reply = await ctx.deps.services.issues.ListPinnedIssues({}, call.options);
-      return ok(reply.issues.map(present(ctx, call)));
+      return ok(issuesOf(reply).map(present(ctx, call)));
     }),
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/issues', operationId: 'issueListIssues', access: 'public', scopes: ['issue'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const { page, limit } = ctx.page();
       const reply = await ctx.deps.services.issues.ListIssues({
         state: text(ctx, 'state'), type: text(ctx, 'type'), labels: list(ctx, 'labels'), milestones: list(ctx, 'milestones'), q: text(ctx, 'q'),
         since: timestampOf(ctx.query.since, 'since'), before: timestampOf(ctx.query.before, 'before'),
         created_by: text(ctx, 'created_by'), assigned_by: text(ctx, 'assigned_by'), mentioned_by: text(ctx, 'mentioned_by'), page: { page, limit },
       }, call.options);
-      return ok(reply.issues.map(present(ctx, call)), Number(reply.total));
+      return ok(issuesOf(reply).map(present(ctx, call)), Number(reply.total));
     }),
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/issues', operationId: 'issueCreateIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const body = ctx.body as CreateIssueBody;
       const assignees = [...(body.assignee ? [body.assignee] : []), ...(body.assignees ?? [])];
       const issue = await ctx.deps.services.issues.CreateIssue({
@@ -75,12 +79,14 @@ export const repoIssueRoutes: Route[] = [
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/issues/:index', operationId: 'issueGetIssue', access: 'public', scopes: ['issue'],
-    handle: inRepository('read', async (ctx, call) => ok(present(ctx, call)(await ctx.deps.services.issues.GetIssue({ index: indexOf(ctx) }, call.options)))),
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => ok(present(ctx, call)(await ctx.deps.services.issues.GetIssue({ index: indexOf(ctx) }, call.options)))),
   },
   {
     // Gitea answers an edit with 201.
     method: 'PATCH', path: '/repos/:owner/:repo/issues/:index', operationId: 'issueEditIssue', access: 'signed', scopes: ['issue'], statusOverrides: EDIT_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const body = ctx.body as EditIssueBody;
       const setAssignees = body.assignees !== undefined || body.assignee !== undefined;
       const assignees = [...(body.assignee ? [body.assignee] : []), ...(body.assignees ?? [])];
@@ -94,14 +100,16 @@ export const repoIssueRoutes: Route[] = [
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/issues/:index', operationId: 'issueDelete', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.issues.DeleteIssue({ index: indexOf(ctx) }, call.options);
       return noContent();
     }),
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/issues/:index/deadline', operationId: 'issueEditIssueDeadline', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const body = ctx.body as { due_date?: string | null };
       const issue = await ctx.deps.services.issues.SetIssueDeadline({ index: indexOf(ctx), due_date: timestampOf(body.due_date, 'due_date') }, call.options);
       return created({ due_date: issue.due_date ? formatTime(issue.due_date) : null });
@@ -109,7 +117,8 @@ export const repoIssueRoutes: Route[] = [
   },
   {
     method: 'PUT', path: '/repos/:owner/:repo/issues/:index/lock', operationId: 'issueLockIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const reason = (ctx.body as { lock_reason?: string }).lock_reason ?? '';
       await ctx.deps.services.issues.SetIssueLock({ index: indexOf(ctx), locked: true, reason }, call.options);
       return noContent();
@@ -117,28 +126,32 @@ export const repoIssueRoutes: Route[] = [
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/lock', operationId: 'issueUnlockIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.issues.SetIssueLock({ index: indexOf(ctx), locked: false, reason: '' }, call.options);
       return noContent();
     }),
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/issues/:index/pin', operationId: 'pinIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('write', async (ctx, call) => {
+    repoAccess: 'write',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.issues.PinIssue({ index: indexOf(ctx) }, call.options);
       return noContent();
     }),
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/pin', operationId: 'unpinIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('write', async (ctx, call) => {
+    repoAccess: 'write',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.issues.UnpinIssue({ index: indexOf(ctx) }, call.options);
       return noContent();
     }),
   },
   {
     method: 'PATCH', path: '/repos/:owner/:repo/issues/:index/pin/:position', operationId: 'moveIssuePin', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('write', async (ctx, call) => {
+    repoAccess: 'write',
+    handle: inRepository(async (ctx, call) => {
       const position = /^\d{1,9}$/.test(ctx.params.position) ? Number(ctx.params.position) : 0;
       await ctx.deps.services.issues.MoveIssuePin({ index: indexOf(ctx), position }, call.options);
       return noContent();

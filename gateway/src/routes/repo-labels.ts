@@ -1,7 +1,7 @@
 // Labels of a repository and the labels on an issue (routers/api/v1/repo/label.go and
 // issue_label.go). One gRPC call per request; the repository travels with it resolved.
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
-import { presentLabel } from '../presenters/issue.js';
+import { presentLabel } from '@anvil/presenters/issue.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 
 // Gitea's mustNotBeArchived: every write in an archived repository is 423 Locked.
@@ -20,7 +20,8 @@ const labelTokens = (ctx: RouteContext) => ((ctx.body as { labels?: unknown[] })
 export const repoLabelRoutes: Route[] = [
   {
     method: 'GET', path: '/repos/:owner/:repo/labels', operationId: 'issueListLabels', access: 'public', scopes: ['issue'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const { page, limit } = ctx.page();
       const reply = await ctx.deps.services.labels.ListLabels({ page: { page, limit } }, call.options);
       return ok(reply.labels.map(present(ctx, call)), Number(reply.total));
@@ -28,7 +29,8 @@ export const repoLabelRoutes: Route[] = [
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/labels', operationId: 'issueCreateLabel', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('write', async (ctx, call) => {
+    repoAccess: 'write',
+    handle: inRepository(async (ctx, call) => {
       const body = ctx.body as LabelBody;
       const label = await ctx.deps.services.labels.CreateLabel({
         name: body.name ?? '', color: body.color ?? '', description: body.description ?? '', exclusive: body.exclusive ?? false, is_archived: body.is_archived ?? false,
@@ -38,11 +40,13 @@ export const repoLabelRoutes: Route[] = [
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/labels/:id', operationId: 'issueGetLabel', access: 'public', scopes: ['issue'],
-    handle: inRepository('read', async (ctx, call) => ok(present(ctx, call)(await ctx.deps.services.labels.GetLabel({ id: idParam(ctx, 'id') }, call.options)))),
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => ok(present(ctx, call)(await ctx.deps.services.labels.GetLabel({ id: idParam(ctx, 'id') }, call.options)))),
   },
   {
     method: 'PATCH', path: '/repos/:owner/:repo/labels/:id', operationId: 'issueEditLabel', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('write', async (ctx, call) => {
+    repoAccess: 'write',
+    handle: inRepository(async (ctx, call) => {
       const body = ctx.body as LabelBody;
       const label = await ctx.deps.services.labels.EditLabel({
         id: idParam(ctx, 'id'), name: body.name, color: body.color, description: body.description, exclusive: body.exclusive, is_archived: body.is_archived,
@@ -52,42 +56,48 @@ export const repoLabelRoutes: Route[] = [
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/labels/:id', operationId: 'issueDeleteLabel', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('write', async (ctx, call) => {
+    repoAccess: 'write',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.labels.DeleteLabel({ id: idParam(ctx, 'id') }, call.options);
       return noContent();
     }),
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/issues/:index/labels', operationId: 'issueGetLabels', access: 'public', scopes: ['issue'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const reply = await ctx.deps.services.labels.ListIssueLabels({ index: idParam(ctx, 'index') }, call.options);
       return ok(reply.labels.map(present(ctx, call)));
     }),
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/issues/:index/labels', operationId: 'issueAddLabel', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const reply = await ctx.deps.services.labels.AddIssueLabels({ index: idParam(ctx, 'index'), labels: labelTokens(ctx) }, call.options);
       return ok(reply.labels.map(present(ctx, call)));
     }),
   },
   {
     method: 'PUT', path: '/repos/:owner/:repo/issues/:index/labels', operationId: 'issueReplaceLabels', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const reply = await ctx.deps.services.labels.ReplaceIssueLabels({ index: idParam(ctx, 'index'), labels: labelTokens(ctx) }, call.options);
       return ok(reply.labels.map(present(ctx, call)));
     }),
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/labels', operationId: 'issueClearLabels', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.labels.ClearIssueLabels({ index: idParam(ctx, 'index') }, call.options);
       return noContent();
     }),
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/labels/:id', operationId: 'issueRemoveLabel', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.labels.RemoveIssueLabel({ index: idParam(ctx, 'index'), label_id: idParam(ctx, 'id') }, call.options);
       return noContent();
     }),

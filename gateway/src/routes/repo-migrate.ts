@@ -4,7 +4,7 @@
 // settings) and answers the new repository; this file only maps the body.
 import type { repository } from '@anvil/proto';
 import { created, type Reply, type Route } from '../http/route.js';
-import { presentOne, repoRef } from './repo-context.js';
+import { presentOne, repoCall, repoRef } from './repo-context.js';
 
 /** The request waits for the clone, as Gitea's API migration does (201 with the repository once it is in). */
 const MIGRATION_DEADLINE_MS = 60 * 60_000;
@@ -53,9 +53,10 @@ export const repoMigrateRoutes: Route[] = [
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/mirror-sync', operationId: 'repoMirrorSync', access: 'signed', scopes: ['repository'],
+    repoAccess: 'write',
     statusOverrides: { not_a_mirror: 400 },
     async handle(ctx): Promise<Reply> {
-      await ctx.deps.services.migrations.SyncMirror(repoRef(ctx), { caller: ctx.caller });
+      await ctx.deps.services.migrations.SyncMirror(repoRef(ctx), repoCall(ctx));
       return { status: 200 };
     },
   },

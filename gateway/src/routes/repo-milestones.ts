@@ -1,6 +1,6 @@
 // Milestones of a repository (routers/api/v1/repo/milestone.go): `{id}` is an id or a name.
 import { created, noContent, ok, type Route } from '../http/route.js';
-import { presentMilestone } from '../presenters/issue.js';
+import { presentMilestone } from '@anvil/presenters/issue.js';
 import { inRepository } from './issue-scope.js';
 import { timestampOf } from './repo-issues.js';
 
@@ -12,7 +12,8 @@ interface MilestoneBody { title?: string; description?: string; state?: string; 
 export const repoMilestoneRoutes: Route[] = [
   {
     method: 'GET', path: '/repos/:owner/:repo/milestones', operationId: 'issueGetMilestonesList', access: 'public', scopes: ['issue'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const { page, limit } = ctx.page();
       const text = (name: string) => (typeof ctx.query[name] === 'string' ? (ctx.query[name] as string) : '');
       const reply = await ctx.deps.services.milestones.ListMilestones({ state: text('state'), name: text('name'), page: { page, limit } }, call.options);
@@ -21,7 +22,8 @@ export const repoMilestoneRoutes: Route[] = [
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/milestones', operationId: 'issueCreateMilestone', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('write', async (ctx, call) => {
+    repoAccess: 'write',
+    handle: inRepository(async (ctx, call) => {
       const body = ctx.body as MilestoneBody;
       const milestone = await ctx.deps.services.milestones.CreateMilestone({
         title: body.title ?? '', description: body.description ?? '', state: body.state ?? '', due_on: timestampOf(body.due_on, 'due_on'),
@@ -31,11 +33,13 @@ export const repoMilestoneRoutes: Route[] = [
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/milestones/:id', operationId: 'issueGetMilestone', access: 'public', scopes: ['issue'],
-    handle: inRepository('read', async (ctx, call) => ok(presentMilestone(await ctx.deps.services.milestones.GetMilestone({ id_or_name: ctx.params.id }, call.options)))),
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => ok(presentMilestone(await ctx.deps.services.milestones.GetMilestone({ id_or_name: ctx.params.id }, call.options)))),
   },
   {
     method: 'PATCH', path: '/repos/:owner/:repo/milestones/:id', operationId: 'issueEditMilestone', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('write', async (ctx, call) => {
+    repoAccess: 'write',
+    handle: inRepository(async (ctx, call) => {
       const body = ctx.body as MilestoneBody;
       const milestone = await ctx.deps.services.milestones.EditMilestone({
         id_or_name: ctx.params.id, title: body.title, description: body.description, state: body.state, due_on: timestampOf(body.due_on, 'due_on'),
@@ -45,7 +49,8 @@ export const repoMilestoneRoutes: Route[] = [
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/milestones/:id', operationId: 'issueDeleteMilestone', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('write', async (ctx, call) => {
+    repoAccess: 'write',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.milestones.DeleteMilestone({ id_or_name: ctx.params.id }, call.options);
       return noContent();
     }),

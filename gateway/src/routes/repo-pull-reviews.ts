@@ -5,7 +5,7 @@
 import { invalid, notFound } from '@anvil/kit';
 import type { identity } from '@anvil/proto';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
-import { presentReview, presentReviewComment } from '../presenters/review.js';
+import { presentReview, presentReviewComment } from '@anvil/presenters/review.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 
 const WRITE_STATUSES = { repo_archived: 423 };
@@ -61,7 +61,8 @@ async function teamsNamed(ctx: RouteContext, call: RepositoryCall, names: unknow
 export const repoPullReviewRoutes: Route[] = [
   {
     method: 'GET', path: '/repos/:owner/:repo/pulls/:index/reviews', operationId: 'repoListPullReviews', access: 'public', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const { page, limit } = ctx.page();
       const reply = await ctx.deps.services.reviews.ListReviews({ pull_index: number(ctx.params.index), page: { page, limit } }, call.options);
       return ok(reply.reviews.map(present(ctx, call)), Number(reply.total));
@@ -69,7 +70,8 @@ export const repoPullReviewRoutes: Route[] = [
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/pulls/:index/reviews', operationId: 'repoCreatePullReview', access: 'signed', scopes: ['repository'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const body = ctx.body as CreateReviewBody;
       const lines = commentLines(body.comments);
       let hunks: string[] = [];
@@ -89,43 +91,50 @@ export const repoPullReviewRoutes: Route[] = [
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/pulls/:index/reviews/:id', operationId: 'repoGetPullReview', access: 'public', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => ok(present(ctx, call)(await ctx.deps.services.reviews.GetReview(ref(ctx), call.options)))),
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => ok(present(ctx, call)(await ctx.deps.services.reviews.GetReview(ref(ctx), call.options)))),
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/pulls/:index/reviews/:id', operationId: 'repoSubmitPullReview', access: 'signed', scopes: ['repository'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const body = ctx.body as { event?: string; body?: string };
       return ok(present(ctx, call)(await ctx.deps.services.reviews.SubmitReview({ ...ref(ctx), event: body.event ?? '', body: body.body ?? '' }, call.options)));
     }),
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/pulls/:index/reviews/:id', operationId: 'repoDeletePullReview', access: 'signed', scopes: ['repository'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.reviews.DeleteReview(ref(ctx), call.options);
       return noContent();
     }),
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/pulls/:index/reviews/:id/comments', operationId: 'repoGetPullReviewComments', access: 'public', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const reply = await ctx.deps.services.reviews.ListReviewComments(ref(ctx), call.options);
       return ok(reply.comments.map((c) => presentReviewComment(c, call.repo, ctx.caller, ctx.deps.config.rootUrl)));
     }),
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/pulls/:index/reviews/:id/dismissals', operationId: 'repoDismissPullReview', access: 'signed', scopes: ['repository'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const body = ctx.body as { message?: string };
       return ok(present(ctx, call)(await ctx.deps.services.reviews.DismissReview({ ...ref(ctx), message: body.message ?? '', undo: false }, call.options)));
     }),
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/pulls/:index/reviews/:id/undismissals', operationId: 'repoUnDismissPullReview', access: 'signed', scopes: ['repository'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => ok(present(ctx, call)(await ctx.deps.services.reviews.DismissReview({ ...ref(ctx), message: '', undo: true }, call.options)))),
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => ok(present(ctx, call)(await ctx.deps.services.reviews.DismissReview({ ...ref(ctx), message: '', undo: true }, call.options)))),
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/pulls/:index/requested_reviewers', operationId: 'repoCreatePullReviewRequests', access: 'signed', scopes: ['repository'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const body = ctx.body as { reviewers?: string[]; team_reviewers?: string[] };
       const teams = await teamsNamed(ctx, call, body.team_reviewers);
       const reply = await ctx.deps.services.reviews.RequestReviews({ pull_index: number(ctx.params.index), reviewers: body.reviewers ?? [], teams }, call.options);
@@ -134,7 +143,8 @@ export const repoPullReviewRoutes: Route[] = [
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/pulls/:index/requested_reviewers', operationId: 'repoDeletePullReviewRequests', access: 'signed', scopes: ['repository'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const body = ctx.body as { reviewers?: string[]; team_reviewers?: string[] };
       const teams = await teamsNamed(ctx, call, body.team_reviewers);
       await ctx.deps.services.reviews.CancelReviewRequests({ pull_index: number(ctx.params.index), reviewers: body.reviewers ?? [], teams }, call.options);

@@ -3,12 +3,14 @@
 // list is one collaboration call and never runs git. A merge lands in the repository service
 // (its write turn, THE protection check, update-ref <new> <old>) before collaboration
 // records it, as Gitea pushes the merge before it marks the pull merged.
-import { DomainError, invalid, notFound } from '@anvil/kit';
+import { DomainError, forbidden, invalid, notFound } from '@anvil/kit';
 import type { collaboration } from '@anvil/proto';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
-import { presentCommit } from '../presenters/commits.js';
-import { presentPull, pullContext } from '../presenters/pull.js';
-import { repoUrls } from '../presenters/repo-urls.js';
+import { presentCommit } from '@anvil/presenters/commits.js';
+import { pullListJson } from '@anvil/presenters/pull-list-json.js';
+import { isFromFork, presentPull, pullContext, type PullContext } from '@anvil/presenters/pull.js';
+import { presentRepository } from '@anvil/presenters/repository.js';
+import { repoUrls } from '@anvil/presenters/repo-urls.js';
 import { assignableFor } from './assignees.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 import { timestampOf } from './repo-issues.js';
@@ -29,20 +31,40 @@ const MERGE_STYLES = new Set(['merge', 'rebase', 'rebase-merge', 'squash', 'fast
 const text = (ctx: RouteContext, name: string) => (typeof ctx.query[name] === 'string' ? (ctx.query[name] as string) : '');
 const indexOf = (value: string) => (/^\d{1,15}$/.test(value) ? Number(value) : 0);
 
-const present = (ctx: RouteContext, call: RepositoryCall) => {
-  const context = pullContext({ access: call.access, repo: call.repo, caller: ctx.caller, rootUrl: ctx.deps.config.rootUrl });
-  return (pull: collaboration.PullRequest) => presentPull(pull, context);
-};
+/**
+ * What presenting a page of pulls of one repository needs; the forks their heads come from
+ * are loaded in one call for the whole page (only those the caller may see), and only when
+ * a pull comes from one.
+ */
+async function pageContext(ctx: RouteContext, call: RepositoryCall, pulls: collaboration.PullRequest[]): Promise<Omit<PullContext, 'repoJson'>> {
+  const context: Omit<PullContext, 'repoJson'> = { access: call.access, repo: call.repo, caller: ctx.caller, rootUrl: ctx.deps.config.rootUrl };
+  const baseId = Number(call.access.repository!.id);
+  const forkIds = [...new Set(pulls.filter((p) => isFromFork(p, baseId)).map((p) => String(p.head_repo_id)))];
+  if (forkIds.length) {
+    const found = await ctx.deps.services.repository.SearchRepositories({ ids: forkIds, page: { page: 1, limit: forkIds.length } }, { caller: ctx.caller });
+    context.headRepos = new Map(found.repositories.flatMap((access) => (access.owner
+      ? [[Number(access.repository!.id), presentRepository(access, access.owner, ctx.caller, ctx.deps.config.rootUrl)] as const]
+      : [])));
+  }
+  return context;
+}
+
+async function presentAll(ctx: RouteContext, call: RepositoryCall, pulls: collaboration.PullRequest[]) {
+  const context = pullContext(await pageContext(ctx, call, pulls));
+  return pulls.map((pull) => presentPull(pull, context));
+}
+
+const presentOnePull = async (ctx: RouteContext, call: RepositoryCall, pull: collaboration.PullRequest) => (await presentAll(ctx, call, [pull]))[0];
 
 const refOf = (call: RepositoryCall) => ({ owner: call.repo.owner, name: call.repo.name });
 
-/** `branch` or `owner:branch`; another owner's head is a fork, which Anvil does not have yet. */
-function headBranchOf(head: string, call: RepositoryCall): string {
+/** `branch` or `owner:branch`; another owner's head is in a fork of the base's network. */
+function headOf(head: string, call: RepositoryCall): { forkOwner?: string; branch: string } {
   const colon = head.indexOf(':');
-  if (colon < 0) return head;
+  if (colon < 0) return { branch: head };
   const owner = head.slice(0, colon);
-  if (owner.toLowerCase() !== call.repo.owner.toLowerCase()) throw notFound('head repository does not exist (forks are not supported yet)', 'head_repo_not_found');
-  return head.slice(colon + 1);
+  const branch = head.slice(colon + 1);
+  return owner.toLowerCase() === call.repo.owner.toLowerCase() ? { branch } : { forkOwner: owner, branch };
 }
 
 /** Where the pull's head is kept whatever happens to its branch (refs/pull/<index>/head). */
@@ -65,25 +87,34 @@ interface MergePullBody {
 export const repoPullRoutes: Route[] = [
   {
     method: 'GET', path: '/repos/:owner/:repo/pulls', operationId: 'repoListPullRequests', access: 'public', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const { page, limit } = ctx.page();
       const labels = ([] as unknown[]).concat(ctx.query.labels ?? []).map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
       const reply = await ctx.deps.services.pulls.ListPulls({
         state: text(ctx, 'state'), sort: text(ctx, 'sort'), milestone: Number(text(ctx, 'milestone')) || 0, labels,
         poster: text(ctx, 'poster'), page: { page, limit },
       }, call.options);
-      return ok(reply.pulls.map(present(ctx, call)), Number(reply.total));
+      // One page of JSON text, its repository serialized once (pull-list-json.ts).
+      const json = pullListJson(reply.pulls, await pageContext(ctx, call, reply.pulls));
+      return { status: 200, body: Buffer.from(json), contentType: 'application/json;charset=utf-8', total: Number(reply.total) };
     }),
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/pulls', operationId: 'repoCreatePullRequest', access: 'signed', scopes: ['repository'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const body = ctx.body as CreatePullBody;
       const base = body.base ?? '';
-      const head = headBranchOf(body.head ?? '', call);
+      const { forkOwner, branch: head } = headOf(body.head ?? '', call);
       if (!base || !head) throw notFound('base or head branch does not exist', 'branch_not_found');
-      if (base === head) throw invalid('Invalid PullRequest: There are no changes between the head and the base', 'same_branch');
-      const range = { ref: refOf(call), base: `refs/heads/${base}`, head: `refs/heads/${head}` };
+      if (!forkOwner && base === head) throw invalid('Invalid PullRequest: There are no changes between the head and the base', 'same_branch');
+      // A fork's head is copied into the base first (its objects only: the pull has no index
+      // yet), so it is compared with the base like any other commit of the base.
+      const fork = forkOwner
+        ? await ctx.deps.services.pullGit.FetchForkHead({ ref: refOf(call), head_owner: forkOwner, head_branch: head, index: 0 }, call.options)
+        : undefined;
+      const range = { ref: refOf(call), base: `refs/heads/${base}`, head: fork ? fork.head_sha : `refs/heads/${head}` };
       const checked = await ctx.deps.services.pullGit.CheckMergeability(range, call.options);
       if (!checked.merge_base) throw invalid('Invalid PullRequest: the head and the base have no common history', 'no_merge_base');
       const stats = await ctx.deps.services.pullGit.GetDiffStats({ ...range, page: 1, limit: 0 }, call.options);
@@ -91,18 +122,25 @@ export const repoPullRoutes: Route[] = [
       const pull = await ctx.deps.services.pulls.CreatePull({
         title: body.title ?? '', body: body.body ?? '', base_branch: base, head_branch: head,
         head_sha: checked.head_sha, merge_base: checked.merge_base, mergeable: checked.mergeable, conflicted_files: checked.conflicted_files,
-        additions: stats.additions, deletions: stats.deletions, changed_files: stats.changed_files,
+        additions: stats.additions, deletions: stats.deletions, changed_files: stats.changed_files, base_sha: checked.base_sha,
         assignees, labels: body.labels ?? [], milestone: body.milestone ?? 0, due_date: timestampOf(body.due_date, 'due_date'),
         assignable: await assignableFor(ctx, call, assignees),
+        head_repo_id: fork?.head?.repository?.id ?? 0, head_owner_login: fork?.head?.owner?.login ?? '',
       }, call.options);
-      await ctx.deps.services.pullGit.UpdatePullRef({ ref: refOf(call), index: pull.issue!.index, head: checked.head_sha }, call.options);
-      return created(present(ctx, call)(pull));
+      if (fork) {
+        // The pull's own ref, fetched from the fork (a push meanwhile reaches it through the push consumer).
+        await ctx.deps.services.pullGit.FetchForkHead({ ref: refOf(call), head_owner: forkOwner!, head_branch: head, index: pull.issue!.index }, call.options);
+      } else {
+        await ctx.deps.services.pullGit.UpdatePullRef({ ref: refOf(call), index: pull.issue!.index, head: checked.head_sha }, call.options);
+      }
+      return created(await presentOnePull(ctx, call, pull));
     }),
   },
   {
     // `/pulls/{index}.{diffType}` before `/pulls/{index}`, which would read `1.diff` as an index.
     method: 'GET', path: '/repos/:owner/:repo/pulls/:index.:diffType', operationId: 'repoDownloadPullDiffOrPatch', access: 'public', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       if (ctx.params.diffType !== 'diff' && ctx.params.diffType !== 'patch') throw notFound('The target couldn\'t be found.', 'not_found');
       const pull = await pullOf(ctx, call, ctx.params.index);
       // Bulk text: streamed from the repository service's side channel, not carried in gRPC.
@@ -116,13 +154,15 @@ export const repoPullRoutes: Route[] = [
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/pulls/:index', operationId: 'repoGetPullRequest', access: 'public', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => ok(present(ctx, call)(await pullOf(ctx, call, ctx.params.index)))),
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => ok(await presentOnePull(ctx, call, await pullOf(ctx, call, ctx.params.index)))),
   },
   {
     // Gitea answers an edit with 201. Title, body, state, milestone, assignees and due date
     // edit the pull's issue (the issue rules decide who may).
     method: 'PATCH', path: '/repos/:owner/:repo/pulls/:index', operationId: 'repoEditPullRequest', access: 'signed', scopes: ['repository'], statusOverrides: { ...WRITE_STATUSES, assignee_no_access: 403 },
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const body = ctx.body as EditPullBody;
       const pull = await pullOf(ctx, call, ctx.params.index);
       if (pull.has_merged && body.state) throw new DomainError('bad_request', 'cannot change state of this pull request, it was already merged', 'already_merged');
@@ -148,12 +188,13 @@ export const repoPullRoutes: Route[] = [
         set_assignees: setAssignees, assignees, due_date: timestampOf(body.due_date, 'due_date'), unset_due_date: body.unset_due_date ?? false,
         assignable: await assignableFor(ctx, call, assignees),
       }, call.options);
-      return created(present(ctx, call)(await pullOf(ctx, call, ctx.params.index)));
+      return created(await presentOnePull(ctx, call, await pullOf(ctx, call, ctx.params.index)));
     }),
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/pulls/:index/files', operationId: 'repoGetPullRequestFiles', access: 'public', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const pull = await pullOf(ctx, call, ctx.params.index);
       const { page, limit } = ctx.page();
       const stats = await ctx.deps.services.pullGit.GetDiffStats({
@@ -171,7 +212,8 @@ export const repoPullRoutes: Route[] = [
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/pulls/:index/commits', operationId: 'repoGetPullRequestCommits', access: 'public', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const pull = await pullOf(ctx, call, ctx.params.index);
       const { page, limit } = ctx.page();
       const reply = await ctx.deps.services.commits.ListCommits({
@@ -184,7 +226,8 @@ export const repoPullRoutes: Route[] = [
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/pulls/:index/merge', operationId: 'repoPullRequestIsMerged', access: 'public', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const pull = await pullOf(ctx, call, ctx.params.index);
       if (!pull.has_merged) throw notFound('The target couldn\'t be found.', 'not_merged');
       return noContent();
@@ -192,10 +235,15 @@ export const repoPullRoutes: Route[] = [
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/pulls/:index/merge', operationId: 'repoMergePullRequest', access: 'signed', scopes: ['repository'], statusOverrides: MERGE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const body = ctx.body as MergePullBody;
       const style = body.Do ?? body.do ?? '';
       if (!MERGE_STYLES.has(style)) throw invalid(`[Do]: In(merge,rebase,rebase-merge,squash,fast-forward-only,manually-merged)`, 'invalid_merge_style');
+      // The reviewers' verdicts (for the base rule's review rules, decided by the repository
+      // service) are asked for alongside the pull: one round trip less on every merge.
+      const summary = ctx.deps.services.reviews.GetReviewSummary({ pull_index: indexOf(ctx.params.index) }, call.options);
+      summary.catch(() => {}); // awaited below; the pull's own refusals come first
       const pull = await pullOf(ctx, call, ctx.params.index);
       if (pull.has_merged) throw new DomainError('bad_request', 'The PR is already merged', 'already_merged');
       if (pull.issue!.state === 'closed') throw notFound('The target couldn\'t be found.', 'pull_closed');
@@ -211,21 +259,18 @@ export const repoPullRoutes: Route[] = [
           return created(undefined);
         }
       }
-      // The head branch while it exists; the pull's own ref once the branch is gone.
-      const branch = await ctx.deps.services.pullGit.GetMergeBase({ ref: refOf(call), base: `refs/heads/${pull.base_branch}`, head: `refs/heads/${pull.head_branch}` }, call.options)
-        .then(() => `refs/heads/${pull.head_branch}`, (err) => {
-          if (err instanceof DomainError && err.reason === 'head_not_found') return pullRef(pull);
-          throw err;
-        });
-      // The base rule's review rules are decided by the repository service with these verdicts.
-      const summary = await ctx.deps.services.reviews.GetReviewSummary({ pull_index: pull.issue!.index }, call.options);
+      // A fork's head is merged from the base's copy (refs/pull/<index>/head): a branch of the
+      // same name in the base is another branch, and the fork's branch is the fork's to keep.
+      const fromFork = isFromFork(pull, Number(call.access.repository!.id));
       const merged = await ctx.deps.services.pullGit.MergeToRef({
-        ref: refOf(call), base_branch: pull.base_branch, head: branch, style,
+        // The head branch while it exists; the repository service falls back to the pull's
+        // own ref (refs/pull/<index>/head) once the branch is gone.
+        ref: refOf(call), base_branch: pull.base_branch, head: fromFork ? pullRef(pull) : `refs/heads/${pull.head_branch}`, style,
         message: message ? `${message}\n` : '', expected_head_sha: body.head_commit_id ?? '', pull_index: pull.issue!.index,
-        pull_title: pull.issue!.title, delete_head_branch: body.delete_branch_after_merge ? pull.head_branch : '',
+        pull_title: pull.issue!.title, delete_head_branch: body.delete_branch_after_merge && !fromFork ? pull.head_branch : '',
         // Not said: the repository's default_delete_branch_after_merge decides.
-        default_delete_head_branch: body.delete_branch_after_merge === undefined ? pull.head_branch : '',
-        author_name: '', author_email: '', reviews: { verdicts: summary.verdicts }, force_merge: body.force_merge ?? false,
+        default_delete_head_branch: body.delete_branch_after_merge === undefined && !fromFork ? pull.head_branch : '',
+        author_name: '', author_email: '', reviews: { verdicts: (await summary).verdicts }, force_merge: body.force_merge ?? false,
         merge_commit_id: body.merge_commit_id ?? '',
         // Merges of one repository take turns: a merge may wait behind others before its own.
       }, { ...call.options, deadlineMs: 60_000 });
@@ -237,7 +282,8 @@ export const repoPullRoutes: Route[] = [
     // Cancels a scheduled merge: 404 when none, 403 for anyone but its doer or an admin.
     method: 'DELETE', path: '/repos/:owner/:repo/pulls/:index/merge', operationId: 'repoCancelScheduledAutoMerge', access: 'signed', scopes: ['repository'],
     statusOverrides: { ...WRITE_STATUSES, auto_merge_cancel_denied: 403 },
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.pulls.CancelAutoMerge({ index: indexOf(ctx.params.index) }, call.options);
       return noContent();
     }),
@@ -247,9 +293,12 @@ export const repoPullRoutes: Route[] = [
     // not push to the head (or a style the repository turned off) 403, a conflict 409.
     method: 'POST', path: '/repos/:owner/:repo/pulls/:index/update', operationId: 'repoUpdatePullRequest', access: 'signed', scopes: ['repository'],
     statusOverrides: { ...WRITE_STATUSES, update_not_allowed: 403, push_rejected: 403, merge_conflict: 409, rebase_conflict: 409, push_out_of_date: 409 },
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const pull = await pullOf(ctx, call, ctx.params.index);
       if (pull.has_merged || pull.issue!.state === 'closed') throw invalid('the pull request is closed or merged', 'pull_closed');
+      // The head branch lives in the fork, which this call cannot write; its owner updates it there.
+      if (isFromFork(pull, Number(call.access.repository!.id))) throw forbidden('updating a pull request from a fork is not supported', 'update_not_allowed');
       const updated = await ctx.deps.services.pullGit.UpdatePullHead({
         ref: refOf(call), base_branch: pull.base_branch, head_branch: pull.head_branch, style: text(ctx, 'style') === 'rebase' ? 'rebase' : 'merge',
       }, { ...call.options, deadlineMs: 60_000 });
@@ -263,8 +312,16 @@ export const repoPullRoutes: Route[] = [
   {
     // Last: `/pulls/{index}/files` and the like would otherwise be read as a base and a head.
     method: 'GET', path: '/repos/:owner/:repo/pulls/:base/:head', operationId: 'repoGetPullRequestByBaseHead', access: 'public', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => ok(present(ctx, call)(await ctx.deps.services.pulls.GetPullByBranches({
-      base_branch: ctx.params.base, head_branch: ctx.params.head,
-    }, call.options)))),
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
+      // Gitea: `owner:branch` names the head in owner's repository of the base's name (a fork).
+      const { forkOwner, branch } = headOf(ctx.params.head, call);
+      const headRepo = forkOwner
+        ? await ctx.deps.services.repository.ResolveRepository({ owner: forkOwner, name: call.repo.name }, { caller: ctx.caller })
+        : undefined;
+      return ok(await presentOnePull(ctx, call, await ctx.deps.services.pulls.GetPullByBranches({
+        base_branch: ctx.params.base, head_branch: branch, head_repo_id: headRepo?.repository?.id ?? 0,
+      }, call.options)));
+    }),
   },
 ];

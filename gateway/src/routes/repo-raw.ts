@@ -49,9 +49,9 @@ const getWebRawFile: Route['handle'] = async (ctx) => {
 };
 
 export const repoRawRoutes: Route[] = [
-  { method: 'GET', path: '/repos/:owner/:repo/raw/*filepath', operationId: 'repoGetRawFile', access: 'public', scopes: ['repository'], handle: getRawFile },
+  { method: 'GET', path: '/repos/:owner/:repo/raw/*filepath', operationId: 'repoGetRawFile', access: 'public', scopes: ['repository'], repoAccess: 'read', handle: getRawFile },
   // Anvil stores no LFS objects: an LFS pointer is served as the blob it is.
-  { method: 'GET', path: '/repos/:owner/:repo/media/*filepath', operationId: 'repoGetRawFileOrLFS', access: 'public', scopes: ['repository'], handle: getRawFile },
+  { method: 'GET', path: '/repos/:owner/:repo/media/*filepath', operationId: 'repoGetRawFileOrLFS', access: 'public', scopes: ['repository'], repoAccess: 'read', handle: getRawFile },
 ];
 
 /** `{ROOT_URL}{owner}/{repo}/raw/...`, where Gitea's contents download_url points. */

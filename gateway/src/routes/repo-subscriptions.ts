@@ -2,14 +2,14 @@
 // whether the caller does, and (un)subscribing oneself; PUT/DELETE answer 200 when nothing
 // changed and 201 when it did, as Gitea does.
 import { ok, type Route, type RouteContext } from '../http/route.js';
-import { presentIssueUser } from '../presenters/issue.js';
-import { repoUrls } from '../presenters/repo-urls.js';
+import { presentIssueUser } from '@anvil/presenters/issue.js';
+import { repoUrls } from '@anvil/presenters/repo-urls.js';
 import { inRepository } from './issue-scope.js';
 
 const indexOf = (ctx: RouteContext) => (/^\d{1,15}$/.test(ctx.params.index ?? '') ? Number(ctx.params.index) : 0);
 
 function setSubscription(watch: boolean) {
-  return inRepository('read', async (ctx, call) => {
+  return inRepository(async (ctx, call) => {
     const reply = await ctx.deps.services.subscriptions.SetSubscription({ index: indexOf(ctx), login: ctx.params.user, watch }, call.options);
     return { status: reply.changed ? 201 : 200 };
   });
@@ -18,7 +18,8 @@ function setSubscription(watch: boolean) {
 export const repoSubscriptionRoutes: Route[] = [
   {
     method: 'GET', path: '/repos/:owner/:repo/issues/:index/subscriptions', operationId: 'issueSubscriptions', access: 'signed', scopes: ['issue'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const { page, limit } = ctx.page();
       const reply = await ctx.deps.services.subscriptions.ListSubscribers({ index: indexOf(ctx), page: { page, limit } }, call.options);
       return ok(reply.users.map((u) => presentIssueUser(u, ctx.caller, ctx.deps.config.rootUrl)), Number(reply.total));
@@ -26,7 +27,8 @@ export const repoSubscriptionRoutes: Route[] = [
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/issues/:index/subscriptions/check', operationId: 'issueCheckSubscription', access: 'signed', scopes: ['issue'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const index = indexOf(ctx);
       const { subscribed } = await ctx.deps.services.subscriptions.CheckSubscription({ index }, call.options);
       const urls = repoUrls(ctx.deps.config.rootUrl, call.repo.owner, call.repo.name);
@@ -36,10 +38,12 @@ export const repoSubscriptionRoutes: Route[] = [
   },
   {
     method: 'PUT', path: '/repos/:owner/:repo/issues/:index/subscriptions/:user', operationId: 'issueAddSubscription', access: 'signed', scopes: ['issue'],
+    repoAccess: 'read',
     handle: setSubscription(true),
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/subscriptions/:user', operationId: 'issueDeleteSubscription', access: 'signed', scopes: ['issue'],
+    repoAccess: 'read',
     handle: setSubscription(false),
   },
 ];

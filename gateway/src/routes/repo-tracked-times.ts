@@ -4,7 +4,7 @@
 // the routes resolve the repository, read the query and present the replies.
 import { forbidden } from '@anvil/kit';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
-import { presentTrackedTime } from '../presenters/tracked-time.js';
+import { presentTrackedTime } from '@anvil/presenters/tracked-time.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
 import { timestampOf } from './repo-issues.js';
 
@@ -26,14 +26,16 @@ const presentAll = (ctx: RouteContext, call: RepositoryCall) => (t: Parameters<t
 export const repoTrackedTimeRoutes: Route[] = [
   {
     method: 'GET', path: '/repos/:owner/:repo/issues/:index/times', operationId: 'issueTrackedTimes', access: 'signed', scopes: ['issue'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const reply = await ctx.deps.services.trackedTimes.ListTrackedTimes(filterOf(ctx, idParam(ctx, 'index')), call.options);
       return ok(reply.times.map(presentAll(ctx, call)), Number(reply.total));
     }),
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/issues/:index/times', operationId: 'issueAddTime', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const body = ctx.body as { time?: number; created?: string; user_name?: string };
       const time = await ctx.deps.services.trackedTimes.AddTrackedTime({
         index: idParam(ctx, 'index'), time: Number(body.time ?? 0), created_at: timestampOf(body.created, 'created'), user_name: text(body.user_name),
@@ -43,42 +45,48 @@ export const repoTrackedTimeRoutes: Route[] = [
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/times', operationId: 'issueResetTime', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.trackedTimes.ResetTrackedTimes({ index: idParam(ctx, 'index') }, call.options);
       return noContent();
     }),
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/times/:id', operationId: 'issueDeleteTime', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.trackedTimes.DeleteTrackedTime({ index: idParam(ctx, 'index'), id: idParam(ctx, 'id') }, call.options);
       return noContent();
     }),
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/issues/:index/stopwatch/start', operationId: 'issueStartStopWatch', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.trackedTimes.StartStopwatch({ index: idParam(ctx, 'index') }, call.options);
       return created(undefined);
     }),
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/issues/:index/stopwatch/stop', operationId: 'issueStopStopWatch', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.trackedTimes.StopStopwatch({ index: idParam(ctx, 'index') }, call.options);
       return created(undefined);
     }),
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/stopwatch/delete', operationId: 'issueDeleteStopWatch', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.trackedTimes.CancelStopwatch({ index: idParam(ctx, 'index') }, call.options);
       return noContent();
     }),
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/times', operationId: 'repoTrackedTimes', access: 'signed', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const reply = await ctx.deps.services.trackedTimes.ListTrackedTimes(filterOf(ctx, 0), call.options);
       return ok(reply.times.map(presentAll(ctx, call)), Number(reply.total));
     }),
@@ -86,7 +94,8 @@ export const repoTrackedTimeRoutes: Route[] = [
   {
     // Deprecated in Gitea for GET /repos/{owner}/{repo}/times?user=; one's own, or anyone's for admins.
     method: 'GET', path: '/repos/:owner/:repo/times/:user', operationId: 'userTrackedTimes', access: 'signed', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const login = ctx.params.user ?? '';
       const isAdmin = ['admin', 'owner'].includes(call.access.permission) || ctx.caller.isAdmin;
       if (!isAdmin && login.toLowerCase() !== ctx.caller.login.toLowerCase()) throw forbidden('query by user not allowed; not enough rights', 'time_query_denied');

@@ -4,12 +4,11 @@
 // the caller may see and pages them.
 import type { RouteContext, Route } from '../http/route.js';
 import { noContent, ok } from '../http/route.js';
-import { presentIssueUser } from '../presenters/issue.js';
-import { repoUrls } from '../presenters/repo-urls.js';
-import { formatTime } from '../presenters/time.js';
+import { presentIssueUser } from '@anvil/presenters/issue.js';
+import { repoUrls } from '@anvil/presenters/repo-urls.js';
+import { formatTime } from '@anvil/presenters/time.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
-import { presentRepositories } from './repo-context.js';
-import { search } from './repos.js';
+import { visibleRepositoriesOf } from './repos.js';
 import { loadVisibleUser } from './users.js';
 
 /** Gitea's WatchInfo; like Gitea, created_at is the repository's creation time. */
@@ -23,36 +22,38 @@ function watchInfo(ctx: RouteContext, call: RepositoryCall) {
 
 async function watchedRepositories(ctx: RouteContext, userId: number) {
   const { repository_ids: ids } = await ctx.deps.services.watches.ListWatchedRepositories({ user_id: userId }, { caller: ctx.caller });
-  if (!ids.length) return ok([], 0);
-  const reply = await search(ctx, { ids });
-  return ok(presentRepositories(ctx, reply.repositories), Number(reply.total));
+  return visibleRepositoriesOf(ctx, ids);
 }
 
 export const repoWatchRoutes: Route[] = [
   {
     method: 'GET', path: '/repos/:owner/:repo/subscribers', operationId: 'repoListSubscribers', access: 'public', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       const reply = await ctx.deps.services.watches.ListWatchers(ctx.page(), call.options);
       return ok(reply.users.map((u) => presentIssueUser(u, ctx.caller, ctx.deps.config.rootUrl)), Number(reply.total));
     }),
   },
   {
     method: 'GET', path: '/repos/:owner/:repo/subscription', operationId: 'userCurrentCheckSubscription', access: 'signed', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.watches.GetWatch({}, call.options);
       return ok(watchInfo(ctx, call));
     }),
   },
   {
     method: 'PUT', path: '/repos/:owner/:repo/subscription', operationId: 'userCurrentPutSubscription', access: 'signed', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.watches.SetWatch({ watch: true }, call.options);
       return ok(watchInfo(ctx, call));
     }),
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/subscription', operationId: 'userCurrentDeleteSubscription', access: 'signed', scopes: ['repository'],
-    handle: inRepository('read', async (ctx, call) => {
+    repoAccess: 'read',
+    handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.watches.SetWatch({ watch: false }, call.options);
       return noContent();
     }),

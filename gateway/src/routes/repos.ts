@@ -3,7 +3,7 @@
 import { invalid, notFound } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
-import { presentOne, presentRepositories, repoRef, resolveRepo } from './repo-context.js';
+import { presentOne, presentRepositories, repoCall, repoRef, resolveRepo } from './repo-context.js';
 
 /** The pull request settings of Gitea's EditRepoOption, named as in the JSON from end to end. */
 /**
@@ -41,9 +41,9 @@ interface CreateRepoOption {
   object_format_name?: string;
 }
 
-// Gitea's repoSearch sort keys; stars and forks are not tracked yet (all 0), so they order by id.
+// Gitea's repoSearch sort keys.
 const SORT_KEYS: Record<string, string> = {
-  alpha: 'alpha', created: 'created', updated: 'updated', size: 'size', git_size: 'size', lfs_size: 'size', id: 'id', stars: 'id', forks: 'id',
+  alpha: 'alpha', created: 'created', updated: 'updated', size: 'size', git_size: 'size', lfs_size: 'size', id: 'id', stars: 'stars', forks: 'forks',
 };
 
 // Gitea's repoSearch: `order` is read only when `sort` is given; its messages, its 422.
@@ -76,7 +76,17 @@ function boolParam(value: unknown): boolean | undefined {
 
 export async function search(ctx: RouteContext, request: Partial<repository.SearchRepositoriesRequest>) {
   const { page, limit } = ctx.page();
-  return ctx.deps.services.repository.SearchRepositories({ q: '', sort: '', order: '', visibility: '', archived: '', mode: '', owner_login: '', ...request, page: { page, limit } }, { caller: ctx.caller });
+  return ctx.deps.services.repository.SearchRepositories({ q: '', sort: '', order: '', visibility: '', archived: '', mode: '', owner_login: '', ...request, page: { page, limit } }, repoCall(ctx));
+}
+
+/**
+ * A page of the repositories among `ids` the caller may see (a user's watched or starred
+ * ones), presented, in one search call; X-Total-Count counts only the visible ones.
+ */
+export async function visibleRepositoriesOf(ctx: RouteContext, ids: number[]) {
+  if (!ids.length) return ok([], 0);
+  const reply = await search(ctx, { ids });
+  return ok(presentRepositories(ctx, reply.repositories), Number(reply.total));
 }
 
 async function listUserRepos(ctx: RouteContext) {
@@ -89,7 +99,7 @@ export const repoRoutes: Route[] = [
     method: 'POST', path: '/user/repos', operationId: 'createCurrentUserRepo', access: 'signed', scopes: ['user', 'repository'],
     statusOverrides: CREATE_OVERRIDES,
     async handle(ctx) {
-      const access = await ctx.deps.services.repository.CreateRepository(createOption(ctx, ctx.caller.userId), { caller: ctx.caller });
+      const access = await ctx.deps.services.repository.CreateRepository(createOption(ctx, ctx.caller.userId), repoCall(ctx));
       return created(presentOne(ctx, access));
     },
   },
@@ -97,8 +107,8 @@ export const repoRoutes: Route[] = [
     method: 'POST', path: '/admin/users/:username/repos', operationId: 'adminCreateRepo', access: 'admin', scopes: ['admin'],
     statusOverrides: CREATE_OVERRIDES,
     async handle(ctx) {
-      const owner = await ctx.deps.services.repository.GetOwner({ login: ctx.params.username }, { caller: ctx.caller });
-      const access = await ctx.deps.services.repository.CreateRepository(createOption(ctx, owner.id), { caller: ctx.caller });
+      const owner = await ctx.deps.services.repository.GetOwner({ login: ctx.params.username }, repoCall(ctx));
+      const access = await ctx.deps.services.repository.CreateRepository(createOption(ctx, owner.id), repoCall(ctx));
       return created(presentOne(ctx, access));
     },
   },
@@ -114,8 +124,8 @@ export const repoRoutes: Route[] = [
       const mode = typeof q.mode === 'string' ? q.mode : '';
       if (!SEARCH_MODES.has(mode)) throw invalid(`Invalid search mode: "${mode}"`);
       const { sort, order } = sortOf(q);
-      // There are no forks or mirrors yet: asking only for them finds nothing.
-      if (mode === 'fork' || mode === 'mirror') return ok({ ok: true, data: [] }, 0);
+      // Mirrors are not told apart in a search yet: asking only for them finds nothing.
+      if (mode === 'mirror') return ok({ ok: true, data: [] }, 0);
       const reply = await search(ctx, {
         q: typeof q.q === 'string' ? q.q : '',
         owner_id: Number(q.uid) || 0,
@@ -154,11 +164,12 @@ export const repoRoutes: Route[] = [
     async handle(ctx) {
       const id = Number(ctx.params.id);
       if (!Number.isSafeInteger(id) || id <= 0) throw notFound('The target couldn\'t be found.');
-      return ok(presentOne(ctx, await ctx.deps.services.repository.GetRepositoryById({ id }, { caller: ctx.caller })));
+      return ok(presentOne(ctx, await ctx.deps.services.repository.GetRepositoryById({ id }, repoCall(ctx))));
     },
   },
   {
     method: 'GET', path: '/repos/:owner/:repo', operationId: 'repoGet', access: 'public', scopes: ['repository'],
+    repoAccess: 'read',
     async handle(ctx) {
       const access = await resolveRepo(ctx);
       return ok(presentOne(ctx, access));
@@ -167,12 +178,14 @@ export const repoRoutes: Route[] = [
   {
     // The SPDX ids of the default branch's license files, as the repository JSON's `licenses`.
     method: 'GET', path: '/repos/:owner/:repo/licenses', operationId: 'repoGetLicenses', access: 'public', scopes: ['repository'],
+    repoAccess: 'read',
     async handle(ctx) {
       return ok((await resolveRepo(ctx)).repository?.licenses ?? []);
     },
   },
   {
     method: 'PATCH', path: '/repos/:owner/:repo', operationId: 'repoEdit', access: 'signed', scopes: ['repository'],
+    repoAccess: 'admin',
     statusOverrides: { repo_exists: 422, invalid_branch_name: 422 },
     async handle(ctx) {
       const b = ctx.body as Record<string, unknown>;
@@ -196,14 +209,15 @@ export const repoRoutes: Route[] = [
         template: opt<boolean>('template'),
         pull_request_settings: Object.fromEntries(PULL_REQUEST_SETTINGS.map((key) => [key, opt(key)])),
         internal_tracker: internalTrackerEdit(b.internal_tracker),
-      }, { caller: ctx.caller });
+      }, repoCall(ctx));
       return ok(presentOne(ctx, access));
     },
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo', operationId: 'repoDelete', access: 'signed', scopes: ['repository'],
+    repoAccess: 'owner',
     async handle(ctx) {
-      await ctx.deps.services.repository.DeleteRepository(repoRef(ctx), { caller: ctx.caller });
+      await ctx.deps.services.repository.DeleteRepository(repoRef(ctx), repoCall(ctx));
       return noContent();
     },
   },

@@ -2,8 +2,8 @@
 // the signed-in user's teams. Teams' repositories (/teams/{id}/repos) are in org-repos.ts.
 import type { identity } from '@anvil/proto';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
-import { presentTeam } from '../presenters/team.js';
-import { presentUser } from '../presenters/user.js';
+import { presentTeam } from '@anvil/presenters/team.js';
+import { presentUser } from '@anvil/presenters/user.js';
 
 const TEAM_STATUS = { team_already_exists: 422, last_org_owner: 422, owners_team_undeletable: 422 };
 

@@ -3,8 +3,8 @@
 // id; the repositories of a page are resolved in one call, for the caller, and an entry in
 // a repository the caller can no longer see is left out.
 import { ok, type Route, type RouteContext } from '../http/route.js';
-import type { IssueRepository } from '../presenters/issue.js';
-import { presentStopwatch, presentTrackedTime } from '../presenters/tracked-time.js';
+import type { IssueRepository } from '@anvil/presenters/issue.js';
+import { presentStopwatch, presentTrackedTime } from '@anvil/presenters/tracked-time.js';
 import { timestampOf } from './repo-issues.js';
 import { visibleRepositories } from './visible-repositories.js';
 

@@ -1,8 +1,8 @@
 // /user...: the signed-in user and their e-mail addresses (routers/api/v1/user/email.go).
 import { invalid } from '@anvil/kit';
 import { created, noContent, ok, type Route } from '../http/route.js';
-import { presentEmail } from '../presenters/account.js';
-import { presentUser } from '../presenters/user.js';
+import { presentEmail } from '@anvil/presenters/account.js';
+import { presentUser } from '@anvil/presenters/user.js';
 
 function emailsOf(body: unknown): string[] {
   const emails = (body as { emails?: unknown }).emails;

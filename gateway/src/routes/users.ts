@@ -5,8 +5,8 @@ import { invalid } from '@anvil/kit';
 import type { identity } from '@anvil/proto';
 import { ApiError } from '../http/errors.js';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
-import { presentAccessToken } from '../presenters/account.js';
-import { isUserVisibleTo, presentUser } from '../presenters/user.js';
+import { presentAccessToken } from '@anvil/presenters/account.js';
+import { isUserVisibleTo, presentUser } from '@anvil/presenters/user.js';
 
 /** The user named in the path, or 404 when it does not exist or the caller may not see it. */
 export async function loadVisibleUser(ctx: RouteContext, login: string): Promise<identity.User> {

@@ -1,97 +1,96 @@
 // The collaboration service: wiring only (DESIGN.md §2).
 import { fileURLToPath } from 'node:url';
 import { runService, type ServiceDeps } from '@anvil/kit';
+import type { AutoMergeDeps } from './domain/auto-merge.js';
 import type { DependencyDeps } from './domain/issue-dependencies.js';
 import type { PinDeps } from './domain/issue-pins.js';
 import type { SearchDeps } from './domain/issue-search.js';
 import type { LabelDeps } from './domain/labels.js';
 import type { MilestoneDeps } from './domain/milestones.js';
+import type { NotificationDeps } from './domain/notifications.js';
 import type { ReactionDeps } from './domain/reactions.js';
-import type { SubscriptionDeps } from './domain/subscriptions.js';
+import type { ReviewDeps } from './domain/reviews.js';
 import type { StopwatchDeps } from './domain/stopwatches.js';
+import type { SubscriptionDeps } from './domain/subscriptions.js';
 import type { TrackedTimeDeps } from './domain/tracked-times.js';
 import type { WatchDeps } from './domain/watches.js';
-import type { NotificationDeps } from './domain/notifications.js';
-import { notificationConsumer } from './events/notification-consumer.js';
-import { notificationGrpcService } from './grpc/notification-service.js';
-import { watchGrpcService } from './grpc/watch-service.js';
-import { notificationStore } from './store/notifications.js';
-import { watchStore } from './store/watches.js';
+import { autoMergeConsumer } from './events/auto-merge-consumer.js';
 import { identityUserConsumer } from './events/identity-user-consumer.js';
+import { notificationConsumer } from './events/notification-consumer.js';
+import { pushConsumer } from './events/push-consumer.js';
 import { repositoryConsumer } from './events/repository-consumer.js';
 import { commentGrpcService } from './grpc/comment-service.js';
 import { issueGrpcService } from './grpc/issue-service.js';
 import { labelGrpcService } from './grpc/label-service.js';
 import { milestoneGrpcService } from './grpc/milestone-service.js';
+import { notificationGrpcService } from './grpc/notification-service.js';
+import { pullGrpcService } from './grpc/pull-service.js';
 import { reactionGrpcService } from './grpc/reaction-service.js';
+import { repositoryAutoMerger, repositoryPullGit } from './grpc/repository-pull-git.js';
+import { reviewGrpcService } from './grpc/review-service.js';
 import { subscriptionGrpcService } from './grpc/subscription-service.js';
 import { trackedTimeGrpcService } from './grpc/tracked-time-service.js';
-import { pullGrpcService } from './grpc/pull-service.js';
-import { pullStore } from './store/pulls.js';
-import { reviewGrpcService } from './grpc/review-service.js';
-import { reviewStore } from './store/reviews.js';
-import type { ReviewDeps } from './domain/reviews.js';
-import type { AutoMergeDeps } from './domain/auto-merge.js';
-import { autoMergeConsumer } from './events/auto-merge-consumer.js';
+import { watchGrpcService } from './grpc/watch-service.js';
 import { autoMergeStore } from './store/auto-merges.js';
-import { pushConsumer } from './events/push-consumer.js';
-import { repositoryAutoMerger, repositoryPullGit } from './grpc/repository-pull-git.js';
-import { createDb, type CollaborationDb, type CollaborationTx } from './store/db.js';
 import { commentStore } from './store/comments.js';
+import { createDb, type CollaborationDb, type CollaborationTx } from './store/db.js';
 import { dependencyStore } from './store/issue-dependencies.js';
 import { pinStore } from './store/issue-pins.js';
 import { issueSearchStore } from './store/issue-search.js';
+import { announceUnannouncedCounts } from './store/issue-counts.js';
 import { issueStore } from './store/issues.js';
 import { labelStore } from './store/labels.js';
 import { milestoneStore } from './store/milestones.js';
+import { notificationStore } from './store/notifications.js';
+import { pullStore } from './store/pulls.js';
 import { reactionStore } from './store/reactions.js';
-import { subscriptionStore } from './store/subscriptions.js';
+import { reviewStore } from './store/reviews.js';
 import { stopwatchStore } from './store/stopwatches.js';
+import { subscriptionStore } from './store/subscriptions.js';
 import { trackedTimeStore } from './store/tracked-times.js';
+import { watchStore } from './store/watches.js';
 
 type Contexts = SearchDeps & LabelDeps & MilestoneDeps & ReactionDeps & SubscriptionDeps & PinDeps & DependencyDeps & ReviewDeps
   & TrackedTimeDeps & StopwatchDeps & AutoMergeDeps & WatchDeps & NotificationDeps;
 
-/** One set of stores per process, whatever asks first. */
-const contexts = new WeakMap<CollaborationDb, Contexts>();
-
+/** The stores and settings every gRPC service and consumer shares, made once before serving. */
 function contextsOf({ db, relay, config }: ServiceDeps<CollaborationDb>): Contexts {
-  let found = contexts.get(db);
-  if (!found) {
-    const onPublished = () => relay.kick();
-    found = { issues: issueStore(db, { onPublished }), labels: labelStore(db, { onPublished }), milestones: milestoneStore(db, { onPublished }), comments: commentStore(db, { onPublished }),
-      reactions: reactionStore(db), allowedReactions: config.settings.ui.REACTIONS, subscriptions: subscriptionStore(db),
-      pins: pinStore(db), dependencies: dependencyStore(db), issueSearch: issueSearchStore(db),
-      pulls: pullStore(db, { onPublished }), reviews: reviewStore(db, { onPublished }), autoMerges: autoMergeStore(db),
-      trackedTimes: trackedTimeStore(db, { onPublished }), stopwatches: stopwatchStore(db, { onPublished }),
-      timeTrackingEnabled: config.settings.service.ENABLE_TIMETRACKING,
-      watches: watchStore(db, { onPublished }), notifications: notificationStore(db),
-    };
-    contexts.set(db, found);
-  }
-  return found;
+  const onPublished = () => relay.kick();
+  return {
+    issues: issueStore(db, { onPublished }), labels: labelStore(db, { onPublished }), milestones: milestoneStore(db, { onPublished }),
+    comments: commentStore(db, { onPublished }), reactions: reactionStore(db), allowedReactions: config.settings.ui.REACTIONS,
+    subscriptions: subscriptionStore(db), pins: pinStore(db), dependencies: dependencyStore(db), issueSearch: issueSearchStore(db),
+    pulls: pullStore(db, { onPublished }), reviews: reviewStore(db, { onPublished }), autoMerges: autoMergeStore(db),
+    trackedTimes: trackedTimeStore(db, { onPublished }), stopwatches: stopwatchStore(db, { onPublished }),
+    timeTrackingEnabled: config.settings.service.ENABLE_TIMETRACKING,
+    watches: watchStore(db, { onPublished }), notifications: notificationStore(db),
+  };
 }
 
-await runService<CollaborationDb, CollaborationTx>({
+await runService<CollaborationDb, CollaborationTx, Contexts>({
   name: 'collaboration',
   migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
   createDb,
-  grpcServices: (deps) => {
-    const all = contextsOf(deps);
-    return [issueGrpcService(all), labelGrpcService(all), milestoneGrpcService(all), commentGrpcService(all), reactionGrpcService(all),
-      subscriptionGrpcService(all), pullGrpcService(all), reviewGrpcService(all),
-      trackedTimeGrpcService(all), watchGrpcService(all), notificationGrpcService(all)];
-  },
-  consumers: (deps) => {
+  beforeServing: async (deps) => contextsOf(deps),
+  grpcServices: (_deps, all) => [
+    issueGrpcService(all), labelGrpcService(all), milestoneGrpcService(all), commentGrpcService(all), reactionGrpcService(all),
+    subscriptionGrpcService(all), pullGrpcService(all), reviewGrpcService(all),
+    trackedTimeGrpcService(all), watchGrpcService(all), notificationGrpcService(all),
+  ],
+  consumers: (deps, all) => {
     // Pull requests follow pushes; the repository service answers their git facts.
     const pullGit = repositoryPullGit(deps.config.addresses.repository, deps.secret);
     deps.onShutdown('repository client', async () => pullGit.close());
     // Scheduled merges (merge_when_checks_succeed) are performed when a status makes the head succeed.
     const merger = repositoryAutoMerger(deps.config.addresses.repository, deps.secret);
     deps.onShutdown('repository merge client', async () => merger.close());
+    // Repositories whose issue counts were kept before they were announced tell repository once.
+    void announceUnannouncedCounts(deps.db)
+      .then((count) => count && (deps.relay.kick(), deps.log.info({ count }, 'announced the issue counts of existing repositories')))
+      .catch((err: unknown) => deps.log.warn({ err }, 'announcing existing issue counts stopped'));
     return [
       identityUserConsumer(deps.log), repositoryConsumer(deps.log), pushConsumer(deps.log, () => pullGit),
-      autoMergeConsumer(deps.log, contextsOf(deps), () => merger), notificationConsumer(),
+      autoMergeConsumer(deps.log, all, () => merger), notificationConsumer(),
     ];
   },
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { fileURLToPath } from 'node:url';
 import { createLogger, prismaAdapter, type Caller, type RepositoryScope } from '@anvil/kit';
 import { decodeEvent } from '@anvil/proto';
-import { createIssue, editIssue, listIssues, type IssueDeps } from '../src/domain/issues.js';
+import { createIssue, deleteIssue, editIssue, listIssues, type IssueDeps } from '../src/domain/issues.js';
 import { identityUserConsumer } from '../src/events/identity-user-consumer.js';
 import { repositoryConsumer } from '../src/events/repository-consumer.js';
 import { PrismaClient } from '../src/store/generated/client.js';
@@ -109,5 +109,22 @@ describe('issues in PostgreSQL', () => {
     expect((await list(2)).total).toBe(0);
     expect(await db.milestone.count({ where: { repository_id: 2n } })).toBe(0);
     expect((await list(1)).total).toBe(64);
+  });
+});
+
+describe('issue counts', () => {
+  it('announce the repository\'s counts with every creation, close, reopen and deletion, each with a higher version', async () => {
+    const repositoryId = 40;
+    const counts = async () => (await db.outboxEvent.findMany({ where: { subject: 'collaboration.repo_issue_counts.changed' }, orderBy: { seq: 'asc' } }))
+      .map((row) => decodeEvent(row.type, row.payload) as { repository_id: string; open_issues: string; closed_issues: string; version: string })
+      .filter((c) => Number(c.repository_id) === repositoryId)
+      .map((c) => [Number(c.open_issues), Number(c.closed_issues), Number(c.version)]);
+    const input = { title: 'counted', body: '', ref: '', assignees: [], labels: [], milestone: 0, closed: false };
+    await createIssue(deps, scope(repositoryId), ada, input);
+    await createIssue(deps, scope(repositoryId), ada, { ...input, closed: true });
+    await editIssue(deps, scope(repositoryId), ada, 1, { state: 'closed', milestone: 0 });
+    await editIssue(deps, scope(repositoryId), ada, 1, { state: 'open', milestone: 0 });
+    await deleteIssue(deps, scope(repositoryId), ada, 2);
+    expect(await counts()).toEqual([[1, 0, 1], [1, 1, 2], [0, 2, 3], [1, 1, 4], [1, 0, 5]]);
   });
 });

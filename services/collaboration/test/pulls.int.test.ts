@@ -9,7 +9,7 @@ import { createIssue } from '../src/domain/issues.js';
 import { createPull, listPulls, markPullMerged, type PullDeps } from '../src/domain/pulls.js';
 import { PrismaClient } from '../src/store/generated/client.js';
 import { issueStore } from '../src/store/issues.js';
-import { pullStore } from '../src/store/pulls.js';
+import { forgetBranchHead, pullStore, rememberBranchHead } from '../src/store/pulls.js';
 import { newRunId, testDatabase, type TestDatabase } from '../../../test/support/int-testbed.js';
 import { ada, adaScope } from './support/scope.js';
 
@@ -74,5 +74,52 @@ describe('pull requests in PostgreSQL', () => {
     expect((await markPullMerged(deps, scope(2), ada, 1, { mergeCommitSha: 'c'.repeat(40), headSha: facts.headSha })).hasMerged).toBe(true);
     await expect(markPullMerged(deps, scope(2), ada, 1, { mergeCommitSha: 'd'.repeat(40), headSha: facts.headSha })).rejects.toMatchObject({ reason: 'already_merged' });
     expect((await listPulls(deps, scope(2), { state: 'closed', milestone: 0, labels: [], poster: '', offset: 0, limit: 50 })).total).toBe(1);
+  });
+
+  it('show the base branch\'s head: from the facts they were opened with, then from pushes', async () => {
+    const first = await createPull(deps, scope(5), ada, {
+      title: 'based', body: '', baseBranch: 'main', headBranch: 'based', facts: { ...facts, baseSha: 'e'.repeat(40) }, assignees: [], labels: [], milestone: 0,
+    });
+    expect(first.baseSha).toBe('e'.repeat(40));
+    // A later pull does not move what a push said; a push does.
+    await rememberBranchHead(db, 5n, 'main', 'f'.repeat(40), { replace: true });
+    await createPull(deps, scope(5), ada, {
+      title: 'later', body: '', baseBranch: 'main', headBranch: 'later', facts: { ...facts, baseSha: 'e'.repeat(40) }, assignees: [], labels: [], milestone: 0,
+    });
+    const { items } = await listPulls(deps, scope(5), { state: 'open', milestone: 0, labels: [], poster: '', offset: 0, limit: 50 });
+    expect(items.map((p) => p.baseSha)).toEqual(['f'.repeat(40), 'f'.repeat(40)]);
+    await forgetBranchHead(db, 5n, 'main');
+    expect((await listPulls(deps, scope(5), { state: 'open', milestone: 0, labels: [], poster: '', offset: 0, limit: 50 })).items[0].baseSha).toBe('');
+  });
+
+  it('show requested reviewers and teams and count submitted reviews, a page of them in one statement', async () => {
+    const pull = await open(4, 'reviewed');
+    const user = (id: number, login: string) => db.user.create({ data: { id: BigInt(id), login, lower_name: login, profile: { id, login } } });
+    await user(501, 'bea');
+    await user(502, 'cy');
+    await user(503, 'dee');
+    const review = (reviewer: number, state: string, extra: { dismissed?: boolean; team_id?: bigint; team?: object } = {}) =>
+      db.pullReview.create({ data: { issue_id: BigInt(pull.issue.id), reviewer_id: BigInt(reviewer), state, ...extra } });
+    await review(501, 'REQUEST_REVIEW');
+    await review(501, 'COMMENT'); // a comment leaves bea's request standing
+    await review(502, 'APPROVED');
+    await review(503, 'REQUEST_CHANGES', { dismissed: true }); // dismissed: dee is not listed
+    await review(0, 'REQUEST_REVIEW', { team_id: 9n, team: { id: 9, name: 'Reviewers' } });
+    await review(502, 'PENDING');
+
+    const counted: string[] = [];
+    const watched = new PrismaClient({ adapter: prismaAdapter(database.url), log: [{ emit: 'event', level: 'query' }] });
+    watched.$on('query', (e) => counted.push(e.query));
+    try {
+      const { items } = await listPulls({ ...deps, pulls: pullStore(watched) }, scope(4), { state: 'open', milestone: 0, labels: [], poster: '', offset: 0, limit: 50 });
+      expect(counted).toHaveLength(1);
+      expect(items[0].requestedReviewers.map((u) => u.login)).toEqual(['bea', 'cy']);
+      expect(items[0].requestedTeams.map((t) => t.name)).toEqual(['Reviewers']);
+      // COMMENT, APPROVED and the dismissed REQUEST_CHANGES were submitted; a request or a pending review was not.
+      expect(items[0].reviewComments).toBe(3);
+      expect(items[0].baseSha).toBe('');
+    } finally {
+      await watched.$disconnect();
+    }
   });
 });

@@ -1,9 +1,8 @@
 // The hooks service: wiring only (DESIGN.md §2).
 import { fileURLToPath } from 'node:url';
-import { hostList, outboundDispatcher, runService, secretBox, type SecretBox, type ServiceDeps } from '@anvil/kit';
+import { hostList, listenForNotifications, outboundDispatcher, runService, secretBox, type SecretBox, type ServiceDeps } from '@anvil/kit';
 import { startSenders } from './delivery/sender.js';
 import { testDeliveries } from './delivery/test-deliveries.js';
-import { listenForNotifications } from './delivery/wakeup.js';
 import { webhookConsumer } from './events/webhook-consumer.js';
 import { hooksGrpcService, type HooksServiceDeps } from './grpc/hooks-service.js';
 import { createDb, type HooksDb, type HooksTx } from './store/db.js';
@@ -32,7 +31,11 @@ function startDelivering({ db, config, log, databaseUrl, onShutdown }: ServiceDe
     policy: { maxAttempts: settings.MAX_ATTEMPTS, backoffMs: settings.RETRY_BACKOFF_MS },
     senders: settings.SENDERS, maxPerHost: settings.MAX_PER_HOST,
   });
-  const listener = listenForNotifications(databaseUrl, { [DELIVERY_CHANNEL]: senders.kick, [WEBHOOK_CHANNEL]: () => hookCache.clear() }, log);
+  // Deliveries queued in any replica (raised by the transaction that writes them, delivered
+  // at commit) wake the sender pool; hook changes empty the hook cache. The pool also polls
+  // and the cache expires, so a lost connection only slows things down.
+  const listener = listenForNotifications(databaseUrl, { [DELIVERY_CHANNEL]: senders.kick, [WEBHOOK_CHANNEL]: () => hookCache.clear() }, log,
+    'queued deliveries and hook changes');
   // Old deliveries go by age and by count per hook; every replica may run it (a DELETE).
   const prune = () => pruneDeliveries(db, settings.DELIVERY_MAX_AGE_DAYS, settings.DELIVERY_MAX_PER_HOOK)
     .catch((err: unknown) => log.warn({ err }, 'could not prune webhook deliveries'));

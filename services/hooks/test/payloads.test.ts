@@ -2,7 +2,8 @@
 // chat types' messages, and form encoding.
 import { describe, expect, it } from '@jest/globals';
 import { deliveryBody, deliveryContentType } from '../src/payloads/body.js';
-import { pushPayload, statusPayload } from '../src/payloads/gitea.js';
+import { forkPayload, pushPayload, statusPayload } from '../src/payloads/gitea.js';
+import { HOOK_EVENT_KINDS } from '../src/events/hook-event-kinds.js';
 
 const ROOT = 'https://forge.example/';
 const repository = { id: 3, owner_id: 7, owner_login: 'ada', name: 'app', default_branch: 'main' } as never;
@@ -31,6 +32,20 @@ describe('webhook payloads', () => {
       index: 2, creator: { id: 7, login: 'ada' }, created: when, commit,
     } as never, ROOT);
     expect(payload).toMatchObject({ id: 2, sha: 'c'.repeat(40), context: 'ci/build', state: 'success', target_url: 'https://ci.example/1', sender: { login: 'ada' }, commit: { id: 'c'.repeat(40) } });
+  });
+
+  it('a fork fires `fork` on the forked repository with Gitea\'s ForkPayload: forkee the parent, repository the fork', () => {
+    const fork = { id: 9, owner_id: 8, owner_login: 'bob', name: 'app', default_branch: 'main', fork_id: 3 } as never;
+    const event = { repository: fork, parent: { ...(repository as object), num_forks: 1 }, actor_id: 8, actor: { id: 8, login: 'bob' } } as never;
+    const kind = HOOK_EVENT_KINDS['repository.repo.forked'];
+    expect(kind.event).toBe('fork');
+    expect(kind.repository(event)).toMatchObject({ id: 3 });
+    const payload = forkPayload(event, ROOT);
+    expect(payload).toMatchObject({
+      forkee: { full_name: 'ada/app', fork: false, forks_count: 1 },
+      repository: { full_name: 'bob/app', fork: true, parent: { full_name: 'ada/app' } },
+      sender: { login: 'bob' },
+    });
   });
 
   it('chat types get a message naming the repository, branch and commits', () => {

@@ -20,6 +20,7 @@ export * from './events/hints.js';
 export type * from './events/sql.js';
 export * from './db/prisma.js';
 export * from './db/migrate.js';
+export * from './db/listen.js';
 export * from './git-names.js';
 export * from './outbound/host-list.js';
 export * from './outbound/guard.js';

@@ -9,6 +9,7 @@ import { forwardAccessHints } from './events/access-hints.js';
 import { identityOrgConsumer } from './events/identity-org-consumer.js';
 import { identityUserConsumer } from './events/identity-user-consumer.js';
 import { gitStorage } from './git/git-storage.js';
+import { forkHeadGit } from './git/fork-git.js';
 import { RepositoryStorage } from './git/storage.js';
 import { branchGit } from './git/branch-git.js';
 import { PreReceiveHooks } from './git-http/pre-receive.js';
@@ -27,6 +28,10 @@ import { linguistTable } from './git/linguist-table.js';
 import { languageGrpcService } from './grpc/language-service.js';
 import { topicGrpcService } from './grpc/topic-service.js';
 import { topicStore } from './store/topics.js';
+import { starGrpcService } from './grpc/star-service.js';
+import { starStore } from './store/stars.js';
+import { avatarGrpcService } from './grpc/avatar-service.js';
+import { avatarStore } from './store/avatars.js';
 import { gitFactsConsumer } from './events/git-facts-consumer.js';
 import { gitFactsReader } from './git/git-facts.js';
 import { gitFactsStore } from './store/git-facts.js';
@@ -56,6 +61,7 @@ import type { CommitStatusStore } from './domain/commit-statuses.js';
 import { commitStatusGit } from './git/commit-status-git.js';
 import { commitStatusCleanupConsumer } from './events/commit-status-cleanup.js';
 import { watchCountConsumer } from './events/watch-count-consumer.js';
+import { issueCountConsumer } from './events/issue-count-consumer.js';
 import { RefIndex } from './git/ref-index.js';
 import { gitRefRows } from './store/git-refs.js';
 import { pullGitGrpcService } from './grpc/pull-git-service.js';
@@ -68,7 +74,7 @@ function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: R
   const { repository } = config.settings;
   return {
     store: repositoryStore(db, { onPublished: () => relay.kick() }),
-    git: gitStorage(storage, (owner, name) => writeLock.run(owner, name, async () => {})),
+    git: gitStorage(storage, (owner, name) => writeLock.run(owner, name, async () => {}), (owner, name, work) => writeLock.run(owner, name, work)),
     templates: templateCatalog(),
     settings: {
       forcePrivate: repository.FORCE_PRIVATE, maxCreationLimit: repository.MAX_CREATION_LIMIT, defaultBranch: repository.DEFAULT_BRANCH,
@@ -76,9 +82,6 @@ function domainDeps({ config, db, relay }: ServiceDeps<RepositoryDb>, storage: R
     },
   };
 }
-
-// The SPDX texts (5 MB) load on the first license file seen, not at start.
-const licenseDetector = new LicenseDetector(() => createRequire(import.meta.url)('spdx-license-list/full') as LicenseTexts);
 
 /** What the gRPC services, the consumers and the git side channel share, made once. */
 interface Wiring {
@@ -118,6 +121,8 @@ async function wire(service: ServiceDeps<RepositoryDb>): Promise<Omit<Wiring, 'm
   });
   const deps = domainDeps(service, storage, writeLock);
   const identityCommits = identityCommitClients(service.config.addresses.identity, service.secret);
+  // The SPDX texts (5 MB) load on the first license file seen, not at start.
+  const licenseDetector = new LicenseDetector(() => createRequire(import.meta.url)('spdx-license-list/full') as LicenseTexts);
   return {
     deps, storage, refs, writeLock,
     protections: branchProtectionStore(db),
@@ -152,10 +157,10 @@ async function startBackground(service: ServiceDeps<RepositoryDb>, w: Omit<Wirin
   await startGitHttpServer({
     address: service.config.repositoryHttpAddress, secret: service.secret, log, deps: w.deps, storage: w.storage, preReceive, writeLock: w.writeLock, refs: w.refs,
   });
-  // Repositories from before branch_count and licenses were kept get them now, in the background.
-  void backfillGitFacts(w.gitFacts, (err, repository) => log.warn({ err, repository }, 'reading a repository\'s branches and licenses failed'))
-    .then((count) => count && log.info({ count }, 'recorded branch counts and licenses of existing repositories'))
-    .catch((err: unknown) => log.warn({ err }, 'recording branch counts and licenses stopped'));
+  // Repositories from before licenses were kept get them now, in the background.
+  void backfillGitFacts(w.gitFacts, (err, repository) => log.warn({ err, repository }, 'reading a repository\'s licenses failed'))
+    .then((count) => count && log.info({ count }, 'recorded licenses of existing repositories'))
+    .catch((err: unknown) => log.warn({ err }, 'recording licenses stopped'));
   // Repositories without rows (created before the table, or by a path outside a write
   // turn) get them in the background; until then their reads go to git.
   void w.refs.backfill().then((count) => count && log.info({ count }, 'refs table backfilled'));
@@ -172,6 +177,8 @@ function grpcServices({ db, config }: ServiceDeps<RepositoryDb>, w: Wiring) {
     tagGrpcService({ store, tags: tagGit(storage, refs), writeLock, refs, storage }),
     languageGrpcService({ ...w.languages, refs, storage }),
     topicGrpcService({ store, topics: topicStore(db) }),
+    starGrpcService({ store, stars: starStore(db) }),
+    avatarGrpcService({ store, avatars: avatarStore(db), limits: config.settings.picture }),
     templateGrpcService(deps.templates),
     unadoptedGrpcService({ store, rows: unadoptedRows(db), git: unadoptedGit(storage), settings: deps.settings }),
     commitStatusGrpcService({ store, statuses, git: commitStatusGit(storage) }),
@@ -180,7 +187,7 @@ function grpcServices({ db, config }: ServiceDeps<RepositoryDb>, w: Wiring) {
     commitGrpcService({ store, git: commitGit(storage, refs), people: commitPeople, signatures: identityCommits.signatures, refs, storage }),
     contentGrpcService({ store, protections, files: contentFiles(storage, refs), maxBlobSize: config.settings.api.DEFAULT_MAX_BLOB_SIZE, writeLock, sizes: w.sizes, refs, storage }),
     pullGitGrpcService({
-      store, protections, statuses, pullGit: pullGit(storage), writeLock, branches,
+      store, protections, statuses, pullGit: pullGit(storage), writeLock, branches, forkHeads: forkHeadGit(storage),
       signatureOf: (caller) => signatureOf(store, caller),
     }),
     ...w.migrations.services,
@@ -203,6 +210,7 @@ await runService<RepositoryDb, RepositoryTx, Wiring>({
     gitFactsConsumer(log, () => gitFacts),
     commitStatusCleanupConsumer(),
     watchCountConsumer(),
+    issueCountConsumer(),
     ...migrations.consumers,
   ],
 });

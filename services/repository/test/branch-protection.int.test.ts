@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createBranchProtection, DEFAULT_PROTECTION } from '../src/domain/branch-protections.js';
-import { createRepository, editRepository, type RepositoryDeps } from '../src/domain/repositories.js';
+import { createRepository, editRepository, resolveRepository, type RepositoryDeps } from '../src/domain/repositories.js';
 import { RefUpdateConflict, updateRef } from '../src/git/branches.js';
 import { listRefs } from '../src/git/refs.js';
 import type { RepositoryStorage } from '../src/git/storage.js';
@@ -70,9 +70,9 @@ describe('the pre-receive hook with real git', () => {
     const { repository } = await createRepository(deps, {
       owner_id: 1, name: 'guarded', description: '', private: false, default_branch: '', auto_init: true, readme: '', template: false, object_format_name: '',
     }, alice);
-    await createBranchProtection({ store: deps.store, protections: branchProtectionStore(db) }, 'alice', 'guarded', {
+    await createBranchProtection({ store: deps.store, protections: branchProtectionStore(db) }, await resolveRepository(deps.store, 'alice', 'guarded', alice), {
       ...DEFAULT_PROTECTION, ruleName: 'main', enablePush: true, enablePushWhitelist: true, pushWhitelistUsernames: ['bob'],
-    }, alice);
+    });
     const gitDir = storage.pathOf('alice', 'guarded');
     const before = (await listRefs(gitDir)).get('refs/heads/main');
 
@@ -101,9 +101,9 @@ describe('the pre-receive hook with real git', () => {
     const { repository } = await createRepository(deps, {
       owner_id: 3, name: 'signed', description: '', private: false, default_branch: '', auto_init: true, readme: '', template: false, object_format_name: '',
     }, carol);
-    await createBranchProtection({ store: deps.store, protections: branchProtectionStore(db) }, 'carol', 'signed', {
+    await createBranchProtection({ store: deps.store, protections: branchProtectionStore(db) }, await resolveRepository(deps.store, 'carol', 'signed', carol), {
       ...DEFAULT_PROTECTION, ruleName: 'ma*', enablePush: true, requireSignedCommits: true,
-    }, carol);
+    });
     const gitDir = storage.pathOf('carol', 'signed');
     expect((await run(['clone', gitDir, 'signed-work'], dir)).code).toBe(0);
     const work = join(dir, 'signed-work');
@@ -121,7 +121,7 @@ describe('the pre-receive hook with real git', () => {
     const { repository } = await createRepository(deps, {
       owner_id: 4, name: 'attic', description: '', private: false, default_branch: '', auto_init: true, readme: '', template: false, object_format_name: '',
     }, dave);
-    await editRepository(deps, 'dave', 'attic', { archived: true }, dave);
+    await editRepository(deps, await resolveRepository(deps.store, 'dave', 'attic', dave), { archived: true }, dave);
     const gitDir = storage.pathOf('dave', 'attic');
     expect((await run(['clone', gitDir, 'attic-work'], dir)).code).toBe(0);
     const work = join(dir, 'attic-work');

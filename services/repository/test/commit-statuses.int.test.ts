@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { decodeEvent } from '@anvil/proto';
 import { createCommitStatus, listCommitStatuses, requiredStatusesMet, type CommitStatusDeps } from '../src/domain/commit-statuses.js';
-import { createRepository, type RepositoryDeps } from '../src/domain/repositories.js';
+import { createRepository, resolveRepository, type RepositoryDeps } from '../src/domain/repositories.js';
 import { commitStatusCleanupConsumer } from '../src/events/commit-status-cleanup.js';
 import { commitStatusGit } from '../src/git/commit-status-git.js';
 import { commitInitialFiles } from '../src/git/refs.js';
@@ -36,8 +36,11 @@ beforeAll(async () => {
 
 afterAll(() => tb?.close());
 
-const set = (state: string, context: string, revision = sha) =>
-  createCommitStatus(deps, 'ada', 'ci', { sha: revision, state, context, targetUrl: '', description: '' }, ada);
+/** The repository as the gateway would send it for Ada (her own: owner). */
+const ci = () => resolveRepository(deps.store, 'ada', 'ci', ada);
+
+const set = async (state: string, context: string, revision = sha) =>
+  createCommitStatus(deps, await ci(), { sha: revision, state, context, targetUrl: '', description: '' }, ada);
 
 describe('commit statuses in PostgreSQL', () => {
   it('give 50 concurrent statuses on one commit 50 distinct indexes, each with its event', async () => {
@@ -67,13 +70,13 @@ describe('commit statuses in PostgreSQL', () => {
     expect(await requiredStatusesMet(deps.statuses, repositoryId, sha, ['unit', 'lint'])).toBe(true);
     expect(await requiredStatusesMet(deps.statuses, repositoryId, sha, ['load/*'])).toBe(false);
 
-    const newest = await listCommitStatuses(deps, 'ada', 'ci', { ...page, revision: sha, byRef: false, limit: 3 }, ada);
+    const newest = await listCommitStatuses(deps, await ci(), { ...page, revision: sha, byRef: false, limit: 3 });
     expect(newest.total).toBe(53);
     expect(newest.items.map((s) => s.index)).toEqual([53, 52, 51]);
     // Gitea's "leastindex" is index descending and "highestindex" ascending.
-    expect((await listCommitStatuses(deps, 'ada', 'ci', { ...page, revision: sha, byRef: false, sort: 'highestindex', limit: 2 }, ada)).items.map((s) => s.index)).toEqual([1, 2]);
-    expect((await listCommitStatuses(deps, 'ada', 'ci', { ...page, revision: sha, byRef: false, sort: 'leastindex', limit: 2 }, ada)).items.map((s) => s.index)).toEqual([53, 52]);
-    const failures = await listCommitStatuses(deps, 'ada', 'ci', { ...page, revision: 'main', byRef: true, state: 'failure' }, ada);
+    expect((await listCommitStatuses(deps, await ci(), { ...page, revision: sha, byRef: false, sort: 'highestindex', limit: 2 })).items.map((s) => s.index)).toEqual([1, 2]);
+    expect((await listCommitStatuses(deps, await ci(), { ...page, revision: sha, byRef: false, sort: 'leastindex', limit: 2 })).items.map((s) => s.index)).toEqual([53, 52]);
+    const failures = await listCommitStatuses(deps, await ci(), { ...page, revision: 'main', byRef: true, state: 'failure' });
     expect(failures.items.map((s) => [s.context, s.index])).toEqual([['unit', 51]]);
   });
 

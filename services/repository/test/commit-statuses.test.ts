@@ -14,7 +14,6 @@ const SHA = 'c'.repeat(40);
 const owner: Owner = { id: 1, login: 'ada', type: 'user', isAdmin: false, restricted: false, visibility: 'public', fullName: '', email: 'ada@example.com', maxRepoCreation: -1 };
 const caller = (userId: number, login: string): Caller => ({ userId, login, isAdmin: false, restricted: false, scopes: [] });
 const ADA = caller(1, 'ada');
-const EVE = caller(2, 'eve');
 
 const status = (context: string, state: CommitStatusState): Pick<CommitStatus, 'context' | 'state'> => ({ context, state });
 
@@ -54,7 +53,8 @@ function fakes(repo: Partial<Repository> = {}) {
       readCommit: async (_o, _n, sha) => ({ id: sha, message: 'Initial\n', authorName: 'Ada', authorEmail: 'ada@example.com', authorTime: 0, committerName: 'Ada', committerEmail: 'ada@example.com', committerTime: 0, added: [], removed: [], modified: [] }),
     },
   };
-  return { deps, rows, events };
+  const access = { repository, owner, permission: 'owner' as const };
+  return { deps, access, rows, events };
 }
 
 const input = (state: string, context = '', sha = SHA) => ({ sha, state, targetUrl: '', description: '', context });
@@ -99,18 +99,18 @@ describe('required status checks', () => {
   });
 
   it('are read from the latest status of each context of the commit', async () => {
-    const { deps } = fakes();
-    await createCommitStatus(deps, 'ada', 'lib', input('failure', 'ci'), ADA);
+    const { deps, access } = fakes();
+    await createCommitStatus(deps, access, input('failure', 'ci'), ADA);
     expect(await requiredStatusesMet(deps.statuses, 7, SHA, ['ci'])).toBe(false);
-    await createCommitStatus(deps, 'ada', 'lib', input('success', 'ci'), ADA);
+    await createCommitStatus(deps, access, input('success', 'ci'), ADA);
     expect(await requiredStatusesMet(deps.statuses, 7, SHA, ['ci'])).toBe(true);
   });
 });
 
 describe('setting a commit status', () => {
   it('stores it under the full sha of the named commit, context "default" when none is given, and announces it', async () => {
-    const { deps, events } = fakes();
-    const { status: created, repository } = await createCommitStatus(deps, 'ada', 'lib', { sha: 'main', state: 'success', targetUrl: ' https://ci.example/1 ', description: ' ok ', context: '' }, ADA);
+    const { deps, access, events } = fakes();
+    const { status: created, repository } = await createCommitStatus(deps, access, { sha: 'main', state: 'success', targetUrl: ' https://ci.example/1 ', description: ' ok ', context: '' }, ADA);
     expect(created).toMatchObject({ sha: SHA, index: 1, state: 'success', context: 'default', targetUrl: 'https://ci.example/1', description: 'ok', creatorId: 1 });
     expect(created.creator?.login).toBe('ada');
     expect(repository).toEqual({ owner: 'ada', name: 'lib' });
@@ -118,41 +118,35 @@ describe('setting a commit status', () => {
     expect(events[0]).toMatchObject({ status: { sha: SHA, context: 'default' }, creator: { id: 1, login: 'ada' }, commit: { id: SHA } });
   });
 
-  it('refuses a caller without write access', async () => {
-    const { deps, rows } = fakes();
-    await expect(createCommitStatus(deps, 'ada', 'lib', input('success'), EVE)).rejects.toMatchObject({ kind: 'forbidden' });
-    expect(rows).toHaveLength(0);
-  });
-
   it('refuses an unknown state and a commit that does not exist', async () => {
-    const { deps, rows } = fakes();
-    await expect(createCommitStatus(deps, 'ada', 'lib', input('done'), ADA)).rejects.toMatchObject({ kind: 'invalid' });
-    await expect(createCommitStatus(deps, 'ada', 'lib', input('success', 'ci', 'f'.repeat(40)), ADA)).rejects.toMatchObject({ kind: 'not_found', reason: 'commit_not_found' });
+    const { deps, access, rows } = fakes();
+    await expect(createCommitStatus(deps, access, input('done'), ADA)).rejects.toMatchObject({ kind: 'invalid' });
+    await expect(createCommitStatus(deps, access, input('success', 'ci', 'f'.repeat(40)), ADA)).rejects.toMatchObject({ kind: 'not_found', reason: 'commit_not_found' });
     expect(rows).toHaveLength(0);
   });
 
   it('is not_found in an empty repository', async () => {
-    const { deps } = fakes({ empty: true });
-    await expect(createCommitStatus(deps, 'ada', 'lib', input('success'), ADA)).rejects.toBeInstanceOf(DomainError);
+    const { deps, access } = fakes({ empty: true });
+    await expect(createCommitStatus(deps, access, input('success'), ADA)).rejects.toBeInstanceOf(DomainError);
   });
 });
 
 describe('reading commit statuses', () => {
   it('lists nothing for an unknown sha but refuses an unknown ref', async () => {
-    const { deps } = fakes();
-    await createCommitStatus(deps, 'ada', 'lib', input('success', 'ci'), ADA);
+    const { deps, access } = fakes();
+    await createCommitStatus(deps, access, input('success', 'ci'), ADA);
     const page = { sort: '', state: '', offset: 0, limit: 30 };
-    expect((await listCommitStatuses(deps, 'ada', 'lib', { ...page, revision: 'nope', byRef: false }, EVE)).total).toBe(0);
-    await expect(listCommitStatuses(deps, 'ada', 'lib', { ...page, revision: 'nope', byRef: true }, EVE)).rejects.toMatchObject({ kind: 'not_found' });
-    expect((await listCommitStatuses(deps, 'ada', 'lib', { ...page, revision: SHA.slice(0, 7), byRef: true }, EVE)).total).toBe(1);
+    expect((await listCommitStatuses(deps, access, { ...page, revision: 'nope', byRef: false })).total).toBe(0);
+    await expect(listCommitStatuses(deps, access, { ...page, revision: 'nope', byRef: true })).rejects.toMatchObject({ kind: 'not_found' });
+    expect((await listCommitStatuses(deps, access, { ...page, revision: SHA.slice(0, 7), byRef: true })).total).toBe(1);
   });
 
   it('combines the latest status of each context, paging the statuses but not the state', async () => {
-    const { deps } = fakes();
-    await createCommitStatus(deps, 'ada', 'lib', input('failure', 'a'), ADA);
-    await createCommitStatus(deps, 'ada', 'lib', input('success', 'b'), ADA);
-    await createCommitStatus(deps, 'ada', 'lib', input('pending', 'a'), ADA);
-    const combined = await combinedStatus(deps, 'ada', 'lib', 'main', { offset: 0, limit: 1 }, EVE);
+    const { deps, access } = fakes();
+    await createCommitStatus(deps, access, input('failure', 'a'), ADA);
+    await createCommitStatus(deps, access, input('success', 'b'), ADA);
+    await createCommitStatus(deps, access, input('pending', 'a'), ADA);
+    const combined = await combinedStatus(deps, access, 'main', { offset: 0, limit: 1 });
     expect(combined).toMatchObject({ state: 'pending', sha: SHA, total: 2 });
     expect(combined.statuses.map((s) => [s.context, s.state])).toEqual([['a', 'pending']]);
   });

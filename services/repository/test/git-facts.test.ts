@@ -5,7 +5,7 @@ import type { RepositoryStore } from '../src/domain/store.js';
 
 const MIT = 'Permission is hereby granted, free of charge, to any person obtaining a copy of this software';
 
-function depsWith(repositories: Record<number, { name: string; branches: number; license?: string }>) {
+function depsWith(repositories: Record<number, { name: string; license?: string }>) {
   const saved = new Map<number, GitFacts>();
   const deps: GitFactsDeps = {
     store: {
@@ -14,7 +14,6 @@ function depsWith(repositories: Record<number, { name: string; branches: number;
         : undefined),
     } as unknown as RepositoryStore,
     git: {
-      countBranches: async (_owner, name) => Object.values(repositories).find((r) => r.name === name)!.branches,
       licenseFiles: async (_owner, name) => {
         const license = Object.values(repositories).find((r) => r.name === name)!.license;
         return license ? [{ name: 'LICENSE', text: license }] : [];
@@ -30,17 +29,17 @@ function depsWith(repositories: Record<number, { name: string; branches: number;
 }
 
 describe('git facts', () => {
-  it('records the branch count and the licenses of the default branch', async () => {
-    const { deps, saved } = depsWith({ 1: { name: 'app', branches: 3, license: MIT } });
-    expect(await refreshGitFacts(deps, 1)).toEqual({ branchCount: 3, licenses: ['MIT'] });
-    expect(saved.get(1)).toEqual({ branchCount: 3, licenses: ['MIT'] });
+  it('records the licenses of the default branch', async () => {
+    const { deps, saved } = depsWith({ 1: { name: 'app', license: MIT } });
+    expect(await refreshGitFacts(deps, 1)).toEqual({ licenses: ['MIT'] });
+    expect(saved.get(1)).toEqual({ licenses: ['MIT'] });
     expect(await refreshGitFacts(deps, 99)).toBeUndefined();
   });
 
-  it('fills in every repository that has none at start, each once, even one without branches', async () => {
-    const { deps, saved } = depsWith({ 1: { name: 'a', branches: 1 }, 2: { name: 'b', branches: 0 }, 3: { name: 'c', branches: 2, license: MIT } });
+  it('fills in every repository that has none at start, each once, even one without a license', async () => {
+    const { deps, saved } = depsWith({ 1: { name: 'a' }, 2: { name: 'b' }, 3: { name: 'c', license: MIT } });
     expect(await backfillGitFacts(deps, () => undefined)).toBe(3);
     expect([...saved.keys()].sort()).toEqual([1, 2, 3]);
-    expect(saved.get(3)).toEqual({ branchCount: 2, licenses: ['MIT'] });
+    expect(saved.get(3)).toEqual({ licenses: ['MIT'] });
   });
 });

@@ -14,7 +14,7 @@ import { listCommits } from '../src/domain/commits.js';
 import type { RepositoryStore } from '../src/domain/store.js';
 import { contentFiles } from '../src/git/content-git.js';
 import { commitGit } from '../src/git/commits-git.js';
-import { readWithScope, scopedReadAccess } from '../src/grpc/read-access.js';
+import { repositoryRead, scopedReadAccess } from '../src/grpc/read-access.js';
 import { gitRefRows } from '../src/store/git-refs.js';
 import { repositoryTestbed, type RepositoryTestbed } from './support/testbed.js';
 
@@ -203,12 +203,13 @@ describe('the refs table', () => {
     const ada = { userId: 1, login: 'ada', isAdmin: false, restricted: false, scopes: ['all'] };
     // Any question to the store (permission, collaborators, teams, protections) fails the read.
     const store = new Proxy({}, { get: (_t, key) => () => { throw new Error(`the store was asked ${String(key)}`); } }) as unknown as RepositoryStore;
-    const deps = { refs, storage: bed.storage };
+    const deps = { store, refs, storage: bed.storage };
     const ref = { owner: 'ada', name: 'tracked' };
+    const context = { caller: ada, repository: scope };
 
     let before = reads;
     const contentDeps = { store, protections: store as never, files: contentFiles(bed.storage, refs), maxBlobSize: 1 << 20, sizes: { refresh: () => undefined } };
-    const view = await readWithScope(deps, scope, ref, ada, (known) => getContents(contentDeps, 'ada', 'tracked', { path: '', revision: '', includeContent: true, includeCommit: true }, ada, known));
+    const view = await repositoryRead(deps, ref, context, (access) => getContents(contentDeps, access, { path: '', revision: '', includeContent: true, includeCommit: true }));
     expect(view.at).toMatchObject({ kind: 'branch', name: row.default_branch });
     expect(reads - before).toBe(1);
 
@@ -216,9 +217,9 @@ describe('the refs table', () => {
     const people = { usersByEmails: async () => new Map() };
     const commitDeps = { store, git: commitGit(bed.storage, refs), people, signatures: { verify: async () => [] } };
     const details = { stat: false, verification: false, files: false };
-    const page = await readWithScope(deps, scope, ref, ada, (known) => listCommits(commitDeps, 'ada', 'tracked', ada, {
+    const page = await repositoryRead(deps, ref, context, (access) => listCommits(commitDeps, access, {
       sha: '', path: '', not: '', since: '', until: '', page: 1, limit: 10, details, summaryOnly: true,
-    }, known));
+    }));
     expect(page.commits.length).toBeGreaterThan(0);
     expect(reads - before).toBe(1);
   });

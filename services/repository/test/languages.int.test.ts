@@ -2,7 +2,7 @@
 // cached, the repository's `language` set to the top one, stats gone with the repository.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { getLanguages, type LanguageDeps } from '../src/domain/language-stats.js';
-import { createRepository, deleteRepository, type RepositoryDeps } from '../src/domain/repositories.js';
+import { createRepository, deleteRepository, type RepositoryDeps, resolveRepository } from '../src/domain/repositories.js';
 import { languageGit } from '../src/git/language-git.js';
 import { linguistTable } from '../src/git/linguist-table.js';
 import { commitInitialFiles } from '../src/git/refs.js';
@@ -34,7 +34,7 @@ describe('language statistics', () => {
     const commit = await commitInitialFiles(gitDir, 'main', { 'main.py': 'print(1)\n', 'util.go': 'package util\n\n// x\n' }, 'Add\n', { name: 'Ada', email: 'ada@example.com' });
     await db.repository.update({ where: { id: BigInt(created.repository.id) }, data: { empty: false } });
 
-    expect(await getLanguages(languages, 'ada', 'calc', ada)).toEqual([['Go', 19], ['Python', 9]]);
+    expect(await getLanguages(languages, await resolveRepository(repos.store, 'ada', 'calc', ada))).toEqual([['Go', 19], ['Python', 9]]);
     const row = await db.languageStats.findUnique({ where: { repository_id_commit_sha: { repository_id: BigInt(created.repository.id), commit_sha: commit } } });
     expect(row?.languages).toEqual({ Go: 19, Python: 9 });
     expect((await db.repository.findUnique({ where: { id: BigInt(created.repository.id) } }))?.language).toBe('Go');
@@ -42,10 +42,11 @@ describe('language statistics', () => {
     // A commit's statistics never change: this process answers from memory, and another
     // process (a fresh store) reads the row back rather than recomputing — change it and see.
     await db.languageStats.update({ where: { repository_id_commit_sha: { repository_id: BigInt(created.repository.id), commit_sha: commit } }, data: { languages: { Go: 1 } } });
-    expect(await getLanguages(languages, 'ada', 'calc', ada)).toEqual([['Go', 19], ['Python', 9]]);
-    expect(await getLanguages({ ...languages, stats: languageStatsStore(db) }, 'ada', 'calc', ada)).toEqual([['Go', 1]]);
+    const calc = await resolveRepository(repos.store, 'ada', 'calc', ada);
+    expect(await getLanguages(languages, calc)).toEqual([['Go', 19], ['Python', 9]]);
+    expect(await getLanguages({ ...languages, stats: languageStatsStore(db) }, calc)).toEqual([['Go', 1]]);
 
-    await deleteRepository(repos, 'ada', 'calc', ada);
+    await deleteRepository(repos, await resolveRepository(repos.store, 'ada', 'calc', ada), ada);
     expect(await db.languageStats.count({ where: { repository_id: BigInt(created.repository.id) } })).toBe(0);
   });
 });

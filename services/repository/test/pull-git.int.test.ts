@@ -9,7 +9,7 @@ import type { Caller } from '@anvil/kit';
 import { createBranchProtection, DEFAULT_PROTECTION } from '../src/domain/branch-protections.js';
 import { checkMergeability, countDiverging, diffStats, getMergeBase, listPullCommits, pullDiff, type PullGitDeps } from '../src/domain/pull-git.js';
 import { mergeToRef, updatePullRef, type MergeInput, type PullMergeDeps } from '../src/domain/pull-merge.js';
-import { createRepository } from '../src/domain/repositories.js';
+import { createRepository, resolveRepository } from '../src/domain/repositories.js';
 import { signatureOf } from '../src/domain/signatures.js';
 import { RepositoryWriteLock } from '../src/domain/write-lock.js';
 import { branchGit } from '../src/git/branch-git.js';
@@ -199,6 +199,19 @@ describe('merging a pull request', () => {
     expect(await getMergeBase(deps, 'alice', r.name, 'main', 'refs/pull/1/head', alice)).toMatchObject({ headSha: head });
   });
 
+  it('merges a pull whose head branch is gone from the pull\'s own ref', async () => {
+    const r = await diverged();
+    const head = await r.branch('topic');
+    expect(await updatePullRef(deps, 'alice', r.name, 1, 'topic', alice)).toBe(head);
+    await run(['push', 'origin', ':topic'], r.work);
+    const result = await merge(r.name, { head: 'refs/heads/topic' });
+    expect(result.headSha).toBe(head);
+    expect(await git(r.gitDir, 'log', '-1', '--format=%P%n%s', 'main')).toBe(`${result.baseBefore} ${head}\nMerge pull request 'Add things' (#1) from topic into main`);
+    // Without a pull ref to fall back on, a missing head branch is not found.
+    await expect(merge(r.name, { head: 'refs/heads/nothing', pullIndex: 0 })).rejects.toMatchObject({ reason: 'head_not_found' });
+    await expect(merge(r.name, { head: 'refs/heads/topic', baseBranch: 'gone' })).rejects.toMatchObject({ reason: 'base_not_found' });
+  });
+
   it('keeps a head in refs/pull/<index>/head for a pull whose branch is later deleted', async () => {
     const r = await diverged();
     const head = await r.branch('topic');
@@ -215,18 +228,18 @@ describe('merging under branch protection', () => {
     await r.commit('a.txt', 'a\n');
     await r.push('topic');
     await expect(merge(r.name, {}, bob)).rejects.toMatchObject({ reason: 'not_allowed_to_merge', message: 'User not allowed to merge PR' });
-    await createBranchProtection({ store: tb.deps.store, protections: deps.protections }, 'alice', r.name, {
+    await createBranchProtection({ store: tb.deps.store, protections: deps.protections }, await resolveRepository(tb.deps.store, 'alice', r.name, alice), {
       ...DEFAULT_PROTECTION, ruleName: 'main', enableMergeWhitelist: true, mergeWhitelistUsernames: ['bob'],
-    }, alice);
+    });
     const result = await merge(r.name, {}, bob);
     expect(await r.branch('main')).toBe(result.mergeCommitSha);
   });
 
   it('refuses a pull that changes a protected file, with the rule\'s message', async () => {
     const r = await repo();
-    await createBranchProtection({ store: tb.deps.store, protections: deps.protections }, 'alice', r.name, {
+    await createBranchProtection({ store: tb.deps.store, protections: deps.protections }, await resolveRepository(tb.deps.store, 'alice', r.name, alice), {
       ...DEFAULT_PROTECTION, ruleName: 'main', enablePush: true, protectedFilePatterns: '*.lock',
-    }, alice);
+    });
     await r.checkout('topic');
     await r.commit('deps.lock', 'pinned\n');
     await r.push('topic');
@@ -251,9 +264,9 @@ describe('a merge racing a push', () => {
         const real = pullGitOf(tb.storage.pathOf(owner, name));
         return {
           ...real,
-          updateRef: async (ref, newSha, oldSha) => {
-            if (ref === 'refs/heads/main') await r.push('main');
-            return real.updateRef(ref, newSha, oldSha);
+          updateRefs: async (moves) => {
+            if (moves.some((m) => m.ref === 'refs/heads/main')) await r.push('main');
+            return real.updateRefs(moves);
           },
         };
       },

@@ -4,7 +4,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createRepository, editRepository, type RepositoryDeps } from '../src/domain/repositories.js';
+import { createRepository, editRepository, type RepositoryDeps, resolveRepository } from '../src/domain/repositories.js';
 import { listRefs } from '../src/git/refs.js';
 import type { RepositoryStorage } from '../src/git/storage.js';
 import type { RepositoryDb } from '../src/store/db.js';
@@ -38,7 +38,7 @@ describe('repository names over PostgreSQL and git', () => {
     const access = await createRepository(deps, input(1, '.profile', { auto_init: true }), ann);
     expect(access.repository).toMatchObject({ name: '.profile', empty: false });
     expect([...(await listRefs(storage.pathOf('ann', '.profile'))).keys()]).toEqual(['refs/heads/main']);
-    await editRepository(deps, 'ann', '.profile', { name: '.github' }, ann);
+    await editRepository(deps, await resolveRepository(deps.store, 'ann', '.profile', ann), { name: '.github' }, ann);
     expect(await readdir(join(dir, 'repositories', 'ann'))).toEqual(['.github.git']);
   });
 
@@ -56,11 +56,11 @@ describe('repository names over PostgreSQL and git', () => {
     const cat = await owner(3, 'cat');
     await createRepository(deps, input(3, 'first'), cat);
     await createRepository(deps, input(3, 'second'), cat);
-    await expect(editRepository(deps, 'cat', 'first', { name: 'SECOND' }, cat)).rejects.toMatchObject({
+    await expect(editRepository(deps, await resolveRepository(deps.store, 'cat', 'first', cat), { name: 'SECOND' }, cat)).rejects.toMatchObject({
       kind: 'already_exists', reason: 'repo_exists', message: 'repo name is already taken [name: SECOND]',
     });
-    await expect(editRepository(deps, 'cat', 'first', { name: '-' }, cat)).rejects.toMatchObject({ kind: 'invalid', message: 'repo name is reserved [name: -]' });
-    await expect(editRepository(deps, 'cat', 'first', { name: 'first.wiki' }, cat)).rejects.toMatchObject({
+    await expect(editRepository(deps, await resolveRepository(deps.store, 'cat', 'first', cat), { name: '-' }, cat)).rejects.toMatchObject({ kind: 'invalid', message: 'repo name is reserved [name: -]' });
+    await expect(editRepository(deps, await resolveRepository(deps.store, 'cat', 'first', cat), { name: 'first.wiki' }, cat)).rejects.toMatchObject({
       kind: 'invalid', message: 'repo name\'s pattern is not allowed [name: first.wiki, pattern: *.wiki]',
     });
     expect((await stat(storage.pathOf('cat', 'first'))).isDirectory()).toBe(true);
@@ -72,13 +72,13 @@ describe('FORCE_PRIVATE on edit', () => {
     const dan = await owner(4, 'dan');
     const made = await createRepository(forced, input(4, 'hidden'), dan);
     expect(made.repository.private).toBe(true);
-    await expect(editRepository(forced, 'dan', 'hidden', { private: false }, dan)).rejects.toMatchObject({
+    await expect(editRepository(forced, await resolveRepository(forced.store, 'dan', 'hidden', dan), { private: false }, dan)).rejects.toMatchObject({
       kind: 'invalid', message: 'cannot change private repository to public',
     });
-    expect((await editRepository(forced, 'dan', 'hidden', { private: true, description: 'x' }, dan)).repository).toMatchObject({ private: true, description: 'x' });
-    expect((await editRepository(forced, 'dan', 'hidden', { private: false }, siteAdmin)).repository.private).toBe(false);
+    expect((await editRepository(forced, await resolveRepository(forced.store, 'dan', 'hidden', dan), { private: true, description: 'x' }, dan)).repository).toMatchObject({ private: true, description: 'x' });
+    expect((await editRepository(forced, await resolveRepository(forced.store, 'dan', 'hidden', siteAdmin), { private: false }, siteAdmin)).repository.private).toBe(false);
     // Made public by an admin (or before the switch), an edit that repeats `private: false` keeps it public.
-    expect((await editRepository(forced, 'dan', 'hidden', { private: false, description: 'y' }, dan)).repository.private).toBe(false);
-    expect((await editRepository(forced, 'dan', 'hidden', { private: true }, dan)).repository.private).toBe(true);
+    expect((await editRepository(forced, await resolveRepository(forced.store, 'dan', 'hidden', dan), { private: false, description: 'y' }, dan)).repository.private).toBe(false);
+    expect((await editRepository(forced, await resolveRepository(forced.store, 'dan', 'hidden', dan), { private: true }, dan)).repository.private).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
-// The tag use cases over fakes: who may read and write, what is refused, what is announced.
+// The tag use cases over fakes: what is refused, what is announced. Who may read and write
+// is the gateway's route table (`repoAccess`, gateway/test/repo-access.test.ts).
 import { describe, expect, it } from '@jest/globals';
 import { DomainError, type Caller } from '@anvil/kit';
 import type { Owner } from '../src/domain/owner.js';
@@ -10,7 +11,6 @@ import type { GitTag } from '../src/git/tags.js';
 const owner: Owner = { id: 1, login: 'ada', type: 'user', isAdmin: false, restricted: false, visibility: 'public', fullName: '', email: 'ada@example.com', maxRepoCreation: -1 };
 const caller = (userId: number, login: string): Caller => ({ userId, login, isAdmin: false, restricted: false, scopes: [] } as unknown as Caller);
 const ADA = caller(1, 'ada');
-const EVE = caller(2, 'eve');
 const SHA = 'a'.repeat(40);
 
 function fakes(repo: Partial<Repository> = {}) {
@@ -37,50 +37,49 @@ function fakes(repo: Partial<Repository> = {}) {
     isValidTagName: (name) => !name.startsWith('-'),
   };
   const deps: TagDeps = { store, tags: git };
-  return { deps, tags, published };
+  const access = { repository, owner, permission: 'owner' as const };
+  return { deps, access, tags, published };
 }
 
 const kindOf = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e instanceof DomainError ? `${e.kind}:${e.reason}` : String(e)));
 
 describe('tags', () => {
   it('creates an annotated tag at the default branch and announces tag.created with the commit', async () => {
-    const { deps, published } = fakes();
-    const { tag, repository } = await createTag(deps, 'ada', 'lib', { tagName: 'v1', target: '', message: 'One' }, ADA);
+    const { deps, access, published } = fakes();
+    const { tag, repository } = await createTag(deps, access, { tagName: 'v1', target: '', message: 'One' }, ADA);
     expect(repository).toEqual({ owner: 'ada', name: 'lib' });
     expect(tag).toMatchObject({ name: 'v1', commitSha: SHA, annotated: true });
     expect(published).toEqual([expect.objectContaining({ kind: 'tag.created', name: 'v1', ref: 'refs/tags/v1', sha: SHA, pusher: { id: 1, login: 'ada' } })]);
   });
 
   it('refuses a taken name (already_exists), an unknown target (not_found) and a bad name (invalid), announcing nothing', async () => {
-    const { deps, published } = fakes();
-    await createTag(deps, 'ada', 'lib', { tagName: 'v1', target: '', message: '' }, ADA);
+    const { deps, access, published } = fakes();
+    await createTag(deps, access, { tagName: 'v1', target: '', message: '' }, ADA);
     published.length = 0;
-    expect(await kindOf(createTag(deps, 'ada', 'lib', { tagName: 'v1', target: '', message: '' }, ADA))).toBe('already_exists:tag_exists');
-    expect(await kindOf(createTag(deps, 'ada', 'lib', { tagName: 'v2', target: 'nope', message: '' }, ADA))).toBe('not_found:tag_target_not_found');
-    expect(await kindOf(createTag(deps, 'ada', 'lib', { tagName: '-x', target: '', message: '' }, ADA))).toBe('invalid:invalid_tag_name');
+    expect(await kindOf(createTag(deps, access, { tagName: 'v1', target: '', message: '' }, ADA))).toBe('already_exists:tag_exists');
+    expect(await kindOf(createTag(deps, access, { tagName: 'v2', target: 'nope', message: '' }, ADA))).toBe('not_found:tag_target_not_found');
+    expect(await kindOf(createTag(deps, access, { tagName: '-x', target: '', message: '' }, ADA))).toBe('invalid:invalid_tag_name');
     expect(published).toEqual([]);
   });
 
-  it('lets readers list but not write; hides a private repository; keeps an archived one read-only', async () => {
-    const { deps } = fakes();
-    expect((await listTags(deps, 'ada', 'lib', EVE, 0, 30)).total).toBe(0);
-    expect(await kindOf(createTag(deps, 'ada', 'lib', { tagName: 'v1', target: '', message: '' }, EVE))).toBe('forbidden:repo_permission_denied');
-    expect(await kindOf(listTags(fakes({ private: true }).deps, 'ada', 'lib', EVE, 0, 30))).toBe('not_found:repo_not_found');
-    expect(await kindOf(createTag(fakes({ archived: true }).deps, 'ada', 'lib', { tagName: 'v1', target: '', message: '' }, ADA))).toBe('forbidden:repo_archived');
+  it('keeps an archived repository\'s tags read-only', async () => {
+    const { deps, access } = fakes({ archived: true });
+    expect((await listTags(deps, access, 0, 30)).total).toBe(0);
+    expect(await kindOf(createTag(deps, access, { tagName: 'v1', target: '', message: '' }, ADA))).toBe('forbidden:repo_archived');
   });
 
   it('deletes a tag and announces tag.deleted; an unknown tag is not_found', async () => {
-    const { deps, published } = fakes();
-    await createTag(deps, 'ada', 'lib', { tagName: 'v1', target: '', message: '' }, ADA);
-    await deleteTag(deps, 'ada', 'lib', 'v1', ADA);
+    const { deps, access, published } = fakes();
+    await createTag(deps, access, { tagName: 'v1', target: '', message: '' }, ADA);
+    await deleteTag(deps, access, 'v1', ADA);
     expect(published.map((e) => e.kind)).toEqual(['tag.created', 'tag.deleted']);
-    expect(await kindOf(deleteTag(deps, 'ada', 'lib', 'v1', ADA))).toBe('not_found:tag_not_found');
+    expect(await kindOf(deleteTag(deps, access, 'v1', ADA))).toBe('not_found:tag_not_found');
   });
 
   it('pages the list', async () => {
-    const { deps } = fakes();
-    for (const name of ['a', 'b', 'c']) await createTag(deps, 'ada', 'lib', { tagName: name, target: '', message: '' }, ADA);
-    const page = await listTags(deps, 'ada', 'lib', ADA, 1, 1);
+    const { deps, access } = fakes();
+    for (const name of ['a', 'b', 'c']) await createTag(deps, access, { tagName: name, target: '', message: '' }, ADA);
+    const page = await listTags(deps, access, 1, 1);
     expect(page.total).toBe(3);
     expect(page.items.map((t) => t.name)).toEqual(['b']);
   });

@@ -5,25 +5,14 @@
 // (an issue with any of them matches; names nothing has are dropped); "assigned",
 // "created", "mentioned", "review_requested" and "reviewed" mean the signed-in caller.
 import type { Caller } from '@anvil/kit';
-import type { Issue } from './issue-store.js';
+import type { Issue, IssueQuery } from './issue-store.js';
 
-export interface IssueSearch {
+/** A repository's issue query over many repositories, with the people filters only the search has. */
+export interface IssueSearch extends IssueQuery {
   repositoryIds: number[];
-  state: 'open' | 'closed' | 'all';
-  type: 'issues' | 'pulls' | 'all';
-  labels: string[];
-  milestones: string[];
-  q: string;
-  since?: Date;
-  before?: Date;
-  posterId?: number;
   posterLogin?: string;
-  assigneeId?: number;
-  mentionedId?: number;
   reviewRequestedId?: number;
   reviewedId?: number;
-  offset: number;
-  limit: number;
 }
 
 export interface IssueSearchStore {

@@ -49,6 +49,8 @@ export interface Issue {
   pinOrder: number;
   ref: string;
   contentVersion: number;
+  /** A pull request's merge state (its issue JSON's pull_request); undefined for an issue. */
+  pull?: { hasMerged: boolean; mergedAt?: Date };
 }
 
 export interface IssueQuery {

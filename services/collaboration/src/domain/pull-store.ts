@@ -1,5 +1,6 @@
 // What the pull request rules need from storage; src/store/pulls.ts implements it over Prisma.
 import type { ChangeContext, Issue, IssueQuery, NewIssue } from './issue-store.js';
+import type { TeamSnapshot } from './reviews.js';
 import type { UserProfile } from './users.js';
 
 export type PullStatus = 'mergeable' | 'conflict' | 'checking';
@@ -10,6 +11,8 @@ export interface Pull {
   baseBranch: string;
   headBranch: string;
   headRepoId: number;
+  /** The head repository's owner for a pull from a fork ("" for a head in the base). */
+  headOwnerLogin: string;
   headSha: string;
   mergeBase: string;
   status: PullStatus;
@@ -21,6 +24,14 @@ export interface Pull {
   mergedAt?: Date;
   mergedBy?: UserProfile;
   mergeCommitSha: string;
+  /** Users whose latest standing review (approved, changes requested, or asked) is on this pull, oldest first. */
+  requestedReviewers: UserProfile[];
+  /** Teams asked to review, as they were when asked, oldest first. */
+  requestedTeams: TeamSnapshot[];
+  /** Submitted reviews (not pending, not review requests): Gitea's review_comments. */
+  reviewComments: number;
+  /** The base branch's head as collaboration last heard it ('' when unknown). */
+  baseSha: string;
 }
 
 /** The git facts of a head against its base, from the repository service. */
@@ -35,9 +46,12 @@ export interface PullGitFacts {
 }
 
 export interface NewPull extends PullGitFacts {
+  /** The base branch's head the facts were computed against ('' when not told). */
+  baseSha?: string;
   baseBranch: string;
   headBranch: string;
   headRepoId: number;
+  headOwnerLogin: string;
 }
 
 export type PullAction = 'opened' | 'closed' | 'reopened' | 'edited' | 'synchronized'
@@ -51,7 +65,7 @@ export interface PullStore {
    */
   create(context: ChangeContext, issue: NewIssue, pull: NewPull): Promise<Pull | undefined>;
   find(repositoryId: number, index: number): Promise<Pull | undefined>;
-  findByBranches(repositoryId: number, baseBranch: string, headBranch: string): Promise<Pull | undefined>;
+  findByBranches(repositoryId: number, baseBranch: string, headBranch: string, headRepoId: number): Promise<Pull | undefined>;
   list(context: { repository: ChangeContext['repository'] }, query: IssueQuery): Promise<{ items: Pull[]; total: number }>;
   /** Moves an open pull to another base with its new facts; 'duplicate' when an open pull already has that head and base. */
   changeBase(context: ChangeContext, index: number, baseBranch: string, facts: PullGitFacts): Promise<Pull | 'duplicate' | undefined>;

@@ -15,6 +15,12 @@ export interface PullGitReader {
   compare(repo: RepositoryName, baseBranch: string, head: string): Promise<(PullGitFacts & { ahead: number; baseSha: string }) | undefined>;
   /** Keeps refs/pull/<index>/head at the head, so the pull outlives its branch. */
   keepHead(repo: RepositoryName, index: number, sha: string): Promise<void>;
+  /**
+   * A pull from a fork: copies the fork's head branch into the base's refs/pull/<index>/head
+   * (the repository service's FetchForkHead) and answers the base; undefined when the base,
+   * the fork or the branch is gone.
+   */
+  fetchForkHead(baseRepositoryId: number, headRepositoryId: number, headBranch: string, index: number): Promise<{ base: import('@anvil/proto').repository.Repository } | undefined>;
 }
 
 export type PushOutcome =
@@ -22,11 +28,16 @@ export type PushOutcome =
   | { kind: 'synchronized'; facts: PullGitFacts }
   | { kind: 'merged'; headSha: string; mergeCommitSha: string };
 
-/** What a push means for one open pull. */
-export async function outcomeOfPush(git: PullGitReader, repo: RepositoryName, pull: { index: number; baseBranch: string; headBranch: string }): Promise<PushOutcome> {
-  const facts = await git.compare(repo, pull.baseBranch, `refs/heads/${pull.headBranch}`);
+/**
+ * What a push means for one open pull. A pull from a fork is compared through its
+ * refs/pull/<index>/head, which the caller brought up to date (fetchForkHead) when the fork
+ * was pushed; its base never has the fork's branch.
+ */
+export async function outcomeOfPush(git: PullGitReader, repo: RepositoryName, pull: { index: number; baseBranch: string; headBranch: string; fromFork?: boolean }): Promise<PushOutcome> {
+  const pullRef = `refs/pull/${pull.index}/head`;
+  const facts = await git.compare(repo, pull.baseBranch, pull.fromFork ? pullRef : `refs/heads/${pull.headBranch}`);
   if (!facts) return { kind: 'unchanged' };
-  await git.keepHead(repo, pull.index, facts.headSha);
+  if (!pull.fromFork) await git.keepHead(repo, pull.index, facts.headSha);
   if (facts.ahead === 0) return { kind: 'merged', headSha: facts.headSha, mergeCommitSha: facts.baseSha };
   return { kind: 'synchronized', facts };
 }

@@ -18,7 +18,9 @@ export interface CreatePullInput {
   body: string;
   baseBranch: string;
   headBranch: string;
-  facts: Omit<NewPull, 'baseBranch' | 'headBranch' | 'headRepoId'>;
+  /** A head in a fork of the base's network (the gateway resolved it); unset for a head in the base. */
+  headRepository?: { id: number; ownerLogin: string };
+  facts: Omit<NewPull, 'baseBranch' | 'headBranch' | 'headRepoId' | 'headOwnerLogin'>;
   assignees: string[];
   labels: number[];
   milestone: number;
@@ -30,13 +32,15 @@ export interface CreatePullInput {
 export async function createPull(deps: PullDeps, scope: RepositoryScope | undefined, caller: Caller, input: CreatePullInput): Promise<Pull> {
   const repository = scopedRepository(scope);
   requireNotArchived(repository);
-  if (input.baseBranch === input.headBranch) throw invalid('Invalid PullRequest: There are no changes between the head and the base', 'same_branch');
+  const fromFork = input.headRepository && input.headRepository.id > 0 && input.headRepository.id !== repository.id ? input.headRepository : undefined;
+  if (!fromFork && input.baseBranch === input.headBranch) throw invalid('Invalid PullRequest: There are no changes between the head and the base', 'same_branch');
   const issue = await createIssueFields(deps, repository, caller, {
     title: input.title, body: input.body, ref: '', assignees: input.assignees, labels: input.labels, milestone: input.milestone, dueDate: input.dueDate, closed: false,
     assignable: input.assignable,
   });
   const pull = await deps.pulls.create(changeContext(repository, caller), issue, {
-    ...input.facts, baseBranch: input.baseBranch, headBranch: input.headBranch, headRepoId: repository.id,
+    ...input.facts, baseBranch: input.baseBranch, headBranch: input.headBranch,
+    headRepoId: fromFork?.id ?? repository.id, headOwnerLogin: fromFork?.ownerLogin ?? '',
   });
   if (!pull) {
     throw alreadyExists(`pull request already exists for these targets [head_branch: ${input.headBranch}, base_branch: ${input.baseBranch}]`, 'pull_exists');
@@ -51,9 +55,10 @@ export async function getPull(deps: PullDeps, scope: RepositoryScope | undefined
   return pull;
 }
 
-export async function getPullByBranches(deps: PullDeps, scope: RepositoryScope | undefined, baseBranch: string, headBranch: string): Promise<Pull> {
+/** GET /pulls/{base}/{head}: `headRepoId` names a fork's head (0: a branch of this repository). */
+export async function getPullByBranches(deps: PullDeps, scope: RepositoryScope | undefined, baseBranch: string, headBranch: string, headRepoId = 0): Promise<Pull> {
   const repository = scopedRepository(scope);
-  const pull = await deps.pulls.findByBranches(repository.id, baseBranch, headBranch.replace(/^[^:]*:/, ''));
+  const pull = await deps.pulls.findByBranches(repository.id, baseBranch, headBranch.replace(/^[^:]*:/, ''), headRepoId > 0 ? headRepoId : repository.id);
   if (!pull) throw pullNotFound();
   return pull;
 }

@@ -53,14 +53,18 @@ export function autoMergeConsumer(log: Logger, stores: { pulls: PullStore; revie
         const verdicts = latestVerdicts((await stores.reviews.list(pull, { offset: 0, limit: 10_000 })).items)
           .map((r) => ({ reviewerId: r.reviewerId, state: r.state, official: r.official, stale: r.stale }));
         const doer: Caller = { userId: scheduled.doerId, login: scheduled.doerLogin, isAdmin: false, restricted: false, scopes: ['all'] };
+        // A fork's head is merged from the base's copy of it; its branch is the fork's to keep.
+        const fromFork = pull.headRepoId !== Number(repo.id);
         try {
           const merged = await merger().merge(name, doer, {
-            baseBranch: scheduled.baseBranch, head: `refs/heads/${scheduled.headBranch}`, style: scheduled.style, message: scheduled.message,
-            pullIndex: scheduled.index, pullTitle: scheduled.title, deleteHeadBranch: scheduled.deleteBranchAfterMerge ? scheduled.headBranch : '',
+            baseBranch: scheduled.baseBranch, head: fromFork ? `refs/pull/${scheduled.index}/head` : `refs/heads/${scheduled.headBranch}`,
+            style: scheduled.style, message: scheduled.message,
+            pullIndex: scheduled.index, pullTitle: scheduled.title, deleteHeadBranch: scheduled.deleteBranchAfterMerge && !fromFork ? scheduled.headBranch : '',
             expectedHeadSha: scheduled.headSha, verdicts,
           });
           await storeManualMerge(tx, consumerContextOf(repo, { id: scheduled.doerId, login: scheduled.doerLogin }), {
-            issueId: scheduled.issueId, index: scheduled.index, baseBranch: scheduled.baseBranch, headBranch: scheduled.headBranch, headSha: scheduled.headSha,
+            issueId: scheduled.issueId, index: scheduled.index, repositoryId: Number(repo.id), baseBranch: scheduled.baseBranch,
+            headBranch: scheduled.headBranch, headRepoId: pull.headRepoId, headSha: scheduled.headSha,
           }, { headSha: merged.headSha, mergeCommitSha: merged.mergeCommitSha, mergedById: scheduled.doerId });
           await tx.pullAutoMerge.deleteMany({ where: { issue_id: BigInt(scheduled.issueId) } });
           log.info({ repository: repo.id, pull: scheduled.index }, 'scheduled merge performed');

@@ -7,6 +7,7 @@ import type { ChangeContext } from '../domain/issue-store.js';
 import { outcomeOfPush, type PullGitReader } from '../domain/pull-sync.js';
 import type { CollaborationTx } from '../store/db.js';
 import { openPullsOnBranch, storeFacts, storeManualMerge } from '../store/pull-sync.js';
+import { forgetBranchHead, rememberBranchHead } from '../store/pulls.js';
 
 export const PUSH_CONSUMER = 'collaboration-pull-push';
 
@@ -31,14 +32,27 @@ export function pushConsumer(log: Logger, git: () => PullGitReader): Omit<Consum
       const push = event.payload as repository.Push | undefined;
       const repo = push?.repository;
       if (!push || !repo?.id || !push.ref.startsWith('refs/heads/')) return;
-      if (/^0+$/.test(push.after)) return; // a deleted branch: its pulls keep their last head
       const branch = push.ref.slice('refs/heads/'.length);
+      // The branch's head for the pulls based on it (base.sha), in this push's transaction.
+      if (/^0+$/.test(push.after)) {
+        await forgetBranchHead(tx, BigInt(repo.id), branch);
+        return; // a deleted branch: its pulls keep their last head
+      }
+      await rememberBranchHead(tx, BigInt(repo.id), branch, push.after, { replace: true });
       const pulls = await openPullsOnBranch(tx, Number(repo.id), branch);
       if (!pulls.length) return;
-      const context = consumerContextOf(repo, push.pusher ?? undefined);
-      const name = { owner: repo.owner_login, name: repo.name };
+      const pushed = Number(repo.id);
       for (const pull of pulls) {
-        const outcome = await outcomeOfPush(git(), name, pull);
+        const fromFork = pull.headRepoId !== pull.repositoryId;
+        let base: repository.Repository = repo;
+        if (fromFork && pull.headRepoId === pushed) {
+          // The fork's branch moved: its commits reach the base's refs/pull/<index>/head first.
+          const fetched = await git().fetchForkHead(pull.repositoryId, pull.headRepoId, pull.headBranch, pull.index);
+          if (!fetched) continue;
+          base = fetched.base;
+        }
+        const context = consumerContextOf(base, push.pusher ?? undefined);
+        const outcome = await outcomeOfPush(git(), { owner: base.owner_login, name: base.name }, { ...pull, fromFork });
         if (outcome.kind === 'synchronized') await storeFacts(tx, context, pull, outcome.facts);
         else if (outcome.kind === 'merged') {
           await storeManualMerge(tx, context, pull, { headSha: outcome.headSha, mergeCommitSha: outcome.mergeCommitSha, mergedById: Number(push.pusher?.id ?? 0) });

@@ -6,7 +6,7 @@ import { listIssueDependencies, setIssueDependency, type DependencyDeps } from '
 import { moveIssuePin, pinIssue, pinnedIssues, unpinIssue, type PinDeps } from '../domain/issue-pins.js';
 import { searchIssues, type SearchDeps } from '../domain/issue-search.js';
 import { changeIssueAssignees, createIssue, deleteIssue, editIssue, getIssue, listIssues, setIssueDeadline, setIssueLock } from '../domain/issues.js';
-import { dateOf, issueMessage } from './messages.js';
+import { dateOf, issueListMessage, issueMessage } from './messages.js';
 
 export const ISSUE_SERVICE_NAME = 'anvil.collaboration.v1.IssueService';
 
@@ -27,7 +27,7 @@ export function issueService(deps: PinDeps & DependencyDeps & SearchDeps): Servi
         since: dateOf(request.since), before: dateOf(request.before),
         createdBy: request.created_by, assignedBy: request.assigned_by, mentionedBy: request.mentioned_by, ...pageOf(request.page),
       });
-      return { issues: items.map(issueMessage), total };
+      return issueListMessage(items, total);
     },
     async GetIssue(request, { repository }) {
       return issueMessage(await getIssue(deps, repository, request.index));
@@ -67,11 +67,11 @@ export function issueService(deps: PinDeps & DependencyDeps & SearchDeps): Servi
     },
     async ListPinnedIssues(_request, { repository }) {
       const issues = await pinnedIssues(deps, repository);
-      return { issues: issues.map(issueMessage), total: issues.length };
+      return issueListMessage(issues, issues.length);
     },
     async ListIssueDependencies(request, { repository }) {
       const { items, total } = await listIssueDependencies(deps, repository, request.index, request.blocks, pageOf(request.page));
-      return { issues: items.map(issueMessage), total };
+      return issueListMessage(items, total);
     },
     async SetIssueDependency(request, { repository }) {
       return issueMessage(await setIssueDependency(deps, repository, request.index, request.other_index, request.blocks, request.add, Number(request.other_repository_id)));
@@ -85,7 +85,7 @@ export function issueService(deps: PinDeps & DependencyDeps & SearchDeps): Servi
         q: request.q, since: dateOf(request.since), before: dateOf(request.before), assigned: request.assigned, created: request.created,
         mentioned: request.mentioned, reviewRequested: request.review_requested, reviewed: request.reviewed, createdBy: request.created_by, ...pageOf(request.page),
       });
-      return { issues: items.map(issueMessage), total };
+      return issueListMessage(items, total);
     },
     async SetIssueLock(request, { caller, repository }) {
       await setIssueLock(deps, repository, caller, request.index, request.locked, request.reason);

@@ -35,7 +35,23 @@ export function issueMessage(issue: Issue): pb.IssueInput {
     assignees: issue.assignees.map(userMessage), comments: issue.comments,
     created_at: timestamp(issue.createdAt), updated_at: timestamp(issue.updatedAt), closed_at: optionalTimestamp(issue.closedAt), due_date: optionalTimestamp(issue.dueDate),
     pin_order: issue.pinOrder, ref: issue.ref, content_version: issue.contentVersion,
+    pull: issue.pull ? { merged: issue.pull.hasMerged, merged_at: optionalTimestamp(issue.pull.mergedAt) } : undefined,
   };
+}
+
+/** A page of issues as an IssueList: each user once in `users`, the issues naming them by id (collaboration.proto). */
+export function issueListMessage(items: Issue[], total: number): pb.IssueListInput {
+  const users = new Map<number, UserProfile>();
+  const ref = (user: UserProfile) => {
+    users.set(Number(user.id), user);
+    return { id: user.id };
+  };
+  const issues = items.map((issue) => ({
+    ...issueMessage(issue),
+    user: issue.poster ? ref(issue.poster) : undefined,
+    assignees: issue.assignees.map(ref),
+  }));
+  return { issues, total, users: [...users.values()].map(userMessage) };
 }
 
 export function commentMessage(comment: Comment): pb.CommentInput {

@@ -15,9 +15,10 @@ export function pullService(deps: AutoMergeDeps): ServiceImplementation<collabor
     async CreatePull(request, { caller, repository }) {
       return pullMessage(await createPull(deps, repository, caller, {
         title: request.title, body: request.body, baseBranch: request.base_branch, headBranch: request.head_branch,
+        headRepository: Number(request.head_repo_id) > 0 ? { id: Number(request.head_repo_id), ownerLogin: request.head_owner_login } : undefined,
         facts: {
           headSha: request.head_sha, mergeBase: request.merge_base, mergeable: request.mergeable, conflictedFiles: request.conflicted_files,
-          additions: request.additions, deletions: request.deletions, changedFiles: request.changed_files,
+          additions: request.additions, deletions: request.deletions, changedFiles: request.changed_files, baseSha: request.base_sha,
         },
         assignees: request.assignees, labels: request.labels, milestone: request.milestone, dueDate: dateOf(request.due_date),
         assignable: assignableOf(request.assignable),
@@ -33,7 +34,7 @@ export function pullService(deps: AutoMergeDeps): ServiceImplementation<collabor
       return pullMessage(await getPull(deps, repository, request.index));
     },
     async GetPullByBranches(request, { repository }) {
-      return pullMessage(await getPullByBranches(deps, repository, request.base_branch, request.head_branch));
+      return pullMessage(await getPullByBranches(deps, repository, request.base_branch, request.head_branch, Number(request.head_repo_id ?? 0)));
     },
     async ChangePullBase(request, { caller, repository }) {
       return pullMessage(await changePullBase(deps, repository, caller, request.index, request.base_branch, {

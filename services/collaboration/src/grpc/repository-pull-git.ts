@@ -29,6 +29,18 @@ export function repositoryPullGit(address: string, secret: string): PullGitReade
     async keepHead(ref, index, sha) {
       await client.UpdatePullRef({ ref, index, head: sha }, options);
     },
+    async fetchForkHead(baseRepositoryId, headRepositoryId, headBranch, index) {
+      try {
+        const reply = await client.FetchForkHead({
+          repository_id: baseRepositoryId, head_repository_id: headRepositoryId, head_branch: headBranch, index,
+        }, options);
+        return reply.base?.repository ? { base: reply.base.repository } : undefined;
+      } catch (err) {
+        // A base or fork deleted meanwhile, or the branch gone: the pull keeps its last head.
+        if (err instanceof DomainError && err.kind === 'not_found') return undefined;
+        throw err;
+      }
+    },
     close: () => client.close(),
   };
 }

@@ -2,11 +2,12 @@
 // assignees and milestone (read models joined in, notes/performance.md rule 4), and the
 // total the list reports: from the per-repository counters when only state and type
 // filter, else counted by a window over the filtered rows.
+import { createHash } from 'node:crypto';
 import type { Issue, IssueQuery, Label, Milestone } from '../domain/issue-store.js';
 import type { ScopedRepository } from '../domain/scope.js';
 import type { UserProfile } from '../domain/users.js';
 import { Prisma } from './generated/client.js';
-import type { CollaborationDb, CollaborationTx } from './db.js';
+import { queryRows, type CollaborationDb, type CollaborationTx } from './db.js';
 
 type Client = CollaborationDb | CollaborationTx;
 
@@ -18,6 +19,7 @@ export interface IssueRow {
   is_closed: boolean; is_pull: boolean; is_locked: boolean; due_date: Date | null; closed_at: Date | null;
   pin_order: number; ref: string; content_version: number; comments: number; created_at: Date; updated_at: Date;
   poster: UserProfile | null; labels: LabelJson[]; assignees: UserProfile[]; milestone: MilestoneJson | null; total?: bigint | null;
+  pull_meta: { has_merged: boolean; merged_at: string | null } | null;
 }
 
 export const SELECT_ISSUE = Prisma.sql`
@@ -28,7 +30,9 @@ export const SELECT_ISSUE = Prisma.sql`
         'exclusive', l.exclusive, 'archived', l.archived_at IS NOT NULL, 'repository_id', l.repository_id, 'org_id', l.org_id) ORDER BY l.name, l.id)
       FROM issue_label il JOIN label l ON l.id = il.label_id WHERE il.issue_id = i.id), '[]'::json) AS labels,
     COALESCE((SELECT json_agg(u.profile ORDER BY u.id) FROM issue_assignee a JOIN "user" u ON u.id = a.user_id WHERE a.issue_id = i.id), '[]'::json) AS assignees,
-    (SELECT row_to_json(m) FROM milestone m WHERE m.id = i.milestone_id) AS milestone`;
+    (SELECT row_to_json(m) FROM milestone m WHERE m.id = i.milestone_id) AS milestone,
+    CASE WHEN i.is_pull THEN (SELECT json_build_object('has_merged', pr.has_merged, 'merged_at', pr.merged_at)
+      FROM pull_request pr WHERE pr.issue_id = i.id) END AS pull_meta`;
 
 const dateOf = (value: string | null | undefined) => (value ? new Date(value) : undefined);
 
@@ -52,6 +56,7 @@ export function toIssue(row: IssueRow): Issue {
     labels: row.labels.map(toLabel), milestone: row.milestone ? toMilestone(row.milestone) : undefined, assignees: row.assignees.map(toUser),
     comments: row.comments, createdAt: row.created_at, updatedAt: row.updated_at, closedAt: row.closed_at ?? undefined, dueDate: row.due_date ?? undefined,
     pinOrder: row.pin_order, ref: row.ref, contentVersion: row.content_version,
+    pull: row.pull_meta ? { hasMerged: row.pull_meta.has_merged, mergedAt: dateOf(row.pull_meta.merged_at) } : undefined,
   };
 }
 
@@ -65,6 +70,9 @@ export async function readIssues(db: Client, where: Prisma.Sql, order: Prisma.Sq
   const rows = await db.$queryRaw<IssueRow[]>`${SELECT_ISSUE} FROM issue i LEFT JOIN "user" p ON p.id = i.poster_id WHERE ${where} ORDER BY ${order}`;
   return rows.map(toIssue);
 }
+
+/** A short stable name for a statement's text (prepared statements are named per text). */
+export const statementKey = (text: string) => createHash('sha1').update(text).digest('base64url').slice(0, 16);
 
 export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -94,6 +102,13 @@ export function filtersOf(repository: ScopedRepository, query: IssueQuery): Pris
     const match = Prisma.sql`m.repository_id = ${BigInt(repository.id)} AND (m.id = ANY(${ids}::bigint[]) OR lower(m.name) = ANY(${names}::text[]))`;
     where.push(Prisma.sql`(NOT EXISTS (SELECT 1 FROM milestone m WHERE ${match}) OR i.milestone_id IN (SELECT m.id FROM milestone m WHERE ${match}))`);
   }
+  where.push(...textTimeAndPeopleFilters(query));
+  return where;
+}
+
+/** The filters a repository's issue list and the search across repositories share. */
+export function textTimeAndPeopleFilters(query: IssueQuery): Prisma.Sql[] {
+  const where: Prisma.Sql[] = [];
   if (query.q) {
     const pattern = `%${escapeLike(query.q)}%`;
     where.push(Prisma.sql`(i.title ILIKE ${pattern} OR i.body ILIKE ${pattern})`);
@@ -116,13 +131,19 @@ function counterTotal(repository: ScopedRepository, query: IssueQuery): Prisma.S
   return Prisma.sql`(SELECT ${Prisma.raw(columns.join(' + '))} FROM issue_index WHERE repository_id = ${BigInt(repository.id)})`;
 }
 
-/** A page of issues, newest first (a stable order: pages never shift), and the total. */
+/**
+ * A page of issues, newest first (a stable order: pages never shift), and the total. The
+ * hottest read of the service: one `pg` statement, prepared when its text is one of the few
+ * without per-value label or milestone clauses (db.ts queryRows).
+ */
 export async function listIssueRows(db: Client, repository: ScopedRepository, query: IssueQuery): Promise<{ items: Issue[]; total: number }> {
   const where = Prisma.join(filtersOf(repository, query), ' AND ');
   const total = counterTotal(repository, query) ?? Prisma.sql`count(*) OVER ()`;
-  const rows = await db.$queryRaw<IssueRow[]>`${SELECT_ISSUE}, ${total} AS total
+  const sql = Prisma.sql`${SELECT_ISSUE}, ${total} AS total
     FROM issue i LEFT JOIN "user" p ON p.id = i.poster_id
     WHERE ${where} ORDER BY i.id DESC LIMIT ${query.limit} OFFSET ${query.offset}`;
+  const prepared = !query.labels.length && !query.milestones.length ? `issue-list-${statementKey(sql.text)}` : undefined;
+  const rows = await queryRows<IssueRow>(db, sql, prepared);
   if (rows.length) return { items: rows.map(toIssue), total: Number(rows[0].total ?? 0) };
   // A page past the end has no row to carry the total: count once more (rare).
   if (query.offset === 0) return { items: [], total: 0 };

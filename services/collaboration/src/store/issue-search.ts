@@ -4,7 +4,7 @@
 import type { IssueSearch, IssueSearchStore } from '../domain/issue-search.js';
 import { Prisma } from './generated/client.js';
 import type { CollaborationDb } from './db.js';
-import { escapeLike, SELECT_ISSUE, toIssue, type IssueRow } from './issue-rows.js';
+import { SELECT_ISSUE, textTimeAndPeopleFilters, toIssue, type IssueRow } from './issue-rows.js';
 
 function filtersOf(query: IssueSearch): Prisma.Sql[] {
   const where: Prisma.Sql[] = [Prisma.sql`i.repository_id = ANY(${query.repositoryIds.map(BigInt)}::bigint[])`];
@@ -21,16 +21,8 @@ function filtersOf(query: IssueSearch): Prisma.Sql[] {
     where.push(Prisma.sql`(NOT EXISTS (SELECT 1 FROM milestone m WHERE lower(m.name) = ANY(${wanted}::text[]))
       OR EXISTS (SELECT 1 FROM milestone m WHERE m.id = i.milestone_id AND lower(m.name) = ANY(${wanted}::text[])))`);
   }
-  if (query.q) {
-    const pattern = `%${escapeLike(query.q)}%`;
-    where.push(Prisma.sql`(i.title ILIKE ${pattern} OR i.body ILIKE ${pattern})`);
-  }
-  if (query.since) where.push(Prisma.sql`i.updated_at >= ${query.since}`);
-  if (query.before) where.push(Prisma.sql`i.updated_at <= ${query.before}`);
-  if (query.posterId !== undefined) where.push(Prisma.sql`i.poster_id = ${BigInt(query.posterId)}`);
+  where.push(...textTimeAndPeopleFilters(query));
   if (query.posterLogin !== undefined) where.push(Prisma.sql`i.poster_id IN (SELECT u.id FROM "user" u WHERE u.lower_name = ${query.posterLogin.toLowerCase()})`);
-  if (query.assigneeId !== undefined) where.push(Prisma.sql`EXISTS (SELECT 1 FROM issue_assignee a WHERE a.issue_id = i.id AND a.user_id = ${BigInt(query.assigneeId)})`);
-  if (query.mentionedId !== undefined) where.push(Prisma.sql`EXISTS (SELECT 1 FROM issue_mention mn WHERE mn.issue_id = i.id AND mn.user_id = ${BigInt(query.mentionedId)})`);
   if (query.reviewRequestedId !== undefined) {
     where.push(Prisma.sql`EXISTS (SELECT 1 FROM pull_review r WHERE r.issue_id = i.id AND r.reviewer_id = ${BigInt(query.reviewRequestedId)} AND r.state = 'REQUEST_REVIEW')`);
   }

@@ -1,7 +1,8 @@
 // Issues in PostgreSQL. A new issue's index comes from an upsert on its repository's
 // `issue_index` row in the transaction that inserts it, as late in it as can be:
 // concurrent creators queue on that row lock, so each gets the next index and none is lost
-// or repeated (pull requests will take theirs from the same row). The same row keeps the open/closed counts lists report.
+// or repeated (pull requests take theirs from the same row). The same row keeps the open/closed
+// counts lists report and the repository service is told of (store/issue-counts.ts).
 import { outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
 import type { ChangeContext, Issue, IssueEventFacts, IssueStore } from '../domain/issue-store.js';
 import { dependenciesEnabled, dependenciesLeft } from '../domain/issue-dependencies.js';
@@ -9,17 +10,10 @@ import { outboxRowOfIssueEvent } from '../events/issue-events.js';
 import { Prisma } from './generated/client.js';
 import type { CollaborationDb, CollaborationTx } from './db.js';
 import { listIssueRows, readIssue, toLabel } from './issue-rows.js';
+import { announceIssueCounts, moveIssueCount, takeIssueIndex } from './issue-counts.js';
 import { findPullIn } from './pulls.js';
 import { recordTimeline } from './timeline.js';
 import { profileOf, rememberUsers, usersByLogin } from './users.js';
-
-/** The issue_index counter an issue counts in. */
-const counterOf = (issue: { isPull: boolean; isClosed: boolean }) => Prisma.raw(`${issue.isClosed ? 'closed' : 'open'}_${issue.isPull ? 'pulls' : 'issues'}`);
-
-async function bumpCounter(tx: CollaborationTx, repositoryId: number, issue: { isPull: boolean; isClosed: boolean }, by: number): Promise<void> {
-  const column = counterOf(issue);
-  await tx.$executeRaw`UPDATE issue_index SET ${column} = ${column} + ${by} WHERE repository_id = ${BigInt(repositoryId)}`;
-}
 
 /** Milestone counts are recounted, not adjusted, so they stay exact whatever happened. */
 async function recountMilestones(tx: CollaborationTx, ids: Array<number | null | undefined>): Promise<void> {
@@ -72,12 +66,9 @@ export function issueStore(db: CollaborationDb, options: OutboxStoreOptions = {}
           select: { id: true },
         });
         await recountMilestones(tx, [issue.milestoneId]);
-        const counter = counterOf({ isPull: false, isClosed: issue.isClosed });
-        const [{ max_index }] = await tx.$queryRaw<Array<{ max_index: bigint }>>`
-          INSERT INTO issue_index (repository_id, max_index, ${counter}) VALUES (${repositoryId}, 1, 1)
-          ON CONFLICT (repository_id) DO UPDATE SET max_index = issue_index.max_index + 1, ${counter} = issue_index.${counter} + 1
-          RETURNING max_index`;
-        await tx.issue.update({ where: { id: created.id }, data: { index: max_index } });
+        const { index, counts } = await takeIssueIndex(tx, context.repository.id, { isPull: false, isClosed: issue.isClosed });
+        await announceIssueCounts(tx, context.repository.id, counts);
+        await tx.issue.update({ where: { id: created.id }, data: { index } });
         const stored = (await readIssue(tx, byId(Number(created.id))))!;
         await publish(context, stored, { action: 'opened' });
         // Gitea notifies a creation with closed: true as opened, then closed.
@@ -116,8 +107,7 @@ export function issueStore(db: CollaborationDb, options: OutboxStoreOptions = {}
           }
           data.is_closed = change.isClosed;
           data.closed_at = change.isClosed ? now : null;
-          await bumpCounter(tx, before.repositoryId, before, -1);
-          await bumpCounter(tx, before.repositoryId, { isPull: before.isPull, isClosed: change.isClosed }, 1);
+          await moveIssueCount(tx, before.repositoryId, before, { isPull: before.isPull, isClosed: change.isClosed });
         }
         if (change.milestoneId !== undefined) data.milestone_id = change.milestoneId === null ? null : BigInt(change.milestoneId);
         if (change.dueDate !== undefined) data.due_date = change.dueDate;
@@ -148,7 +138,7 @@ export function issueStore(db: CollaborationDb, options: OutboxStoreOptions = {}
         const issue = await readIssue(tx, byIndex(context.repository.id, index));
         if (!issue) return false;
         await tx.issue.delete({ where: { id: BigInt(issue.id) } });
-        await bumpCounter(tx, issue.repositoryId, issue, -1);
+        await moveIssueCount(tx, issue.repositoryId, issue, undefined);
         await recountMilestones(tx, [issue.milestone?.id]);
         await publish(context, issue, { action: 'deleted' });
         return true;

@@ -4,7 +4,8 @@
 import type { CountsByRepository, NotificationQuery, NotificationStatus, NotificationStore, NotificationThread } from '../domain/notifications.js';
 import type { NotifyFacts } from '../domain/notification-recipients.js';
 import { Prisma } from './generated/client.js';
-import type { CollaborationDb, CollaborationTx } from './db.js';
+import { queryRows, type CollaborationDb, type CollaborationTx } from './db.js';
+import { statementKey } from './issue-rows.js';
 
 type Client = CollaborationDb | CollaborationTx;
 
@@ -77,9 +78,13 @@ export async function writeNotifications(tx: Client, facts: NotifyFacts, now = n
           comment_id = EXCLUDED.comment_id, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`;
 }
 
-async function countsOf(db: Client, where: Prisma.Sql): Promise<CountsByRepository> {
-  const rows = await db.$queryRaw<Array<{ repository_id: bigint; count: bigint }>>`
-    SELECT n.repository_id, count(*) AS count FROM notification n WHERE ${where} GROUP BY n.repository_id`;
+/** A name to prepare a list statement under, while its text is one of the few a page can have (db.ts queryRows). */
+const preparedName = (kind: string, sql: Prisma.Sql, query?: NotificationQuery) =>
+  (!query || (query.statuses.length <= 3 && query.subjectTypes.length <= 2) ? `notification-${kind}-${statementKey(sql.text)}` : undefined);
+
+async function countsOf(db: Client, where: Prisma.Sql, query?: NotificationQuery): Promise<CountsByRepository> {
+  const sql = Prisma.sql`SELECT n.repository_id, count(*) AS count FROM notification n WHERE ${where} GROUP BY n.repository_id`;
+  const rows = await queryRows<{ repository_id: bigint; count: bigint }>(db, sql, preparedName('counts', sql, query));
   return rows.map((r) => ({ repositoryId: Number(r.repository_id), count: Number(r.count) }));
 }
 
@@ -91,10 +96,9 @@ export function notificationStore(db: CollaborationDb): NotificationStore {
   return {
     async list(query, page) {
       const where = conditionsOf(query);
-      const [rows, counts] = await Promise.all([
-        db.$queryRaw<ThreadRow[]>`${SELECT_THREAD} WHERE ${where} ORDER BY n.updated_at DESC, n.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
-        countsOf(db, where),
-      ]);
+      // The hot read of GET /notifications: both statements through the pg pool, prepared.
+      const sql = Prisma.sql`${SELECT_THREAD} WHERE ${where} ORDER BY n.updated_at DESC, n.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`;
+      const [rows, counts] = await Promise.all([queryRows<ThreadRow>(db, sql, preparedName('list', sql, query)), countsOf(db, where, query)]);
       return { items: rows.map(toThread), byRepository: counts };
     },
 

@@ -6,14 +6,19 @@ import type { PullAction, PullGitFacts } from '../domain/pull-store.js';
 import { outboxRowOfPullEvent } from '../events/pull-events.js';
 import { Prisma } from './generated/client.js';
 import type { CollaborationTx } from './db.js';
+import { moveIssueCount } from './issue-counts.js';
 import { readIssue } from './issue-rows.js';
 import { findPullIn } from './pulls.js';
 
 export interface OpenPull {
   issueId: number;
   index: number;
+  /** The base repository (the pushed one, unless the pull's head is a fork that was pushed). */
+  repositoryId: number;
   baseBranch: string;
   headBranch: string;
+  /** The head's repository: the base's own id, or a fork's. */
+  headRepoId: number;
   headSha: string;
 }
 
@@ -22,13 +27,21 @@ export interface OpenPull {
  * push and a merge recording the same pull wait for each other instead of deadlocking.
  */
 export async function openPullsOnBranch(tx: CollaborationTx, repositoryId: number, branch: string): Promise<OpenPull[]> {
-  const rows = await tx.$queryRaw<Array<{ issue_id: bigint; index: bigint; base_branch: string; head_branch: string; head_sha: string }>>`
-    SELECT pr.issue_id, i.index, pr.base_branch, pr.head_branch, pr.head_sha FROM pull_request pr JOIN issue i ON i.id = pr.issue_id
-    WHERE pr.repository_id = ${BigInt(repositoryId)} AND NOT i.is_closed AND NOT pr.has_merged
-      AND (pr.head_branch = ${branch} OR pr.base_branch = ${branch})
+  const id = BigInt(repositoryId);
+  // The pushed branch is the base of pulls of this repository, or the head of pulls whose
+  // head lives here: pulls of this repository from its own branches, and pulls of other
+  // repositories from this one (it is their fork, or their parent).
+  const rows = await tx.$queryRaw<Array<{ issue_id: bigint; index: bigint; repository_id: bigint; base_branch: string; head_branch: string; head_repo_id: bigint; head_sha: string }>>`
+    SELECT pr.issue_id, i.index, pr.repository_id, pr.base_branch, pr.head_branch, pr.head_repo_id, pr.head_sha
+      FROM pull_request pr JOIN issue i ON i.id = pr.issue_id
+    WHERE NOT i.is_closed AND NOT pr.has_merged
+      AND ((pr.repository_id = ${id} AND pr.base_branch = ${branch}) OR (pr.head_repo_id = ${id} AND pr.head_branch = ${branch}))
     ORDER BY i.id
     FOR UPDATE OF i`;
-  return rows.map((r) => ({ issueId: Number(r.issue_id), index: Number(r.index), baseBranch: r.base_branch, headBranch: r.head_branch, headSha: r.head_sha }));
+  return rows.map((r) => ({
+    issueId: Number(r.issue_id), index: Number(r.index), repositoryId: Number(r.repository_id), baseBranch: r.base_branch,
+    headBranch: r.head_branch, headRepoId: Number(r.head_repo_id), headSha: r.head_sha,
+  }));
 }
 
 async function publish(tx: CollaborationTx, context: ChangeContext, issueId: number, action: PullAction): Promise<void> {
@@ -61,7 +74,7 @@ export async function storeManualMerge(tx: CollaborationTx, context: ChangeConte
   const issue = await readIssue(tx, Prisma.sql`i.id = ${BigInt(pull.issueId)}`);
   if (issue && !issue.isClosed) {
     await tx.issue.update({ where: { id: BigInt(pull.issueId) }, data: { is_closed: true, closed_at: now, updated_at: now } });
-    await tx.$executeRaw`UPDATE issue_index SET open_pulls = open_pulls - 1, closed_pulls = closed_pulls + 1 WHERE repository_id = ${BigInt(issue.repositoryId)}`;
+    await moveIssueCount(tx, issue.repositoryId, { isPull: true, isClosed: false }, { isPull: true, isClosed: true });
   }
   await publish(tx, context, pull.issueId, 'closed');
 }

@@ -5,36 +5,62 @@
 import { outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
 import type { ChangeContext, Issue } from '../domain/issue-store.js';
 import type { Pull, PullAction, PullStatus, PullStore } from '../domain/pull-store.js';
+import type { TeamSnapshot } from '../domain/reviews.js';
 import type { UserProfile } from '../domain/users.js';
 import { outboxRowOfPullEvent } from '../events/pull-events.js';
 import { Prisma } from './generated/client.js';
 import type { CollaborationDb, CollaborationTx } from './db.js';
+import { announceIssueCounts, moveIssueCount, takeIssueIndex } from './issue-counts.js';
 import { filtersOf, readIssue, SELECT_ISSUE, toIssue, type IssueRow } from './issue-rows.js';
 import { rememberUsers } from './users.js';
 
 type Client = CollaborationDb | CollaborationTx;
 
 interface PullRow {
-  issue_id: bigint; base_branch: string; head_branch: string; head_repo_id: bigint; head_sha: string; merge_base: string; status: string;
+  issue_id: bigint; base_branch: string; head_branch: string; head_repo_id: bigint; head_owner_login: string; head_sha: string; merge_base: string; status: string;
   conflicted_files: string[]; additions: number; deletions: number; changed_files: number; has_merged: boolean;
   merged_at: Date | null; merged_by_id: bigint | null; merge_commit_sha: string; merged_by: UserProfile | null;
+  requested_reviewers: UserProfile[]; requested_teams: TeamSnapshot[]; review_comments: bigint; base_sha: string | null;
 }
 
-/** The pull rows of some issues, with the merger's profile, in one statement. */
-async function pullRows(db: Client, issueIds: number[]): Promise<Map<number, PullRow>> {
-  if (!issueIds.length) return new Map();
-  const rows = await db.$queryRaw<PullRow[]>`
-    SELECT pr.*, u.profile AS merged_by FROM pull_request pr LEFT JOIN "user" u ON u.id = pr.merged_by_id
-    WHERE pr.issue_id = ANY(${issueIds.map(BigInt)}::bigint[])`;
-  return new Map(rows.map((r) => [Number(r.issue_id), r]));
+/**
+ * A pull's own columns, its merger's profile and what the pull JSON shows of its reviews, as
+ * select-list items over `pr` (pull_request) and `mu` (the merger's "user" row). Each pull's
+ * reviews are read by the (issue_id, id) index inside the same statement. As Gitea's
+ * GetReviewsByIssueID: a user is listed by their latest review that is not dismissed among
+ * APPROVED, REQUEST_CHANGES and REQUEST_REVIEW; a team by its latest request; review_comments
+ * counts submitted reviews (Gitea's CommentTypeReview entries).
+ */
+const PULL_COLUMNS = Prisma.sql`
+  pr.issue_id, pr.base_branch, pr.head_branch, pr.head_repo_id, pr.head_owner_login, pr.head_sha, pr.merge_base, pr.status, pr.conflicted_files,
+  pr.additions, pr.deletions, pr.changed_files, pr.has_merged, pr.merged_at, pr.merged_by_id, pr.merge_commit_sha, mu.profile AS merged_by,
+  (SELECT bh.sha FROM branch_head bh WHERE bh.repository_id = pr.repository_id AND bh.name = pr.base_branch) AS base_sha,
+  COALESCE((SELECT json_agg(latest.profile ORDER BY latest.updated_at, latest.id) FROM (
+    SELECT DISTINCT ON (r.reviewer_id) r.id, r.updated_at, ru.profile FROM pull_review r JOIN "user" ru ON ru.id = r.reviewer_id
+    WHERE r.issue_id = pr.issue_id AND r.team_id = 0 AND NOT r.dismissed AND r.state IN ('APPROVED', 'REQUEST_CHANGES', 'REQUEST_REVIEW')
+    ORDER BY r.reviewer_id, r.updated_at DESC, r.id DESC) latest), '[]') AS requested_reviewers,
+  COALESCE((SELECT json_agg(latest.team ORDER BY latest.updated_at, latest.id) FROM (
+    SELECT DISTINCT ON (r.team_id) r.id, r.updated_at, r.team FROM pull_review r
+    WHERE r.issue_id = pr.issue_id AND r.team_id <> 0 AND r.team IS NOT NULL
+    ORDER BY r.team_id, r.updated_at DESC, r.id DESC) latest), '[]') AS requested_teams,
+  (SELECT count(*) FROM pull_review r WHERE r.issue_id = pr.issue_id AND r.state IN ('APPROVED', 'REQUEST_CHANGES', 'COMMENT')) AS review_comments`;
+
+/** The pull row of one issue, in one statement. */
+async function pullRow(db: Client, issueId: number): Promise<PullRow | undefined> {
+  const [row] = await db.$queryRaw<PullRow[]>`
+    SELECT ${PULL_COLUMNS} FROM pull_request pr LEFT JOIN "user" mu ON mu.id = pr.merged_by_id WHERE pr.issue_id = ${BigInt(issueId)}`;
+  return row;
 }
 
 function toPull(issue: Issue, row: PullRow): Pull {
   return {
-    issue, baseBranch: row.base_branch, headBranch: row.head_branch, headRepoId: Number(row.head_repo_id), headSha: row.head_sha,
+    issue, baseBranch: row.base_branch, headBranch: row.head_branch, headRepoId: Number(row.head_repo_id),
+    headOwnerLogin: row.head_owner_login ?? '', headSha: row.head_sha,
     mergeBase: row.merge_base, status: row.status as PullStatus, conflictedFiles: row.conflicted_files, additions: row.additions,
     deletions: row.deletions, changedFiles: row.changed_files, hasMerged: row.has_merged, mergedAt: row.merged_at ?? undefined,
     mergedBy: row.merged_by ? { ...row.merged_by, id: Number(row.merged_by.id) } : undefined, mergeCommitSha: row.merge_commit_sha,
+    requestedReviewers: row.requested_reviewers.map((u) => ({ ...u, id: Number(u.id) })), requestedTeams: row.requested_teams,
+    reviewComments: Number(row.review_comments), baseSha: row.base_sha ?? '',
   };
 }
 
@@ -46,7 +72,7 @@ export async function findPullIn(db: Client, where: Prisma.Sql): Promise<Pull | 
 async function readPull(db: Client, where: Prisma.Sql): Promise<Pull | undefined> {
   const issue = await readIssue(db, where);
   if (!issue || !issue.isPull) return undefined;
-  const row = (await pullRows(db, [issue.id])).get(issue.id);
+  const row = await pullRow(db, issue.id);
   return row ? toPull(issue, row) : undefined;
 }
 
@@ -69,16 +95,14 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
       return inTransaction(async (tx, publish) => {
         await rememberUsers(tx, context.knownUsers);
         const repositoryId = BigInt(context.repository.id);
-        const [{ max_index }] = await tx.$queryRaw<Array<{ max_index: bigint }>>`
-          INSERT INTO issue_index (repository_id, max_index, open_pulls) VALUES (${repositoryId}, 1, 1)
-          ON CONFLICT (repository_id) DO UPDATE SET max_index = issue_index.max_index + 1, open_pulls = issue_index.open_pulls + 1
-          RETURNING max_index`;
+        const { index: max_index, counts } = await takeIssueIndex(tx, context.repository.id, { isPull: true, isClosed: false });
         const [{ count }] = await tx.$queryRaw<Array<{ count: bigint }>>`
           SELECT count(*) AS count FROM pull_request pr JOIN issue i ON i.id = pr.issue_id
           WHERE pr.repository_id = ${repositoryId} AND pr.head_branch = ${pull.headBranch} AND pr.base_branch = ${pull.baseBranch}
-            AND NOT i.is_closed AND NOT pr.has_merged`;
+            AND pr.head_repo_id = ${BigInt(pull.headRepoId)} AND NOT i.is_closed AND NOT pr.has_merged`;
         // Throwing rolls back the index taken above, so a refused pull uses no number.
         if (Number(count) > 0) throw new DuplicatePull();
+        await announceIssueCounts(tx, context.repository.id, counts);
         const now = new Date();
         const created = await tx.issue.create({
           data: {
@@ -94,7 +118,7 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
         await tx.pullRequest.create({
           data: {
             issue_id: created.id, repository_id: repositoryId, base_branch: pull.baseBranch, head_branch: pull.headBranch,
-            head_repo_id: BigInt(pull.headRepoId), head_sha: pull.headSha, merge_base: pull.mergeBase,
+            head_repo_id: BigInt(pull.headRepoId), head_owner_login: pull.headOwnerLogin, head_sha: pull.headSha, merge_base: pull.mergeBase,
             status: pull.mergeable ? 'mergeable' : 'conflict', conflicted_files: pull.conflictedFiles,
             additions: pull.additions, deletions: pull.deletions, changed_files: pull.changedFiles,
           },
@@ -102,6 +126,9 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
         if (issue.milestoneId) {
           await tx.$executeRaw`UPDATE milestone SET open_issues = open_issues + 1 WHERE id = ${BigInt(issue.milestoneId)}`;
         }
+        // A base no push has told collaboration of yet gets its head from the facts; a row the
+        // push consumer wrote is newer or equal, so it stays.
+        if (pull.baseSha) await rememberBranchHead(tx, repositoryId, pull.baseBranch, pull.baseSha, { replace: false });
         const stored = (await readPull(tx, byId(Number(created.id))))!;
         // ONE opened event: labels, assignees and milestone set at creation add none.
         await publish(context, stored, 'opened');
@@ -114,31 +141,31 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
 
     find: (repositoryId, index) => readPull(db, byIndex(repositoryId, index)),
 
-    async findByBranches(repositoryId, baseBranch, headBranch) {
+    async findByBranches(repositoryId, baseBranch, headBranch, headRepoId) {
       const [row] = await db.$queryRaw<Array<{ issue_id: bigint }>>`
         SELECT issue_id FROM pull_request WHERE repository_id = ${BigInt(repositoryId)} AND base_branch = ${baseBranch} AND head_branch = ${headBranch}
+          AND head_repo_id = ${BigInt(headRepoId)}
         ORDER BY issue_id DESC LIMIT 1`;
       return row ? readPull(db, byId(Number(row.issue_id))) : undefined;
     },
 
     async list({ repository }, query) {
-      // The page's ids first (the (repository_id, is_pull, is_closed, id) index, no per-row
-      // JSON), then the issue rows of those ids only: a page costs the same with 3,000 pulls
-      // as with 30.
+      // One statement: the page's ids (the (repository_id, is_pull, is_closed, id) index, no
+      // per-row JSON), then the issue and pull columns of those ids only, so a page costs the
+      // same with 3,000 pulls as with 30.
       const where = Prisma.join(filtersOf(repository, query), ' AND ');
-      const page = await db.$queryRaw<Array<{ id: bigint; total: bigint }>>`
-        SELECT i.id, count(*) OVER () AS total FROM issue i WHERE ${where} ORDER BY i.id DESC LIMIT ${query.limit} OFFSET ${query.offset}`;
-      let total = Number(page[0]?.total ?? 0);
-      if (!page.length && query.offset > 0) {
+      const rows = await db.$queryRaw<Array<IssueRow & PullRow & { page_total: bigint }>>`
+        WITH page AS (SELECT i.id, count(*) OVER () AS page_total FROM issue i WHERE ${where} ORDER BY i.id DESC LIMIT ${query.limit} OFFSET ${query.offset})
+        ${SELECT_ISSUE}, page.page_total, ${PULL_COLUMNS}
+        FROM page JOIN issue i ON i.id = page.id LEFT JOIN "user" p ON p.id = i.poster_id
+          JOIN pull_request pr ON pr.issue_id = i.id LEFT JOIN "user" mu ON mu.id = pr.merged_by_id
+        ORDER BY i.id DESC`;
+      let total = Number(rows[0]?.page_total ?? 0);
+      if (!rows.length && query.offset > 0) {
         const [{ count }] = await db.$queryRaw<Array<{ count: bigint }>>`SELECT count(*) AS count FROM issue i WHERE ${where}`;
         total = Number(count);
       }
-      if (!page.length) return { items: [], total };
-      const ids = page.map((p) => p.id);
-      const issueRows = await db.$queryRaw<IssueRow[]>`${SELECT_ISSUE} FROM issue i LEFT JOIN "user" p ON p.id = i.poster_id
-        WHERE i.id = ANY(${ids}::bigint[]) ORDER BY i.id DESC`;
-      const rows = await pullRows(db, issueRows.map((r) => Number(r.id)));
-      return { items: issueRows.flatMap((r) => (rows.has(Number(r.id)) ? [toPull(toIssue(r), rows.get(Number(r.id))!)] : [])), total };
+      return { items: rows.map((r) => toPull(toIssue(r), r)), total };
     },
 
     changeBase(context, index, baseBranch, facts) {
@@ -184,7 +211,7 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
         });
         if (!locked[0].is_closed) {
           await tx.issue.update({ where: { id }, data: { is_closed: true, closed_at: now, updated_at: now } });
-          await tx.$executeRaw`UPDATE issue_index SET open_pulls = open_pulls - 1, closed_pulls = closed_pulls + 1 WHERE repository_id = ${BigInt(context.repository.id)}`;
+          await moveIssueCount(tx, context.repository.id, { isPull: true, isClosed: false }, { isPull: true, isClosed: true });
         }
         const merged = (await readPull(tx, byId(Number(id))))!;
         await publish(context, merged, 'closed');
@@ -195,3 +222,19 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
 }
 
 class DuplicatePull extends Error {}
+
+/** Stores a branch's head (branch_head); with `replace: false` only when none is stored yet. */
+export async function rememberBranchHead(db: Client, repositoryId: bigint, name: string, sha: string, { replace }: { replace: boolean }): Promise<void> {
+  if (replace) {
+    await db.$executeRaw`INSERT INTO branch_head (repository_id, name, sha, updated_at) VALUES (${repositoryId}, ${name}, ${sha}, now())
+      ON CONFLICT (repository_id, name) DO UPDATE SET sha = EXCLUDED.sha, updated_at = now()`;
+  } else {
+    await db.$executeRaw`INSERT INTO branch_head (repository_id, name, sha, updated_at) VALUES (${repositoryId}, ${name}, ${sha}, now())
+      ON CONFLICT (repository_id, name) DO NOTHING`;
+  }
+}
+
+/** Forgets a deleted branch's head. */
+export async function forgetBranchHead(db: Client, repositoryId: bigint, name: string): Promise<void> {
+  await db.$executeRaw`DELETE FROM branch_head WHERE repository_id = ${repositoryId} AND name = ${name}`;
+}

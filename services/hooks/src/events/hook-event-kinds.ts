@@ -6,7 +6,7 @@
 import type { collaboration as cpb, repository as pb } from '@anvil/proto';
 import type { HookEvent } from '../domain/hook-events.js';
 import { commentPayload, issuePayload, pullPayloadOfIssueEvent, pullPayloadOfPullEvent } from '../payloads/collaboration.js';
-import { createPayload, deletePayload, pushPayload, repositoryPayload, shortRef, statusPayload } from '../payloads/gitea.js';
+import { createPayload, deletePayload, forkPayload, pushPayload, repositoryPayload, shortRef, statusPayload } from '../payloads/gitea.js';
 
 export interface HookEventKind<P = any> {
   /** The webhook event; for collaboration's events it depends on the payload (issue or pull). */
@@ -40,6 +40,10 @@ export const HOOK_EVENT_KINDS: Record<string, HookEventKind> = {
   }),
   'repository.repo.deleted': kind<pb.RepositoryDeleted>({
     event: 'repository', repository: (p) => p.repository!, build: (p, root) => repositoryPayload('deleted', p, root),
+  }),
+  // Gitea fires `fork` on the repository that was forked.
+  'repository.repo.forked': kind<pb.RepositoryForked>({
+    event: 'fork', repository: (p) => p.parent!, build: forkPayload,
   }),
   'repository.status': kind<pb.CommitStatusCreated>({
     event: 'status', repository: (p) => p.repository!, build: statusPayload,

@@ -34,6 +34,9 @@ export function summarize(event: HookEvent, payload: Payload): Summary {
       return { title: `[${repo.full_name}] ${payload.ref_type} ${payload.ref} ${event === 'create' ? 'created' : 'deleted'}`, text: `by ${who}`, url: repoLink };
     case 'repository':
       return { title: `[${repo.full_name}] repository ${payload.action}`, text: `by ${who}`, url: repoLink };
+    case 'fork':
+      // Gitea: "<parent> is forked to <fork>".
+      return { title: `${payload.forkee?.full_name} is forked to ${repo.full_name}`, text: `by ${who}`, url: repoLink };
     case 'status':
       return { title: `[${repo.full_name}] ${payload.context}: ${payload.state}`, text: payload.description ?? '', url: payload.target_url || repoLink };
     default:

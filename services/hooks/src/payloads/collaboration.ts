@@ -1,12 +1,12 @@
 // Gitea's payloads for collaboration's events (modules/structs/hook.go IssuePayload,
 // IssueCommentPayload, PullRequestPayload), built only from what the events carry. The
-// issue, comment and pull JSON are the gateway's presenters (the one layer that knows those
-// shapes, as Gitea's services/convert serves both its API and its webhooks), seen as Gitea's
+// issue, comment and pull JSON come from @anvil/presenters (the one layer that knows those
+// shapes, serving both the API and webhooks as Gitea's services/convert does), seen as Gitea's
 // webhooks see them: by no one in particular, so e-mails show as no-reply addresses.
 import { ANONYMOUS } from '@anvil/kit';
 import type { collaboration as pb, identity } from '@anvil/proto';
-import { presentComment, presentIssue, presentIssueUser, type IssueRepository } from '@anvil/gateway/presenters/issue.js';
-import { presentPull } from '@anvil/gateway/presenters/pull.js';
+import { presentComment, presentIssue, presentIssueUser, type IssueRepository } from '@anvil/presenters/issue.js';
+import { presentPull } from '@anvil/presenters/pull.js';
 import { formatTime, payloadRepository } from './gitea.js';
 
 type WithRepository = { repository?: pb.IssueEvent['repository'] };

@@ -27,10 +27,10 @@ export function payloadRepository(repo: pb.Repository, rootUrl: string) {
     id: Number(repo.id),
     owner: payloadUser({ id: Number(repo.owner_id), login: repo.owner_login }, rootUrl),
     name: repo.name, full_name: fullName, description: repo.description, empty: repo.empty, private: repo.private,
-    fork: false, template: repo.template, parent: null, mirror: false, size: Number(repo.size), language: repo.language,
+    fork: Number(repo.fork_id ?? 0) > 0, template: repo.template, parent: null as Record<string, unknown> | null, mirror: false, size: Number(repo.size), language: repo.language,
     languages_url: `${urls.api}/languages`, html_url: urls.html,
     url: urls.api, link: '', ssh_url: clone.ssh,
-    clone_url: clone.https, original_url: '', website: repo.website, stars_count: 0, forks_count: 0,
+    clone_url: clone.https, original_url: '', website: repo.website, stars_count: 0, forks_count: Number(repo.num_forks ?? 0),
     watchers_count: 0, open_issues_count: 0, open_pr_counter: 0, release_counter: 0, default_branch: repo.default_branch,
     archived: repo.archived, created_at: formatTime(repo.created_at), updated_at: formatTime(repo.updated_at),
     archived_at: formatTime(repo.archived_at ?? { seconds: 0 }), has_issues: repo.has_issues, has_wiki: repo.has_wiki,
@@ -96,6 +96,19 @@ export function repositoryPayload(action: 'created' | 'deleted', event: pb.Repos
   return {
     action, repository: payloadRepository(repo, rootUrl),
     organization: payloadUser({ id: Number(repo.owner_id), login: repo.owner_login }, rootUrl),
+    sender: payloadUser(event.actor ?? { id: Number(event.actor_id), login: '' }, rootUrl),
+  };
+}
+
+/**
+ * Gitea's ForkPayload, sent to the parent's hooks: `forkee` is the repository that was forked
+ * (the parent: Gitea's notifier passes it so) and `repository` the new fork, its parent set.
+ */
+export function forkPayload(event: pb.RepositoryForked, rootUrl: string) {
+  const parent = payloadRepository(event.parent!, rootUrl);
+  return {
+    forkee: parent,
+    repository: { ...payloadRepository(event.repository!, rootUrl), parent },
     sender: payloadUser(event.actor ?? { id: Number(event.actor_id), login: '' }, rootUrl),
   };
 }

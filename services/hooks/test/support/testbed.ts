@@ -4,10 +4,9 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { createLogger, hostList, outboundDispatcher, outboxEvent, secretBox, startConsumer, startOutboxRelay, type EventBus, type Logger, type RunningConsumer, type SecretBox } from '@anvil/kit';
+import { createLogger, hostList, listenForNotifications, outboundDispatcher, outboxEvent, secretBox, startConsumer, startOutboxRelay, type EventBus, type Logger, type RunningConsumer, type SecretBox } from '@anvil/kit';
 import { newRunId, Teardown, testDatabase, testEventBus } from '../../../../test/support/int-testbed.js';
 import { startSenders, type SenderPool } from '../../src/delivery/sender.js';
-import { listenForNotifications } from '../../src/delivery/wakeup.js';
 import { webhookConsumer } from '../../src/events/webhook-consumer.js';
 import { createDb, type HooksDb, type HooksTx } from '../../src/store/db.js';
 import { DELIVERY_CHANNEL, deliveryQueue } from '../../src/store/deliveries.js';
@@ -107,7 +106,7 @@ export async function hooksTestbed(name: string): Promise<HooksTestbed> {
     teardown.add(() => relay.stop());
     // As in main.ts: the consumers share a hook cache that hook changes empty.
     const cache = new HookMatchCache();
-    const cacheListener = listenForNotifications(database.url, { [WEBHOOK_CHANNEL]: () => cache.clear() }, log);
+    const cacheListener = listenForNotifications(database.url, { [WEBHOOK_CHANNEL]: () => cache.clear() }, log, 'hook changes');
     teardown.add(() => cacheListener.stop());
     return {
       log, db, databaseUrl: database.url, bus, box: TEST_BOX,
@@ -122,7 +121,7 @@ export async function hooksTestbed(name: string): Promise<HooksTestbed> {
         const pool = startSenders({
           queue: deliveryQueue(db, TEST_BOX), dispatcher, timeoutMs, log, policy: { maxAttempts, backoffMs: 50 }, senders: 8, maxPerHost,
         });
-        const listener = listenForNotifications(database.url, { [DELIVERY_CHANNEL]: pool.kick }, log);
+        const listener = listenForNotifications(database.url, { [DELIVERY_CHANNEL]: pool.kick }, log, 'queued deliveries');
         let stopping: Promise<void> | undefined;
         const stop = () => (stopping ??= (async () => {
           await listener.stop();

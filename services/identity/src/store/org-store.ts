@@ -5,17 +5,16 @@ import { outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
 import type { Org, OrgEvent, OrgReader, OrgStore, OrgWriter, Team, TeamFields } from '../domain/orgs-store.js';
 import { UniqueViolation, type IdentityEvent } from '../domain/store.js';
 import { accessModeNumber, accessModeOf, type UnitsMap } from '../domain/teams-units.js';
-import type { Page, User, Visibility } from '../domain/user.js';
+import type { Page, User } from '../domain/user.js';
 import { outboxRowOf } from '../events/identity-events.js';
 import { orgOutboxRowOf } from '../events/org-events.js';
 import { isUniqueViolation, type IdentityDb, type IdentityTx } from './db.js';
 import { identityStore, writer, type IdentityStoreOptions } from './identity-store.js';
-import { toUser, userTypeNumber, visibilityNumber } from './rows.js';
+import { toUser, userTypeNumber, visibilityNumber, visibilityOf } from './rows.js';
 
 type Client = IdentityDb | IdentityTx;
 
 const ORG = userTypeNumber('organization');
-const VISIBILITIES: readonly Visibility[] = ['public', 'limited', 'private'];
 const skipOf = (page: Page) => (page.page - 1) * page.limit;
 const teamInclude = { units: true } as const;
 
@@ -31,7 +30,7 @@ function toTeam(row: TeamRow): Team {
   return {
     id: Number(row.id), org_id: Number(row.org_id), name: row.name, description: row.description,
     access_mode: accessModeOf(row.authorize), units, includes_all_repositories: row.includes_all_repositories,
-    can_create_org_repo: row.can_create_org_repo, visibility: VISIBILITIES[row.visibility] ?? 'private',
+    can_create_org_repo: row.can_create_org_repo, visibility: visibilityOf(row.visibility, 'private'),
   };
 }
 

@@ -23,7 +23,7 @@ export function toUser(row: UserRow): User {
     website: row.website,
     description: row.description,
     language: row.language,
-    visibility: VISIBILITIES[row.visibility] ?? 'public',
+    visibility: visibilityOf(row.visibility),
     is_admin: row.is_admin,
     active: row.active,
     restricted: row.restricted,
@@ -39,6 +39,8 @@ export function toUser(row: UserRow): User {
 }
 
 export const visibilityNumber = (visibility: Visibility): number => VISIBILITIES.indexOf(visibility);
+/** The visibility a smallint column stores; `fallback` for a number no visibility has. */
+export const visibilityOf = (stored: number, fallback: Visibility = 'public'): Visibility => VISIBILITIES[stored] ?? fallback;
 export const userTypeNumber = (type: User['type']): number => (type === 'organization' ? USER_TYPE_ORGANIZATION : USER_TYPE_USER);
 
 /** Plain column values, fit for both an insert and an update. */

@@ -83,6 +83,12 @@ export const configSchema = z.object({
     DEFAULT_ALLOW_ONLY_CONTRIBUTORS_TO_TRACK_TIME: bool.default(true),
     DEFAULT_ENABLE_DEPENDENCIES: bool.default(true),
   }).strict().prefault({}),
+  picture: z.object({
+    // Uploaded avatars (repository avatars): Gitea's limits and defaults.
+    AVATAR_MAX_FILE_SIZE: int(1).default(1048576),
+    AVATAR_MAX_WIDTH: int(1).default(4096),
+    AVATAR_MAX_HEIGHT: int(1).default(4096),
+  }).strict().prefault({}),
   migrations: z.object({
     ALLOW_LOCALNETWORKS: bool.default(false),
     ALLOWED_DOMAINS: list.default([]),

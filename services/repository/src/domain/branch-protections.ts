@@ -1,10 +1,10 @@
 // Managing branch protection rules (GET/POST /branch_protections, GET/PATCH/DELETE
 // /branch_protections/{name}): admin permission on the repository; whitelists arrive as
 // user logins (unknown ones are 422, as Gitea's GetUserIDsByNames) and are stored as ids.
-import { forbidden, invalid, notFound, type Caller } from '@anvil/kit';
+import { forbidden, invalid, notFound } from '@anvil/kit';
 import type { BranchProtection } from './branch-protection.js';
 import type { BranchProtectionFields, BranchProtectionStore } from './branch-protection-store.js';
-import { requirePermission, type RepositoryAccess } from './repositories.js';
+import type { RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 
 export interface ProtectionDeps {
@@ -36,11 +36,12 @@ const USER_LISTS = [
   ['approvalsWhitelistUsernames', 'approvalsWhitelistUserIds'],
 ] as const;
 
-/** Admin permission, and (for a change) a repository that is not archived (Gitea's mustNotBeArchived). */
-async function requireRuleAdmin(deps: ProtectionDeps, owner: string, name: string, caller: Caller): Promise<RepositoryAccess> {
-  const access = await requirePermission(deps.store, owner, name, caller, 'admin');
+// Every operation here is for the repository's admins: the gateway's route table says so
+// (`repoAccess: 'admin'`) and checks it before calling.
+
+/** A change needs a repository that is not archived (Gitea's mustNotBeArchived). */
+function refuseArchived(access: RepositoryAccess): void {
   if (access.repository.archived) throw forbidden('repo is archived', 'repo_archived');
-  return access;
 }
 
 const ruleNotFound = () => notFound('The target couldn\'t be found.', 'branch_protection_not_found');
@@ -102,13 +103,11 @@ async function resolveUsers(protections: BranchProtectionStore, input: Partial<B
   return fields;
 }
 
-export async function listBranchProtections(deps: ProtectionDeps, owner: string, name: string, caller: Caller): Promise<BranchProtectionView[]> {
-  const access = await requirePermission(deps.store, owner, name, caller, 'admin');
+export async function listBranchProtections(deps: ProtectionDeps, access: RepositoryAccess): Promise<BranchProtectionView[]> {
   return views(deps.protections, await deps.protections.list(access.repository.id));
 }
 
-export async function getBranchProtection(deps: ProtectionDeps, owner: string, name: string, ruleName: string, caller: Caller): Promise<BranchProtectionView> {
-  const access = await requirePermission(deps.store, owner, name, caller, 'admin');
+export async function getBranchProtection(deps: ProtectionDeps, access: RepositoryAccess, ruleName: string): Promise<BranchProtectionView> {
   const rule = await deps.protections.find(access.repository.id, ruleName);
   if (!rule) throw ruleNotFound();
   return (await views(deps.protections, [rule]))[0];
@@ -130,8 +129,8 @@ function validate(input: Partial<BranchProtectionInput>): void {
 }
 
 /** POST /branch_protections; a rule without a priority goes after the existing ones. */
-export async function createBranchProtection(deps: ProtectionDeps, owner: string, name: string, input: BranchProtectionInput, caller: Caller): Promise<BranchProtectionView> {
-  const access = await requireRuleAdmin(deps, owner, name, caller);
+export async function createBranchProtection(deps: ProtectionDeps, access: RepositoryAccess, input: BranchProtectionInput): Promise<BranchProtectionView> {
+  refuseArchived(access);
   validate(input);
   const fields = await resolveUsers(deps.protections, await resolveTeams(deps.protections, access.owner, input));
   if (!input.priority) {
@@ -143,8 +142,8 @@ export async function createBranchProtection(deps: ProtectionDeps, owner: string
 }
 
 /** PATCH /branch_protections/{name}: only the given fields change; the rule name does not. */
-export async function editBranchProtection(deps: ProtectionDeps, owner: string, name: string, ruleName: string, input: Partial<BranchProtectionInput>, caller: Caller): Promise<BranchProtectionView> {
-  const access = await requireRuleAdmin(deps, owner, name, caller);
+export async function editBranchProtection(deps: ProtectionDeps, access: RepositoryAccess, ruleName: string, input: Partial<BranchProtectionInput>): Promise<BranchProtectionView> {
+  refuseArchived(access);
   const rule = await deps.protections.find(access.repository.id, ruleName);
   if (!rule) throw ruleNotFound();
   const { ruleName: _ignored, ...patch } = input;
@@ -153,16 +152,16 @@ export async function editBranchProtection(deps: ProtectionDeps, owner: string, 
   return (await views(deps.protections, [updated]))[0];
 }
 
-export async function deleteBranchProtection(deps: ProtectionDeps, owner: string, name: string, ruleName: string, caller: Caller): Promise<void> {
-  const access = await requireRuleAdmin(deps, owner, name, caller);
+export async function deleteBranchProtection(deps: ProtectionDeps, access: RepositoryAccess, ruleName: string): Promise<void> {
+  refuseArchived(access);
   const rule = await deps.protections.find(access.repository.id, ruleName);
   if (!rule) throw ruleNotFound();
   await deps.protections.remove(rule.id);
 }
 
 /** POST /branch_protections/priority: the given rule ids get priorities 1, 2, ... in that order. */
-export async function updateBranchProtectionPriorities(deps: ProtectionDeps, owner: string, name: string, ids: number[], caller: Caller): Promise<void> {
-  const access = await requireRuleAdmin(deps, owner, name, caller);
+export async function updateBranchProtectionPriorities(deps: ProtectionDeps, access: RepositoryAccess, ids: number[]): Promise<void> {
+  refuseArchived(access);
   const rules = new Map((await deps.protections.list(access.repository.id)).map((r) => [r.id, r]));
   if (new Set(ids).size !== ids.length || ids.some((id) => !rules.has(id))) throw invalid('[ids]: unknown or repeated branch protection ids', 'invalid_ids');
   for (const [index, id] of ids.entries()) {

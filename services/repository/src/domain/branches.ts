@@ -7,7 +7,7 @@ import { canUserMerge, canUserPush, checkProtectedPush, ruleFor, type BranchProt
 import type { BranchProtectionStore } from './branch-protection-store.js';
 import { pusherTeamNames } from './org-access.js';
 import { atLeast } from './permission.js';
-import { requirePermission, type RepositoryAccess } from './repositories.js';
+import type { RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 import type { CommitInfo, CommitSummary } from './push.js';
 import { refuseMirrorWrites } from './repository.js';
@@ -100,8 +100,7 @@ async function branchFacts(deps: BranchDeps, access: RepositoryAccess, caller: C
   return { heads, rules, pusher };
 }
 
-export async function listBranches(deps: BranchDeps, owner: string, name: string, caller: Caller, offset: number, limit: number, known?: RepositoryAccess): Promise<{ items: BranchView[]; total: number }> {
-  const access = await requirePermission(deps.store, owner, name, caller, 'read', known);
+export async function listBranches(deps: BranchDeps, access: RepositoryAccess, caller: Caller, offset: number, limit: number): Promise<{ items: BranchView[]; total: number }> {
   if (access.repository.empty) return { items: [], total: 0 };
   const { heads, rules, pusher } = await branchFacts(deps, access, caller);
   return { items: heads.slice(offset, offset + limit).map((h) => viewOf(h, rules, pusher)), total: heads.length };
@@ -113,20 +112,20 @@ async function headOf(deps: BranchDeps, access: RepositoryAccess, branch: string
   return head;
 }
 
-export async function getBranch(deps: BranchDeps, owner: string, name: string, branch: string, caller: Caller, known?: RepositoryAccess): Promise<BranchView> {
-  const access = await requirePermission(deps.store, owner, name, caller, 'read', known);
+export async function getBranch(deps: BranchDeps, access: RepositoryAccess, branch: string, caller: Caller): Promise<BranchView> {
   if (!isBranchName(branch)) throw branchNotFound();
   const { heads: [head], rules, pusher } = await branchFacts(deps, access, caller, `refs/heads/${branch}`);
   if (!head) throw branchNotFound();
   return viewOf(head, rules, pusher);
 }
 
-async function requireWritable(deps: BranchDeps, owner: string, name: string, caller: Caller): Promise<RepositoryAccess> {
-  const access = await requirePermission(deps.store, owner, name, caller, 'read');
-  if (!atLeast(access.permission, 'write')) throw forbidden('user should have write permission for code', 'branch_write_denied');
+/**
+ * What a branch write needs beyond the caller's write permission (the gateway's route table
+ * checks that, `repoAccess: 'write'`): a repository that is neither archived nor a mirror.
+ */
+function refuseReadOnly(access: RepositoryAccess): void {
   if (access.repository.archived) throw forbidden('repository is archived', 'repo_archived');
   refuseMirrorWrites(access.repository);
-  return access;
 }
 
 /**
@@ -157,8 +156,8 @@ export interface CreateBranchInput {
 }
 
 /** POST /branches (Gitea's CreateBranch): from a branch, a ref or a commit; the default branch when neither is given. */
-export async function createBranch(deps: BranchDeps, owner: string, name: string, input: CreateBranchInput, caller: Caller): Promise<BranchView> {
-  const access = await requireWritable(deps, owner, name, caller);
+export async function createBranch(deps: BranchDeps, access: RepositoryAccess, input: CreateBranchInput, caller: Caller): Promise<BranchView> {
+  refuseReadOnly(access);
   const repo = access.repository;
   if (repo.empty) throw notFound('Git Repository is empty.', 'repo_empty');
   if (!isBranchName(input.newBranchName)) throw invalid('[new_branch_name]: GitRefName', 'invalid_branch_name');
@@ -185,7 +184,7 @@ export async function createBranch(deps: BranchDeps, owner: string, name: string
     throw alreadyExists('The branch already exists.', 'branch_exists');
   }
   await publishRefMove(deps, access, caller, input.newBranchName, zero, source);
-  return getBranch(deps, owner, name, input.newBranchName, caller);
+  return getBranch(deps, access, input.newBranchName, caller);
 }
 
 function isSafeRevision(value: string): boolean {
@@ -193,8 +192,8 @@ function isSafeRevision(value: string): boolean {
 }
 
 /** DELETE /branches/{branch}: never the default branch, never a protected one (Gitea's messages). */
-export async function deleteBranch(deps: BranchDeps, owner: string, name: string, branch: string, caller: Caller): Promise<void> {
-  const access = await requireWritable(deps, owner, name, caller);
+export async function deleteBranch(deps: BranchDeps, access: RepositoryAccess, branch: string, caller: Caller): Promise<void> {
+  refuseReadOnly(access);
   const repo = access.repository;
   if (repo.empty) throw notFound('Git Repository is empty.', 'repo_empty');
   const head = await headOf(deps, access, branch);
@@ -214,8 +213,8 @@ export async function deleteBranch(deps: BranchDeps, owner: string, name: string
  * PATCH /branches/{branch} (Gitea 1.27's RenameBranch): admins may rename the default
  * branch (HEAD follows); a protected branch, or a name a rule protects, is refused.
  */
-export async function renameBranch(deps: BranchDeps, owner: string, name: string, branch: string, newName: string, caller: Caller): Promise<void> {
-  const access = await requireWritable(deps, owner, name, caller);
+export async function renameBranch(deps: BranchDeps, access: RepositoryAccess, branch: string, newName: string, caller: Caller): Promise<void> {
+  refuseReadOnly(access);
   const repo = access.repository;
   if (!isBranchName(newName)) throw invalid('[name]: GitRefName', 'invalid_branch_name');
   const head = await headOf(deps, access, branch);
@@ -249,8 +248,8 @@ export interface UpdateBranchInput {
  * PUT /branches/{branch} (Gitea 1.27's UpdateBranch): moves a branch to another commit with
  * `update-ref <ref> <new> <old>`, obeying the branch's protection exactly as a push does.
  */
-export async function updateBranch(deps: BranchDeps, owner: string, name: string, branch: string, input: UpdateBranchInput, caller: Caller): Promise<void> {
-  const access = await requireWritable(deps, owner, name, caller);
+export async function updateBranch(deps: BranchDeps, access: RepositoryAccess, branch: string, input: UpdateBranchInput, caller: Caller): Promise<void> {
+  refuseReadOnly(access);
   const repo = access.repository;
   const head = await headOf(deps, access, branch);
   if (!head) throw branchNotFound();

@@ -2,11 +2,10 @@
 // CI systems set a state per context on a commit; the latest status of each context decides
 // the commit's combined state, which branch protection's status checks demand before a
 // merge. Setting one needs write permission and publishes `status` through the outbox.
-import { forbidden, invalid, notFound, type Caller } from '@anvil/kit';
+import { invalid, notFound, type Caller } from '@anvil/kit';
 import { globToRegExp } from './glob.js';
 import type { Owner } from './owner.js';
-import { atLeast } from './permission.js';
-import { resolveRepository, type RepositoryAccess } from './repositories.js';
+import type { RepositoryAccess } from './repositories.js';
 import type { Repository } from './repository.js';
 import type { RepositoryStore } from './store.js';
 import type { CommitInfo } from './push.js';
@@ -86,13 +85,6 @@ export interface RepositoryName {
 
 const nameOf = (access: RepositoryAccess): RepositoryName => ({ owner: access.owner.login, name: access.repository.name });
 
-async function open(deps: CommitStatusDeps, owner: string, name: string, caller: Caller, wanted: 'read' | 'write'): Promise<RepositoryAccess> {
-  const access = await resolveRepository(deps.store, owner, name, caller);
-  // Gitea's reqRepoWriter(unit.TypeCode) message.
-  if (!atLeast(access.permission, wanted)) throw forbidden('user should have a permission to write to a repo', 'repo_permission_denied');
-  return access;
-}
-
 async function commitOf(deps: CommitStatusDeps, access: RepositoryAccess, revision: string): Promise<string | undefined> {
   if (access.repository.empty || !revision) return undefined;
   return deps.git.resolveCommit(access.repository.owner_login, access.repository.name, revision);
@@ -113,8 +105,7 @@ export interface CreateCommitStatusInput {
  * status is stored under the full sha. Text fields are trimmed as Gitea trims them; an empty
  * context is "default".
  */
-export async function createCommitStatus(deps: CommitStatusDeps, owner: string, name: string, input: CreateCommitStatusInput, caller: Caller): Promise<{ status: CommitStatusView; repository: RepositoryName }> {
-  const access = await open(deps, owner, name, caller, 'write');
+export async function createCommitStatus(deps: CommitStatusDeps, access: RepositoryAccess, input: CreateCommitStatusInput, caller: Caller): Promise<{ status: CommitStatusView; repository: RepositoryName }> {
   if (!isCommitStatusState(input.state)) throw invalid(`[state]: must be one of ${COMMIT_STATUS_STATES.join(', ')}`, 'invalid_state');
   const sha = await commitOf(deps, access, input.sha.trim());
   if (!sha) throw commitNotFound(input.sha);
@@ -144,8 +135,7 @@ const SORTS = new Set<CommitStatusSort>(['oldest', 'recentupdate', 'leastupdate'
  * GET /statuses/{sha} and /commits/{ref}/statuses. By sha, a revision that names no commit
  * lists nothing (Gitea keeps the string as the sha); by ref it is not_found.
  */
-export async function listCommitStatuses(deps: CommitStatusDeps, owner: string, name: string, input: ListCommitStatusesInput, caller: Caller): Promise<{ items: CommitStatusView[]; total: number; repository: RepositoryName }> {
-  const access = await open(deps, owner, name, caller, 'read');
+export async function listCommitStatuses(deps: CommitStatusDeps, access: RepositoryAccess, input: ListCommitStatusesInput): Promise<{ items: CommitStatusView[]; total: number; repository: RepositoryName }> {
   const sha = await commitOf(deps, access, input.revision);
   if (!sha && input.byRef) throw commitNotFound(input.revision);
   const query: CommitStatusQuery = {
@@ -169,8 +159,7 @@ export function combineStates(states: readonly CommitStatusState[]): CombinedSta
 }
 
 /** GET /commits/{ref}/status: the combined state is computed over every context, the statuses paged. */
-export async function combinedStatus(deps: CommitStatusDeps, owner: string, name: string, revision: string, page: { offset: number; limit: number }, caller: Caller): Promise<{ state: CombinedState; sha: string; statuses: CommitStatusView[]; total: number; access: RepositoryAccess }> {
-  const access = await open(deps, owner, name, caller, 'read');
+export async function combinedStatus(deps: CommitStatusDeps, access: RepositoryAccess, revision: string, page: { offset: number; limit: number }): Promise<{ state: CombinedState; sha: string; statuses: CommitStatusView[]; total: number; access: RepositoryAccess }> {
   const sha = await commitOf(deps, access, revision);
   if (!sha) throw commitNotFound(revision);
   const latest = await deps.statuses.latestPerContext(access.repository.id, sha);

@@ -24,6 +24,15 @@ export interface NewCommit {
   objectFormat: 'sha1' | 'sha256';
 }
 
+/** One commit object from a tree that is already written (merges, squashes, rebases). */
+export interface CommitParts {
+  tree: string;
+  parents: string[];
+  message: string;
+  author: Signature;
+  committer: Signature;
+}
+
 export interface WrittenCommit {
   commitSha: string;
   treeSha: string;

@@ -1,10 +1,10 @@
 // Commit use cases (Gitea's routers/api/v1/repo/commits.go and compare.go): list with
 // filters and paging, one commit by sha or ref, its diff or patch, and a comparison. Reading
-// needs read permission; a repository the caller cannot see is not_found. The people named in
+// the gateway's route table requires read permission (`repoAccess: 'read'`). The people named in
 // a page of commits and the page's signatures are resolved through identity in one batch each.
-import { DomainError, invalid, notFound, type Caller } from '@anvil/kit';
+import { DomainError, invalid, notFound } from '@anvil/kit';
 import { isValidRefName as isSafeRef } from '@anvil/kit';
-import { resolveRepository, type RepositoryAccess } from './repositories.js';
+import type { RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 import { verifyCommits, type CommitVerification, type SignatureVerifier } from './commit-verification.js';
 
@@ -108,8 +108,7 @@ const nameOf = (access: RepositoryAccess): RepositoryName => ({ owner: access.ow
 /** Gitea's ctx.NotFound: one message for every missing commit or ref. */
 export const commitNotFound = () => notFound('The target couldn\'t be found.', 'commit_not_found');
 
-async function open(deps: CommitDeps, owner: string, name: string, caller: Caller, known?: RepositoryAccess) {
-  const access = await resolveRepository(deps.store, owner, name, caller, known);
+function open(deps: CommitDeps, access: RepositoryAccess) {
   return { access, gitDir: deps.git.gitDirOf(access.owner.login, access.repository.name) };
 }
 
@@ -169,8 +168,8 @@ export function summaryOf(message: string): string {
   return newline < 0 ? message : message.slice(0, newline);
 }
 
-export async function listCommits(deps: CommitDeps, owner: string, name: string, caller: Caller, input: ListCommitsInput, known?: RepositoryAccess): Promise<{ commits: DetailedCommit[]; total: number; limit: number; repository: RepositoryName }> {
-  const { access, gitDir } = await open(deps, owner, name, caller, known);
+export async function listCommits(deps: CommitDeps, access: RepositoryAccess, input: ListCommitsInput): Promise<{ commits: DetailedCommit[]; total: number; limit: number; repository: RepositoryName }> {
+  const { gitDir } = open(deps, access);
   if (access.repository.empty) throw new DomainError('conflict', 'Git Repository is empty.', 'repo_empty');
   const since = unixSeconds(input.since, 'since');
   const until = unixSeconds(input.until, 'until');
@@ -190,10 +189,10 @@ export async function listCommits(deps: CommitDeps, owner: string, name: string,
   return { commits, total, limit, repository: nameOf(access) };
 }
 
-export async function getCommit(deps: CommitDeps, owner: string, name: string, caller: Caller, sha: string, details: CommitDetails, known?: RepositoryAccess): Promise<{ commit: DetailedCommit; repository: RepositoryName }> {
+export async function getCommit(deps: CommitDeps, access: RepositoryAccess, sha: string, details: CommitDetails): Promise<{ commit: DetailedCommit; repository: RepositoryName }> {
   // Gitea validates the ref pattern before looking: 422 for what can never name a commit.
   if (!isSafeRef(sha)) throw invalid(`no valid ref or sha: ${sha}`, 'invalid_ref');
-  const { access, gitDir } = await open(deps, owner, name, caller, known);
+  const { gitDir } = open(deps, access);
   const id = await resolve(deps, gitDir, sha);
   const [raw] = await deps.git.readCommits(gitDir, [id]);
   if (!raw) throw commitNotFound();
@@ -201,9 +200,9 @@ export async function getCommit(deps: CommitDeps, owner: string, name: string, c
   return { commit, repository: nameOf(access) };
 }
 
-export async function commitDiff(deps: CommitDeps, owner: string, name: string, caller: Caller, sha: string, type: string): Promise<string> {
+export async function commitDiff(deps: CommitDeps, access: RepositoryAccess, sha: string, type: string): Promise<string> {
   if (type !== 'diff' && type !== 'patch') throw commitNotFound();
-  const { gitDir } = await open(deps, owner, name, caller);
+  const { gitDir } = open(deps, access);
   const id = await resolve(deps, gitDir, sha);
   const [raw] = await deps.git.readCommits(gitDir, [id]);
   if (!raw) throw commitNotFound();
@@ -213,8 +212,8 @@ export async function commitDiff(deps: CommitDeps, owner: string, name: string, 
 /** Most commits a comparison lists (Gitea lists them all; this bounds one reply). */
 export const MAX_COMPARE_COMMITS = 1000;
 
-export async function compareCommits(deps: CommitDeps, owner: string, name: string, caller: Caller, base: string, head: string, details: CommitDetails): Promise<{ commits: DetailedCommit[]; repository: RepositoryName }> {
-  const { access, gitDir } = await open(deps, owner, name, caller);
+export async function compareCommits(deps: CommitDeps, access: RepositoryAccess, base: string, head: string, details: CommitDetails): Promise<{ commits: DetailedCommit[]; repository: RepositoryName }> {
+  const { gitDir } = open(deps, access);
   if (access.repository.empty) throw commitNotFound();
   const [baseSha, headSha] = await Promise.all([
     resolve(deps, gitDir, base || access.repository.default_branch),

@@ -2,10 +2,10 @@
 // branch, tag or commit is a file (with its bytes), a symlink, a submodule or a directory
 // (its entries). The git work sits behind the RepoFiles port (src/git/contents-git.ts and
 // file-changes-git.ts, wired in src/git/content-git.ts), so these rules are plain functions.
-import { notFound, type Caller } from '@anvil/kit';
+import { notFound } from '@anvil/kit';
 import type { PushGitFacts } from './branch-protection.js';
 import type { BranchProtectionStore } from './branch-protection-store.js';
-import { requirePermission, type RepositoryAccess } from './repositories.js';
+import type { RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 import type { TreeEntry } from './git-objects.js';
 import type { RepositorySizes } from './repository-size.js';
@@ -122,8 +122,7 @@ async function resolveAt(files: RepoFiles, revision: string): Promise<ResolvedRe
 }
 
 /** GET /contents/{path} and /contents-ext/{path}: a file, or a directory's entries. */
-export async function getContents(deps: ContentDeps, owner: string, name: string, query: ContentsQuery, caller: Caller, known?: RepositoryAccess): Promise<ContentsView> {
-  const access = await requirePermission(deps.store, owner, name, caller, 'read', known);
+export async function getContents(deps: ContentDeps, access: RepositoryAccess, query: ContentsQuery): Promise<ContentsView> {
   const repo = access.repository;
   const path = cleanReadPath(query.path);
   if (path === undefined) throw pathNotFound(query.path);
@@ -157,8 +156,7 @@ export async function getContents(deps: ContentDeps, owner: string, name: string
 }
 
 /** POST/GET /file-contents: several files at one ref, with their bytes; missing paths are left out. */
-export async function getFileContents(deps: ContentDeps, owner: string, name: string, revision: string, paths: string[], caller: Caller, known?: RepositoryAccess): Promise<{ at: ContentsView['at']; items: ContentItem[] }> {
-  const access = await requirePermission(deps.store, owner, name, caller, 'read', known);
+export async function getFileContents(deps: ContentDeps, access: RepositoryAccess, revision: string, paths: string[]): Promise<{ at: ContentsView['at']; items: ContentItem[] }> {
   const repo = access.repository;
   const input = revision || repo.default_branch;
   if (repo.empty) throw notFound(`object does not exist [id: ${input}, rel_path: ]`, 'ref_not_found');

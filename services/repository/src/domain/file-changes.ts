@@ -10,7 +10,7 @@ import { checkProtectedPush, filePatterns, matchingPath, ruleFor } from './branc
 import { isBranchName, pusherOf } from './branches.js';
 import { contentTypeOf, type ContentDeps, type ContentItem, type RepoFiles } from './contents.js';
 import { atLeast } from './permission.js';
-import { requirePermission, type RepositoryAccess } from './repositories.js';
+import type { RepositoryAccess } from './repositories.js';
 import type { TreeEntry } from './git-objects.js';
 import type { IndexChange, Signature } from './commit-writing.js';
 import { refuseMirrorWrites } from './repository.js';
@@ -176,14 +176,17 @@ function validate(input: ChangeFilesInput): void {
   if (input.newBranch && !isBranchName(input.newBranch)) throw invalid('[new_branch]: GitRefName', 'invalid_branch_name');
 }
 
-async function requireWriter(deps: ContentDeps, owner: string, name: string, caller: Caller): Promise<RepositoryAccess> {
-  const access = await requirePermission(deps.store, owner, name, caller, 'read');
+/**
+ * Gitea's reqRepoBranchWriter: the route table asks only that the caller may read (its
+ * `repoAccess`), because writing is a rule about the target branch (branch protection
+ * decides the rest below), so the write permission is checked here.
+ */
+function requireWriter(access: RepositoryAccess, caller: Caller): void {
   if (access.repository.archived) throw forbidden(`repo is archived`, 'repo_archived');
   if (!atLeast(access.permission, 'write') || caller.userId <= 0) {
     throw forbidden('user should have a permission to write to the target branch', 'contents_write_denied');
   }
   refuseMirrorWrites(access.repository);
-  return access;
 }
 
 async function doerOf(deps: ContentDeps, caller: Caller): Promise<IdentityInput> {
@@ -194,8 +197,8 @@ async function doerOf(deps: ContentDeps, caller: Caller): Promise<IdentityInput>
 const seconds = (date: Date | undefined, now: number) => (date ? Math.floor(date.getTime() / 1000) : now);
 
 /** POST/PUT/DELETE /contents/{path} and POST /contents. */
-export async function changeFiles(deps: ContentDeps, owner: string, name: string, input: ChangeFilesInput, caller: Caller): Promise<ChangeFilesResult> {
-  const access = await requireWriter(deps, owner, name, caller);
+export async function changeFiles(deps: ContentDeps, access: RepositoryAccess, input: ChangeFilesInput, caller: Caller): Promise<ChangeFilesResult> {
+  requireWriter(access, caller);
   const repo = access.repository;
   // Only an update or a rename moves a file; for the others the source is the path itself.
   for (const file of input.files) {

@@ -1,24 +1,26 @@
-// Keeps the facts the Repository JSON reports from git current (Gitea computes them too):
-// `branch_count` and `licenses` (SPDX ids of the default branch's license files). They are
-// read again after every change of a repository's refs, outside the change's transaction:
-// reading twice gives the same answer, so a redelivered event does no harm.
+// Keeps the licenses the Repository JSON reports current (Gitea detects them too): SPDX ids
+// of the default branch's license files, read again after every change of a repository's
+// refs, outside the change's transaction: reading twice gives the same answer, so a
+// redelivered event does no harm. (`branch_count` is no git fact read here: the refs table
+// rewrite counts it in the write turn that moved the refs, store/git-refs.ts.)
 import type { LicenseDetector } from './licenses.js';
 import type { RepositoryStore } from './store.js';
 
 export interface GitFactsReader {
-  countBranches(owner: string, name: string): Promise<number>;
   /** Root files of `branch` whose names are license file names, with their text. */
   licenseFiles(owner: string, name: string, branch: string): Promise<Array<{ name: string; text: string }>>;
 }
 
 export interface GitFacts {
-  branchCount: number;
   licenses: string[];
 }
 
 export interface GitFactsStore {
   save(repositoryId: number, facts: GitFacts): Promise<void>;
-  /** Ids above `afterId` of repositories with git data but no branch counted yet, in id order. */
+  /**
+   * Ids above `afterId` of repositories with git data but no branch counted yet, in id order:
+   * those from before branch counts and licenses were kept.
+   */
   idsWithoutFacts(afterId: number, limit: number): Promise<number[]>;
 }
 
@@ -34,16 +36,15 @@ export async function refreshGitFacts(deps: GitFactsDeps, id: number): Promise<G
   const found = await deps.store.findById(id);
   if (!found) return undefined;
   const { repository, owner } = found;
-  const branchCount = await deps.git.countBranches(owner.login, repository.name);
-  const licenses = branchCount ? deps.detector.detect(await deps.git.licenseFiles(owner.login, repository.name, repository.default_branch)) : [];
-  const facts = { branchCount, licenses };
+  // licenseFiles finds nothing in an empty repository (no default branch yet).
+  const facts = { licenses: deps.detector.detect(await deps.git.licenseFiles(owner.login, repository.name, repository.default_branch)) };
   await deps.facts.save(id, facts);
   return facts;
 }
 
 /**
  * Reads the facts of every repository that has git data but none recorded: those created
- * before the facts were kept, or whose last event was missed. Runs once at start, in the
+ * before the facts were kept. Runs once at start, in the
  * background, one repository at a time; each is visited once even if it has no branches.
  */
 export async function backfillGitFacts(deps: GitFactsDeps, onError: (err: unknown, id: number) => void): Promise<number> {

@@ -1,12 +1,11 @@
 // Read-only git object views (Gitea's routers/api/v1/repo/blob.go, tree.go, git_ref.go and
-// the ref guessing of context.RepoRefForAPI for raw files). Reading needs read permission;
-// a repository the caller cannot see is not_found. Git is reached through the
+// the ref guessing of context.RepoRefForAPI for raw files). The gateway's route table requires read permission;
+// a repository the caller cannot see is a 404 there. Git is reached through the
 // GitObjectsGit port (src/git/objects-git.ts), so these rules are testable without git.
-import { DomainError, notFound, type Caller } from '@anvil/kit';
+import { DomainError, notFound } from '@anvil/kit';
 // Pure validators of ref names and object ids (no I/O), shared with the command builder.
 import { isObjectId, isValidBranchName, isValidRefName as isSafeRef } from '@anvil/kit';
-import { atLeast } from './permission.js';
-import { resolveRepository, type RepositoryAccess } from './repositories.js';
+import type { RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 import type { RepositoryName } from './tags.js';
 
@@ -51,9 +50,7 @@ export interface GitObjectDeps {
   git: GitObjectsGit;
 }
 
-async function open(deps: GitObjectDeps, owner: string, name: string, caller: Caller, known?: RepositoryAccess) {
-  const access = await resolveRepository(deps.store, owner, name, caller, known);
-  if (!atLeast(access.permission, 'read')) throw notFound('The target couldn\'t be found.', 'repo_not_found');
+function open(deps: GitObjectDeps, access: RepositoryAccess) {
   const repository: RepositoryName = { owner: access.owner.login, name: access.repository.name };
   return { access, repository, gitDir: deps.git.gitDirOf(access.owner.login, access.repository.name) };
 }
@@ -69,8 +66,8 @@ export interface BlobView {
   repository: RepositoryName;
 }
 
-export async function getBlob(deps: GitObjectDeps, owner: string, name: string, sha: string, maxContentSize: number, caller: Caller, known?: RepositoryAccess): Promise<BlobView> {
-  const { repository, gitDir } = await open(deps, owner, name, caller, known);
+export async function getBlob(deps: GitObjectDeps, access: RepositoryAccess, sha: string, maxContentSize: number): Promise<BlobView> {
+  const { repository, gitDir } = open(deps, access);
   const id = sha.toLowerCase();
   if (!isObjectId(id)) throw noSuchObject(sha);
   const found = (await deps.git.lookupObjects(gitDir, [id])).get(id);
@@ -106,8 +103,8 @@ export function pageOfTree(sha: string, entries: TreeEntry[], page: number, perP
   return { sha, entries: entries.slice(start, end), truncated: end < entries.length, page: current, totalCount: entries.length };
 }
 
-export async function getTree(deps: GitObjectDeps, owner: string, name: string, query: TreeQuery, caller: Caller, known?: RepositoryAccess): Promise<TreePage & { repository: RepositoryName }> {
-  const { repository, gitDir } = await open(deps, owner, name, caller, known);
+export async function getTree(deps: GitObjectDeps, access: RepositoryAccess, query: TreeQuery): Promise<TreePage & { repository: RepositoryName }> {
+  const { repository, gitDir } = open(deps, access);
   // Gitea's message for any sha it cannot turn into a tree (400).
   const shaNotFound = () => new DomainError('bad_request', `sha not found [${query.sha}]`, 'tree_not_found');
   if (!query.sha) throw new DomainError('bad_request', 'sha not provided', 'sha_missing');
@@ -122,8 +119,8 @@ export async function getTree(deps: GitObjectDeps, owner: string, name: string, 
 }
 
 /** Refs whose full name starts with `prefix` (Gitea: "refs/" + the path); not_found when none. */
-export async function listRefs(deps: GitObjectDeps, owner: string, name: string, prefix: string, caller: Caller, known?: RepositoryAccess): Promise<{ refs: RefEntry[]; repository: RepositoryName }> {
-  const { repository, gitDir } = await open(deps, owner, name, caller, known);
+export async function listRefs(deps: GitObjectDeps, access: RepositoryAccess, prefix: string): Promise<{ refs: RefEntry[]; repository: RepositoryName }> {
+  const { repository, gitDir } = open(deps, access);
   const refs = (await deps.git.listAllRefs(gitDir)).filter((r) => r.ref.startsWith(prefix));
   if (!refs.length) throw notFound('The target couldn\'t be found.', 'ref_not_found');
   return { refs, repository };

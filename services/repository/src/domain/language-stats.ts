@@ -1,9 +1,8 @@
 // GET /repos/{o}/{r}/languages: bytes per language of the default branch's head commit,
 // computed once per commit and cached; computing also records the repository's top
 // language (the Repository JSON's `language`).
-import type { Caller } from '@anvil/kit';
 import { languageSizes, primaryLanguage, type LanguageSizes, type LanguageTable, type LinguistAttributes, type TreeFile } from './languages.js';
-import { resolveRepository, type RepositoryAccess } from './repositories.js';
+import type { RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 
 export interface LanguageStatsStore {
@@ -38,8 +37,7 @@ async function sizesOf(deps: LanguageDeps, repositoryId: number, gitDir: string,
 }
 
 /** Largest first, then by name. */
-export async function getLanguages(deps: LanguageDeps, owner: string, name: string, caller: Caller, known?: RepositoryAccess): Promise<Array<[string, number]>> {
-  const access = await resolveRepository(deps.store, owner, name, caller, known);
+export async function getLanguages(deps: LanguageDeps, access: RepositoryAccess): Promise<Array<[string, number]>> {
   const repo = access.repository;
   if (repo.empty) return [];
   const gitDir = deps.git.gitDirOf(access.owner.login, repo.name);

@@ -3,16 +3,18 @@
 // Pull requests themselves live in collaboration; these are narrow answers over one
 // repository, each after the caller's read permission is checked.
 import { DomainError, notFound, type Caller } from '@anvil/kit';
-import { requirePermission, type RepositoryAccess } from './repositories.js';
+import { resolveRepository, type RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 import type { FileChange, TrialMerge } from '../git/pull-git.js';
-import type { Signature } from './commit-writing.js';
+import type { CommitParts, Signature } from './commit-writing.js';
 import type { RawCommit } from './commits.js';
 import { cutDiffAroundLine } from './diff-hunk.js';
 
 /** The git operations pull requests need over one bare repository. */
 export interface PullGit {
   resolve(revision: string): Promise<string | undefined>;
+  /** Full ref names → object ids in one git process; absent refs are left out. */
+  resolveRefs(refs: readonly string[]): Promise<Map<string, string>>;
   mergeBase(a: string, b: string): Promise<string | undefined>;
   isAncestor(a: string, b: string): Promise<boolean>;
   divergence(base: string, head: string): Promise<{ ahead: number; behind: number }>;
@@ -22,13 +24,15 @@ export interface PullGit {
   /** Oldest first. */
   commitsOnHead(base: string, head: string, options?: { noMerges?: boolean }): Promise<string[]>;
   readCommits(ids: readonly string[]): Promise<PullCommitInfo[]>;
-  commitTree(parts: { tree: string; parents: string[]; message: string; author: Signature; committer: Signature }): Promise<string>;
+  commitTree(parts: CommitParts): Promise<string>;
   cherryPick(commit: string, onto: string, committer: Signature): Promise<string | undefined>;
   treeOf(commit: string): Promise<string>;
   /** Compare-and-swap (all zeros: create / delete); throws when the ref moved meanwhile. */
   updateRef(ref: string, newSha: string, oldSha: string): Promise<void>;
   /** Points a ref no one else writes (refs/pull/<index>/head) at a commit. */
   setRef(ref: string, sha: string): Promise<void>;
+  /** Several moves in one transaction (oldSha checked when given): all land or none; throws when one moved. */
+  updateRefs(moves: ReadonlyArray<{ ref: string; newSha: string; oldSha?: string }>): Promise<void>;
 }
 
 export type PullCommitInfo = RawCommit;
@@ -58,7 +62,7 @@ export async function resolveSide(git: PullGit, revision: string, side: 'base' |
 }
 
 export async function openRange(deps: PullGitDeps, owner: string, name: string, base: string, head: string, caller: Caller): Promise<PullRange> {
-  const access = await requirePermission(deps.store, owner, name, caller, 'read');
+  const access = await resolveRepository(deps.store, owner, name, caller);
   const repo = access.repository;
   if (repo.empty) throw notFound('Git Repository is empty.', 'repo_empty');
   const git = deps.pullGit(repo.owner_login, repo.name);

@@ -5,13 +5,13 @@
 // the repository's write turn; across replicas the compare-and-swap still decides, and the
 // loser answers push-out-of-date with nothing written to any ref. Conflicts are found before
 // anything is written, never halfway through.
-import { DomainError, forbidden, invalid, notFound, type Caller } from '@anvil/kit';
+import { DomainError, forbidden, invalid, isValidRefName, notFound, type Caller } from '@anvil/kit';
 import { checkProtectedPush, ruleFor, type BranchProtection, type Pusher } from './branch-protection.js';
 import type { BranchProtectionStore } from './branch-protection-store.js';
 import { isBranchName, publishRefMove, pusherOf, type BranchDeps } from './branches.js';
 import { atLeast } from './permission.js';
 import { requireMergeBase, resolveSide, type PullGit, type PullGitDeps } from './pull-git.js';
-import { requirePermission } from './repositories.js';
+import { resolveRepository, type RepositoryAccess } from './repositories.js';
 import type { Signature } from './commit-writing.js';
 import type { CommitStatusStore } from './commit-statuses.js';
 import { pusherTeamNames } from './org-access.js';
@@ -111,7 +111,7 @@ async function buildMerge(git: PullGit, style: MergeStyle, baseSha: string, head
 
 /** Merges head into the base branch. Run it in the repository's write turn. */
 export async function mergeToRef(deps: PullMergeDeps, owner: string, name: string, input: MergeInput, caller: Caller): Promise<MergeResult> {
-  const access = await requirePermission(deps.store, owner, name, caller, 'read');
+  const access = await resolveRepository(deps.store, owner, name, caller);
   const repo = access.repository;
   if (repo.archived) throw forbidden('repo is archived', 'repo_archived');
   refuseMirrorWrites(repo);
@@ -120,51 +120,83 @@ export async function mergeToRef(deps: PullMergeDeps, owner: string, name: strin
   const style = input.style as MergeStyle;
   if (!isBranchName(input.baseBranch)) throw notFound(`base does not exist [base: ${input.baseBranch}]`, 'base_not_found');
   const git = deps.pullGit(repo.owner_login, repo.name);
-  const baseSha = await resolveSide(git, `refs/heads/${input.baseBranch}`, 'base');
-  const headSha = await resolveSide(git, input.head, 'head');
+  // What does not depend on git is asked for while git resolves the sides.
+  const [{ baseSha, headSha, head }, rules, pusher] = await Promise.all([
+    resolveMergeSides(git, input), deps.protections.list(repo.id), pusherOf(deps.store, access, caller),
+  ]);
   if (input.expectedHeadSha && input.expectedHeadSha !== headSha) {
     throw new DomainError('conflict', 'the head of the pull request has changed: merge again with the new head', 'head_moved');
   }
-
-  const rules = await deps.protections.list(repo.id);
   const rule = ruleFor(rules, input.baseBranch);
-  const pusher = await pusherOf(deps.store, access, caller);
   if (!isAllowedToMerge(rule, pusher)) throw new DomainError('forbidden', 'User not allowed to merge PR', 'not_allowed_to_merge');
   // Gitea checks nothing more before a manual mark; the style comes after the merger's right.
   if (manual) {
     requireStyleAllowed(repo.pull_request_settings, input.style);
     return { mergeCommitSha: await manualMergeCommit(git, baseSha, input.mergeCommitId ?? ''), baseBefore: baseSha, headSha, headBranchDeleted: false };
   }
-  await requireMergeBase({ access, git, baseSha, headSha });
-  if (await git.isAncestor(headSha, baseSha)) throw new DomainError('bad_request', 'the head is already merged into the base', 'already_merged');
+  const who = deps.signatureOf(caller);
+  who.catch(() => {}); // awaited below; a refusal before then must not leave it unhandled
+  // One merge base answers both: no common history, or the head already in the base (the base is its own merge base with it).
+  const mergeBase = await requireMergeBase({ access, git, baseSha, headSha });
+  if (mergeBase === headSha) throw new DomainError('bad_request', 'the head is already merged into the base', 'already_merged');
   await checkMergeRules(deps, { access, git, rule, pusher, baseSha, headSha, input });
   requireStyleAllowed(repo.pull_request_settings, style);
 
-  const who = await deps.signatureOf(caller);
   const now = Math.floor(Date.now() / 1000);
-  const committer = { ...who, time: now };
+  const committer = { ...(await who), time: now };
   const author = input.author?.name ? { name: input.author.name, email: input.author.email, time: now } : committer;
-  const message = input.message || defaultMergeMessage(style, input, input.head);
+  // Gitea names the head branch (pr.HeadBranch), also when the merge takes the pull's own ref.
+  const headLabel = input.head.startsWith('refs/heads/') ? input.head.slice('refs/heads/'.length) : head;
+  const message = input.message || defaultMergeMessage(style, input, headLabel);
   const newSha = await buildMerge(git, style, baseSha, headSha, message, author, committer);
 
   // THE check, as for a push; a merger allowed by the merge whitelist needs no push permission.
+  // A merge or squash commit has the base as its first parent: that move is known to be a fast-forward.
+  const builtOnBase = style === 'merge' || style === 'squash' || style === 'rebase-merge';
   const decision = await checkProtectedPush({
     rules, defaultBranch: repo.default_branch, branch: input.baseBranch, pusher, oldSha: baseSha, newSha,
-  }, { ...deps.branches.git.facts(repo.owner_login, repo.name), isAncestor: (a, b) => git.isAncestor(a, b) });
+  }, {
+    ...deps.branches.git.facts(repo.owner_login, repo.name),
+    isAncestor: (a, b) => (builtOnBase && a === baseSha && b === newSha ? Promise.resolve(true) : git.isAncestor(a, b)),
+  });
   if (!decision.allowed && !(decision.reason === 'protected_branch' && isAllowedToMerge(rule, pusher))) {
     throw new DomainError('forbidden', decision.message, 'push_rejected');
   }
+  // The base and the pull's own ref move in one transaction: the pull ref only with the base.
+  const moves: Array<{ ref: string; newSha: string; oldSha?: string }> = [{ ref: `refs/heads/${input.baseBranch}`, newSha, oldSha: baseSha }];
+  if (input.pullIndex > 0) moves.push({ ref: `refs/pull/${input.pullIndex}/head`, newSha: headSha });
   try {
-    await git.updateRef(`refs/heads/${input.baseBranch}`, newSha, baseSha);
+    await git.updateRefs(moves);
   } catch {
     throw new DomainError('conflict', 'merge push out of date', 'push_out_of_date');
   }
-  if (input.pullIndex > 0) await git.setRef(`refs/pull/${input.pullIndex}/head`, headSha);
   await publishRefMove(deps.branches, access, caller, input.baseBranch, baseSha, newSha);
   // Asked for, or the repository's default_delete_branch_after_merge when the merger did not say.
   const toDelete = input.deleteHeadBranch || (repo.pull_request_settings.default_delete_branch_after_merge ? input.defaultDeleteHeadBranch ?? '' : '');
   const headBranchDeleted = await deleteHeadBranch(deps, access, caller, toDelete, headSha, rules);
   return { mergeCommitSha: newSha, baseBefore: baseSha, headSha, headBranchDeleted };
+}
+
+/**
+ * The base's and the head's commits, from one git process when both are full ref names. A
+ * head branch that no longer exists falls back to the pull's own ref (refs/pull/<index>/head),
+ * which outlives it; `head` is the ref the merge takes.
+ */
+async function resolveMergeSides(git: PullGit, input: MergeInput): Promise<{ baseSha: string; headSha: string; head: string }> {
+  const baseRef = `refs/heads/${input.baseBranch}`;
+  const pullRef = input.pullIndex > 0 ? `refs/pull/${input.pullIndex}/head` : undefined;
+  if (!input.head.startsWith('refs/') || !isValidRefName(input.head)) {
+    const [baseSha, headSha] = await Promise.all([resolveSide(git, baseRef, 'base'), resolveSide(git, input.head, 'head')]);
+    return { baseSha, headSha, head: input.head };
+  }
+  const found = await git.resolveRefs([baseRef, input.head, ...(pullRef ? [pullRef] : [])]);
+  const baseSha = found.get(baseRef);
+  if (!baseSha) throw notFound(`base does not exist [base: ${baseRef}]`, 'base_not_found');
+  const fallback = pullRef && input.head.startsWith('refs/heads/') && !found.has(input.head) ? pullRef : undefined;
+  const head = fallback ?? input.head;
+  const headSha = found.get(head);
+  if (!headSha) throw notFound(`head does not exist [head: ${input.head}]`, 'head_not_found');
+  return { baseSha, headSha, head };
 }
 
 /** Gitea's ErrInvalidMergeStyle, answered 405 with its message. */
@@ -175,7 +207,7 @@ function requireStyleAllowed(settings: Parameters<typeof isMergeStyleAllowed>[0]
 }
 
 interface RuleContext {
-  access: Awaited<ReturnType<typeof requirePermission>>;
+  access: RepositoryAccess;
   git: PullGit;
   rule: BranchProtection | undefined;
   pusher: Pusher;
@@ -202,7 +234,7 @@ async function checkMergeRules(deps: PullMergeDeps, { access, git, rule, pusher,
  * delete_branch_after_merge: only a branch of this repository, not the default one, not a
  * protected one, still at the merged head, and only for a writer; otherwise it stays.
  */
-async function deleteHeadBranch(deps: PullMergeDeps, access: Awaited<ReturnType<typeof requirePermission>>, caller: Caller, branch: string, headSha: string, rules: BranchProtection[]): Promise<boolean> {
+async function deleteHeadBranch(deps: PullMergeDeps, access: RepositoryAccess, caller: Caller, branch: string, headSha: string, rules: BranchProtection[]): Promise<boolean> {
   const repo = access.repository;
   if (!branch || !isBranchName(branch) || branch === repo.default_branch || ruleFor(rules, branch)) return false;
   if (!atLeast(access.permission, 'write')) return false;
@@ -219,7 +251,7 @@ async function deleteHeadBranch(deps: PullMergeDeps, access: Awaited<ReturnType<
 
 /** Points refs/pull/<index>/head at the pull's head so it outlives the head branch. */
 export async function updatePullRef(deps: PullGitDeps, owner: string, name: string, index: number, head: string, caller: Caller): Promise<string> {
-  const access = await requirePermission(deps.store, owner, name, caller, 'read');
+  const access = await resolveRepository(deps.store, owner, name, caller);
   if (!Number.isSafeInteger(index) || index <= 0) throw invalid('pull index must be positive', 'invalid_index');
   const repo = access.repository;
   const git = deps.pullGit(repo.owner_login, repo.name);

@@ -9,7 +9,7 @@ import { isBranchName, publishRefMove, pusherOf } from './branches.js';
 import { atLeast } from './permission.js';
 import { resolveSide } from './pull-git.js';
 import { rebaseOnto, type PullMergeDeps } from './pull-merge.js';
-import { requirePermission } from './repositories.js';
+import { resolveRepository } from './repositories.js';
 
 export interface UpdateInput {
   baseBranch: string;
@@ -27,7 +27,7 @@ const conflict = (style: string) => new DomainError('conflict', `${style} failed
 
 /** Updates the head branch from the base. Run it in the repository's write turn. */
 export async function updatePullHead(deps: PullMergeDeps, owner: string, name: string, input: UpdateInput, caller: Caller): Promise<UpdateResult> {
-  const access = await requirePermission(deps.store, owner, name, caller, 'read');
+  const access = await resolveRepository(deps.store, owner, name, caller);
   const repo = access.repository;
   if (repo.archived) throw forbidden('repo is archived', 'repo_archived');
   const rebase = input.style === 'rebase';

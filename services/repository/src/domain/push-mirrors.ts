@@ -3,8 +3,8 @@
 // the remote's address is checked against [migrations] like a migration's, when it is added
 // and before every push.
 import { randomBytes } from 'node:crypto';
-import { forbidden, invalid, notFound, type Caller, type Logger } from '@anvil/kit';
-import { requirePermission, type RepositoryAccess } from './repositories.js';
+import { forbidden, invalid, notFound, type Logger } from '@anvil/kit';
+import type { RepositoryAccess } from './repositories.js';
 import { parseGoDuration, parseRemoteAddress, type RemoteAddress } from './remote-address.js';
 import type { RepositoryStore } from './store.js';
 
@@ -56,18 +56,14 @@ export interface PushMirrorDeps {
 
 const REMOTE_NAME = /^remote_mirror_[0-9a-f]{10}$/;
 
-async function adminAccess(deps: PushMirrorDeps, owner: string, name: string, caller: Caller): Promise<RepositoryAccess> {
-  return requirePermission(deps.repositories, owner, name, caller, 'admin');
-}
+// Every operation here is for the repository's admins: the route table's `repoAccess: 'admin'`.
 
-export async function listPushMirrors(deps: PushMirrorDeps, owner: string, name: string, page: { offset: number; limit: number }, caller: Caller) {
-  const access = await adminAccess(deps, owner, name, caller);
+export async function listPushMirrors(deps: PushMirrorDeps, access: RepositoryAccess, page: { offset: number; limit: number }) {
   if (!deps.settings.enabled) throw invalid('mirrors are disabled', 'mirrors_disabled');
   return { access, ...(await deps.mirrors.list(access.repository.id, page.offset, page.limit)) };
 }
 
-export async function getPushMirror(deps: PushMirrorDeps, owner: string, name: string, remoteName: string, caller: Caller) {
-  const access = await adminAccess(deps, owner, name, caller);
+export async function getPushMirror(deps: PushMirrorDeps, access: RepositoryAccess, remoteName: string) {
   if (!deps.settings.enabled) throw invalid('mirrors are disabled', 'mirrors_disabled');
   const mirror = await deps.mirrors.find(access.repository.id, remoteName);
   if (!mirror) throw notFound('The target couldn\'t be found.', 'push_mirror_not_found');
@@ -82,8 +78,7 @@ export interface NewPushMirror {
   syncOnCommit: boolean;
 }
 
-export async function createPushMirror(deps: PushMirrorDeps, owner: string, name: string, input: NewPushMirror, caller: Caller) {
-  const access = await adminAccess(deps, owner, name, caller);
+export async function createPushMirror(deps: PushMirrorDeps, access: RepositoryAccess, input: NewPushMirror) {
   // Gitea answers 400 for both.
   if (!deps.settings.enabled) throw invalid('mirrors are disabled', 'mirrors_disabled');
   if (!deps.settings.newPushMirrors) throw invalid('push mirrors are disabled', 'mirrors_disabled');
@@ -109,16 +104,15 @@ export async function createPushMirror(deps: PushMirrorDeps, owner: string, name
   }
 }
 
-export async function deletePushMirror(deps: PushMirrorDeps, owner: string, name: string, remoteName: string, caller: Caller): Promise<void> {
-  const { access } = await getPushMirror(deps, owner, name, remoteName, caller);
+export async function deletePushMirror(deps: PushMirrorDeps, access: RepositoryAccess, remoteName: string): Promise<void> {
+  await getPushMirror(deps, access, remoteName);
   // The row goes first: a failure after it leaves an unused remote, never a row without one.
   await deps.mirrors.remove(access.repository.id, remoteName);
   if (REMOTE_NAME.test(remoteName)) await deps.git.removeRemote(access.owner.login, access.repository.name, remoteName);
 }
 
 /** POST push_mirrors-sync: pushes to every push mirror now; the first failure is a 422. */
-export async function syncPushMirrors(deps: PushMirrorDeps, owner: string, name: string, caller: Caller): Promise<void> {
-  const access = await adminAccess(deps, owner, name, caller);
+export async function syncPushMirrors(deps: PushMirrorDeps, access: RepositoryAccess): Promise<void> {
   if (!deps.settings.enabled) throw invalid('mirrors are disabled', 'mirrors_disabled');
   if (access.repository.archived) throw forbidden('repository is archived', 'repo_archived');
   const { items } = await deps.mirrors.list(access.repository.id, 0, 1000);

@@ -3,7 +3,7 @@
 import { DomainError, alreadyExists, forbidden, invalid, notFound, type Caller } from '@anvil/kit';
 import { canCreateOrgRepository, orgFactsOf, type MemberTeam } from './org-access.js';
 import type { Owner } from './owner.js';
-import { atLeast, isPublicOnly, permissionOf, type AccessMode } from './permission.js';
+import { isPublicOnly, permissionOf, type AccessMode } from './permission.js';
 import { internalTrackerOf, type InternalTracker } from './internal-tracker.js';
 import { editPullRequestSettings, type PullRequestSettingsEdit } from './pull-request-settings.js';
 import { checkTemplateNames, initialFiles, type TemplateCatalog } from './repo-templates.js';
@@ -14,6 +14,8 @@ import type { RepositoryPatch, RepositoryStore, RepositoryWithOwner, SearchFilte
 export interface GitStorage {
   /** A new repository set up away from its name; it reaches the name only through place(). */
   stage(defaultBranch: string, objectFormat: 'sha1' | 'sha256'): Promise<StagedRepository>;
+  /** A copy of owner/name's branches and tags set up away from its name (a fork), as stage() does. */
+  stageFork(fromOwner: string, fromName: string, defaultBranch: string): Promise<StagedRepository>;
   move(fromOwner: string, fromName: string, toOwner: string, toName: string): Promise<void>;
   remove(owner: string, name: string): Promise<void>;
   setDefaultBranch(owner: string, name: string, branch: string): Promise<void>;
@@ -50,6 +52,8 @@ export interface RepositoryAccess {
   repository: Repository;
   owner: Owner;
   permission: AccessMode;
+  /** A fork's parent, when loaded (forks.ts withParents); null when it is no fork. */
+  parent?: RepositoryWithOwner | null;
 }
 
 export interface RepositoryDeps {
@@ -89,13 +93,8 @@ export async function permissionOfUser(store: RepositoryStore, found: Repository
   });
 }
 
-/**
- * The repository and the caller's permission; not_found when the caller may not see it.
- * `known`: what the gateway already resolved for this caller and call (a read's signed
- * scope, grpc/read-access.ts), answered without asking the store.
- */
-export async function resolveRepository(store: RepositoryStore, ownerLogin: string, name: string, caller: Caller, known?: RepositoryAccess): Promise<RepositoryAccess> {
-  if (known) return known;
+/** The repository and the caller's permission; not_found when the caller may not see it. */
+export async function resolveRepository(store: RepositoryStore, ownerLogin: string, name: string, caller: Caller): Promise<RepositoryAccess> {
   const found = await store.findByNameForViewer(ownerLogin, name, Math.max(caller.userId, 0));
   if (!found) throw repoNotFound();
   const facts = {
@@ -123,11 +122,29 @@ export async function getRepositoryById(store: RepositoryStore, id: number, call
   return access;
 }
 
-/** Resolves and demands at least `wanted`; a caller who cannot see it gets not_found. */
-export async function requirePermission(store: RepositoryStore, ownerLogin: string, name: string, caller: Caller, wanted: AccessMode, known?: RepositoryAccess): Promise<RepositoryAccess> {
-  const access = await resolveRepository(store, ownerLogin, name, caller, known);
-  if (!atLeast(access.permission, wanted)) throw forbidden('Must have admin rights to the repository', 'repo_permission_denied');
-  return access;
+/**
+ * The caller's permission on a repository as the gateway resolved it for the route, which
+ * checked the permission the route needs before calling (signed in the call's metadata).
+ */
+export interface GatewayResolution {
+  repositoryId: number;
+  permission: AccessMode;
+}
+
+/**
+ * The repository a request names and the caller's permission there. With the gateway's
+ * resolution the permission is taken as it stands (never derived again) and only the
+ * repository's own row is read, for the freshest facts the rules need (archived, default
+ * branch); without one (another service calling) it is resolved here, and a caller who may
+ * not see the repository gets not_found. Domain functions take the result and check only
+ * what is more than a permission level (branch protection, archived, mirrors).
+ */
+export async function repositoryFor(store: RepositoryStore, ownerLogin: string, name: string, caller: Caller, resolved?: GatewayResolution): Promise<RepositoryAccess> {
+  if (resolved) {
+    const found = await store.findById(resolved.repositoryId);
+    if (found) return { ...found, permission: resolved.permission };
+  }
+  return resolveRepository(store, ownerLogin, name, caller);
 }
 
 export interface CreateRepositoryInput {
@@ -231,9 +248,9 @@ export interface EditRepositoryInput extends Partial<Record<UnitFlag, boolean>> 
   internal_tracker?: InternalTracker;
 }
 
-export async function editRepository(deps: RepositoryDeps, ownerLogin: string, name: string, input: EditRepositoryInput, caller: Caller): Promise<RepositoryAccess> {
+/** PATCH /repos/{owner}/{repo}, for the repository's admins (the route table's `repoAccess: 'admin'`). */
+export async function editRepository(deps: RepositoryDeps, access: RepositoryAccess, input: EditRepositoryInput, caller: Caller): Promise<RepositoryAccess> {
   const { store, git, settings } = deps;
-  const access = await requirePermission(store, ownerLogin, name, caller, 'admin');
   const repo = access.repository;
   const patch: RepositoryPatch = {};
   if (input.name !== undefined && input.name !== repo.name) {
@@ -298,9 +315,8 @@ export async function editRepository(deps: RepositoryDeps, ownerLogin: string, n
   }
 }
 
-export async function deleteRepository(deps: RepositoryDeps, ownerLogin: string, name: string, caller: Caller): Promise<void> {
-  const access = await requirePermission(deps.store, ownerLogin, name, caller, 'admin');
-  if (!atLeast(access.permission, 'owner') && !caller.isAdmin) throw forbidden('Given user is not owner of organization.', 'repo_permission_denied');
+/** DELETE /repos/{owner}/{repo}, for its owner and site admins (the route table's `repoAccess: 'owner'`). */
+export async function deleteRepository(deps: RepositoryDeps, access: RepositoryAccess, caller: Caller): Promise<void> {
   await deps.store.transaction(async (tx) => {
     await tx.remove(access.repository.id);
     await tx.publish({ kind: 'repo.deleted', repository: access.repository, actorId: caller.userId, actorLogin: caller.login });

@@ -33,12 +33,19 @@ export interface Repository {
   internal_tracker: InternalTracker;
   /** Lower case, sorted. */
   topics: string[];
-  /** Read from git after each change of refs (git-facts.ts). */
+  /** Counted from the refs table by each rewrite of it (store/git-refs.ts). */
   branch_count: number;
   /** SPDX ids of the default branch's license files (git-facts.ts). */
   licenses: string[];
   /** How many users watch it (events/watch-count-consumer.ts). */
   num_watches?: number;
+  /** Open issues and open pulls (events/issue-count-consumer.ts). */
+  num_open_issues?: number;
+  num_open_pulls?: number;
+  /** How many users star it (store/stars.ts). */
+  num_stars?: number;
+  /** The uploaded avatar's name (domain/avatars.ts); empty when none. */
+  avatar?: string;
   created_at: Date;
   updated_at: Date;
   /** The default branch's top language (set by language statistics; '' until computed). */
@@ -53,6 +60,10 @@ export interface Repository {
   mirror_interval: number;
   /** When a mirror last synced successfully. */
   mirror_updated_at: Date | null;
+  /** The repository it was forked from; null when it is no fork (or its parent was deleted). */
+  fork_id?: number | null;
+  /** How many forks it has (a counter the database keeps with the fork rows). */
+  num_forks?: number;
 }
 
 export type RepositoryStatus = 'ready' | 'migrating';

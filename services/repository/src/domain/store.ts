@@ -26,12 +26,16 @@ export interface SearchFilter {
   template?: boolean;
   /** Only repositories ownerId collaborates on (mode=collaborative). */
   onlyCollaborative: boolean;
-  sort: 'id' | 'alpha' | 'created' | 'updated' | 'size';
+  sort: 'id' | 'alpha' | 'created' | 'updated' | 'size' | 'forks' | 'stars';
   order: 'asc' | 'desc';
   offset: number;
   limit: number;
   /** Only these repositories (another service's list, e.g. the ones a user watches). */
   ids?: number[];
+  /** Only forks (true) or only repositories that are no fork (false): mode=fork / mode=source. */
+  fork?: boolean;
+  /** Only the forks of this repository (GET /repos/{o}/{r}/forks). */
+  forkOf?: number;
 }
 
 export interface CollaboratorRow {
@@ -49,6 +53,7 @@ export type RepositoryPatch = Partial<Omit<Repository, 'id' | 'owner_id' | 'owne
 
 export type RepositoryEvent =
   | { kind: 'repo.created' | 'repo.updated' | 'repo.deleted'; repository: Repository; actorId: number; actorLogin?: string }
+  | { kind: 'repo.forked'; repository: Repository; parent: Repository; actorId: number; actorLogin?: string }
   | { kind: 'collaborator.added'; repositoryId: number; userId: number; mode: CollaboratorMode; actorId: number }
   | { kind: 'collaborator.removed'; repositoryId: number; userId: number; actorId: number }
   | { kind: 'push'; repository: Repository; push: import('./push.js').RefPush; pusher: { id: number; login: string } }
@@ -80,6 +85,10 @@ export interface RepositoryReader extends TeamRepositoryReader {
   /** The teams userId belongs to (in orgIds; every org when undefined), with which of repositoryIds each was given. */
   memberTeamsOf(userId: number, orgIds: number[] | undefined, repositoryIds: number[]): Promise<MemberTeam[]>;
   findById(id: number): Promise<RepositoryWithOwner | undefined>;
+  /** Many repositories with their owners in two statements (a page's parents); missing ids are left out. */
+  findManyById(ids: number[]): Promise<RepositoryWithOwner[]>;
+  /** The fork of `parentId` that `ownerId` owns, if any (Gitea's GetUserFork). */
+  findForkOf(parentId: number, ownerId: number): Promise<Repository | undefined>;
   findOwnerByLogin(login: string): Promise<Owner | undefined>;
   findOwnerById(id: number): Promise<Owner | undefined>;
   collaborationOf(repositoryId: number, userId: number): Promise<CollaboratorMode | undefined>;

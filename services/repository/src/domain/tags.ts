@@ -1,10 +1,9 @@
 // Tag use cases (Gitea's routers/api/v1/repo/tag.go): list, get, create (lightweight or
-// annotated), delete. Reading needs read permission, writing needs write; a repository the
-// caller cannot see is not_found. Creations and deletions publish tag.created/tag.deleted
+// annotated), delete. The gateway's route table requires read permission to read and write
+// permission to write (`repoAccess`); creations and deletions publish tag.created/tag.deleted
 // through the outbox.
 import { DomainError, alreadyExists, forbidden, invalid, notFound, type Caller } from '@anvil/kit';
-import { atLeast } from './permission.js';
-import { resolveRepository, type RepositoryAccess } from './repositories.js';
+import type { RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 import { refuseMirrorWrites } from './repository.js';
 
@@ -62,24 +61,26 @@ const nameOf = (access: RepositoryAccess): RepositoryName => ({ owner: access.ow
 
 const tagNotFound = (name: string) => notFound(`tag doesn't exist: ${name}`, 'tag_not_found');
 
-async function open(deps: TagDeps, owner: string, name: string, caller: Caller, wanted: 'read' | 'write', known?: RepositoryAccess) {
-  const access = await resolveRepository(deps.store, owner, name, caller, known);
-  if (!atLeast(access.permission, wanted)) throw forbidden('user should have a permission to write to the repository', 'repo_permission_denied');
+/**
+ * The repository's git directory; for a write (the caller's write permission is the route
+ * table's `repoAccess: 'write'`) also what a tag write needs beyond it.
+ */
+function open(deps: TagDeps, access: RepositoryAccess, purpose: 'read' | 'write') {
   // Gitea's mustNotBeArchived: an archived repository's tags are read-only (423 at the edge).
-  if (wanted === 'write' && access.repository.archived) throw forbidden('repo is archived', 'repo_archived');
-  if (wanted === 'write') refuseMirrorWrites(access.repository);
+  if (purpose === 'write' && access.repository.archived) throw forbidden('repo is archived', 'repo_archived');
+  if (purpose === 'write') refuseMirrorWrites(access.repository);
   return { access, gitDir: deps.tags.gitDirOf(access.owner.login, access.repository.name) };
 }
 
-export async function listTags(deps: TagDeps, owner: string, name: string, caller: Caller, offset: number, limit: number, known?: RepositoryAccess): Promise<{ items: GitTag[]; total: number; repository: RepositoryName }> {
-  const { access, gitDir } = await open(deps, owner, name, caller, 'read', known);
+export async function listTags(deps: TagDeps, access: RepositoryAccess, offset: number, limit: number): Promise<{ items: GitTag[]; total: number; repository: RepositoryName }> {
+  const { gitDir } = open(deps, access, 'read');
   if (access.repository.empty) return { items: [], total: 0, repository: nameOf(access) };
   const all = await deps.tags.listTags(gitDir);
   return { items: all.slice(offset, offset + limit), total: all.length, repository: nameOf(access) };
 }
 
-export async function getTag(deps: TagDeps, owner: string, name: string, tag: string, caller: Caller, known?: RepositoryAccess): Promise<{ tag: GitTag; repository: RepositoryName }> {
-  const { access, gitDir } = await open(deps, owner, name, caller, 'read', known);
+export async function getTag(deps: TagDeps, access: RepositoryAccess, tag: string): Promise<{ tag: GitTag; repository: RepositoryName }> {
+  const { gitDir } = open(deps, access, 'read');
   const found = await deps.tags.findTag(gitDir, tag);
   if (!found) throw tagNotFound(tag);
   return { tag: found, repository: nameOf(access) };
@@ -95,8 +96,8 @@ function tagEvent(access: RepositoryAccess, tag: GitTag, caller: Caller, kind: '
   return { kind, repository: access.repository, name: tag.name, ref: `refs/tags/${tag.name}`, sha: tag.commitSha, pusher: { id: caller.userId, login: caller.login } } as const;
 }
 
-export async function createTag(deps: TagDeps, owner: string, name: string, input: CreateTagInput, caller: Caller): Promise<{ tag: GitTag; repository: RepositoryName }> {
-  const { access, gitDir } = await open(deps, owner, name, caller, 'write');
+export async function createTag(deps: TagDeps, access: RepositoryAccess, input: CreateTagInput, caller: Caller): Promise<{ tag: GitTag; repository: RepositoryName }> {
+  const { gitDir } = open(deps, access, 'write');
   if (!deps.tags.isValidTagName(input.tagName)) throw invalid(`tag name is invalid: ${input.tagName}`, 'invalid_tag_name');
   const target = input.target || access.repository.default_branch;
   const commit = await deps.tags.resolveCommit(gitDir, target);
@@ -115,8 +116,8 @@ export async function createTag(deps: TagDeps, owner: string, name: string, inpu
   return { tag: created, repository: nameOf(access) };
 }
 
-export async function deleteTag(deps: TagDeps, owner: string, name: string, tag: string, caller: Caller): Promise<void> {
-  const { access, gitDir } = await open(deps, owner, name, caller, 'write');
+export async function deleteTag(deps: TagDeps, access: RepositoryAccess, tag: string, caller: Caller): Promise<void> {
+  const { gitDir } = open(deps, access, 'write');
   const found = await deps.tags.findTag(gitDir, tag);
   if (!found) throw tagNotFound(tag);
   // Deleting only what we read: a tag moved meanwhile is left alone (and reported missing).
@@ -124,8 +125,8 @@ export async function deleteTag(deps: TagDeps, owner: string, name: string, tag:
   await deps.store.transaction((tx) => tx.publish(tagEvent(access, found, caller, 'tag.deleted')));
 }
 
-export async function getAnnotatedTag(deps: TagDeps, owner: string, name: string, sha: string, caller: Caller): Promise<{ tag: GitAnnotatedTag; repository: RepositoryName }> {
-  const { access, gitDir } = await open(deps, owner, name, caller, 'read');
+export async function getAnnotatedTag(deps: TagDeps, access: RepositoryAccess, sha: string): Promise<{ tag: GitAnnotatedTag; repository: RepositoryName }> {
+  const { gitDir } = open(deps, access, 'read');
   // Gitea answers 400 for anything that is not an annotated tag object (unknown sha, a
   // commit, a lightweight tag's sha).
   const found = await deps.tags.readTagObject(gitDir, sha);

@@ -1,8 +1,8 @@
 // Repository topics with Gitea's rules (models/repo/topic.go and routers/api/v1/repo/topic.go):
 // lower case, trimmed, `^[a-z0-9][-.a-z0-9]*$`, at most 35 characters and 25 per repository.
 // Anyone who can see a repository reads its topics; its admins change them.
-import { invalid, notFound, type Caller } from '@anvil/kit';
-import { requirePermission, resolveRepository } from './repositories.js';
+import { invalid, notFound } from '@anvil/kit';
+import type { RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 
 export const MAX_TOPICS_PER_REPOSITORY = 25;
@@ -57,13 +57,12 @@ export type TopicEditResult = { invalidTopics: string[] };
 
 const tooMany = () => invalid('Exceeding maximum number of topics per repo', 'too_many_topics');
 
-export async function listTopics(deps: TopicDeps, owner: string, name: string, caller: Caller, offset: number, limit: number): Promise<{ topics: string[]; total: number }> {
-  const { repository } = await resolveRepository(deps.store, owner, name, caller);
+export function listTopics(access: RepositoryAccess, offset: number, limit: number): { topics: string[]; total: number } {
+  const { repository } = access;
   return { topics: repository.topics.slice(offset, offset + limit), total: repository.topics.length };
 }
 
-export async function replaceTopics(deps: TopicDeps, owner: string, name: string, names: readonly string[], caller: Caller): Promise<TopicEditResult> {
-  const access = await requirePermission(deps.store, owner, name, caller, 'admin');
+export async function replaceTopics(deps: TopicDeps, access: RepositoryAccess, names: readonly string[]): Promise<TopicEditResult> {
   const { valid, invalid: refused } = sanitizeTopics(names);
   if (valid.length > MAX_TOPICS_PER_REPOSITORY) throw tooMany();
   if (refused.length) return { invalidTopics: refused };
@@ -71,8 +70,7 @@ export async function replaceTopics(deps: TopicDeps, owner: string, name: string
   return { invalidTopics: [] };
 }
 
-export async function addTopic(deps: TopicDeps, owner: string, name: string, topic: string, caller: Caller): Promise<TopicEditResult> {
-  const access = await requirePermission(deps.store, owner, name, caller, 'admin');
+export async function addTopic(deps: TopicDeps, access: RepositoryAccess, topic: string): Promise<TopicEditResult> {
   const wanted = normaliseTopic(topic);
   if (!isValidTopic(wanted)) return { invalidTopics: [wanted] };
   await deps.topics.changeTopics(access.repository.id, (current) => {
@@ -83,8 +81,7 @@ export async function addTopic(deps: TopicDeps, owner: string, name: string, top
   return { invalidTopics: [] };
 }
 
-export async function deleteTopic(deps: TopicDeps, owner: string, name: string, topic: string, caller: Caller): Promise<TopicEditResult> {
-  const access = await requirePermission(deps.store, owner, name, caller, 'admin');
+export async function deleteTopic(deps: TopicDeps, access: RepositoryAccess, topic: string): Promise<TopicEditResult> {
   const unwanted = normaliseTopic(topic);
   if (!isValidTopic(unwanted)) return { invalidTopics: [unwanted] };
   await deps.topics.changeTopics(access.repository.id, (current) => {

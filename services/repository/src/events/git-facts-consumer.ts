@@ -1,4 +1,4 @@
-// Refreshes a repository's git facts (domain/git-facts.ts) after anything that moves its
+// Refreshes a repository's licenses (domain/git-facts.ts) after anything that moves its
 // refs or names its default branch: creation (auto_init), pushes, branch creation and
 // deletion, and edits (a new default branch). The work is outside the event's transaction.
 import type { ConsumerOptions, Logger } from '@anvil/kit';
@@ -22,7 +22,7 @@ export function gitFactsConsumer(log: Logger, deps: () => GitFactsDeps): Omit<Co
         await refreshGitFacts(deps(), id);
       } catch (err) {
         // The repository may be gone since; the next change of its refs tries again.
-        log.warn({ err, id: event.id, repository: id }, 'reading a repository\'s branches and licenses failed');
+        log.warn({ err, id: event.id, repository: id }, 'reading a repository\'s licenses failed');
       }
     },
   };

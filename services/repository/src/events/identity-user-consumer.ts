@@ -9,6 +9,7 @@ import type { RepositoryTx } from '../store/db.js';
 import { ownerReader, ownerWriter } from '../store/owners.js';
 import { removeOwnerRepositories, renameOwnerRepositories } from '../store/repositories.js';
 import type { RepositoryStorage } from '../git/storage.js';
+import { forgetStars } from '../store/stars.js';
 
 export const IDENTITY_USER_CONSUMER = 'repository-identity-user';
 
@@ -68,9 +69,10 @@ export function identityUserConsumer(log: Logger, storage?: RepositoryStorage): 
       if (outcome === 'applied' && change.kind === 'deleted' && previous) {
         // Identity does not know about repositories, so it cannot refuse to delete their
         // owner as Gitea does: the repositories go with the owner rather than stay
-        // unreachable, and the user's grants on other repositories go too.
+        // unreachable, and the user's grants and stars on other repositories go too.
         await tx.collaboration.deleteMany({ where: { user_id: BigInt(change.id) } });
         await tx.orgTeamMember.deleteMany({ where: { user_id: BigInt(change.id) } });
+        await forgetStars(tx, change.id);
         const removed = await removeOwnerRepositories(tx, change.id);
         // Last, so a failure rolls the transaction back and the event is retried.
         if (removed.length) await storage?.removeOwner(previous.login);

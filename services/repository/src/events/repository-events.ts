@@ -10,6 +10,7 @@ export const REPOSITORY_SUBJECTS = {
   repoCreated: 'repository.repo.created',
   repoUpdated: 'repository.repo.updated',
   repoDeleted: 'repository.repo.deleted',
+  repoForked: 'repository.repo.forked',
   collaboratorAdded: 'repository.collaborator.added',
   collaboratorRemoved: 'repository.collaborator.removed',
   push: 'repository.push',
@@ -36,6 +37,10 @@ export function outboxRowOf(event: RepositoryEvent): OutboxEventRow {
     case 'repo.deleted':
       return outboxEvent(REPOSITORY_SUBJECTS.repoDeleted, TYPE('RepositoryDeleted'),
         { repository: repositoryMessage(event.repository), actor_id: event.actorId, actor: actorOf(event) } satisfies pb.RepositoryDeletedInput);
+    case 'repo.forked':
+      return outboxEvent(REPOSITORY_SUBJECTS.repoForked, TYPE('RepositoryForked'), {
+        repository: repositoryMessage(event.repository), parent: repositoryMessage(event.parent), actor_id: event.actorId, actor: actorOf(event),
+      } satisfies pb.RepositoryForkedInput);
     case 'collaborator.added':
       return outboxEvent(REPOSITORY_SUBJECTS.collaboratorAdded, TYPE('CollaboratorAdded'),
         { repository_id: event.repositoryId, user_id: event.userId, permission: event.mode, actor_id: event.actorId } satisfies pb.CollaboratorAddedInput);

@@ -52,7 +52,7 @@ export class GitCommandBuilder {
     if (!/^[a-z][a-z-]*$/.test(subcommand)) throw new UnsafeArgument(`not a git subcommand: ${subcommand}`);
     // -c options before the subcommand keep hooks and protocol behaviour predictable: no
     // hooks run unless the service names its own hooks directory (receive-pack's pre-receive).
-    this.argv = ['-c', `core.hooksPath=${options.hooksPath ?? '/dev/null'}`, '-c', 'protocol.file.allow=never'];
+    this.argv = ['-c', `core.hooksPath=${options.hooksPath ?? '/dev/null'}`, '-c', `protocol.file.allow=${options.localSource ? 'always' : 'never'}`];
     if (options.gitDir) this.argv.push(`--git-dir=${options.gitDir}`);
     this.argv.push(subcommand);
   }
@@ -121,6 +121,12 @@ export interface GitOptions {
   gitDir?: string;
   /** The service's own hooks directory (an absolute path it created); default: no hooks. */
   hooksPath?: string;
+  /**
+   * The command reads another repository of this storage root by its path (a fork's clone,
+   * a fork's head fetched into its base): git's local transport is allowed for it. The path
+   * must come from RepositoryStorage.pathOf, never from a request.
+   */
+  localSource?: boolean;
 }
 
 export function git(subcommand: string, options: GitOptions = {}): GitCommandBuilder {

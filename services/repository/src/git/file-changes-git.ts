@@ -1,18 +1,31 @@
 // Writing one commit from file changes without a work tree (DESIGN.md §3): a TEMPORARY index
 // (GIT_INDEX_FILE in a fresh temp directory) filled by `read-tree <parent>`, new blobs from
 // `hash-object -w --stdin`, all additions and removals in one `update-index -z --index-info`
-// (paths on stdin, never options), then `write-tree` and `commit-tree`. The branch moves
-// separately with `update-ref <ref> <new> <old>` (git/branches.ts), so two writers can
-// never lose a commit: the one whose expected old value is stale fails.
+// (paths on stdin, never options), then `write-tree` and `commit-tree` (commitTree, the one
+// place a commit object is written, which merges use for trees they wrote themselves). The
+// branch moves separately with `update-ref <ref> <new> <old>` (git/branches.ts), so two
+// writers can never lose a commit: the one whose expected old value is stale fails.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { NewCommit, WrittenCommit } from '../domain/commit-writing.js';
+import type { CommitParts, NewCommit, WrittenCommit } from '../domain/commit-writing.js';
 import { git, runGit } from './command.js';
 
-export type { IndexChange, NewCommit, Signature, WrittenCommit } from '../domain/commit-writing.js';
+export type { CommitParts, IndexChange, NewCommit, Signature, WrittenCommit } from '../domain/commit-writing.js';
 
 const dateOf = (time: number) => `@${time} +0000`;
+
+/** Writes one commit object of `parts.tree`; moves no ref. */
+export async function commitTree(gitDir: string, parts: CommitParts): Promise<string> {
+  const cmd = git('commit-tree', { gitDir })
+    .env('GIT_AUTHOR_NAME', parts.author.name).env('GIT_AUTHOR_EMAIL', parts.author.email).env('GIT_AUTHOR_DATE', dateOf(parts.author.time))
+    .env('GIT_COMMITTER_NAME', parts.committer.name).env('GIT_COMMITTER_EMAIL', parts.committer.email)
+    .env('GIT_COMMITTER_DATE', dateOf(parts.committer.time))
+    .flag('-F', '-');
+  for (const parent of parts.parents) cmd.flag('-p').oid(parent);
+  cmd.oid(parts.tree);
+  return (await runGit(cmd.build(), { stdin: parts.message })).trim();
+}
 
 /** Writes the blobs, tree and commit; moves no ref. */
 export async function writeCommit(gitDir: string, input: NewCommit): Promise<WrittenCommit> {
@@ -38,14 +51,9 @@ export async function writeCommit(gitDir: string, input: NewCommit): Promise<Wri
     records.sort((a, b) => Number(!a.startsWith('0 ')) - Number(!b.startsWith('0 ')));
     if (records.length) await runGit(withIndex(git('update-index', { gitDir }).flag('-z', '--index-info')).build(), { stdin: records.join('') });
     const treeSha = (await runGit(withIndex(git('write-tree', { gitDir })).build())).trim();
-    const commit = git('commit-tree', { gitDir })
-      .env('GIT_AUTHOR_NAME', input.author.name).env('GIT_AUTHOR_EMAIL', input.author.email).env('GIT_AUTHOR_DATE', dateOf(input.author.time))
-      .env('GIT_COMMITTER_NAME', input.committer.name).env('GIT_COMMITTER_EMAIL', input.committer.email)
-      .env('GIT_COMMITTER_DATE', dateOf(input.committer.time))
-      .flag('-F', '-');
-    if (input.parent) commit.flag('-p').oid(input.parent);
-    commit.oid(treeSha);
-    const commitSha = (await runGit(commit.build(), { stdin: input.message })).trim();
+    const commitSha = await commitTree(gitDir, {
+      tree: treeSha, parents: input.parent ? [input.parent] : [], message: input.message, author: input.author, committer: input.committer,
+    });
     return { commitSha, treeSha, blobs };
   } finally {
     await rm(dir, { recursive: true, force: true });

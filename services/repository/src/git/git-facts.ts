@@ -1,5 +1,5 @@
-// What the Repository JSON reports from git (domain/git-facts.ts): how many branches there
-// are, and the license files at the root of the default branch's tree.
+// What the Repository JSON reports from git (domain/git-facts.ts): the license files at the
+// root of the default branch's tree.
 import type { GitFactsReader } from '../domain/git-facts.js';
 import { git, runGit } from './command.js';
 import { isLicenseFileName } from '../domain/licenses.js';
@@ -9,10 +9,6 @@ const MAX_LICENSE_BYTES = 256 * 1024;
 
 export function gitFactsReader(gitDirOf: (owner: string, name: string) => string): GitFactsReader {
   return {
-    async countBranches(owner, name) {
-      const out = await runGit(git('for-each-ref', { gitDir: gitDirOf(owner, name) }).flag('--format=x').arg('refs/heads/').build());
-      return out.split('\n').filter(Boolean).length;
-    },
     async licenseFiles(owner, name, branch) {
       const gitDir = gitDirOf(owner, name);
       let listing: string;

@@ -3,13 +3,15 @@ import type { PullGit } from '../domain/pull-git.js';
 import { git, runGit } from './command.js';
 import { isAncestor, updateRef } from './branches.js';
 import { readCommits } from './commits.js';
-import { changedFilesWithStats, cherryPick, commitsOnHead, commitTree, divergence, mergeBase, rangeDiff, treeOf, trialMerge } from './pull-git.js';
+import { commitTree } from './file-changes-git.js';
+import { changedFilesWithStats, cherryPick, commitsOnHead, divergence, mergeBase, rangeDiff, resolveRefs, treeOf, trialMerge, updateRefs } from './pull-git.js';
 import { resolveCommit } from './refs.js';
 import type { RepositoryStorage } from './storage.js';
 
 export function pullGitOf(gitDir: string): PullGit {
   return {
     resolve: (revision) => resolveCommit(gitDir, revision),
+    resolveRefs: (refs) => resolveRefs(gitDir, refs),
     mergeBase: (a, b) => mergeBase(gitDir, a, b),
     isAncestor: (a, b) => isAncestor(gitDir, a, b),
     divergence: (base, head) => divergence(gitDir, base, head),
@@ -22,6 +24,7 @@ export function pullGitOf(gitDir: string): PullGit {
     cherryPick: (commit, onto, committer) => cherryPick(gitDir, commit, onto, committer),
     treeOf: (commit) => treeOf(gitDir, commit),
     updateRef: (ref, newSha, oldSha) => updateRef(gitDir, ref, newSha, oldSha),
+    updateRefs: (moves) => updateRefs(gitDir, moves),
     // refs/pull/<index>/head has one writer (the pull's own updates), so no old value is asked.
     setRef: async (ref, sha) => void (await runGit(git('update-ref', { gitDir }).ref(ref).oid(sha).build())),
   };

@@ -1,9 +1,11 @@
 // The git plumbing pull requests need, without a work tree (git >= 2.38 for
 // `merge-tree --write-tree`): merge base, divergence, a trial merge that writes a tree and no
-// ref, the diff between merge base and head, and commits written with `commit-tree`. Nothing
+// ref, the diff between merge base and head, and commits written with commitTree. Nothing
 // here moves a ref except updatePullRef; merges land through branches.ts updateRef.
+import { isValidRefName } from '@anvil/kit';
+import { RefUpdateConflict } from './branches.js';
 import { git, GitError, isObjectId, runGit, type GitCommand } from './command.js';
-import type { Signature } from './file-changes-git.js';
+import { commitTree, type Signature } from './file-changes-git.js';
 
 const need = (...ids: string[]) => {
   for (const id of ids) if (!isObjectId(id)) throw new GitError([], null, `not an object id: ${id}`);
@@ -16,6 +18,51 @@ export async function mergeBase(gitDir: string, a: string, b: string): Promise<s
     return (await runGit(git('merge-base', { gitDir }).oid(a).oid(b).build())).trim() || undefined;
   } catch (err) {
     if (err instanceof GitError && err.code === 1) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Several full ref names resolved by one git process (`for-each-ref`), where `rev-parse`
+ * takes one process per name: full name → object id, absent names left out. Patterns of
+ * for-each-ref also match refs below a name, so only exact names are kept.
+ */
+export async function resolveRefs(gitDir: string, refs: readonly string[]): Promise<Map<string, string>> {
+  const wanted = new Set(refs);
+  const cmd = git('for-each-ref', { gitDir }).flag('--format=%(objectname) %(refname)');
+  for (const ref of wanted) cmd.ref(ref);
+  const found = new Map<string, string>();
+  for (const line of (await runGit(cmd.build())).split('\n')) {
+    const space = line.indexOf(' ');
+    const name = line.slice(space + 1);
+    if (space > 0 && wanted.has(name)) found.set(name, line.slice(0, space));
+  }
+  return found;
+}
+
+/** One ref move of a transaction: `oldSha` checked when given (all zeros: must not exist). */
+export interface RefMove {
+  ref: string;
+  newSha: string;
+  oldSha?: string;
+}
+
+/**
+ * Moves several refs in one `update-ref --stdin` transaction (one git process): all move or
+ * none does; throws RefUpdateConflict when a checked ref moved meanwhile.
+ */
+export async function updateRefs(gitDir: string, moves: readonly RefMove[]): Promise<void> {
+  let stdin = 'start\n';
+  for (const { ref, newSha, oldSha } of moves) {
+    // Names and ids are validated: the stdin protocol reads them as nothing else.
+    if (!isValidRefName(ref) || !isObjectId(newSha) || (oldSha !== undefined && !isObjectId(oldSha))) throw new RefUpdateConflict(`refused ref move of ${ref}`);
+    stdin += `update ${ref} ${newSha}${oldSha !== undefined ? ` ${oldSha}` : ''}\n`;
+  }
+  stdin += 'prepare\ncommit\n';
+  try {
+    await runGit(git('update-ref', { gitDir }).flag('--stdin').build(), { stdin });
+  } catch (err) {
+    if (err instanceof GitError) throw new RefUpdateConflict(err.stderr.trim());
     throw err;
   }
 }
@@ -110,29 +157,6 @@ export async function commitsOnHead(gitDir: string, base: string, head: string, 
   if (options.noMerges) cmd.flag('--no-merges');
   const out = await runGit(cmd.oid(head).flag('--not').oid(base).build());
   return out.split('\n').filter(isObjectId);
-}
-
-export interface CommitParts {
-  tree: string;
-  parents: string[];
-  message: string;
-  author: Signature;
-  committer: Signature;
-}
-
-const dateOf = (time: number) => `@${time} +0000`;
-
-/** Writes one commit object; moves no ref. */
-export async function commitTree(gitDir: string, parts: CommitParts): Promise<string> {
-  need(parts.tree, ...parts.parents);
-  const cmd = git('commit-tree', { gitDir })
-    .env('GIT_AUTHOR_NAME', parts.author.name).env('GIT_AUTHOR_EMAIL', parts.author.email).env('GIT_AUTHOR_DATE', dateOf(parts.author.time))
-    .env('GIT_COMMITTER_NAME', parts.committer.name).env('GIT_COMMITTER_EMAIL', parts.committer.email)
-    .env('GIT_COMMITTER_DATE', dateOf(parts.committer.time))
-    .flag('-F', '-');
-  for (const parent of parts.parents) cmd.flag('-p').oid(parent);
-  cmd.oid(parts.tree);
-  return (await runGit(cmd.build(), { stdin: parts.message })).trim();
 }
 
 export interface CommitHeader {

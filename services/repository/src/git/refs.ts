@@ -62,12 +62,14 @@ export async function commitsBetween(gitDir: string, after: string, exclude: str
   const excluded = exclude.map((oid) => `^${oid}`);
   const countCmd = git('rev-list', { gitDir }).flag('--count').oid(after);
   for (const x of excluded) countCmd.arg(x);
-  const total = Number((await runGit(countCmd.build())).trim()) || 0;
-  if (total === 0) return { commits: [], total };
   const logCmd = git('log', { gitDir }).flag(`--max-count=${limit}`, '--name-status', '--no-renames', '-m', '--first-parent',
     `--format=${RECORD}%H${FIELD}%an${FIELD}%ae${FIELD}%at${FIELD}%cn${FIELD}%ce${FIELD}%ct${FIELD}%B${FIELD}`).oid(after);
   for (const x of excluded) logCmd.arg(x);
-  const out = await runGit(logCmd.build());
+  // The count and the log side by side: a push (or a merge) waits for the slower, not both.
+  // (The first-parent log is no count: a merge commit shows alone but brings its branch.)
+  const [counted, out] = await Promise.all([runGit(countCmd.build()), runGit(logCmd.build())]);
+  const total = Number(counted.trim()) || 0;
+  if (total === 0) return { commits: [], total };
   const commits: CommitInfo[] = [];
   for (const record of out.split(RECORD).slice(1)) {
     const parts = record.split(FIELD);

@@ -127,7 +127,7 @@ export class RepositoryStorage {
     const path = this.pathOf(owner, name);
     await mkdir(dirname(path), { recursive: true });
     await this.refuseSymlinkParent(path);
-    if (await isDirectory(path)) {
+    if (await isRealDirectory(path)) {
       if (!(await isRealFile(join(path, CREATING_MARKER)))) {
         throw Object.assign(new Error(`repository directory exists: ${path}`), { code: 'EEXIST' });
       }
@@ -223,7 +223,8 @@ export class RepositoryStorage {
   }
 }
 
-async function isDirectory(path: string): Promise<boolean> {
+/** A directory itself, not a symlink to one (lstat); false when nothing is there. */
+export async function isRealDirectory(path: string): Promise<boolean> {
   try {
     return (await lstat(path)).isDirectory();
   } catch {
@@ -231,7 +232,8 @@ async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
-async function isRealFile(path: string): Promise<boolean> {
+/** A regular file itself, not a symlink to one (lstat); false when nothing is there. */
+export async function isRealFile(path: string): Promise<boolean> {
   try {
     return (await lstat(path)).isFile();
   } catch {

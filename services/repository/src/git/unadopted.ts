@@ -2,27 +2,11 @@
 // whether one is a real bare repository, and its branches. Nothing here follows a symlink:
 // entries are read with lstat/readdir's own types, and paths come from RepositoryStorage's
 // pathOf, which refuses any name that could leave the root.
-import { lstat, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { UnadoptedGit } from '../domain/unadopted.js';
 import { git, isValidBranchName, runGit } from './command.js';
-import { isSafeName, isSafeSegment, RepositoryStorage, setHead } from './storage.js';
-
-async function isRealDirectory(path: string): Promise<boolean> {
-  try {
-    return (await lstat(path)).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-async function isRealFile(path: string): Promise<boolean> {
-  try {
-    return (await lstat(path)).isFile();
-  } catch {
-    return false;
-  }
-}
+import { isRealDirectory, isRealFile, isSafeName, isSafeSegment, RepositoryStorage, setHead } from './storage.js';
 
 async function directoriesIn(dir: string): Promise<string[]> {
   try {

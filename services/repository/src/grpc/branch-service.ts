@@ -1,5 +1,5 @@
 // anvil.repository.v1.BranchService: decode the request, call the domain, encode the reply.
-import type { ServiceImplementation } from '@anvil/kit';
+import type { CallContext, ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import {
   createBranchProtection, deleteBranchProtection, editBranchProtection, getBranchProtection, listBranchProtections,
@@ -8,8 +8,8 @@ import {
 import type { RepositoryWriteLock } from '../domain/write-lock.js';
 import { createBranch, deleteBranch, getBranch, listBranches, renameBranch, updateBranch, type BranchDeps, type BranchView } from '../domain/branches.js';
 import { timestamp } from './messages.js';
-import { readWithScope, type ReadAccessDeps } from './read-access.js';
-import { pageOf, refOf } from './requests.js';
+import { repositoryRead, type ReadAccessDeps } from './read-access.js';
+import { pageOf, refOf, repositoryOf } from './requests.js';
 
 export const BRANCH_SERVICE_NAME = 'anvil.repository.v1.BranchService';
 
@@ -86,64 +86,59 @@ type LockedDeps = BranchDeps & ProtectionDeps & ReadAccessDeps & { writeLock: Re
 
 export function branchService(deps: LockedDeps): ServiceImplementation<repository.BranchServiceHandlers> {
   const locked = <T>(owner: string, name: string, signal: AbortSignal, work: () => Promise<T>) => deps.writeLock.run(owner, name, work, signal);
+  const repo = (ref: repository.RepositoryRef, context: CallContext) => repositoryOf(deps.store, ref, context);
   return {
-    async ListBranches(request, { caller, repository: scope }) {
-      const ref = refOf(request);
+    async ListBranches(request, context) {
       const { offset, limit } = pageOf(request.page);
-      const { items, total } = await readWithScope(deps, scope, ref, caller, (known) => listBranches(deps, ref.owner, ref.name, caller, offset, limit, known), { protections: true });
+      // Branch reads bring the protection rules and the caller's teams in the refs statement.
+      const { items, total } = await repositoryRead(deps, refOf(request), context, (access) => listBranches(deps, access, context.caller, offset, limit), { protections: true });
       return { branches: items.map(branchMessage), total };
     },
-    async GetBranch(request, { caller, repository: scope }) {
+    async GetBranch(request, context) {
+      const needs = { protections: true, only: `refs/heads/${request.branch}` };
+      return branchMessage(await repositoryRead(deps, refOf(request), context, (access) => getBranch(deps, access, request.branch, context.caller), needs));
+    },
+    async CreateBranch(request, context) {
       const ref = refOf(request);
-      const only = `refs/heads/${request.branch}`;
-      return branchMessage(await readWithScope(deps, scope, ref, caller, (known) => getBranch(deps, ref.owner, ref.name, request.branch, caller, known), { protections: true, only }));
-    },
-    async CreateBranch(request, { caller, signal }) {
-      const { owner, name } = refOf(request);
-      return branchMessage(await locked(owner, name, signal, () => createBranch(deps, owner, name, {
+      return branchMessage(await locked(ref.owner, ref.name, context.signal, async () => createBranch(deps, await repo(ref, context), {
         newBranchName: request.new_branch_name, oldBranchName: request.old_branch_name, oldRefName: request.old_ref_name,
-      }, caller)));
+      }, context.caller)));
     },
-    async DeleteBranch(request, { caller, signal }) {
-      const { owner, name } = refOf(request);
-      await locked(owner, name, signal, () => deleteBranch(deps, owner, name, request.branch, caller));
+    async DeleteBranch(request, context) {
+      const ref = refOf(request);
+      await locked(ref.owner, ref.name, context.signal, async () => deleteBranch(deps, await repo(ref, context), request.branch, context.caller));
       return {};
     },
-    async RenameBranch(request, { caller, signal }) {
-      const { owner, name } = refOf(request);
-      await locked(owner, name, signal, () => renameBranch(deps, owner, name, request.branch, request.name, caller));
+    async RenameBranch(request, context) {
+      const ref = refOf(request);
+      await locked(ref.owner, ref.name, context.signal, async () => renameBranch(deps, await repo(ref, context), request.branch, request.name, context.caller));
       return {};
     },
-    async UpdateBranch(request, { caller, signal }) {
-      const { owner, name } = refOf(request);
+    async UpdateBranch(request, context) {
+      const ref = refOf(request);
       const input = { newCommitId: request.new_commit_id, oldCommitId: request.old_commit_id, force: request.force };
-      await locked(owner, name, signal, () => updateBranch(deps, owner, name, request.branch, input, caller));
+      await locked(ref.owner, ref.name, context.signal, async () => updateBranch(deps, await repo(ref, context), request.branch, input, context.caller));
       return {};
     },
-    async UpdateBranchProtectionPriorities(request, { caller }) {
-      const { owner, name } = refOf(request);
-      await updateBranchProtectionPriorities(deps, owner, name, request.ids.map(Number), caller);
+    async UpdateBranchProtectionPriorities(request, context) {
+      await updateBranchProtectionPriorities(deps, await repo(refOf(request), context), request.ids.map(Number));
       return {};
     },
-    async ListBranchProtections(request, { caller }) {
-      return { protections: (await listBranchProtections(deps, request.owner, request.name, caller)).map(protectionMessage) };
+    async ListBranchProtections(request, context) {
+      return { protections: (await listBranchProtections(deps, await repo(request, context))).map(protectionMessage) };
     },
-    async GetBranchProtection(request, { caller }) {
-      const { owner, name } = refOf(request);
-      return protectionMessage(await getBranchProtection(deps, owner, name, request.name, caller));
+    async GetBranchProtection(request, context) {
+      return protectionMessage(await getBranchProtection(deps, await repo(refOf(request), context), request.name));
     },
-    async CreateBranchProtection(request, { caller }) {
-      const { owner, name } = refOf(request);
+    async CreateBranchProtection(request, context) {
       const input = { ...DEFAULT_PROTECTION, ...protectionInput(request.protection) };
-      return protectionMessage(await createBranchProtection(deps, owner, name, input, caller));
+      return protectionMessage(await createBranchProtection(deps, await repo(refOf(request), context), input));
     },
-    async EditBranchProtection(request, { caller }) {
-      const { owner, name } = refOf(request);
-      return protectionMessage(await editBranchProtection(deps, owner, name, request.name, protectionInput(request.protection, request.present), caller));
+    async EditBranchProtection(request, context) {
+      return protectionMessage(await editBranchProtection(deps, await repo(refOf(request), context), request.name, protectionInput(request.protection, request.present)));
     },
-    async DeleteBranchProtection(request, { caller }) {
-      const { owner, name } = refOf(request);
-      await deleteBranchProtection(deps, owner, name, request.name, caller);
+    async DeleteBranchProtection(request, context) {
+      await deleteBranchProtection(deps, await repo(refOf(request), context), request.name);
       return {};
     },
   };

@@ -4,10 +4,12 @@ import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import {
   commitDiff, compareCommits, getCommit, listCommits, type CommitDeps, type CommitDetails, type DetailedCommit, type RepositoryName,
 } from '../domain/commits.js';
-import { readWithScope, type ReadAccessDeps } from './read-access.js';
-import { refOf } from './requests.js';
+import { repositoryRead, type ReadAccessDeps } from './read-access.js';
+import { refOf, repositoryOf } from './requests.js';
 
 export const COMMIT_SERVICE_NAME = 'anvil.repository.v1.CommitService';
+
+type ReadDeps = CommitDeps & ReadAccessDeps;
 
 const detailsOf = (d?: repository.CommitDetails | null): CommitDetails => ({ stat: !!d?.stat, verification: !!d?.verification, files: !!d?.files });
 
@@ -26,31 +28,27 @@ export function commitMessage(c: DetailedCommit, repo?: RepositoryName): reposit
   };
 }
 
-type ReadDeps = CommitDeps & ReadAccessDeps;
-
 export function commitService(deps: ReadDeps): ServiceImplementation<repository.CommitServiceHandlers> {
   return {
-    async ListCommits(request, { caller, repository: scope }) {
-      const ref = refOf(request);
-      const { commits, total, limit, repository: repo } = await readWithScope(deps, scope, ref, caller, (known) => listCommits(deps, ref.owner, ref.name, caller, {
+    async ListCommits(request, context) {
+      const { commits, total, limit, repository: name } = await repositoryRead(deps, refOf(request), context, (repo) => listCommits(deps, repo, {
         sha: request.sha, path: request.path, not: request.not, since: request.since, until: request.until,
         page: request.page, limit: request.limit, details: detailsOf(request.details), summaryOnly: request.summary_only,
-      }, known));
-      return { commits: commits.map((c) => commitMessage(c)), total, limit, repository: repo };
+      }));
+      return { commits: commits.map((c) => commitMessage(c)), total, limit, repository: name };
     },
-    async GetCommit(request, { caller, repository: scope }) {
-      const ref = refOf(request);
-      const { commit, repository: repo } = await readWithScope(deps, scope, ref, caller, (known) => getCommit(deps, ref.owner, ref.name, caller, request.sha, detailsOf(request.details), known));
-      return commitMessage(commit, repo);
+    async GetCommit(request, context) {
+      const { commit, repository: name } = await repositoryRead(deps, refOf(request), context, (repo) => getCommit(deps, repo, request.sha, detailsOf(request.details)));
+      return commitMessage(commit, name);
     },
-    async GetCommitDiff(request, { caller }) {
-      const ref = refOf(request);
-      return { text: await commitDiff(deps, ref.owner, ref.name, caller, request.sha, request.diff_type) };
+    async GetCommitDiff(request, context) {
+      const repo = await repositoryOf(deps.store, refOf(request), context);
+      return { text: await commitDiff(deps, repo, request.sha, request.diff_type) };
     },
-    async CompareCommits(request, { caller }) {
-      const ref = refOf(request);
-      const { commits, repository: repo } = await compareCommits(deps, ref.owner, ref.name, caller, request.base, request.head, detailsOf(request.details));
-      return { commits: commits.map((c) => commitMessage(c)), repository: repo };
+    async CompareCommits(request, context) {
+      const repo = await repositoryOf(deps.store, refOf(request), context);
+      const { commits, repository: name } = await compareCommits(deps, repo, request.base, request.head, detailsOf(request.details));
+      return { commits: commits.map((c) => commitMessage(c)), repository: name };
     },
   };
 }

@@ -4,7 +4,7 @@ import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import { combinedStatus, createCommitStatus, listCommitStatuses, type CommitStatusDeps, type CommitStatusView, type RepositoryName } from '../domain/commit-statuses.js';
 import { ownerUserMessage, repositoryMessage, timestamp } from './messages.js';
-import { pageOf, refOf } from './requests.js';
+import { pageOf, refOf, repositoryOf } from './requests.js';
 
 export const COMMIT_STATUS_SERVICE_NAME = 'anvil.repository.v1.CommitStatusService';
 
@@ -18,23 +18,20 @@ function statusMessage(status: CommitStatusView, repo: RepositoryName): reposito
 
 export function commitStatusService(deps: CommitStatusDeps): ServiceImplementation<repository.CommitStatusServiceHandlers> {
   return {
-    async CreateCommitStatus(request, { caller }) {
-      const ref = refOf(request);
-      const { status, repository: repo } = await createCommitStatus(deps, ref.owner, ref.name, {
+    async CreateCommitStatus(request, context) {
+      const { status, repository: repo } = await createCommitStatus(deps, await repositoryOf(deps.store, refOf(request), context), {
         sha: request.sha, state: request.state, targetUrl: request.target_url, description: request.description, context: request.context,
-      }, caller);
+      }, context.caller);
       return statusMessage(status, repo);
     },
-    async ListCommitStatuses(request, { caller }) {
-      const ref = refOf(request);
-      const { items, total, repository: repo } = await listCommitStatuses(deps, ref.owner, ref.name, {
+    async ListCommitStatuses(request, context) {
+      const { items, total, repository: repo } = await listCommitStatuses(deps, await repositoryOf(deps.store, refOf(request), context), {
         revision: request.sha, byRef: request.by_ref, sort: request.sort, state: request.state, ...pageOf(request.page),
-      }, caller);
+      });
       return { statuses: items.map((s) => statusMessage(s, repo)), total, repository: repo };
     },
-    async GetCombinedStatus(request, { caller }) {
-      const ref = refOf(request);
-      const combined = await combinedStatus(deps, ref.owner, ref.name, request.revision, pageOf(request.page), caller);
+    async GetCombinedStatus(request, context) {
+      const combined = await combinedStatus(deps, await repositoryOf(deps.store, refOf(request), context), request.revision, pageOf(request.page));
       const { access } = combined;
       const repo = { owner: access.owner.login, name: access.repository.name };
       return {

@@ -6,8 +6,8 @@ import { changeFiles, type FileOperationKind } from '../domain/file-changes.js';
 import type { RepositoryWriteLock } from '../domain/write-lock.js';
 import type { Signature } from '../git/file-changes-git.js';
 import { timestamp } from './messages.js';
-import { readWithScope, type ReadAccessDeps } from './read-access.js';
-import { refOf } from './requests.js';
+import { repositoryRead, type ReadAccessDeps } from './read-access.js';
+import { refOf, repositoryOf } from './requests.js';
 
 export const CONTENT_SERVICE_NAME = 'anvil.repository.v1.ContentService';
 
@@ -41,28 +41,24 @@ type LockedDeps = ContentDeps & ReadAccessDeps & { writeLock: RepositoryWriteLoc
 
 export function contentService(deps: LockedDeps): ServiceImplementation<repository.ContentServiceHandlers> {
   return {
-    async GetContents(request, { caller, repository: scope }) {
-      const ref = refOf(request);
-      const { owner, name } = ref;
-      const view = await readWithScope(deps, scope, ref, caller, (known) => getContents(deps, owner, name, {
+    async GetContents(request, context) {
+      const view = await repositoryRead(deps, refOf(request), context, (repo) => getContents(deps, repo, {
         path: request.path, revision: request.revision, includeContent: request.include_content,
         includeCommit: request.include_commit || request.include_commit_message,
-      }, caller, known));
+      }));
       return {
         at: refMessage(view.at), is_dir: !view.file,
         file: view.file ? entryMessage(view.file) : undefined,
         entries: (view.entries ?? []).map(entryMessage),
       };
     },
-    async GetFileContents(request, { caller, repository: scope }) {
-      const repo = refOf(request);
-      const { owner, name } = repo;
-      const { at: ref, items } = await readWithScope(deps, scope, repo, caller, (known) => getFileContents(deps, owner, name, request.revision, request.paths, caller, known));
+    async GetFileContents(request, context) {
+      const { at: ref, items } = await repositoryRead(deps, refOf(request), context, (repo) => getFileContents(deps, repo, request.revision, request.paths));
       return { at: refMessage(ref), entries: items.map(entryMessage) };
     },
-    async ChangeFiles(request, { caller, signal }) {
-      const { owner, name } = refOf(request);
-      const result = await deps.writeLock.run(owner, name, () => changeFiles(deps, owner, name, {
+    async ChangeFiles(request, context) {
+      const ref = refOf(request);
+      const result = await deps.writeLock.run(ref.owner, ref.name, async () => changeFiles(deps, await repositoryOf(deps.store, ref, context), {
         branch: request.branch, newBranch: request.new_branch, message: request.message,
         author: identity(request.author), committer: identity(request.committer),
         authorDate: dateOf(request.author_date), committerDate: dateOf(request.committer_date),
@@ -71,7 +67,7 @@ export function contentService(deps: LockedDeps): ServiceImplementation<reposito
           operation: f.operation as FileOperationKind, path: f.path, fromPath: f.from_path, sha: f.sha,
           content: f.has_content ? Buffer.from(f.content) : undefined,
         })),
-      }, caller), signal);
+      }, context.caller), context.signal);
       const { commit } = result;
       return {
         at: { input: result.branch, kind: 'branch', name: result.branch, commit_sha: commit.sha },

@@ -2,7 +2,7 @@
 import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import { getLanguages, type LanguageDeps } from '../domain/language-stats.js';
-import { readWithScope, type ReadAccessDeps } from './read-access.js';
+import { repositoryRead, type ReadAccessDeps } from './read-access.js';
 
 type ReadDeps = LanguageDeps & ReadAccessDeps;
 
@@ -10,8 +10,8 @@ export const LANGUAGE_SERVICE_NAME = 'anvil.repository.v1.LanguageService';
 
 export function languageService(deps: ReadDeps): ServiceImplementation<repository.LanguageServiceHandlers> {
   return {
-    async GetLanguages(request, { caller, repository: scope }) {
-      const sizes = await readWithScope(deps, scope, request, caller, (known) => getLanguages(deps, request.owner, request.name, caller, known));
+    async GetLanguages(request, context) {
+      const sizes = await repositoryRead(deps, request, context, (repo) => getLanguages(deps, repo));
       return { languages: sizes.map(([language, bytes]) => ({ language, bytes })) };
     },
   };

@@ -55,10 +55,16 @@ export function repositoryMessage(r: Repository): pb.RepositoryInput {
     branch_count: r.branch_count,
     licenses: r.licenses,
     num_watches: r.num_watches ?? 0,
+    num_open_issues: r.num_open_issues ?? 0,
+    num_open_pulls: r.num_open_pulls ?? 0,
+    num_stars: r.num_stars ?? 0,
+    avatar: r.avatar ?? '',
     status: r.status,
     mirror: r.mirror,
     mirror_interval: r.mirror ? formatGoDuration(r.mirror_interval) : '',
     mirror_updated_at: r.mirror && r.mirror_updated_at ? timestamp(r.mirror_updated_at) : null,
     original_url: r.original_url,
+    fork_id: r.fork_id ?? 0,
+    num_forks: r.num_forks ?? 0,
   };
 }

@@ -5,6 +5,7 @@ import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import { migrateRepository, type MigrationDeps } from '../domain/migrations.js';
 import { requestMirrorSync } from '../domain/mirrors.js';
 import { ownerUserMessage, repositoryMessage } from './messages.js';
+import { repositoryOf } from './requests.js';
 
 export const MIGRATION_SERVICE_NAME = 'anvil.repository.v1.MigrationService';
 
@@ -26,8 +27,8 @@ export function migrationService(deps: MigrationServiceDeps): ServiceImplementat
       }, caller);
       return { repository: repositoryMessage(access.repository), permission: access.permission, owner: ownerUserMessage(access.owner) };
     },
-    async SyncMirror(request, { caller }) {
-      await requestMirrorSync(deps.store, request.owner, request.name, caller);
+    async SyncMirror(request, context) {
+      await requestMirrorSync(deps.store, await repositoryOf(deps.store, request, context));
       deps.kickScheduler();
       return {};
     },

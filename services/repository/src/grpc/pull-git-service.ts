@@ -5,12 +5,14 @@ import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import { checkMergeability, countDiverging, diffHunks, diffStats, getMergeBase, listPullCommits, pullDiff, type PullCommitInfo } from '../domain/pull-git.js';
 import { mergeToRef, updatePullRef, type PullMergeDeps } from '../domain/pull-merge.js';
 import { updatePullHead } from '../domain/pull-update.js';
+import { fetchForkHead, resolveForkPair, type ForkHeadGit } from '../domain/fork-heads.js';
+import { accessReply } from './repository-service.js';
 import type { RepositoryWriteLock } from '../domain/write-lock.js';
 import { pageOf, refOf } from './requests.js';
 
 export const PULL_GIT_SERVICE_NAME = 'anvil.repository.v1.PullGitService';
 
-type LockedDeps = PullMergeDeps & { writeLock: RepositoryWriteLock };
+type LockedDeps = PullMergeDeps & { writeLock: RepositoryWriteLock; forkHeads: ForkHeadGit };
 
 function commitMessage(c: PullCommitInfo): repository.PullCommitInput {
   return {
@@ -74,6 +76,15 @@ export function pullGitService(deps: LockedDeps): ServiceImplementation<reposito
         baseBranch: request.base_branch, headBranch: request.head_branch, style: request.style,
       }, caller), signal);
       return { head_before: r.headBefore, head_sha: r.headSha };
+    },
+    async FetchForkHead(request, { caller, signal }) {
+      const pair = await resolveForkPair(deps.store, {
+        base: request.ref?.owner ? request.ref : { id: Number(request.repository_id) },
+        head: request.head_owner ? { owner: request.head_owner } : { id: Number(request.head_repository_id) },
+      }, caller);
+      const { owner, repository } = pair.base;
+      const sha = await deps.writeLock.run(owner.login, repository.name, () => fetchForkHead(deps.forkHeads, pair, request.head_branch, Number(request.index)), signal);
+      return { head_sha: sha, base: accessReply(pair.base), head: accessReply(pair.head) };
     },
     async MergeToRef(request, { caller, signal }) {
       const { owner, name } = refOf(request);

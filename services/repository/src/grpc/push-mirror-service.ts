@@ -1,10 +1,10 @@
 // anvil.repository.v1.PushMirrorService: decode the request, call the push-mirror domain,
 // encode the reply.
-import type { ServiceImplementation } from '@anvil/kit';
+import type { CallContext, ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import { createPushMirror, deletePushMirror, getPushMirror, listPushMirrors, syncPushMirrors, type PushMirrorDeps, type PushMirrorRecord } from '../domain/push-mirrors.js';
 import { formatGoDuration } from '../domain/remote-address.js';
-import { pageOf, refOf } from './requests.js';
+import { pageOf, refOf, repositoryOf } from './requests.js';
 
 function pushMirrorMessage(mirror: PushMirrorRecord, repoName: string): repository.PushMirrorInput {
   return {
@@ -14,32 +14,29 @@ function pushMirrorMessage(mirror: PushMirrorRecord, repoName: string): reposito
 }
 
 export function pushMirrorService(deps: PushMirrorDeps): ServiceImplementation<repository.PushMirrorServiceHandlers> {
+  const repo = (ref: repository.RepositoryRef, context: CallContext) => repositoryOf(deps.repositories, ref, context);
   return {
-    async ListPushMirrors(request, { caller }) {
-      const ref = refOf(request);
-      const { access, items, total } = await listPushMirrors(deps, ref.owner, ref.name, pageOf(request.page), caller);
+    async ListPushMirrors(request, context) {
+      const { access, items, total } = await listPushMirrors(deps, await repo(refOf(request), context), pageOf(request.page));
       return { mirrors: items.map((m) => pushMirrorMessage(m, access.repository.name)), total };
     },
-    async CreatePushMirror(request, { caller }) {
-      const ref = refOf(request);
-      const { access, mirror } = await createPushMirror(deps, ref.owner, ref.name, {
+    async CreatePushMirror(request, context) {
+      const { access, mirror } = await createPushMirror(deps, await repo(refOf(request), context), {
         remoteAddress: request.remote_address, remoteUsername: request.remote_username, remotePassword: request.remote_password,
         interval: request.interval, syncOnCommit: request.sync_on_commit,
-      }, caller);
+      });
       return pushMirrorMessage(mirror, access.repository.name);
     },
-    async GetPushMirror(request, { caller }) {
-      const ref = refOf(request);
-      const { access, mirror } = await getPushMirror(deps, ref.owner, ref.name, request.name, caller);
+    async GetPushMirror(request, context) {
+      const { access, mirror } = await getPushMirror(deps, await repo(refOf(request), context), request.name);
       return pushMirrorMessage(mirror, access.repository.name);
     },
-    async DeletePushMirror(request, { caller }) {
-      const ref = refOf(request);
-      await deletePushMirror(deps, ref.owner, ref.name, request.name, caller);
+    async DeletePushMirror(request, context) {
+      await deletePushMirror(deps, await repo(refOf(request), context), request.name);
       return {};
     },
-    async SyncPushMirrors(request, { caller }) {
-      await syncPushMirrors(deps, request.owner, request.name, caller);
+    async SyncPushMirrors(request, context) {
+      await syncPushMirrors(deps, await repo(request, context));
       return {};
     },
   };

@@ -9,8 +9,9 @@ import {
   type RepositoryAccess, type RepositoryDeps,
 } from '../domain/repositories.js';
 import type { SearchFilter } from '../domain/store.js';
+import { forkRepository, listForks, withParents } from '../domain/forks.js';
 import { ownerUserMessage, repositoryMessage } from './messages.js';
-import { definedFields, pageOf } from './requests.js';
+import { definedFields, pageOf, refOf, repositoryOf } from './requests.js';
 
 export const REPOSITORY_SERVICE_NAME = 'anvil.repository.v1.RepositoryService';
 
@@ -24,11 +25,20 @@ function ownerReply(owner: Owner): repository.OwnerInput {
   return { id: owner.id, login: owner.login, type: owner.type, is_admin: owner.isAdmin };
 }
 
-function accessReply(access: RepositoryAccess): repository.RepositoryAccessInput {
-  return { repository: repositoryMessage(access.repository), permission: access.permission, owner: ownerUserMessage(access.owner) };
+/** A repository, its owner and the caller's permission; a fork's parent with the fork's permission (Gitea's innerToRepo). */
+export function accessReply(access: RepositoryAccess): repository.RepositoryAccessInput {
+  const parent = access.parent
+    ? { repository: repositoryMessage(access.parent.repository), permission: access.permission, owner: ownerUserMessage(access.parent.owner) }
+    : null;
+  return { repository: repositoryMessage(access.repository), permission: access.permission, owner: ownerUserMessage(access.owner), parent };
 }
 
-const SORTS = new Set<SearchFilter['sort']>(['id', 'alpha', 'created', 'updated', 'size']);
+/** The reply of one repository, its parent loaded when it is a fork. */
+async function oneReply(store: RepositoryDeps['store'], access: RepositoryAccess) {
+  return accessReply((await withParents(store, [access]))[0]);
+}
+
+const SORTS = new Set<SearchFilter['sort']>(['id', 'alpha', 'created', 'updated', 'size', 'forks', 'stars']);
 const SORT_ALIASES: Record<string, SearchFilter['sort']> = { newest: 'created', oldest: 'created', recentupdate: 'updated', leastupdate: 'updated', alphabetically: 'alpha', reversealphabetically: 'alpha', size: 'size', id: 'id' };
 
 export function searchFilterOf(request: repository.SearchRepositoriesRequest, caller: Caller): SearchFilter {
@@ -52,6 +62,7 @@ export function searchFilterOf(request: repository.SearchRepositoriesRequest, ca
     offset,
     limit,
     ids: request.ids?.length ? request.ids.map(Number) : undefined,
+    fork: request.mode === 'fork' ? true : request.mode === 'source' ? false : undefined,
   };
 }
 
@@ -73,14 +84,13 @@ export function repositoryService(deps: RepositoryDeps): ServiceImplementation<r
       }, caller));
     },
     async ResolveRepository(request, { caller }) {
-      return accessReply(await resolveRepository(store, request.owner, request.name, caller));
+      return oneReply(store, await resolveRepository(store, request.owner, request.name, caller));
     },
     async GetRepositoryById(request, { caller }) {
-      return accessReply(await getRepositoryById(store, Number(request.id), caller));
+      return oneReply(store, await getRepositoryById(store, Number(request.id), caller));
     },
-    async EditRepository(request, { caller }) {
-      const ref = request.ref ?? { owner: '', name: '' };
-      return accessReply(await editRepository(deps, ref.owner, ref.name, {
+    async EditRepository(request, context) {
+      return oneReply(store, await editRepository(deps, await repositoryOf(store, refOf(request), context), {
         name: request.name ?? undefined,
         description: request.description ?? undefined,
         website: request.website ?? undefined,
@@ -98,10 +108,10 @@ export function repositoryService(deps: RepositoryDeps): ServiceImplementation<r
         has_code: request.has_code ?? undefined,
         pull_request_settings: request.pull_request_settings ? definedFields(request.pull_request_settings) : undefined,
         internal_tracker: request.internal_tracker ?? undefined,
-      }, caller));
+      }, context.caller));
     },
-    async DeleteRepository(request, { caller }) {
-      await deleteRepository(deps, request.owner, request.name, caller);
+    async DeleteRepository(request, context) {
+      await deleteRepository(deps, await repositoryOf(store, request, context), context.caller);
       return {};
     },
     async SearchRepositories(request, { caller }) {
@@ -115,32 +125,37 @@ export function repositoryService(deps: RepositoryDeps): ServiceImplementation<r
         request = { ...request, owner_id: owner.id };
       }
       const { items, total } = await searchRepositories(store, searchFilterOf(request, caller), caller);
-      return { repositories: items.map(accessReply), total };
+      return { repositories: (await withParents(store, items)).map(accessReply), total };
     },
-    async ListCollaborators(request, { caller }) {
+    async ForkRepository(request, { caller }) {
+      const ref = request.ref ?? { owner: '', name: '' };
+      return accessReply(await forkRepository(deps, ref.owner, ref.name, { organization: request.organization, name: request.name }, caller));
+    },
+    async ListForks(request, { caller }) {
       const ref = request.ref ?? { owner: '', name: '' };
       const { offset, limit } = pageOf(request.page);
-      const { items, total } = await listCollaborators(store, ref.owner, ref.name, caller, offset, limit);
+      const { items, total } = await listForks(store, ref.owner, ref.name, caller, offset, limit);
+      return { repositories: items.map(accessReply), total };
+    },
+    async ListCollaborators(request, context) {
+      const { offset, limit } = pageOf(request.page);
+      const { items, total } = await listCollaborators(store, await repositoryOf(store, refOf(request), context), offset, limit);
       return { collaborators: items.map((c) => ({ user_id: c.userId, login: c.login, permission: c.mode, user: ownerUserMessage(c.user) })), total };
     },
-    async SetCollaborator(request, { caller }) {
-      const ref = request.ref ?? { owner: '', name: '' };
-      await setCollaborator(store, ref.owner, ref.name, request.collaborator, request.permission, caller);
+    async SetCollaborator(request, context) {
+      await setCollaborator(store, await repositoryOf(store, refOf(request), context), request.collaborator, request.permission, context.caller);
       return {};
     },
-    async RemoveCollaborator(request, { caller }) {
-      const ref = request.ref ?? { owner: '', name: '' };
-      await removeCollaborator(store, ref.owner, ref.name, request.collaborator, caller);
+    async RemoveCollaborator(request, context) {
+      await removeCollaborator(store, await repositoryOf(store, refOf(request), context), request.collaborator, context.caller);
       return {};
     },
-    async GetCollaborator(request, { caller }) {
-      const ref = request.ref ?? { owner: '', name: '' };
-      const c = await getCollaborator(store, ref.owner, ref.name, request.collaborator, caller);
+    async GetCollaborator(request, context) {
+      const c = await getCollaborator(store, await repositoryOf(store, refOf(request), context), request.collaborator);
       return { user_id: c.userId, login: c.login, permission: c.mode, user: ownerUserMessage(c.user) };
     },
-    async GetUserPermission(request, { caller }) {
-      const ref = request.ref ?? { owner: '', name: '' };
-      const { user, permission } = await userPermission(store, ref.owner, ref.name, request.collaborator, caller);
+    async GetUserPermission(request, context) {
+      const { user, permission } = await userPermission(store, await repositoryOf(store, refOf(request), context), request.collaborator, context.caller);
       return { user_id: user.id, login: user.login, permission, user: ownerUserMessage(user) };
     },
     async ListAssignees(request, { caller }) {

@@ -5,8 +5,8 @@ import type { RepositoryWriteLock } from '../domain/write-lock.js';
 import { createTag, deleteTag, getAnnotatedTag, getTag, listTags, type RepositoryName, type TagDeps } from '../domain/tags.js';
 import type { GitTag } from '../git/tags.js';
 import { timestamp } from './messages.js';
-import { readWithScope, type ReadAccessDeps } from './read-access.js';
-import { pageOf, refOf } from './requests.js';
+import { repositoryRead, type ReadAccessDeps } from './read-access.js';
+import { pageOf, refOf, repositoryOf } from './requests.js';
 
 export const TAG_SERVICE_NAME = 'anvil.repository.v1.TagService';
 
@@ -25,31 +25,29 @@ type LockedDeps = TagDeps & ReadAccessDeps & { writeLock: RepositoryWriteLock };
 
 export function tagService(deps: LockedDeps): ServiceImplementation<repository.TagServiceHandlers> {
   return {
-    async ListTags(request, { caller, repository: scope }) {
-      const ref = refOf(request);
+    async ListTags(request, context) {
       const { offset, limit } = pageOf(request.page);
-      const { items, total, repository: repo } = await readWithScope(deps, scope, ref, caller, (known) => listTags(deps, ref.owner, ref.name, caller, offset, limit, known));
+      const { items, total, repository: repo } = await repositoryRead(deps, refOf(request), context, (access) => listTags(deps, access, offset, limit));
       return { tags: items.map((t) => tagMessage(t)), total, repository: repo };
     },
-    async GetTag(request, { caller, repository: scope }) {
-      const ref = refOf(request);
-      const { tag, repository: repo } = await readWithScope(deps, scope, ref, caller, (known) => getTag(deps, ref.owner, ref.name, request.name, caller, known));
+    async GetTag(request, context) {
+      const { tag, repository: repo } = await repositoryRead(deps, refOf(request), context, (access) => getTag(deps, access, request.name));
       return tagMessage(tag, repo);
     },
-    async CreateTag(request, { caller, signal }) {
+    async CreateTag(request, context) {
       const ref = refOf(request);
       const input = { tagName: request.tag_name, target: request.target, message: request.message };
-      const { tag, repository: repo } = await deps.writeLock.run(ref.owner, ref.name, () => createTag(deps, ref.owner, ref.name, input, caller), signal);
+      const { tag, repository: repo } = await deps.writeLock.run(ref.owner, ref.name,
+        async () => createTag(deps, await repositoryOf(deps.store, ref, context), input, context.caller), context.signal);
       return tagMessage(tag, repo);
     },
-    async DeleteTag(request, { caller, signal }) {
+    async DeleteTag(request, context) {
       const ref = refOf(request);
-      await deps.writeLock.run(ref.owner, ref.name, () => deleteTag(deps, ref.owner, ref.name, request.name, caller), signal);
+      await deps.writeLock.run(ref.owner, ref.name, async () => deleteTag(deps, await repositoryOf(deps.store, ref, context), request.name, context.caller), context.signal);
       return {};
     },
-    async GetAnnotatedTag(request, { caller }) {
-      const ref = refOf(request);
-      const { tag, repository: repo } = await getAnnotatedTag(deps, ref.owner, ref.name, request.sha, caller);
+    async GetAnnotatedTag(request, context) {
+      const { tag, repository: repo } = await getAnnotatedTag(deps, await repositoryOf(deps.store, refOf(request), context), request.sha);
       return {
         repository: repo,
         sha: tag.sha, tag: tag.tag, message: tag.message, object_sha: tag.objectSha, object_type: tag.objectType,

@@ -3,28 +3,24 @@ import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import { addTopic, deleteTopic, listTopics, replaceTopics, searchTopics, type TopicDeps } from '../domain/topics.js';
 import { timestamp } from './messages.js';
-import { pageOf, refOf } from './requests.js';
+import { pageOf, refOf, repositoryOf } from './requests.js';
 
 export const TOPIC_SERVICE_NAME = 'anvil.repository.v1.TopicService';
 
 export function topicService(deps: TopicDeps): ServiceImplementation<repository.TopicServiceHandlers> {
   return {
-    async ListTopics(request, { caller }) {
-      const ref = refOf(request);
+    async ListTopics(request, context) {
       const { offset, limit } = pageOf(request.page);
-      return listTopics(deps, ref.owner, ref.name, caller, offset, limit);
+      return listTopics(await repositoryOf(deps.store, refOf(request), context), offset, limit);
     },
-    async ReplaceTopics(request, { caller }) {
-      const ref = refOf(request);
-      return { invalid_topics: (await replaceTopics(deps, ref.owner, ref.name, request.topics, caller)).invalidTopics };
+    async ReplaceTopics(request, context) {
+      return { invalid_topics: (await replaceTopics(deps, await repositoryOf(deps.store, refOf(request), context), request.topics)).invalidTopics };
     },
-    async AddTopic(request, { caller }) {
-      const ref = refOf(request);
-      return { invalid_topics: (await addTopic(deps, ref.owner, ref.name, request.topic, caller)).invalidTopics };
+    async AddTopic(request, context) {
+      return { invalid_topics: (await addTopic(deps, await repositoryOf(deps.store, refOf(request), context), request.topic)).invalidTopics };
     },
-    async DeleteTopic(request, { caller }) {
-      const ref = refOf(request);
-      return { invalid_topics: (await deleteTopic(deps, ref.owner, ref.name, request.topic, caller)).invalidTopics };
+    async DeleteTopic(request, context) {
+      return { invalid_topics: (await deleteTopic(deps, await repositoryOf(deps.store, refOf(request), context), request.topic)).invalidTopics };
     },
     async SearchTopics(request) {
       const { offset, limit } = pageOf(request.page);

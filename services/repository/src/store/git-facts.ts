@@ -1,4 +1,4 @@
-// The git facts of a repository (`repository.branch_count`, `repository.licenses`); written
+// The git facts of a repository (`repository.licenses`); written
 // only when they changed, so a redelivered event neither bumps `updated_at` nor wakes caches.
 import type { GitFactsStore } from '../domain/git-facts.js';
 import type { RepositoryDb } from './db.js';
@@ -7,8 +7,8 @@ export function gitFactsStore(db: RepositoryDb): GitFactsStore {
   return {
     async save(repositoryId, facts) {
       await db.$executeRaw`
-        UPDATE repository SET branch_count = ${facts.branchCount}, licenses = ${facts.licenses}::text[]
-        WHERE id = ${BigInt(repositoryId)} AND (branch_count <> ${facts.branchCount} OR licenses IS DISTINCT FROM ${facts.licenses}::text[])`;
+        UPDATE repository SET licenses = ${facts.licenses}::text[]
+        WHERE id = ${BigInt(repositoryId)} AND licenses IS DISTINCT FROM ${facts.licenses}::text[]`;
     },
     async idsWithoutFacts(afterId, limit) {
       const rows = await db.repository.findMany({

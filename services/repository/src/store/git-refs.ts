@@ -1,6 +1,6 @@
 // The git_ref table (domain/git-refs.ts): a read is one prepared statement on the pg pool
 // (it runs on every branch list, ref resolution and contents read); a rewrite replaces the
-// repository's rows and bumps its version in one transaction.
+// repository's rows, its branch count and its version in one transaction.
 import type pg from 'pg';
 import type { GitRefRow, GitRefRows, RefSnapshot } from '../domain/git-refs.js';
 import { protectionFromJson } from './branch-protections.js';
@@ -112,6 +112,11 @@ export function gitRefRows(db: RepositoryDb): GitRefRows {
           });
           await client.query(`INSERT INTO git_ref (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`, values);
         }
+        // Gitea's branch_count counts its branch table; Anvil's is the rows just written, kept on
+        // the repository row in the same transaction so a push's answer and the next GET agree.
+        // Written only when it moved: an unchanged row raises no access hint.
+        const branches = refs.filter((r) => r.name.startsWith('refs/heads/')).length;
+        await client.query('UPDATE repository SET branch_count = $2 WHERE id = $1 AND branch_count <> $2', [id, branches]);
         // Microseconds of the clock: a version never repeats, even after forget() dropped the row.
         await client.query(`INSERT INTO git_ref_state (repository_id, version) VALUES ($1, (extract(epoch FROM clock_timestamp()) * 1000000)::bigint)
           ON CONFLICT (repository_id) DO UPDATE SET version = GREATEST(git_ref_state.version + 1, EXCLUDED.version), synced_at = now()`, [id]);

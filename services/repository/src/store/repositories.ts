@@ -19,7 +19,8 @@ import type { MemberTeam } from '../domain/org-access.js';
 // Columns and fields share names (as the .proto's); only the encodings differ: bigint ids
 // and size, the settings' JSON, and `lower_name`, which exists for lookups only.
 export function toRepository(row: RepositoryRow): Repository {
-  const { lower_name: _lower, ...same } = row;
+  // issue_counts_version only orders the counts events (events/issue-count-consumer.ts).
+  const { lower_name: _lower, issue_counts_version: _version, ...same } = row;
   return {
     ...same,
     id: Number(row.id),
@@ -33,6 +34,8 @@ export function toRepository(row: RepositoryRow): Repository {
     language: row.language ?? '',
     status: row.status === 'migrating' ? 'migrating' : 'ready',
     mirror_interval: Number(row.mirror_interval),
+    fork_id: row.fork_id === null || row.fork_id === undefined ? null : Number(row.fork_id),
+    num_forks: row.num_forks ?? 0,
   };
 }
 
@@ -59,6 +62,7 @@ function repositoryRowFromJson(json: RepositoryJson): RepositoryRow {
     owner_id: BigInt(json.owner_id as number),
     size: BigInt(json.size as number),
     mirror_interval: BigInt((json.mirror_interval as number | undefined) ?? 0),
+    fork_id: json.fork_id === null || json.fork_id === undefined ? null : BigInt(json.fork_id as number),
     mirror_updated_at: date(json.mirror_updated_at),
     archived_at: date(json.archived_at),
     created_at: date(json.created_at)!,
@@ -91,7 +95,7 @@ const RESOLVE_REPOSITORY_SQL = `
    WHERE o.lower_name = $1 AND r.lower_name = $2`;
 
 const SORT_COLUMN: Record<SearchFilter['sort'], keyof RepositoryRow> = {
-  id: 'id', alpha: 'lower_name', created: 'created_at', updated: 'updated_at', size: 'size',
+  id: 'id', alpha: 'lower_name', created: 'created_at', updated: 'updated_at', size: 'size', forks: 'num_forks', stars: 'num_stars',
 };
 
 /**
@@ -141,6 +145,8 @@ function whereOf(filter: SearchFilter, hiddenOwners: bigint[], viewerTeams: Memb
   if (filter.visibility === 'private') and.push({ private: true });
   if (filter.archived !== undefined) and.push({ archived: filter.archived });
   if (filter.template !== undefined) and.push({ template: filter.template });
+  if (filter.fork !== undefined) and.push({ fork_id: filter.fork ? { not: null } : null });
+  if (filter.forkOf !== undefined) and.push({ fork_id: BigInt(filter.forkOf) });
   return and.length ? { AND: and } : {};
 }
 
@@ -197,6 +203,14 @@ function reader(db: RepositoryDb | RepositoryTx): RepositoryReader {
     async findById(id) {
       const row = await db.repository.findUnique({ where: { id: BigInt(id) } });
       return row ? (await withOwners([row]))[0] : undefined;
+    },
+    async findManyById(ids) {
+      if (!ids.length) return [];
+      return withOwners(await db.repository.findMany({ where: { id: { in: ids.map(BigInt) } } }));
+    },
+    async findForkOf(parentId, ownerId) {
+      const row = await db.repository.findFirst({ where: { fork_id: BigInt(parentId), owner_id: BigInt(ownerId) } });
+      return row ? toRepository(row) : undefined;
     },
     findOwnerByLogin: (login) => owners.findByLogin(login),
     findOwnerById: (id) => owners.findById(id),

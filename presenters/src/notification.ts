@@ -7,10 +7,25 @@ import { presentRepository } from './repository.js';
 import { repoUrls } from './repo-urls.js';
 import { formatTime } from './time.js';
 
-export function presentNotificationThread(thread: collaboration.NotificationThread, access: repository.RepositoryAccess, caller: Caller, rootUrl: string) {
+/** Repositories presented once per reply, by id: a page's threads mostly share a few repositories. */
+export type ShownRepositories = Map<number, Record<string, unknown>>;
+
+/** The repository as a thread shows it: as to a reader, without permissions. */
+function threadRepository(access: repository.RepositoryAccess, caller: Caller, rootUrl: string, shown: ShownRepositories) {
+  const id = Number(access.repository!.id);
+  let presented = shown.get(id);
+  if (!presented) {
+    const { permissions: _permissions, ...rest } = presentRepository(access, access.owner!, caller, rootUrl);
+    shown.set(id, (presented = rest));
+  }
+  return presented;
+}
+
+export function presentNotificationThread(
+  thread: collaboration.NotificationThread, access: repository.RepositoryAccess, caller: Caller, rootUrl: string, shown: ShownRepositories = new Map(),
+) {
   const repo = access.repository!;
-  const presented: Record<string, unknown> = presentRepository(access, access.owner!, caller, rootUrl);
-  delete presented.permissions;
+  const presented = threadRepository(access, caller, rootUrl, shown);
   const urls = repoUrls(rootUrl, access.owner!.login, repo.name);
   const subject = thread.subject;
   const index = Number(subject?.index ?? 0);

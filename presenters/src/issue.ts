@@ -29,6 +29,31 @@ function completeUser(user: Partial<identity.User>): identity.User {
   } as identity.User;
 }
 
+/**
+ * An IssueList's issues with their users: the list sends each user once (collaboration.proto
+ * IssueList) and the issues name them by id.
+ */
+export function issuesOf(list: collaboration.IssueList): collaboration.Issue[] {
+  const users = new Map(list.users.map((u) => [Number(u.id), u]));
+  const full = (ref: identity.User) => users.get(Number(ref.id)) ?? ref;
+  return list.issues.map((issue) => ({ ...issue, user: issue.user ? full(issue.user) : issue.user, assignees: issue.assignees.map(full) }));
+}
+
+/** Users presented once per reply, by id: a page's issues mostly share a few users. */
+export type ShownUsers = Map<number, ReturnType<typeof presentUser>>;
+
+/**
+ * Gitea's draft pull: a title starting with one of `[repository.pull-request]
+ * WORK_IN_PROGRESS_PREFIXES` (default `WIP:,[WIP]`), compared case-insensitively
+ * (issues_model.HasWorkInProgressPrefix). Derived, never stored.
+ */
+const WORK_IN_PROGRESS_PREFIXES = ['WIP:', '[WIP]'];
+
+export function isDraftTitle(title: string): boolean {
+  const upper = title.toUpperCase();
+  return WORK_IN_PROGRESS_PREFIXES.some((prefix) => upper.startsWith(prefix));
+}
+
 const optionalTime = (ts: collaboration.Issue['closed_at']) => (ts ? formatTime(ts) : null);
 
 export function presentLabel(label: collaboration.Label, rootUrl: string, repo: IssueRepository) {
@@ -49,9 +74,25 @@ export function presentMilestone(m: collaboration.Milestone) {
   };
 }
 
-export function presentIssue(issue: collaboration.Issue, repo: IssueRepository, caller: Caller, rootUrl: string) {
+/** Gitea's PullRequestMeta: what an issue that is a pull says of it (merged_at only once merged). */
+function pullRequestMeta(issue: collaboration.Issue, htmlUrl: string) {
+  const merged = issue.pull?.merged ?? false;
+  return {
+    merged,
+    ...(merged && issue.pull?.merged_at ? { merged_at: formatTime(issue.pull.merged_at) } : {}),
+    draft: isDraftTitle(issue.title),
+    html_url: htmlUrl,
+  };
+}
+
+export function presentIssue(issue: collaboration.Issue, repo: IssueRepository, caller: Caller, rootUrl: string, shown: ShownUsers = new Map()) {
   const urls = repoUrls(rootUrl, repo.owner, repo.name);
-  const user = (u: Partial<identity.User>) => presentUser(completeUser(u), caller, rootUrl);
+  const user = (u: Partial<identity.User>) => {
+    const id = Number(u.id);
+    let presented = shown.get(id);
+    if (!presented) shown.set(id, (presented = presentUser(completeUser(u), caller, rootUrl)));
+    return presented;
+  };
   const assignees = issue.assignees.map(user);
   const kind = issue.is_pull ? 'pulls' : 'issues';
   return {
@@ -78,8 +119,10 @@ export function presentIssue(issue: collaboration.Issue, repo: IssueRepository, 
     updated_at: formatTime(issue.updated_at),
     closed_at: optionalTime(issue.closed_at),
     due_date: optionalTime(issue.due_date),
+    // Gitea 1.27 sets an estimate only through its web UI (no API option takes one) and Anvil
+    // has no web UI: every issue's estimate is truthfully none.
     time_estimate: 0,
-    pull_request: null,
+    pull_request: issue.is_pull ? pullRequestMeta(issue, `${urls.html}/pulls/${issue.index}`) : null,
     repository: { id: repo.id, name: repo.name, owner: repo.owner, full_name: `${repo.owner}/${repo.name}` },
     pin_order: issue.pin_order,
     content_version: issue.content_version,

@@ -22,7 +22,8 @@ export const presentRepoSettings = (s: Settings) => ({
   http_git_disabled: s.repository.DISABLE_HTTP_GIT,
   migrations_disabled: s.repository.DISABLE_MIGRATIONS,
   stars_disabled: s.repository.DISABLE_STARS,
-  time_tracking_disabled: false,
+  time_tracking_disabled: !s.service.ENABLE_TIMETRACKING,
+  // Gitea: !LFS.StartServer. Anvil serves no LFS.
   lfs_disabled: true,
   // Anvil's spec: the general repository settings carry the maximum repository creation
   // limit (-1 = unlimited); Gitea 1.27's object has no such field (contract/schemas.ts).

@@ -1,10 +1,11 @@
 // Pull requests as Gitea's JSON (services/convert/pull.go ToAPIPullRequest). The issue part is
 // the issue presenter's; base and head come from what collaboration stored, so a head whose
 // branch was deleted still reports its ref, sha and label.
-import type { Caller } from '@anvil/kit';
+import { ANONYMOUS, type Caller } from '@anvil/kit';
 import type { collaboration, identity, repository } from '@anvil/proto';
-import { presentIssue, type IssueRepository } from './issue.js';
+import { isDraftTitle, presentIssue, type IssueRepository } from './issue.js';
 import { presentRepository } from './repository.js';
+import { presentTeam } from './team.js';
 import { repoUrls } from './repo-urls.js';
 import { formatTime } from './time.js';
 import { presentUser } from './user.js';
@@ -16,23 +17,33 @@ export interface PullContext {
   rootUrl: string;
   /** The repository's JSON, built once per request (a page of 50 pulls shows it 100 times). */
   repoJson?: ReturnType<typeof presentRepository> | null;
+  /** The JSON of the forks the page's pulls come from, by id: those the caller may see and that still exist. */
+  headRepos?: ReadonlyMap<number, ReturnType<typeof presentRepository>>;
 }
 
-/**
- * Gitea's draft pull: a title starting with one of `[repository.pull-request]
- * WORK_IN_PROGRESS_PREFIXES` (default `WIP:,[WIP]`), compared case-insensitively
- * (issues_model.HasWorkInProgressPrefix). Derived, never stored.
- */
-const WORK_IN_PROGRESS_PREFIXES = ['WIP:', '[WIP]'];
-
-export function isDraftTitle(title: string): boolean {
-  const upper = title.toUpperCase();
-  return WORK_IN_PROGRESS_PREFIXES.some((prefix) => upper.startsWith(prefix));
+/** A pull whose head lives in another repository (a fork in the base's network). */
+export function isFromFork(pull: collaboration.PullRequest, baseRepositoryId: number): boolean {
+  const head = Number(pull.head_repo_id ?? 0);
+  return head > 0 && head !== Number(baseRepositoryId);
 }
+
+// Gitea's draft pull (kept beside the issue presenter, whose pull_request meta says it too).
+export { isDraftTitle };
 
 /** A context for presenting many pulls of one repository: its JSON is built once. */
 export function pullContext(ctx: Omit<PullContext, 'repoJson'>): PullContext {
   return { ...ctx, repoJson: ctx.access.owner ? presentRepository(ctx.access, ctx.access.owner, ctx.caller, ctx.rootUrl) : null };
+}
+
+/**
+ * The head of a pull from a fork: labelled `owner:branch` (GitHub's and Gitea's clients read
+ * the owner from it), with the fork's JSON while the fork exists and the caller may see it;
+ * otherwise no repository and Gitea's repo_id -1. Ref and sha stay what was stored.
+ */
+function forkHead(pull: collaboration.PullRequest, ctx: PullContext) {
+  const repo = ctx.headRepos?.get(Number(pull.head_repo_id)) ?? null;
+  const label = pull.head_owner_login ? `${pull.head_owner_login}:${pull.head_branch}` : pull.head_branch;
+  return { label, ref: pull.head_branch, sha: pull.head_sha, repo_id: repo ? Number(pull.head_repo_id) : -1, repo };
 }
 
 export function presentPull(pull: collaboration.PullRequest, ctx: PullContext) {
@@ -52,27 +63,30 @@ export function presentPull(pull: collaboration.PullRequest, ctx: PullContext) {
     milestone: issue.milestone,
     assignee: issue.assignee,
     assignees: issue.assignees,
-    requested_reviewers: [],
-    requested_reviewers_teams: [],
+    // Gitea converts these users (and the merger) with no viewer (convert.ToUser(ctx, u, nil)).
+    // Messages built before these fields existed (events already on the stream) have none.
+    requested_reviewers: (pull.requested_reviewers ?? []).map((u) => presentUser(u as identity.User, ANONYMOUS, ctx.rootUrl)),
+    requested_reviewers_teams: (pull.requested_reviewer_teams ?? []).map((t) => presentTeam(t, ctx.rootUrl)),
     state: issue.state,
     draft: isDraftTitle(issue.title),
     is_locked: issue.is_locked,
     comments: issue.comments,
-    review_comments: 0,
+    review_comments: Number(pull.review_comments ?? 0),
     additions: pull.additions,
     deletions: pull.deletions,
     changed_files: pull.changed_files,
     html_url: htmlUrl,
     diff_url: `${htmlUrl}.diff`,
     patch_url: `${htmlUrl}.patch`,
-    mergeable: pull.status === 'mergeable' && !pull.has_merged,
+    // Gitea's PullRequest.Mergeable: not while checking or conflicting, and never for a work-in-progress pull.
+    mergeable: pull.status === 'mergeable' && !pull.has_merged && !isDraftTitle(issue.title),
     merged: pull.has_merged,
     merged_at: pull.merged_at ? formatTime(pull.merged_at) : null,
     merge_commit_sha: pull.has_merged ? pull.merge_commit_sha : '',
-    merged_by: pull.merged_by ? presentUser(pull.merged_by as identity.User, ctx.caller, ctx.rootUrl) : null,
+    merged_by: pull.merged_by ? presentUser(pull.merged_by as identity.User, ANONYMOUS, ctx.rootUrl) : null,
     allow_maintainer_edit: false,
-    base: branch(pull.base_branch, ''),
-    head: branch(pull.head_branch, pull.head_sha),
+    base: branch(pull.base_branch, pull.base_sha ?? ''),
+    head: isFromFork(pull, ctx.repo.id) ? forkHead(pull, ctx) : branch(pull.head_branch, pull.head_sha),
     merge_base: pull.merge_base,
     due_date: issue.due_date,
     created_at: issue.created_at,

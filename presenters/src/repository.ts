@@ -1,8 +1,9 @@
 // repository.RepositoryAccess (+ its owner from identity) → Gitea's Repository JSON
 // (services/convert/repository.go innerToRepo). Every field Gitea computes is computed from
-// what the repository service stores (watchers_count from its num_watches); the counters of
-// features Anvil has not built (stars, forks, releases) carry Gitea's values for a
-// repository without them.
+// what the repository service stores: watchers_count from its num_watches, open_issues_count
+// and open_pr_counter from the counts collaboration announces, stars_count from its stars,
+// forks_count from its num_forks, branch_count from its refs table. The counter of a feature
+// Anvil has not built (releases) carries Gitea's value for a repository without them.
 import type { Caller } from '@anvil/kit';
 import type { identity, repository } from '@anvil/proto';
 import { formatTime } from './time.js';
@@ -34,7 +35,15 @@ function pullRequestSettingsOf(repo: repository.Repository) {
   };
 }
 
-export function presentRepository(access: repository.RepositoryAccess, owner: identity.User, caller: Caller, rootUrl: string) {
+export function presentRepository(access: repository.RepositoryAccess, owner: identity.User, caller: Caller, rootUrl: string): Record<string, unknown> & ReturnType<typeof presentFields> {
+  const presented = presentFields(access, owner, caller, rootUrl);
+  // A fork's parent as Gitea's innerToRepo shows it: one level deep (the parent's own parent
+  // is left out), with the fork's permission; null when it is no fork or its parent is gone.
+  const parent = access.parent?.repository && access.parent.owner ? presentFields(access.parent, access.parent.owner, caller, rootUrl) : null;
+  return { ...presented, parent };
+}
+
+function presentFields(access: repository.RepositoryAccess, owner: identity.User, caller: Caller, rootUrl: string) {
   const repo = access.repository!;
   const fullName = `${owner.login}/${repo.name}`;
   const urls = repoUrls(rootUrl, owner.login, repo.name);
@@ -47,7 +56,7 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     description: repo.description,
     empty: repo.empty,
     private: repo.private,
-    fork: false,
+    fork: Number(repo.fork_id ?? 0) > 0,
     template: repo.template,
     mirror: repo.mirror ?? false,
     size: repo.size,
@@ -60,11 +69,12 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     clone_url: clone.https,
     original_url: repo.original_url ?? '',
     website: repo.website,
-    stars_count: 0,
-    forks_count: 0,
+    stars_count: repo.num_stars ?? 0,
+    forks_count: Number(repo.num_forks ?? 0),
     watchers_count: repo.num_watches,
-    open_issues_count: 0,
-    open_pr_counter: 0,
+    open_issues_count: repo.num_open_issues ?? 0,
+    open_pr_counter: repo.num_open_pulls ?? 0,
+    // Releases are not built: no repository has any yet (Gitea's NumReleases counts them).
     release_counter: 0,
     default_branch: repo.default_branch,
     archived: repo.archived,
@@ -94,9 +104,9 @@ export function presentRepository(access: repository.RepositoryAccess, owner: id
     has_actions: false,
     ...pullRequestSettingsOf(repo),
     default_target_branch: repo.default_branch,
-    // Gitea's AvatarLink for a repository without an uploaded avatar ([picture]
-    // REPOSITORY_AVATAR_FALLBACK = none); Anvil has no repository avatar upload yet.
-    avatar_url: '',
+    // Gitea's AvatarLink: the uploaded avatar under /repo-avatars/, else nothing ([picture]
+    // REPOSITORY_AVATAR_FALLBACK = none).
+    avatar_url: repo.avatar ? `${rootUrl}repo-avatars/${encodeURIComponent(repo.avatar)}` : '',
     // Gitea: a public repository of a private owner is "internal".
     internal: !repo.private && visibilityName(owner.visibility) === 'private',
     mirror_interval: repo.mirror_interval ?? '',

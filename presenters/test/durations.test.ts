@@ -1,7 +1,7 @@
 // The durations Gitea writes for tracked time: a stopwatch's `duration` in hours and minutes,
 // a timeline entry's body in the two largest units.
 import { describe, expect, it } from '@jest/globals';
-import { secondsToHours, secondsToTime } from '../src/presenters/durations.js';
+import { secondsToHours, secondsToTime } from '../src/durations.js';
 
 describe('tracked-time durations', () => {
   it('writes a stopwatch\'s duration in hours and minutes only, singular for one', () => {

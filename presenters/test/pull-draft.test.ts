@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { isDraftTitle } from '../src/presenters/pull.js';
+import { isDraftTitle } from '../src/pull.js';
 
 describe('a pull request is a draft as Gitea decides it', () => {
   it('when its title starts with WIP: or [WIP], in any case', () => {

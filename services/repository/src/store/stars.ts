@@ -1,0 +1,48 @@
+// Stars in PostgreSQL (table `star`), with the repository's num_stars moved in the same
+// transaction as the row, and only when a row was really added or removed: a repeated star
+// or unstar leaves the count (and the gateways' caches) alone.
+import type { StarStore } from '../domain/stars.js';
+import type { Owner as OwnerRow } from './generated/client.js';
+import type { RepositoryDb, RepositoryTx } from './db.js';
+import { toOwner } from './owners.js';
+
+export function starStore(db: RepositoryDb): StarStore {
+  return {
+    async setStar(userId, repositoryId, star) {
+      const user = BigInt(userId);
+      const repository = BigInt(repositoryId);
+      await db.$transaction(async (tx) => {
+        const changed = star
+          ? await tx.$executeRaw`INSERT INTO star (user_id, repository_id) VALUES (${user}, ${repository}) ON CONFLICT DO NOTHING`
+          : await tx.$executeRaw`DELETE FROM star WHERE user_id = ${user} AND repository_id = ${repository}`;
+        if (changed) await tx.$executeRaw`UPDATE repository SET num_stars = greatest(num_stars + ${star ? 1 : -1}, 0) WHERE id = ${repository}`;
+      });
+    },
+
+    async isStarring(userId, repositoryId) {
+      return (await db.star.count({ where: { user_id: BigInt(userId), repository_id: BigInt(repositoryId) } })) > 0;
+    },
+
+    async stargazers(repositoryId, offset, limit) {
+      const repository = BigInt(repositoryId);
+      const [rows, total] = await Promise.all([
+        db.$queryRaw<OwnerRow[]>`SELECT o.* FROM star s JOIN owner o ON o.id = s.user_id
+          WHERE s.repository_id = ${repository} ORDER BY s.created_at, s.user_id OFFSET ${offset} LIMIT ${limit}`,
+        db.star.count({ where: { repository_id: repository } }),
+      ]);
+      return { users: rows.map(toOwner), total };
+    },
+
+    async starredRepositoryIds(userId) {
+      const rows = await db.star.findMany({ where: { user_id: BigInt(userId) }, select: { repository_id: true }, orderBy: { created_at: 'desc' } });
+      return rows.map((r) => Number(r.repository_id));
+    },
+  };
+}
+
+/** A deleted user's stars go, and the repositories they starred count one fewer (Gitea's DeleteUser). */
+export async function forgetStars(tx: RepositoryTx, userId: number): Promise<void> {
+  const user = BigInt(userId);
+  await tx.$executeRaw`UPDATE repository r SET num_stars = greatest(r.num_stars - 1, 0) FROM star s WHERE s.repository_id = r.id AND s.user_id = ${user}`;
+  await tx.$executeRaw`DELETE FROM star WHERE user_id = ${user}`;
+}

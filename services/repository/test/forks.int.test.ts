@@ -1,0 +1,145 @@
+// Integration test: forks over real PostgreSQL and real git — the clone, the row and its
+// events in one transaction, the parent's counter, visibility, and a fork's branch fetched
+// into its base for a pull request.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { decodeEvent } from '@anvil/proto';
+import { SYSTEM } from '@anvil/kit';
+import { fetchForkHead, resolveForkPair } from '../src/domain/fork-heads.js';
+import { forkRepository, listForks, withParents } from '../src/domain/forks.js';
+import { createRepository, deleteRepository, getRepositoryById, type RepositoryDeps } from '../src/domain/repositories.js';
+import { forkHeadGit } from '../src/git/fork-git.js';
+import { commitInitialFiles, listRefs } from '../src/git/refs.js';
+import type { RepositoryStorage } from '../src/git/storage.js';
+import type { RepositoryDb } from '../src/store/db.js';
+import { caller, repositoryTestbed, type RepositoryTestbed } from './support/testbed.js';
+
+let tb: RepositoryTestbed;
+let db: RepositoryDb;
+let storage: RepositoryStorage;
+let deps: RepositoryDeps;
+let owner: RepositoryTestbed['owner'];
+
+const input = (ownerId: number, name: string, extra: Partial<Parameters<typeof createRepository>[1]> = {}) => ({
+  owner_id: ownerId, name, description: 'the original', private: false, default_branch: '', auto_init: true, readme: 'Default', template: false, object_format_name: '', ...extra,
+});
+
+async function events(subject: string) {
+  const rows = await db.outboxEvent.findMany({ where: { subject }, orderBy: { seq: 'asc' } });
+  return rows.map((r) => decodeEvent<any>(r.type, r.payload));
+}
+
+const forksCount = async (id: number) => (await db.repository.findUniqueOrThrow({ where: { id: BigInt(id) } })).num_forks;
+
+beforeAll(async () => {
+  tb = await repositoryTestbed('forks');
+  ({ db, storage, deps, owner } = tb);
+}, 30_000);
+
+afterAll(() => tb?.close(), 30_000);
+
+describe('forks over PostgreSQL and git', () => {
+  it('copies the branches and tags under the new owner, remembers the parent and counts the fork on it', async () => {
+    const ada = await owner(1, 'ada');
+    const bob = await owner(2, 'bob');
+    const parent = await createRepository(deps, input(1, 'engine'), ada);
+    const parentDir = storage.pathOf('ada', 'engine');
+    await commitInitialFiles(parentDir, 'feature', { 'f.txt': 'f\n' }, 'Feature\n', { name: 'Ada', email: 'ada@example.com' });
+
+    const fork = await forkRepository(deps, 'ada', 'engine', { organization: '', name: '' }, bob);
+    expect(fork).toMatchObject({ permission: 'owner', repository: { name: 'engine', owner_login: 'bob', fork_id: parent.repository.id, description: 'the original', private: false } });
+    expect(await listRefs(storage.pathOf('bob', 'engine'))).toEqual(await listRefs(parentDir));
+    expect(await forksCount(parent.repository.id)).toBe(1);
+    const [forked] = await events('repository.repo.forked');
+    expect(forked).toMatchObject({ repository: { id: fork.repository.id, fork_id: parent.repository.id }, parent: { id: parent.repository.id }, actor_id: 2 });
+    const [withParent] = await withParents(deps.store, [await getRepositoryById(deps.store, fork.repository.id, bob)]);
+    expect(withParent.parent).toMatchObject({ repository: { id: parent.repository.id }, owner: { login: 'ada' } });
+  });
+
+  it('refuses a second fork by the same owner and a name already taken, with nothing created', async () => {
+    const bob = caller(2, 'bob');
+    await expect(forkRepository(deps, 'ada', 'engine', { organization: '', name: 'other' }, bob)).rejects.toMatchObject({ kind: 'already_exists', reason: 'already_forked' });
+    const cat = await owner(3, 'cat');
+    await createRepository(deps, input(3, 'engine', { auto_init: false }), cat);
+    await expect(forkRepository(deps, 'ada', 'engine', { organization: '', name: '' }, cat)).rejects.toMatchObject({ kind: 'already_exists', reason: 'repo_exists' });
+    expect(await db.repository.count({ where: { owner_id: 3n } })).toBe(1);
+  });
+
+  it('forks an empty repository as an empty repository with the parent\'s default branch', async () => {
+    const moe = await owner(13, 'moe');
+    const ned = await owner(14, 'ned');
+    await createRepository(deps, input(13, 'blank', { auto_init: false, default_branch: 'trunk' }), moe);
+    const fork = await forkRepository(deps, 'moe', 'blank', { organization: '', name: '' }, ned);
+    expect(fork.repository).toMatchObject({ empty: true, default_branch: 'trunk' });
+    expect(readFileSync(`${storage.pathOf('ned', 'blank')}/HEAD`, 'utf8').trim()).toBe('ref: refs/heads/trunk');
+  });
+
+  it('keeps a fork of a private repository private and hides it from strangers', async () => {
+    const dan = await owner(4, 'dan');
+    const eve = await owner(5, 'eve');
+    await createRepository(deps, input(4, 'secret', { private: true }), dan);
+    await expect(forkRepository(deps, 'dan', 'secret', { organization: '', name: '' }, eve)).rejects.toMatchObject({ kind: 'not_found' });
+    const fork = await forkRepository(deps, 'dan', 'secret', { organization: '', name: 'mine' }, dan);
+    expect(fork.repository.private).toBe(true);
+    expect((await listForks(deps.store, 'dan', 'secret', dan, 0, 30)).total).toBe(1);
+    await expect(getRepositoryById(deps.store, fork.repository.id, eve)).rejects.toMatchObject({ kind: 'not_found' });
+  });
+
+  it('lists only the forks the caller may see', async () => {
+    const fay = await owner(6, 'fay');
+    const gus = await owner(7, 'gus');
+    const hal = await owner(8, 'hal');
+    await createRepository(deps, input(6, 'lib'), fay);
+    const open = await forkRepository(deps, 'fay', 'lib', { organization: '', name: '' }, gus);
+    const hidden = await forkRepository(deps, 'fay', 'lib', { organization: '', name: '' }, hal);
+    await db.repository.update({ where: { id: BigInt(hidden.repository.id) }, data: { private: true } });
+    const seen = await listForks(deps.store, 'fay', 'lib', caller(0, ''), 0, 30);
+    expect(seen.items.map((f) => f.repository.id)).toEqual([open.repository.id]);
+    expect(seen.total).toBe(1);
+    expect((await listForks(deps.store, 'fay', 'lib', hal, 0, 30)).total).toBe(2);
+  });
+
+  it('decrements the counter when a fork is deleted, and a deleted parent leaves its forks standing alone', async () => {
+    const ivy = await owner(9, 'ivy');
+    const jon = await owner(10, 'jon');
+    const parent = await createRepository(deps, input(9, 'tool'), ivy);
+    const fork = await forkRepository(deps, 'ivy', 'tool', { organization: '', name: '' }, jon);
+    expect(await forksCount(parent.repository.id)).toBe(1);
+    await deleteRepository(deps, 'jon', 'tool', jon);
+    expect(await forksCount(parent.repository.id)).toBe(0);
+
+    const again = await forkRepository(deps, 'ivy', 'tool', { organization: '', name: 'tool2' }, jon);
+    await deleteRepository(deps, 'ivy', 'tool', ivy);
+    const alone = await getRepositoryById(deps.store, again.repository.id, jon);
+    expect(alone.repository.fork_id).toBeNull();
+    expect((await withParents(deps.store, [alone]))[0].parent).toBeNull();
+    expect(fork.repository.id).not.toBe(again.repository.id);
+  });
+
+  it('fetches a fork\'s branch into the base: objects only while the pull is opened, then its refs/pull/<index>/head', async () => {
+    const kim = await owner(11, 'kim');
+    const lou = await owner(12, 'lou');
+    await createRepository(deps, input(11, 'app'), kim);
+    await forkRepository(deps, 'kim', 'app', { organization: '', name: '' }, lou);
+    const forkDir = storage.pathOf('lou', 'app');
+    const sha = await commitInitialFiles(forkDir, 'topic', { 'topic.txt': 't\n' }, 'Topic\n', { name: 'Lou', email: 'lou@example.com' });
+
+    const pair = await resolveForkPair(deps.store, { base: { owner: 'kim', name: 'app' }, head: { owner: 'lou' } }, lou);
+    const git = forkHeadGit(storage);
+    expect(await fetchForkHead(git, pair, 'topic', 0)).toBe(sha);
+    const baseDir = storage.pathOf('kim', 'app');
+    const refs = () => execFileSync('git', ['--git-dir', baseDir, 'for-each-ref', '--format=%(refname) %(objectname)'], { encoding: 'utf8' });
+    expect(refs()).not.toContain('refs/anvil/');
+    expect(execFileSync('git', ['--git-dir', baseDir, 'cat-file', '-t', sha], { encoding: 'utf8' }).trim()).toBe('commit');
+    expect(await fetchForkHead(git, pair, 'topic', 3)).toBe(sha);
+    expect(refs()).toContain(`refs/pull/3/head ${sha}`);
+
+    await expect(fetchForkHead(git, pair, 'missing', 4)).rejects.toMatchObject({ kind: 'not_found', reason: 'head_not_found' });
+    // The base's own owner, or someone with no fork of it, names no head repository.
+    await expect(resolveForkPair(deps.store, { base: { owner: 'kim', name: 'app' }, head: { owner: 'ada' } }, lou)).rejects.toMatchObject({ reason: 'head_repo_not_found' });
+    // From the fork's side, its parent is in the network too.
+    const back = await resolveForkPair(deps.store, { base: { owner: 'lou', name: 'app' }, head: { owner: 'kim' } }, SYSTEM);
+    expect(back.head.owner.login).toBe('kim');
+  });
+});

@@ -1,0 +1,66 @@
+// Integration test: the repository row's counters over real PostgreSQL — stars move with the
+// star rows (once per user, and go with a deleted user), and the issue counts collaboration
+// announces are applied newest-version-wins, whatever order they arrive in.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createRepository, type RepositoryDeps } from '../src/domain/repositories.js';
+import { setStar, listStargazers } from '../src/domain/stars.js';
+import { issueCountConsumer } from '../src/events/issue-count-consumer.js';
+import type { RepositoryDb } from '../src/store/db.js';
+import { forgetStars, starStore } from '../src/store/stars.js';
+import { repositoryTestbed, type RepositoryTestbed } from './support/testbed.js';
+
+let tb: RepositoryTestbed;
+let db: RepositoryDb;
+let deps: RepositoryDeps;
+let owner: RepositoryTestbed['owner'];
+
+beforeAll(async () => {
+  tb = await repositoryTestbed('counters');
+  ({ db, deps, owner } = tb);
+}, 30_000);
+
+afterAll(() => tb?.close(), 30_000);
+
+const newRepository = async (ownerId: number, login: string, name: string) => {
+  const caller = await owner(ownerId, login);
+  const access = await createRepository(deps, {
+    owner_id: ownerId, name, description: '', private: false, default_branch: '', auto_init: false, readme: '', template: false, object_format_name: '',
+  }, caller);
+  return { caller, id: access.repository.id };
+};
+
+const row = async (id: number) => db.repository.findUniqueOrThrow({ where: { id: BigInt(id) }, select: { num_stars: true, num_open_issues: true, num_open_pulls: true } });
+
+describe('stars', () => {
+  it('count each user once, concurrently too, and go with a deleted user', async () => {
+    const { caller: ada, id } = await newRepository(1, 'ada', 'starry');
+    const bob = await owner(2, 'bob');
+    const stars = { store: deps.store, stars: starStore(db) };
+    await Promise.all([setStar(stars, 'ada', 'starry', bob, true), setStar(stars, 'ada', 'starry', bob, true), setStar(stars, 'ada', 'starry', ada, true)]);
+    expect((await row(id)).num_stars).toBe(2);
+    expect((await listStargazers(stars, 'ada', 'starry', ada, 0, 10)).total).toBe(2);
+    await setStar(stars, 'ada', 'starry', bob, false);
+    await setStar(stars, 'ada', 'starry', bob, false);
+    expect((await row(id)).num_stars).toBe(1);
+    await db.$transaction((tx) => forgetStars(tx, 1));
+    expect((await row(id)).num_stars).toBe(0);
+    expect(await db.star.count({ where: { repository_id: BigInt(id) } })).toBe(0);
+  });
+});
+
+describe('issue counts', () => {
+  it('apply the newest version only, so a late or repeated event changes nothing', async () => {
+    const { id } = await newRepository(3, 'cy', 'tracked');
+    const consumer = issueCountConsumer();
+    const deliver = (version: number, openIssues: number, openPulls: number) => db.$transaction((tx) => consumer.handle({
+      id: `e${version}`, subject: 'collaboration.repo_issue_counts.changed', type: '',
+      payload: { repository_id: id, open_issues: openIssues, closed_issues: 0, open_pulls: openPulls, closed_pulls: 0, version },
+    } as never, tx));
+    await deliver(2, 5, 1);
+    await deliver(1, 4, 0);
+    expect(await row(id)).toMatchObject({ num_open_issues: 5, num_open_pulls: 1 });
+    await deliver(3, 6, 2);
+    await deliver(3, 6, 2);
+    expect(await row(id)).toMatchObject({ num_open_issues: 6, num_open_pulls: 2 });
+  });
+});
