@@ -3,7 +3,9 @@
 // channel with a deadline → a reply that was fixed in advance, with no auth and no data.
 // Run as `bare-hop.mjs` it forks its callee (`bare-hop.mjs callee`): a gRPC server whose only
 // service is the standard health check, the cheapest unary call there is.
-// Env: BENCH_PORT, BENCH_GRPC_PORT, BENCH_REPLY (the JSON to answer, on any path).
+// Env: BENCH_PORT, BENCH_GRPC_PORT, BENCH_REPLY (the JSON to answer, on any path), or
+// BENCH_REPLIES (a JSON object: path with its query → the JSON to answer there, so one hop
+// answers each route of a table with that route's own body).
 import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 
@@ -34,16 +36,18 @@ if (process.argv[2] === 'callee') {
   const client = new Health(grpcAddress, grpc.credentials.createInsecure(), {
     'grpc.enable_channelz': 0, 'grpc.keepalive_time_ms': 30_000, 'grpc.keepalive_permit_without_calls': 1,
   });
-  const reply = JSON.parse(process.env.BENCH_REPLY);
+  const reply = process.env.BENCH_REPLY ? JSON.parse(process.env.BENCH_REPLY) : undefined;
+  const replies = new Map(Object.entries(process.env.BENCH_REPLIES ? JSON.parse(process.env.BENCH_REPLIES) : {}));
 
   const app = express();
   app.set('etag', false);
   app.set('x-powered-by', false);
-  // Every path answers the same fixed reply, so one hop serves any route's comparison.
-  app.use((_req, res) => {
+  // Every path answers the same fixed reply (or its own, from BENCH_REPLIES), so one hop
+  // serves any route's comparison.
+  app.use((req, res) => {
     client.Check({ service: '' }, { deadline: Date.now() + 10_000 }, (err) => {
       if (err) return res.status(500).json({ message: err.message, url: '' });
-      res.json(reply);
+      res.json(replies.get(req.originalUrl) ?? reply);
     });
   });
   const server = app.listen(Number(process.env.BENCH_PORT), '127.0.0.1', () => process.send?.('listening'));

@@ -1,7 +1,8 @@
 // CPU profile of a whole process, for `pnpm bench` investigations:
 //   BENCH_NODE_OPTIONS="--require $PWD/test/bench/cpu-profile.cjs" BENCH_PROFILE_DIR=/tmp/prof
 // (Node 20 refuses --cpu-prof inside NODE_OPTIONS, so the profiler is started from here.)
-// Writes <dir>/<pid>-<argv1 basename>.cpuprofile when the process exits; open it in
+// Writes <dir>/<pid>-<argv1 basename>.cpuprofile when the process exits (<name> is the
+// deployable for Anvil's own processes: gateway, repository, ...); open it in
 // Chrome DevTools or summarise it with test/bench/profile-top.mjs.
 const inspector = require('node:inspector');
 const { writeFileSync, mkdirSync } = require('node:fs');
@@ -14,11 +15,19 @@ session.post('Profiler.enable');
 session.post('Profiler.setSamplingInterval', { interval: 500 });
 session.post('Profiler.start');
 
+// SIGUSR2 starts over: what ran before (start-up, seeding) is dropped, so a bench can profile
+// only its load phase (git-reads.mjs signals the system before each route it measures).
+process.on('SIGUSR2', () => {
+  session.post('Profiler.stop', () => session.post('Profiler.start'));
+});
+
 process.on('exit', () => {
   // A session on the process's own thread answers synchronously, so this completes in 'exit'.
   session.post('Profiler.stop', (err, result) => {
     if (err) return;
-    const name = `${process.pid}-${basename(process.argv[1] || 'node')}.cpuprofile`;
+    const script = process.argv[1] || 'node';
+    const deployable = /(gateway|identity|repository|collaboration|hooks)\/dist\/main\.js$/.exec(script);
+    const name = `${process.pid}-${deployable ? deployable[1] : basename(script)}.cpuprofile`;
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, name), JSON.stringify(result.profile));
   });

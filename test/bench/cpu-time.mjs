@@ -47,27 +47,59 @@ export function processTree(pid) {
 
 /**
  * Starts measuring: `groups` maps a name to a function listing its pids (async allowed, and
- * asked again at the end so processes started meanwhile, e.g. new pool connections, count).
+ * asked again at the end so processes started meanwhile, e.g. new pool connections, count),
+ * or to `{ list, reaped: true }` to count only what their children that exited used (the git
+ * processes a service spawned and reaped).
  * Returns `stop(requests)` → µs of CPU per request per group, or undefined without /proc.
  */
 export async function startCpuMeter(groups) {
+  const specs = Object.entries(groups).map(([name, g]) => [name, typeof g === 'function' ? { list: g, reaped: false } : g]);
+  const ticks = (pid, reaped) => (reaped ? ticksOf(pid, true) - ticksOf(pid) : ticksOf(pid));
   const pidsAtStart = {};
   const before = new Map();
-  for (const [name, list] of Object.entries(groups)) {
+  for (const [name, { list, reaped }] of specs) {
     pidsAtStart[name] = await list();
-    for (const pid of pidsAtStart[name]) before.set(pid, ticksOf(pid));
+    for (const pid of pidsAtStart[name]) before.set(`${name}:${pid}`, ticks(pid, reaped));
   }
   return async (requests) => {
     const perRequest = {};
-    for (const [name, list] of Object.entries(groups)) {
+    for (const [name, { list, reaped }] of specs) {
       const pids = new Set([...pidsAtStart[name], ...(await list())]);
-      let ticks = 0;
+      let sum = 0;
       // A process that exited meanwhile (an idle pool connection closing) reads 0: count it as 0, not negative.
-      for (const pid of pids) ticks += Math.max(0, ticksOf(pid) - (before.get(pid) ?? 0));
-      perRequest[name] = requests > 0 ? (ticks / TICKS_PER_SECOND) * 1e6 / requests : 0;
+      for (const pid of pids) sum += Math.max(0, ticks(pid, reaped) - (before.get(`${name}:${pid}`) ?? 0));
+      perRequest[name] = requests > 0 ? (sum / TICKS_PER_SECOND) * 1e6 / requests : 0;
     }
     return perRequest;
   };
+}
+
+/** What a process of a booted system is: a deployable's name, `git`, or `other` (supervisor, pnpm). */
+export function processKind(pid) {
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const deployable = args.map((a) => /(?:^|\/)(gateway|identity|repository|collaboration|hooks)\/dist\/main\.js$/.exec(a)).find(Boolean);
+    if (deployable) return deployable[1];
+    return /(^|\/)git$/.test(args[0]) ? 'git' : 'other';
+  } catch {
+    return 'gone';
+  }
+}
+
+/**
+ * CPU groups for startCpuMeter(), one per process of the system under `rootPid`: gateway,
+ * repository, identity, git (the long-lived processes the services keep; processes that
+ * exit are not counted here) and the rest of node.
+ */
+export function processGroups(rootPid, kinds = ['gateway', 'repository', 'identity', 'git']) {
+  const of = (wanted) => () => processTree(rootPid).filter((pid) => {
+    const kind = processKind(pid);
+    return wanted === 'rest' ? !kinds.includes(kind) : kind === wanted;
+  });
+  const groups = Object.fromEntries([...kinds, 'rest'].map((k) => [k, of(k)]));
+  // The git processes that ran and exited meanwhile (a spawn on the read path shows here).
+  groups.spawned = { list: processTree.bind(null, rootPid), reaped: true };
+  return groups;
 }
 
 /** The pids under `rootPid` whose command line matches `pattern` (e.g. /gateway\/dist\/main\.js/), or with `except`, those that do not. */

@@ -9,12 +9,12 @@
 //   branch lists, strangers probing a private repository (404), and ~2 % contents creates;
 //   per kind p50/p99, and commits counted afterwards (no lost update). Then the CPU one
 //   contents write costs, split into node and the git processes it ran.
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { processTree, startCpuMeter } from './cpu-time.mjs';
+import { processGroups, processKind, processTree, startCpuMeter } from './cpu-time.mjs';
 
 const WARMUP = 3;
 
@@ -53,6 +53,42 @@ async function seedRepository(ctx, name, { isPrivate = false, files = 11 } = {})
   return `/repos/${owner}/${name}`;
 }
 
+/** With cpu-profile.cjs loaded (BENCH_PROFILE_DIR): the system's node processes drop what they profiled so far. */
+function restartProfiles(rootPid) {
+  if (!process.env.BENCH_PROFILE_DIR) return;
+  for (const pid of processTree(rootPid)) {
+    if (!['git', 'other', 'gone'].includes(processKind(pid))) process.kill(pid, 'SIGUSR2');
+  }
+}
+
+/**
+ * With BENCH_STRACE=1: `strace -f -e trace=execve` on every thread of the system's
+ * repository service while a route is measured; stop() answers how many processes it
+ * started (0 on a warm read path).
+ */
+function traceExecs(rootPid) {
+  if (!process.env.BENCH_STRACE) return async () => undefined;
+  const pid = processTree(rootPid).find((p) => processKind(p) === 'repository');
+  const out = `/tmp/anvil-bench-strace-${process.pid}-${Date.now()}.txt`;
+  const tids = readdirSync(`/proc/${pid}/task`).flatMap((tid) => ['-p', tid]);
+  const strace = spawn('strace', ['-f', '-qq', '-e', 'trace=execve', '-o', out, ...tids], { stdio: 'ignore' });
+  return async () => {
+    const exited = new Promise((resolve) => strace.once('exit', resolve));
+    strace.kill('SIGINT');
+    await exited;
+    let lines = [];
+    try { lines = readFileSync(out, 'utf8').split('\n').filter((l) => l.includes('execve(')); } catch { /* none written */ }
+    rmSync(out, { force: true });
+    return lines.length;
+  };
+}
+
+/** `BENCH_READ_ROUTES=contents,branches` measures only the routes whose label holds one of the words. */
+const routeFilter = (label) => {
+  const words = (process.env.BENCH_READ_ROUTES ?? '').split(',').filter(Boolean);
+  return !words.length || words.some((w) => label.includes(w));
+};
+
 export async function benchGitReads(ctx) {
   const { baseUrl, token, owner, dataDir, log, fmt, machine, startForked, stopForked, freePorts, connections, duration, supervisor, pgBackends } = ctx;
   // CPU per request hardly moves with the machine's load, unlike req/s (cpu-time.mjs).
@@ -63,60 +99,116 @@ export async function benchGitReads(ctx) {
     return r;
   };
   const name = 'bench-reads';
-  const base = await seedRepository(ctx, name);
-  await api(baseUrl, token, 'POST', `${base}/tags`, { tag_name: 'v1', message: 'one' });
-  const head = (await api(baseUrl, token, 'GET', `${base}/branches/main`)).commit.id;
+  const seed = async (c) => {
+    const at = await seedRepository(c, name);
+    await api(c.baseUrl, c.token, 'POST', `${at}/tags`, { tag_name: 'v1', message: 'one' });
+    return { base: at, head: (await api(c.baseUrl, c.token, 'GET', `${at}/branches/main`)).commit.id };
+  };
+  const { base, head } = await seed(ctx);
+  // The compared system (BENCH_COMPARE_ROOT) gets the same repository; its commits' ids differ.
+  const compare = ctx.compare ? { ...ctx.compare, ...(await seed({ ...ctx, ...ctx.compare })) } : undefined;
   const gitDir = join(dataDir, 'repositories', owner, `${name}.git`);
   const contentsJson = await (await fetch(`${baseUrl}api/v1${base}/contents/README.md`, { headers: { authorization: `token ${token}` } })).text();
-  const [port] = await freePorts(1);
+  const api1 = (path) => `api/v1${base}${path}`;
+  const routesAt = (commit) => [
+    ['GET contents/README.md (file)', api1('/contents/README.md')],
+    ['GET contents/src (directory)', api1('/contents/src')],
+    ['GET raw/README.md', api1('/raw/README.md')],
+    ['GET branches', api1('/branches')],
+    ['GET branches/main', api1('/branches/main')],
+    ['GET git/commits/{sha}', api1(`/git/commits/${commit}`)],
+    ['GET git/commits/main', api1('/git/commits/main')],
+    ['GET commits?limit=10', api1('/commits?limit=10')],
+    ['GET git/trees/main', api1('/git/trees/main')],
+    ['GET tags', api1('/tags')],
+    ['GET languages', api1('/languages')],
+    ['GET info/refs (upload-pack)', `${owner}/${name}.git/info/refs?service=git-upload-pack`],
+  ].filter(([label]) => routeFilter(label));
+  const authOf = (label, t) => (label.includes('info/refs')
+    ? { authorization: `Basic ${Buffer.from(`${owner}:${t}`).toString('base64')}` }
+    : { authorization: `token ${t}` });
+  const routes = routesAt(head).map(([label, path]) => [label, path, authOf(label, token)]);
+  const comparedPaths = compare ? new Map(routesAt(compare.head).map(([label, path]) => [label, path])) : undefined;
+  // The bare hop (bare-hop.mjs: express → one gRPC call → a fixed reply) answers each route's
+  // path with that route's own body, so its column is the least this design can cost there.
+  const replies = {};
+  for (const [, path, headers] of routes) {
+    const res = await fetch(`${baseUrl}${path}`, { headers });
+    const text = await res.text();
+    let body;
+    try { body = JSON.parse(text); } catch { body = text; }
+    replies[`/${path}`] = body;
+  }
+  const [port, hopPort, hopGrpcPort] = await freePorts(3);
   const reference = await startForked('git-reference.mjs', {
     BENCH_PORT: String(port), BENCH_GIT_DIR: gitDir, BENCH_BRANCH: 'main', BENCH_PATH: 'README.md', BENCH_TEMPLATE: contentsJson,
   }, 'git reference');
-  const auth = { authorization: `token ${token}` };
-  const basic = { authorization: `Basic ${Buffer.from(`${owner}:${token}`).toString('base64')}` };
-  const api1 = (path) => `${baseUrl}api/v1${base}${path}`;
-  const routes = [
-    ['GET contents/README.md (file)', api1('/contents/README.md'), auth],
-    ['GET contents/src (directory)', api1('/contents/src'), auth],
-    ['GET raw/README.md', api1('/raw/README.md'), auth],
-    ['GET branches', api1('/branches'), auth],
-    ['GET branches/main', api1('/branches/main'), auth],
-    ['GET git/commits/{sha}', api1(`/git/commits/${head}`), auth],
-    ['GET git/commits/main', api1('/git/commits/main'), auth],
-    ['GET commits?limit=10', api1('/commits?limit=10'), auth],
-    ['GET git/trees/main', api1('/git/trees/main'), auth],
-    ['GET tags', api1('/tags'), auth],
-    ['GET languages', api1('/languages'), auth],
-    ['GET info/refs (upload-pack)', `${baseUrl}${owner}/${name}.git/info/refs?service=git-upload-pack`, basic],
-  ];
-  const options = { connections, duration };
+  const hop = await startForked('bare-hop.mjs', { BENCH_PORT: String(hopPort), BENCH_GRPC_PORT: String(hopGrpcPort), BENCH_REPLIES: JSON.stringify(replies) }, 'bare hop');
   const referenceUrl = `http://127.0.0.1:${port}${base}/contents/README.md`;
   await loadWith(referenceUrl, {}, { connections, duration: WARMUP });
   const referenceCpu = { node: () => processTree(reference.pid) };
-  // On a shared PostgreSQL a refused connection must not end the run: the column reads 0 then.
-  const anvilCpu = { node: () => processTree(supervisor.pid), pg: () => pgBackends().catch(() => []) };
+  const hopCpu = { node: () => processTree(hop.pid) };
+  // Per process of the system (gateway, repository, identity, git, the rest), git processes
+  // spawned and reaped meanwhile, and PostgreSQL. On a shared PostgreSQL a refused
+  // connection must not end the run: the column reads 0 then.
+  const anvilCpu = { ...processGroups(supervisor.pid), pg: () => pgBackends().catch(() => []) };
+  const comparedCpu = compare ? { ...processGroups(compare.supervisor.pid), pg: () => pgBackends().catch(() => []) } : undefined;
   const refBefore = await measured(referenceUrl, {}, referenceCpu);
   log(`reference (before) ${fmt(refBefore.rps)} req/s p99 ${refBefore.p99} ms`);
   const results = [];
-  for (const [label, url, headers] of routes) {
-    await loadWith(url, headers, { connections, duration: WARMUP });
-    const r = await measured(url, headers, anvilCpu);
-    log(`${label.padEnd(32)} ${fmt(r.rps)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  failed ${r.failed}`);
-    results.push([label, r]);
+  // Each route, then the bare hop on the same path (A/B: both see the same machine).
+  for (const [label, path, headers] of routes) {
+    await loadWith(`${baseUrl}${path}`, headers, { connections, duration: WARMUP });
+    restartProfiles(supervisor.pid);
+    const stopTrace = traceExecs(supervisor.pid);
+    const r = await measured(`${baseUrl}${path}`, headers, anvilCpu);
+    r.execs = await stopTrace();
+    if (r.execs !== undefined) log(`  processes the repository service started meanwhile (strace execve): ${r.execs}`);
+    const cpuText = Object.entries(r.cpu).map(([k, us]) => `${k} ${fmt(us)}`).join(', ');
+    log(`${label.padEnd(32)} ${fmt(r.rps)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  failed ${r.failed}  CPU µs/req: ${cpuText}`);
+    let c;
+    if (compare) {
+      const url = `${compare.baseUrl}${comparedPaths.get(label)}`;
+      const headersThere = authOf(label, compare.token);
+      await loadWith(url, headersThere, { connections, duration: WARMUP });
+      c = await measured(url, headersThere, comparedCpu);
+      const text = Object.entries(c.cpu).map(([k, v]) => `${k} ${fmt(v)}`).join(', ');
+      log(`${`  ${compare.label}`.padEnd(32)} ${fmt(c.rps)} req/s  p50 ${c.p50} ms  p99 ${c.p99} ms  failed ${c.failed}  CPU µs/req: ${text}`);
+    }
+    const hopUrl = `http://127.0.0.1:${hopPort}/${path}`;
+    await loadWith(hopUrl, headers, { connections, duration: WARMUP });
+    const h = await measured(hopUrl, headers, hopCpu);
+    log(`${'  bare hop'.padEnd(32)} ${fmt(h.rps)} req/s  p50 ${h.p50} ms  p99 ${h.p99} ms  CPU µs/req: ${fmt(h.cpu.node)}`);
+    results.push([label, r, h, c]);
   }
   const refAfter = await measured(referenceUrl, {}, referenceCpu);
   log(`reference (after) ${fmt(refAfter.rps)} req/s p99 ${refAfter.p99} ms`);
+  await stopForked(hop);
   await stopForked(reference);
   const ref = (refBefore.rps + refAfter.rps) / 2;
+  const us = (n) => (n === undefined || Number.isNaN(n) ? '–' : fmt(n));
   console.log(`\nGit-backed reads with a token, ${connections} connections, ${duration} s each, one small repository (12 commits, 13 files)`);
   console.log(`${machine()}\n`);
-  console.log('| route | req/s | p50 ms | p99 ms | failed | ÷ reference | target (≥ 0.3×, p99 ≤ 100 ms) | CPU µs/req: node | PostgreSQL |');
-  console.log('|---|---:|---:|---:|---:|---:|---|---:|---:|');
-  const refCpu = (refBefore.cpu.node + refAfter.cpu.node) / 2;
-  console.log(`| reference: node:http + one cat-file --batch (mean of before/after) | ${fmt(ref)} | ${fmt((refBefore.p50 + refAfter.p50) / 2, 1)} | ${fmt(Math.max(refBefore.p99, refAfter.p99), 1)} | ${refBefore.failed + refAfter.failed} | — | | ${fmt(refCpu)} | – |`);
-  for (const [label, r] of results) {
+  console.log('| route | req/s | p50 ms | p99 ms | failed | ÷ reference | bare hop req/s | ÷ bare hop | target (≥ 0.3× reference, p99 ≤ 100 ms) | target (≥ 0.9× bare hop, p99 ≤ 100 ms) |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|---|');
+  console.log(`| reference: node:http + one cat-file --batch (mean of before/after) | ${fmt(ref)} | ${fmt((refBefore.p50 + refAfter.p50) / 2, 1)} | ${fmt(Math.max(refBefore.p99, refAfter.p99), 1)} | ${refBefore.failed + refAfter.failed} | — | | | | |`);
+  const met = (ok) => (ok ? 'met' : 'MISSED');
+  for (const [label, r, h] of results) {
     const ratio = r.rps / ref;
-    console.log(`| ${label} | ${fmt(r.rps)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.failed} | ${fmt(ratio, 3)} | ${ratio >= 0.3 && r.p99 <= 100 && !r.failed ? 'met' : 'MISSED'} | ${fmt(r.cpu.node ?? NaN)} | ${fmt(r.cpu.pg ?? NaN)} |`);
+    const hopRatio = r.rps / h.rps;
+    const fast = r.p99 <= 100 && !r.failed;
+    console.log(`| ${label} | ${fmt(r.rps)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.failed} | ${fmt(ratio, 3)} | ${fmt(h.rps)} | ${fmt(hopRatio, 2)} | ${met(ratio >= 0.3 && fast)} | ${met(hopRatio >= 0.9 && fast)} |`);
+  }
+  console.log('\nCPU µs per request, per process (same runs; `spawned`: git processes that ran and exited meanwhile)\n');
+  const groups = Object.keys(results[0]?.[1].cpu ?? {});
+  console.log(`| route | ${groups.join(' | ')} | all | bare hop |`);
+  console.log(`|---|${groups.map(() => '---:').join('|')}|---:|---:|`);
+  const refCpu = (refBefore.cpu.node + refAfter.cpu.node) / 2;
+  console.log(`| reference | ${groups.map(() => '–').join(' | ')} | ${fmt(refCpu)} | |`);
+  for (const [label, r, h, c] of results) {
+    const all = groups.reduce((sum, g) => sum + (r.cpu[g] ?? 0), 0);
+    console.log(`| ${label} | ${groups.map((g) => us(r.cpu[g])).join(' | ')} | ${fmt(all)} | ${us(h.cpu.node)} |`);
+    if (c) console.log(`| ${label}, ${compare.label} (${fmt(c.rps)} req/s, p99 ${fmt(c.p99, 1)} ms) | ${groups.map((g) => us(c.cpu[g])).join(' | ')} | ${fmt(groups.reduce((sum, g) => sum + (c.cpu[g] ?? 0), 0))} | |`);
   }
 }
 

@@ -99,7 +99,7 @@ async function systemEnv(dataDir, suffix = '') {
   return { env, baseUrl, repositoryHttpAddress: `127.0.0.1:${repositoryHttp}` };
 }
 
-// `root`: the checkout whose build runs (another worktree for an A/B of two builds, BENCH_AB_ROOT).
+/** Boots a system as `pnpm start` does; `root`: another built checkout to boot instead of this one (BENCH_AB_ROOT, BENCH_COMPARE_ROOT). */
 async function bootGateway(dataDir, suffix = '', extraEnv = {}, root = here('../..')) {
   const { env: baseEnv, baseUrl, repositoryHttpAddress } = await systemEnv(dataDir, suffix);
   const env = { ...baseEnv, ...extraEnv };
@@ -157,7 +157,7 @@ async function cleanUp(dataDir) {
   const nc = await connect({ servers: NATS_URL });
   const jsm = await nc.jetstreamManager();
   for await (const stream of jsm.streams.list()) {
-    if (stream.config.subjects?.some((s) => s.startsWith(`${namespace}.`) || s.startsWith(`${namespace}_fp.`) || s.startsWith(`${namespace}_tr.`) || s.startsWith(`${namespace}_ab`))) await jsm.streams.delete(stream.config.name);
+    if (stream.config.subjects?.some((s) => s.startsWith(`${namespace}.`) || s.startsWith(`${namespace}_fp.`) || s.startsWith(`${namespace}_tr.`) || s.startsWith(`${namespace}_cmp.`) || s.startsWith(`${namespace}_ab`))) await jsm.streams.delete(stream.config.name);
   }
   await nc.close();
   await rm(dataDir, { recursive: true, force: true });
@@ -567,6 +567,12 @@ async function main() {
     if (PARTS.has('hooks')) await benchWebhooks({ baseUrl, token, log });
     // Git-backed reads against the one-process reference, and the mixed workload (git-reads.mjs).
     const gitReads = { baseUrl, token, owner: admin.username, dataDir, log, fmt, machine, startForked, stopForked, freePorts, connections: CONNECTIONS, duration: DURATION, supervisor, pgBackends: runBackends };
+    // BENCH_COMPARE_ROOT=<another built checkout>: the reads part also measures that code's
+    // system, route by route in the same run (A/B), e.g. main before a change.
+    if (PARTS.has('reads') && process.env.BENCH_COMPARE_ROOT) {
+      const other = await bootGateway(join(dataDir, 'compare'), '_cmp', {}, process.env.BENCH_COMPARE_ROOT);
+      gitReads.compare = { baseUrl: other.baseUrl, token: await createToken(other.baseUrl), supervisor: other.supervisor, dataDir: join(dataDir, 'compare'), label: process.env.BENCH_COMPARE_LABEL ?? 'compared code' };
+    }
     if (PARTS.has('reads')) await benchGitReads(gitReads);
     if (PARTS.has('mixed')) await benchMixed(gitReads);
     const systemA = { name: 'A', baseUrl, token, collaborationDbUrl: databaseUrl(`${prefix}_collaboration`), cpu: systemCpuGroups(supervisor, '') };

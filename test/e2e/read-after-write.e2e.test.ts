@@ -1,11 +1,18 @@
 // Reads right after writes, through the gateway: whatever caches the repository service
 // keeps (long-lived cat-file processes, refs in the database), a push, a force push, a
 // branch deletion, a contents write and the branch and tag APIs show in the very next read
-// of contents, branches, tags and commits.
+// of contents, branches, tags and commits — also through a second gateway replica that
+// remembered the repository as it was before the push (reads trust the gateway's resolved
+// repository, but take the default branch and emptiness from the refs, fresh).
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { deployableEntry } from '../../cli/src/processes.js';
+import { waitUntil } from '../../cli/src/net.js';
+import { ApiClient } from '../support/api-client.js';
 import { bootE2e, type E2e } from '../support/e2e.js';
+import { freePorts, isListening } from '../support/free-port.js';
 import { cloneUrl, gitIn } from '../support/git-cli.js';
 
 jest.setTimeout(120_000);
@@ -20,7 +27,26 @@ beforeAll(async () => {
   ({ home } = e2e);
 }, 180_000);
 
-afterAll(() => e2e?.close());
+let replica: ChildProcess | undefined;
+
+/** A second gateway on the same services: its own cache of resolved repositories. */
+async function secondGateway(): Promise<string> {
+  const [port] = await freePorts(1);
+  const env: NodeJS.ProcessEnv = { ...e2e.system.env, ANVIL_HTTP_PORT: String(port) };
+  delete env.ANVIL_METRICS_ADDR;
+  replica = spawn(process.execPath, [deployableEntry('gateway')], { env, stdio: 'ignore' });
+  await waitUntil('the second gateway to listen', () => isListening(port), { timeoutMs: 60_000, abort: () => (replica?.exitCode !== null ? 'it exited' : undefined) });
+  return `http://127.0.0.1:${port}/`;
+}
+
+afterAll(async () => {
+  if (replica && replica.exitCode === null && replica.signalCode === null) {
+    const gone = new Promise((resolve) => replica!.once('exit', resolve));
+    replica.kill('SIGTERM');
+    await gone;
+  }
+  await e2e?.close();
+});
 
 type Writer = Awaited<ReturnType<E2e['newWriter']>>;
 
@@ -30,6 +56,13 @@ async function repoWithClone(owner: Writer, name: string) {
   const url = cloneUrl(e2e.system.baseUrl, `${owner.username}/${name}.git`, owner.username, owner.token);
   expect(await git(['clone', '-q', url, 'work'], dir)).toMatchObject({ code: 0 });
   return { base: `/repos/${owner.username}/${name}`, work: join(dir, 'work') };
+}
+
+async function commitFirst(work: string): Promise<string> {
+  await writeFile(join(work, 'README.md'), 'first\n');
+  await git(['add', 'README.md'], work);
+  await git(['commit', '-q', '-m', 'First'], work);
+  return (await git(['rev-parse', 'HEAD'], work)).stdout.trim();
 }
 
 async function commitFile(work: string, content: string, message: string): Promise<string> {
@@ -108,5 +141,29 @@ describe('reading right after a write', () => {
     expect((await owner.client.get(`${base}/tags`)).body).toEqual([]);
     expect((await owner.client.delete(`${base}/branches/topic`)).status).toBe(204);
     expect((await owner.client.get(`${base}/branches/topic`)).status).toBe(404);
+  });
+
+  test('a first push into an empty repository shows in the next read through another gateway replica', async () => {
+    const owner = await e2e.newWriter();
+    const name = 'first-push';
+    expect((await owner.client.post('/user/repos', { name })).status).toBe(201);
+    const base = `/repos/${owner.username}/${name}`;
+    const other = new ApiClient(await secondGateway(), { token: owner.token });
+    // The second replica resolves (and remembers) the repository while it is empty.
+    expect((await other.get(`${base}/contents`)).body).toEqual([]);
+    expect((await other.get(`${base}/branches`)).body).toEqual([]);
+
+    const dir = await mkdtemp(join(home, `${name}-`));
+    await git(['init', '-q', '-b', 'main', 'work'], dir);
+    const work = join(dir, 'work');
+    const pushed = await commitFirst(work);
+    const url = cloneUrl(e2e.system.baseUrl, `${owner.username}/${name}.git`, owner.username, owner.token);
+    expect(await git(['push', '-q', url, 'HEAD:main'], work)).toMatchObject({ code: 0 });
+
+    const contents = await other.get(`${base}/contents/README.md`);
+    expect(contents.status).toBe(200);
+    expect(text(contents.body.content)).toBe('first\n');
+    expect((await other.get(`${base}/branches`)).body.map((b: { name: string; commit: { id: string } }) => [b.name, b.commit.id])).toEqual([['main', pushed]]);
+    expect((await other.get(`${base}/commits?limit=1`)).body[0].sha).toBe(pushed);
   });
 });

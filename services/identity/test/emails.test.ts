@@ -29,6 +29,16 @@ describe('a user\'s e-mail addresses', () => {
     ]);
   });
 
+  it('announces the user as updated when addresses are added or removed (whose commits they are changes)', async () => {
+    const { identity, alice, asAlice } = await setUp();
+
+    await addEmails(identity, asAlice, alice.id, ['alice@work.example']);
+    expect(identity.store.published.at(-1)).toMatchObject({ kind: 'user.updated', user: { id: alice.id } });
+    const before = identity.store.published.length;
+    await deleteEmails(identity, asAlice, alice.id, ['alice@work.example']);
+    expect(identity.store.published.slice(before)).toMatchObject([{ kind: 'user.updated', user: { id: alice.id } }]);
+  });
+
   it('refuses an address in use by anyone, in any case, adding none of the request', async () => {
     const { identity, alice, asAlice } = await setUp();
 

@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runService, type ServiceDeps } from '@anvil/kit';
+import { runService, subscribeBroadcast, type ServiceDeps } from '@anvil/kit';
 import type { RepositoryDeps } from './domain/repositories.js';
 import type { TemplateCatalog } from './domain/repo-templates.js';
 import { forwardAccessHints } from './events/access-hints.js';
@@ -46,6 +46,7 @@ import { gitObjectsGit } from './git/objects-git.js';
 import { commitGit } from './git/commits-git.js';
 import { commitGrpcService } from './grpc/commit-service.js';
 import { identityCommitClients, type IdentityCommitClients } from './grpc/identity-commits.js';
+import { CommitPeopleCache } from './grpc/commit-people-cache.js';
 import { contentGrpcService } from './grpc/content-service.js';
 import { contentFiles } from './git/content-git.js';
 import { repositoryStore } from './store/repositories.js';
@@ -94,6 +95,8 @@ interface Wiring {
   statuses: CommitStatusStore;
   /** Commit authors and signatures are identity's to answer (one call per page or push). */
   identityCommits: IdentityCommitClients;
+  /** Commit authors by e-mail, remembered until an identity user event (grpc/commit-people-cache.ts). */
+  commitPeople: CommitPeopleCache;
   sizes: RepositorySizes;
   gitFacts: GitFactsDeps;
   languages: LanguageDeps;
@@ -117,13 +120,15 @@ async function wire(service: ServiceDeps<RepositoryDb>): Promise<Omit<Wiring, 'm
     onError: (err, repository) => log.warn({ err, repository }, 'backfilling the refs table failed'),
   });
   const deps = domainDeps(service, storage, writeLock);
+  const identityCommits = identityCommitClients(service.config.addresses.identity, service.secret);
   // The SPDX texts (5 MB) load on the first license file seen, not at start.
   const licenseDetector = new LicenseDetector(() => createRequire(import.meta.url)('spdx-license-list/full') as LicenseTexts);
   return {
     deps, storage, refs, writeLock,
     protections: branchProtectionStore(db),
     statuses: commitStatusStore(db, { onPublished: () => service.relay.kick() }),
-    identityCommits: identityCommitClients(service.config.addresses.identity, service.secret),
+    identityCommits,
+    commitPeople: new CommitPeopleCache(identityCommits.people),
     sizes: new RepositorySizes(deps.store, (err, repository) => log.warn({ err, repository }, 'measuring a repository\'s size failed')),
     gitFacts: { store: deps.store, git: gitFactsReader((owner, name) => storage.pathOf(owner, name)), facts: gitFactsStore(db), detector: licenseDetector },
     languages: { store: deps.store, stats: languageStatsStore(db), git: languageGit(storage, refs), table: linguistTable() },
@@ -144,6 +149,10 @@ async function startBackground(service: ServiceDeps<RepositoryDb>, w: Omit<Wirin
   // Gateways remember resolved repositories; every committed change to them is announced.
   const hints = forwardAccessHints(service.databaseUrl, service.bus, log);
   service.onShutdown('access hints', () => hints.stop());
+  // Every replica forgets commit authors on any identity user event (a plain subscription,
+  // not the shared durable consumer); the cache's TTL bounds an event it missed.
+  const stopPeople = subscribeBroadcast(service.bus, 'identity.user.>', log, () => w.commitPeople.dropAll());
+  service.onShutdown('commit people', async () => stopPeople());
   // Packs travel over this HTTP side channel, never inside gRPC (DESIGN.md §3).
   await startGitHttpServer({
     address: service.config.repositoryHttpAddress, secret: service.secret, log, deps: w.deps, storage: w.storage, preReceive, writeLock: w.writeLock, refs: w.refs,
@@ -159,24 +168,24 @@ async function startBackground(service: ServiceDeps<RepositoryDb>, w: Omit<Wirin
 }
 
 function grpcServices({ db, config }: ServiceDeps<RepositoryDb>, w: Wiring) {
-  const { deps, storage, refs, writeLock, protections, statuses, identityCommits } = w;
+  const { deps, storage, refs, writeLock, protections, statuses, identityCommits, commitPeople } = w;
   const { store } = deps;
   const branches = { store, protections, git: branchGit(storage, identityCommits.signatures, refs) };
   return [
     repositoryGrpcService(deps),
     teamAccessGrpcService(deps),
-    tagGrpcService({ store, tags: tagGit(storage, refs), writeLock }),
-    languageGrpcService(w.languages),
+    tagGrpcService({ store, tags: tagGit(storage, refs), writeLock, refs, storage }),
+    languageGrpcService({ ...w.languages, refs, storage }),
     topicGrpcService({ store, topics: topicStore(db) }),
     starGrpcService({ store, stars: starStore(db) }),
     avatarGrpcService({ store, avatars: avatarStore(db), limits: config.settings.picture }),
     templateGrpcService(deps.templates),
     unadoptedGrpcService({ store, rows: unadoptedRows(db), git: unadoptedGit(storage), settings: deps.settings }),
     commitStatusGrpcService({ store, statuses, git: commitStatusGit(storage) }),
-    gitObjectGrpcService({ store, git: gitObjectsGit(storage, refs) }),
-    branchGrpcService({ ...branches, writeLock }),
-    commitGrpcService({ store, git: commitGit(storage, refs), people: identityCommits.people, signatures: identityCommits.signatures }),
-    contentGrpcService({ store, protections, files: contentFiles(storage, refs), maxBlobSize: config.settings.api.DEFAULT_MAX_BLOB_SIZE, writeLock, sizes: w.sizes }),
+    gitObjectGrpcService({ store, git: gitObjectsGit(storage, refs), refs, storage }),
+    branchGrpcService({ ...branches, writeLock, refs, storage }),
+    commitGrpcService({ store, git: commitGit(storage, refs), people: commitPeople, signatures: identityCommits.signatures, refs, storage }),
+    contentGrpcService({ store, protections, files: contentFiles(storage, refs), maxBlobSize: config.settings.api.DEFAULT_MAX_BLOB_SIZE, writeLock, sizes: w.sizes, refs, storage }),
     pullGitGrpcService({
       store, protections, statuses, pullGit: pullGit(storage), writeLock, branches, forkHeads: forkHeadGit(storage),
       signatureOf: (caller) => signatureOf(store, caller),

@@ -9,6 +9,12 @@ import { createRepository } from '../src/domain/repositories.js';
 import { RepositoryWriteLock } from '../src/domain/write-lock.js';
 import { updateRef } from '../src/git/branches.js';
 import { RefIndex } from '../src/git/ref-index.js';
+import { getContents } from '../src/domain/contents.js';
+import { listCommits } from '../src/domain/commits.js';
+import type { RepositoryStore } from '../src/domain/store.js';
+import { contentFiles } from '../src/git/content-git.js';
+import { commitGit } from '../src/git/commits-git.js';
+import { repositoryRead, scopedReadAccess } from '../src/grpc/read-access.js';
 import { gitRefRows } from '../src/store/git-refs.js';
 import { repositoryTestbed, type RepositoryTestbed } from './support/testbed.js';
 
@@ -30,6 +36,8 @@ let refs: RefIndex;
 let lock: RepositoryWriteLock;
 let gitDir: string;
 let work: string;
+/** Statements the refs table was asked (each read() is one). */
+let reads = 0;
 
 /** What git says, written out independently of the service's parser. */
 async function gitSays(): Promise<Array<{ name: string; objectId: string; commitId: string; subject: string; author: string }>> {
@@ -63,7 +71,9 @@ beforeAll(async () => {
   bed = await repositoryTestbed('gitrefs');
   const ada = await bed.owner(1, 'ada');
   lock = new RepositoryWriteLock({ afterTurn: (owner, name) => refs.sync(owner, name) });
-  refs = new RefIndex(gitRefRows(bed.db), bed.storage, { inTurn: (owner, name, w) => lock.run(owner, name, w) });
+  const rows = gitRefRows(bed.db);
+  const counted = { ...rows, read: (...args: Parameters<typeof rows.read>) => { reads++; return rows.read(...args); } };
+  refs = new RefIndex(counted, bed.storage, { inTurn: (owner, name, w) => lock.run(owner, name, w) });
   await createRepository(bed.deps, {
     owner_id: 1, name: 'tracked', description: '', private: false, default_branch: '', auto_init: true, readme: '', template: false, object_format_name: '',
   }, ada);
@@ -136,6 +146,82 @@ describe('the refs table', () => {
     expect(await refs.findTag(gitDir, 'v1')).toEqual(tag);
     const tree = await sh(gitDir, ['rev-parse', 'main^{tree}']);
     expect((await refs.lookupObjects(gitDir, ['main^{tree}'])).get('main^{tree}')?.sha).toBe(tree);
+  });
+
+  it('answers every question of one read call from one statement, and asks again in the next call', async () => {
+    const before = reads;
+    await refs.readCall(async () => {
+      await refs.snapshot(gitDir);
+      await refs.resolveCommit(gitDir, 'main');
+      await refs.resolveRevision(gitDir, 'v1');
+      await refs.branchHeads(gitDir, 'refs/heads/main');
+      await refs.tags(gitDir);
+    });
+    expect(reads - before).toBe(1);
+    await refs.readCall(async () => refs.resolveCommit(gitDir, 'main'));
+    expect(reads - before).toBe(2);
+  });
+
+  it('brings the branch protection rules in the same statement as the heads', async () => {
+    const [repository] = await bed.db.repository.findMany({ where: { lower_name: 'tracked' } });
+    await bed.db.branchProtection.create({ data: { repository_id: repository.id, rule_name: 'main', enable_push: true, push_whitelist_user_ids: [], force_push_allowlist_user_ids: [], merge_whitelist_user_ids: [], approvals_whitelist_user_ids: [] } });
+    const before = reads;
+    const read = await refs.readCall(() => refs.branchesWithRules(gitDir, 1, 'refs/heads/main'));
+    expect(reads - before).toBe(1);
+    expect(read?.heads.map((h) => h.name)).toEqual(['main']);
+    expect(read?.protections).toMatchObject([{ ruleName: 'main', enablePush: true, repositoryId: Number(repository.id) }]);
+    expect(read?.teams).toEqual([]);
+    await bed.db.branchProtection.deleteMany({ where: { repository_id: repository.id } });
+    expect((await refs.branchesWithRules(gitDir, 1))?.protections).toEqual([]);
+  });
+
+  it('trusts the gateway\'s resolution for a read, with the default branch and emptiness from the rows', async () => {
+    const [row] = await bed.db.repository.findMany({ where: { lower_name: 'tracked' } });
+    // What the gateway remembered before the repository's last change: a stale default branch.
+    const scope = {
+      repository: { id: String(row.id), owner_id: '1', owner_login: 'ada', name: 'tracked', default_branch: 'stale', empty: true, private: false },
+      owner: { id: '1', login: 'ada', type: 'user' },
+      permission: 'read',
+    } as unknown as Parameters<typeof scopedReadAccess>[1];
+    const ada = { userId: 1, login: 'ada', isAdmin: false, restricted: false, scopes: ['all'] };
+    const deps = { refs, storage: bed.storage };
+    const access = await refs.readCall(() => scopedReadAccess(deps, scope, { owner: 'ADA', name: 'Tracked' }, ada));
+    expect(access).toMatchObject({ permission: 'read', repository: { id: Number(row.id), default_branch: row.default_branch, empty: row.empty }, owner: { login: 'ada' } });
+    // A scope resolved for another repository, or below read, is not trusted for this one.
+    expect(await scopedReadAccess(deps, scope, { owner: 'ada', name: 'other' }, ada)).toBeUndefined();
+    expect(await scopedReadAccess(deps, { ...scope!, permission: 'none' } as typeof scope, { owner: 'ada', name: 'tracked' }, ada)).toBeUndefined();
+    expect(await scopedReadAccess(deps, undefined, { owner: 'ada', name: 'tracked' }, ada)).toBeUndefined();
+  });
+
+  it('answers a contents read and a commit page with the gateway\'s resolution from one statement, asking the store nothing', async () => {
+    const [row] = await bed.db.repository.findMany({ where: { lower_name: 'tracked' } });
+    const scope = {
+      repository: { id: String(row.id), owner_id: '1', owner_login: 'ada', name: 'tracked', default_branch: row.default_branch, empty: false },
+      owner: { id: '1', login: 'ada', type: 'user' },
+      permission: 'read',
+    } as unknown as Parameters<typeof scopedReadAccess>[1];
+    const ada = { userId: 1, login: 'ada', isAdmin: false, restricted: false, scopes: ['all'] };
+    // Any question to the store (permission, collaborators, teams, protections) fails the read.
+    const store = new Proxy({}, { get: (_t, key) => () => { throw new Error(`the store was asked ${String(key)}`); } }) as unknown as RepositoryStore;
+    const deps = { store, refs, storage: bed.storage };
+    const ref = { owner: 'ada', name: 'tracked' };
+    const context = { caller: ada, repository: scope };
+
+    let before = reads;
+    const contentDeps = { store, protections: store as never, files: contentFiles(bed.storage, refs), maxBlobSize: 1 << 20, sizes: { refresh: () => undefined } };
+    const view = await repositoryRead(deps, ref, context, (access) => getContents(contentDeps, access, { path: '', revision: '', includeContent: true, includeCommit: true }));
+    expect(view.at).toMatchObject({ kind: 'branch', name: row.default_branch });
+    expect(reads - before).toBe(1);
+
+    before = reads;
+    const people = { usersByEmails: async () => new Map() };
+    const commitDeps = { store, git: commitGit(bed.storage, refs), people, signatures: { verify: async () => [] } };
+    const details = { stat: false, verification: false, files: false };
+    const page = await repositoryRead(deps, ref, context, (access) => listCommits(commitDeps, access, {
+      sha: '', path: '', not: '', since: '', until: '', page: 1, limit: 10, details, summaryOnly: true,
+    }));
+    expect(page.commits.length).toBeGreaterThan(0);
+    expect(reads - before).toBe(1);
   });
 
   it('is removed with its repository', async () => {

@@ -39,9 +39,12 @@ describe('language statistics', () => {
     expect(row?.languages).toEqual({ Go: 19, Python: 9 });
     expect((await db.repository.findUnique({ where: { id: BigInt(created.repository.id) } }))?.language).toBe('Go');
 
-    // A cached answer is read back, not recomputed: change the row and see it.
+    // A commit's statistics never change: this process answers from memory, and another
+    // process (a fresh store) reads the row back rather than recomputing — change it and see.
     await db.languageStats.update({ where: { repository_id_commit_sha: { repository_id: BigInt(created.repository.id), commit_sha: commit } }, data: { languages: { Go: 1 } } });
-    expect(await getLanguages(languages, await resolveRepository(repos.store, 'ada', 'calc', ada))).toEqual([['Go', 1]]);
+    const calc = await resolveRepository(repos.store, 'ada', 'calc', ada);
+    expect(await getLanguages(languages, calc)).toEqual([['Go', 19], ['Python', 9]]);
+    expect(await getLanguages({ ...languages, stats: languageStatsStore(db) }, calc)).toEqual([['Go', 1]]);
 
     await deleteRepository(repos, await resolveRepository(repos.store, 'ada', 'calc', ada), ada);
     expect(await db.languageStats.count({ where: { repository_id: BigInt(created.repository.id) } })).toBe(0);

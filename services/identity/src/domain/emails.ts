@@ -44,6 +44,9 @@ export async function addEmails(identity: Identity, caller: Caller, userId: numb
         throw err;
       }
     }
+    // Who owns an address decides whose commits they are: services that remember it
+    // (repository's commit authors) forget on the user's event.
+    await tx.publish({ kind: 'user.updated', user });
     return (await tx.emailsOf(user.id)).map(withLogin(user));
   });
 }
@@ -63,5 +66,6 @@ export async function deleteEmails(identity: Identity, caller: Caller, userId: n
       await tx.deleteEmail(address.id);
       removed.add(address.id);
     }
+    await tx.publish({ kind: 'user.updated', user });
   });
 }

@@ -22,6 +22,12 @@ export interface BranchHead extends CommitSummary {
 /** The git operations branches need, over the repository's bare directory. */
 export interface BranchGit {
   heads(owner: string, name: string, only?: string): Promise<BranchHead[]>;
+  /**
+   * The heads (as heads()) with the repository's protection rules and the names of
+   * `userId`'s teams in the owning organization, read together (one SQL statement for a
+   * branch read); undefined when they cannot be read together (then heads() and the stores).
+   */
+  headsWithRules?(owner: string, name: string, userId: number, only?: string): Promise<BranchReadFacts | undefined>;
   resolve(owner: string, name: string, revision: string): Promise<string | undefined>;
   /** Throws RefConflict-style errors as `conflict` DomainErrors. */
   updateRef(owner: string, name: string, ref: string, newSha: string, oldSha: string): Promise<void>;
@@ -30,6 +36,13 @@ export interface BranchGit {
   setDefaultBranch?(owner: string, name: string, branch: string): Promise<void>;
   /** Commits reachable from `after` but from none of `exclude`, newest first (for the push event). */
   commitsBetween?(owner: string, name: string, after: string, exclude: string[]): Promise<{ commits: CommitInfo[]; total: number }>;
+}
+
+/** What a branch read shows beside the heads. */
+export interface BranchReadFacts {
+  heads: BranchHead[];
+  protections: BranchProtection[];
+  teams: string[];
 }
 
 export interface BranchDeps {
@@ -71,10 +84,25 @@ export function isBranchName(name: string): boolean {
 
 const branchNotFound = () => notFound('The target couldn\'t be found.', 'branch_not_found');
 
+/**
+ * The heads (all, or the one named `only`), the protection rules and the caller as a pusher:
+ * from one read of the refs with the rules when the git side offers it, else from git, the
+ * rules store and the caller's teams.
+ */
+async function branchFacts(deps: BranchDeps, access: RepositoryAccess, caller: Caller, only?: string): Promise<{ heads: BranchHead[]; rules: BranchProtection[]; pusher: Pusher }> {
+  const { owner_login: owner, name } = access.repository;
+  const together = await deps.git.headsWithRules?.(owner, name, caller.userId, only);
+  if (together) {
+    const teams = access.owner.type === 'organization' && caller.userId > 0 ? together.teams : [];
+    return { heads: together.heads, rules: together.protections, pusher: { id: caller.userId, login: caller.login, permission: access.permission, teams } };
+  }
+  const [heads, rules, pusher] = await Promise.all([deps.git.heads(owner, name, only), deps.protections.list(access.repository.id), pusherOf(deps.store, access, caller)]);
+  return { heads, rules, pusher };
+}
+
 export async function listBranches(deps: BranchDeps, access: RepositoryAccess, caller: Caller, offset: number, limit: number): Promise<{ items: BranchView[]; total: number }> {
   if (access.repository.empty) return { items: [], total: 0 };
-  const [heads, rules] = await Promise.all([deps.git.heads(access.repository.owner_login, access.repository.name), deps.protections.list(access.repository.id)]);
-  const pusher = (await pusherOf(deps.store, access, caller));
+  const { heads, rules, pusher } = await branchFacts(deps, access, caller);
   return { items: heads.slice(offset, offset + limit).map((h) => viewOf(h, rules, pusher)), total: heads.length };
 }
 
@@ -85,9 +113,10 @@ async function headOf(deps: BranchDeps, access: RepositoryAccess, branch: string
 }
 
 export async function getBranch(deps: BranchDeps, access: RepositoryAccess, branch: string, caller: Caller): Promise<BranchView> {
-  const head = await headOf(deps, access, branch);
+  if (!isBranchName(branch)) throw branchNotFound();
+  const { heads: [head], rules, pusher } = await branchFacts(deps, access, caller, `refs/heads/${branch}`);
   if (!head) throw branchNotFound();
-  return viewOf(head, await deps.protections.list(access.repository.id), (await pusherOf(deps.store, access, caller)));
+  return viewOf(head, rules, pusher);
 }
 
 /**

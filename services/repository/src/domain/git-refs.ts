@@ -1,6 +1,7 @@
 // A repository's branches and tags as the database holds them (table git_ref): what branch
 // lists, branch and tag reads and ref resolution answer from, written from git in the same
 // write turn that moves a ref (write-lock.ts). Names are full ref names.
+import type { BranchProtection } from './branch-protection.js';
 import type { CommitSummary } from './push.js';
 
 /** One branch or tag with the commit it names. Times are unix seconds. */
@@ -22,8 +23,22 @@ export interface GitRefRow extends CommitSummary {
 export interface RefSnapshot {
   /** Changes with every rewrite: keys caches of what the refs decide. */
   version: string;
+  /** The repository row's default branch and emptiness, as fresh as the refs. */
   defaultBranch: string;
+  empty: boolean;
   refs: GitRefRow[];
+  /** With `ReadExtras.protections`: the branch protection rules, and the user's teams in the owning organization. */
+  protections?: BranchProtection[];
+  teams?: string[];
+}
+
+/**
+ * What a branch read needs beside the refs, read in the same statement (one SQL statement
+ * per read): the protection rules and the names of `userId`'s teams in the owning organization.
+ */
+export interface ReadExtras {
+  protections: boolean;
+  userId: number;
 }
 
 /** The git_ref table, addressed by the owner's login and repository name (case-insensitive). */
@@ -32,7 +47,7 @@ export interface GitRefRows {
    * The repository's refs (only the one named `only`, when given); undefined when its rows
    * were never written from git (the caller reads git and has them backfilled).
    */
-  read(owner: string, name: string, only?: string): Promise<RefSnapshot | undefined>;
+  read(owner: string, name: string, only?: string, extras?: ReadExtras): Promise<RefSnapshot | undefined>;
   /** Replaces every row of the repository; false when no such repository exists. */
   replace(owner: string, name: string, refs: GitRefRow[]): Promise<boolean>;
   /** Marks the rows as not written from git (reads go to git until they are rewritten). */

@@ -30,6 +30,7 @@ export function pushGitFacts(gitDir: string, env: ObjectEnv = {}, signatures: Si
 export function branchGit(storage: RepositoryStorage, signatures: SignatureVerifier, refs?: RefIndex): BranchGit {
   return {
     heads: (owner, name, only) => (refs ? refs.branchHeads(storage.pathOf(owner, name), only) : listBranchHeads(storage.pathOf(owner, name), only)),
+    headsWithRules: async (owner, name, userId, only) => refs?.branchesWithRules(storage.pathOf(owner, name), userId, only),
     resolve: (owner, name, revision) => (refs ? refs.resolveCommit(storage.pathOf(owner, name), revision) : resolveCommit(storage.pathOf(owner, name), revision)),
     updateRef: (owner, name, ref, newSha, oldSha) => updateRef(storage.pathOf(owner, name), ref, newSha, oldSha),
     renameRef: (owner, name, from, to, sha) => renameRef(storage.pathOf(owner, name), from, to, sha),

@@ -4,6 +4,7 @@
 // end of every write turn (domain/write-lock.ts calls sync()), so a read after a push or
 // an API write sees it. A repository whose rows were never written is read from git as
 // before, and written in a turn of its own (backfill) so the next read finds it.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { relative, sep } from 'node:path';
 import type { BranchHead } from './branches.js';
 import { listBranchHeads } from './branches.js';
@@ -15,7 +16,8 @@ import { readRefRows } from './ref-snapshot.js';
 import { resolveCommit as resolveCommitByGit } from './refs.js';
 import type { RepositoryStorage } from './storage.js';
 import { findTag as findTagByGit, listTags as listTagsByGit } from './tags.js';
-import type { GitRefRow, GitRefRows, RefSnapshot } from '../domain/git-refs.js';
+import type { GitRefRow, GitRefRows, ReadExtras, RefSnapshot } from '../domain/git-refs.js';
+import type { BranchProtection } from '../domain/branch-protection.js';
 import type { ObjectInfo } from '../domain/git-objects.js';
 import type { GitTag } from '../domain/tags.js';
 import { inWriteTurn } from '../domain/write-lock.js';
@@ -65,8 +67,30 @@ function dwim(snapshot: RefSnapshot, revision: string): GitRefRow | undefined | 
   return /^[0-9a-f]{4,63}$/.test(revision) ? 'ask-git' : undefined;
 }
 
+/** A snapshot one read call took: of every ref or only one, with or without extras. */
+interface TakenSnapshot {
+  only?: string;
+  extras?: ReadExtras;
+  reading: Promise<RefSnapshot | undefined>;
+}
+
+/** The snapshots one read call took, by git directory: a call reads its repository's rows once. */
+type CallSnapshots = Map<string, TakenSnapshot[]>;
+
+/** Whether what was taken answers a question about `only` with `extras`. */
+const answers = (taken: TakenSnapshot, only?: string, extras?: ReadExtras) =>
+  (taken.only === undefined || taken.only === only)
+  && (!extras?.protections || (taken.extras?.protections === true && taken.extras.userId === extras.userId));
+
+/** A snapshot narrowed to the ref named `only` (what a statement with `only` would have answered). */
+function narrowed(snapshot: RefSnapshot | undefined, only: string | undefined): RefSnapshot | undefined {
+  if (!snapshot || only === undefined) return snapshot;
+  return { ...snapshot, refs: snapshot.refs.filter((r) => r.name === only) };
+}
+
 export class RefIndex {
   private readonly pending = new Set<string>();
+  private readonly calls = new AsyncLocalStorage<CallSnapshots>();
 
   constructor(private readonly rows: GitRefRows, private readonly storage: RepositoryStorage, private readonly options: RefIndexOptions) {}
 
@@ -88,12 +112,31 @@ export class RefIndex {
     }
   }
 
-  /** The rows of the repository at `gitDir`; undefined (and a backfill queued) when it has none yet. */
-  async snapshot(gitDir: string, only?: string): Promise<RefSnapshot | undefined> {
+  /**
+   * Runs one read call (a gRPC read) so that it reads each repository's rows at most once:
+   * the first snapshot it takes of a repository answers its later questions (the ref a
+   * revision names, the default branch, the heads). Rows are never kept beyond the call, so
+   * the next call sees the write turn that ended meanwhile, on whichever replica it ran.
+   */
+  readCall<T>(work: () => Promise<T>): Promise<T> {
+    return this.calls.run(new Map(), work);
+  }
+
+  /**
+   * The rows of the repository at `gitDir`; undefined (and a backfill queued) when it has none
+   * yet. Inside readCall() the first snapshot of all its refs is reused; `extras` (branch
+   * protections and the caller's teams) ride on the same statement.
+   */
+  async snapshot(gitDir: string, only?: string, extras?: ReadExtras): Promise<RefSnapshot | undefined> {
     const names = this.namesOf(gitDir);
     // A writer reading what it just moved: the rows are rewritten only when its turn ends.
     if (!names || inWriteTurn(names.owner, names.name)) return undefined;
-    const snapshot = await this.rows.read(names.owner, names.name, only);
+    const call = this.calls.getStore();
+    const reused = call?.get(gitDir)?.find((t) => answers(t, only, extras));
+    if (reused) return narrowed(await reused.reading, only);
+    const reading = this.rows.read(names.owner, names.name, only, extras);
+    if (call) call.set(gitDir, [...(call.get(gitDir) ?? []), { only, extras, reading }]);
+    const snapshot = await reading;
     if (!snapshot) this.backfillSoon(names.owner, names.name);
     return snapshot;
   }
@@ -115,6 +158,18 @@ export class RefIndex {
         await this.options.inTurn(owner, name, async () => {}).catch((err) => this.options.onError?.(err, `${owner}/${name}`));
       }
     }
+  }
+
+  /**
+   * Branch heads in name order (only `only`, a full ref name, when given) with the branch
+   * protection rules and `userId`'s teams in the owning organization, from one statement;
+   * undefined when the repository has no rows yet.
+   */
+  async branchesWithRules(gitDir: string, userId: number, only?: string): Promise<{ heads: BranchHead[]; protections: BranchProtection[]; teams: string[] } | undefined> {
+    const snapshot = await this.snapshot(gitDir, only, { protections: true, userId });
+    if (!snapshot) return undefined;
+    const heads = snapshot.refs.filter((r) => r.name.startsWith(HEADS)).map(branchHeadOf);
+    return { heads, protections: snapshot.protections ?? [], teams: snapshot.teams ?? [] };
   }
 
   /** Branch heads in name order (only `only`, a full ref name, when given). */

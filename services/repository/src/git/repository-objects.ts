@@ -119,7 +119,9 @@ export class RepositoryObjects {
         continue;
       }
       if (found.type === 'commit' && type === 'tree') {
-        const commit = parseCommit(found.oid, found.content ?? (await this.object(current))!.content!);
+        // The parsed commit is kept (commit()), so a commit's tree costs no parse per read.
+        const commit = await this.commit(found.oid);
+        if (!commit) return undefined;
         current = commit.treeSha;
         continue;
       }

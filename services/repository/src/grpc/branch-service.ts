@@ -8,6 +8,7 @@ import {
 import type { RepositoryWriteLock } from '../domain/write-lock.js';
 import { createBranch, deleteBranch, getBranch, listBranches, renameBranch, updateBranch, type BranchDeps, type BranchView } from '../domain/branches.js';
 import { timestamp } from './messages.js';
+import { repositoryRead, type ReadAccessDeps } from './read-access.js';
 import { pageOf, refOf, repositoryOf } from './requests.js';
 
 export const BRANCH_SERVICE_NAME = 'anvil.repository.v1.BranchService';
@@ -81,7 +82,7 @@ function protectionMessage(view: BranchProtectionView): repository.BranchProtect
 }
 
 /** Branch writes take the repository's turn with pushes and contents writes (domain/write-lock.ts). */
-type LockedDeps = BranchDeps & ProtectionDeps & { writeLock: RepositoryWriteLock };
+type LockedDeps = BranchDeps & ProtectionDeps & ReadAccessDeps & { writeLock: RepositoryWriteLock };
 
 export function branchService(deps: LockedDeps): ServiceImplementation<repository.BranchServiceHandlers> {
   const locked = <T>(owner: string, name: string, signal: AbortSignal, work: () => Promise<T>) => deps.writeLock.run(owner, name, work, signal);
@@ -89,11 +90,13 @@ export function branchService(deps: LockedDeps): ServiceImplementation<repositor
   return {
     async ListBranches(request, context) {
       const { offset, limit } = pageOf(request.page);
-      const { items, total } = await listBranches(deps, await repo(refOf(request), context), context.caller, offset, limit);
+      // Branch reads bring the protection rules and the caller's teams in the refs statement.
+      const { items, total } = await repositoryRead(deps, refOf(request), context, (access) => listBranches(deps, access, context.caller, offset, limit), { protections: true });
       return { branches: items.map(branchMessage), total };
     },
     async GetBranch(request, context) {
-      return branchMessage(await getBranch(deps, await repo(refOf(request), context), request.branch, context.caller));
+      const needs = { protections: true, only: `refs/heads/${request.branch}` };
+      return branchMessage(await repositoryRead(deps, refOf(request), context, (access) => getBranch(deps, access, request.branch, context.caller), needs));
     },
     async CreateBranch(request, context) {
       const ref = refOf(request);

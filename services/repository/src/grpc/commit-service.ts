@@ -4,9 +4,12 @@ import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import {
   commitDiff, compareCommits, getCommit, listCommits, type CommitDeps, type CommitDetails, type DetailedCommit, type RepositoryName,
 } from '../domain/commits.js';
+import { repositoryRead, type ReadAccessDeps } from './read-access.js';
 import { refOf, repositoryOf } from './requests.js';
 
 export const COMMIT_SERVICE_NAME = 'anvil.repository.v1.CommitService';
+
+type ReadDeps = CommitDeps & ReadAccessDeps;
 
 const detailsOf = (d?: repository.CommitDetails | null): CommitDetails => ({ stat: !!d?.stat, verification: !!d?.verification, files: !!d?.files });
 
@@ -25,19 +28,17 @@ export function commitMessage(c: DetailedCommit, repo?: RepositoryName): reposit
   };
 }
 
-export function commitService(deps: CommitDeps): ServiceImplementation<repository.CommitServiceHandlers> {
+export function commitService(deps: ReadDeps): ServiceImplementation<repository.CommitServiceHandlers> {
   return {
     async ListCommits(request, context) {
-      const repo = await repositoryOf(deps.store, refOf(request), context);
-      const { commits, total, limit, repository: name } = await listCommits(deps, repo, {
+      const { commits, total, limit, repository: name } = await repositoryRead(deps, refOf(request), context, (repo) => listCommits(deps, repo, {
         sha: request.sha, path: request.path, not: request.not, since: request.since, until: request.until,
         page: request.page, limit: request.limit, details: detailsOf(request.details), summaryOnly: request.summary_only,
-      });
+      }));
       return { commits: commits.map((c) => commitMessage(c)), total, limit, repository: name };
     },
     async GetCommit(request, context) {
-      const repo = await repositoryOf(deps.store, refOf(request), context);
-      const { commit, repository: name } = await getCommit(deps, repo, request.sha, detailsOf(request.details));
+      const { commit, repository: name } = await repositoryRead(deps, refOf(request), context, (repo) => getCommit(deps, repo, request.sha, detailsOf(request.details)));
       return commitMessage(commit, name);
     },
     async GetCommitDiff(request, context) {
@@ -52,7 +53,7 @@ export function commitService(deps: CommitDeps): ServiceImplementation<repositor
   };
 }
 
-export function commitGrpcService(deps: CommitDeps) {
+export function commitGrpcService(deps: ReadDeps) {
   return {
     name: COMMIT_SERVICE_NAME,
     definition: loadAnvilGrpc().anvil.repository.v1.CommitService.service,

@@ -6,6 +6,7 @@ import { changeFiles, type FileOperationKind } from '../domain/file-changes.js';
 import type { RepositoryWriteLock } from '../domain/write-lock.js';
 import type { Signature } from '../git/file-changes-git.js';
 import { timestamp } from './messages.js';
+import { repositoryRead, type ReadAccessDeps } from './read-access.js';
 import { refOf, repositoryOf } from './requests.js';
 
 export const CONTENT_SERVICE_NAME = 'anvil.repository.v1.ContentService';
@@ -36,15 +37,15 @@ const identity = (i: repository.Identity | null | undefined) => (i ? { name: i.n
  * Writes take the repository's turn with pushes and other ref writers (domain/write-lock.ts):
  * concurrent commits to different files all land, one after another.
  */
-type LockedDeps = ContentDeps & { writeLock: RepositoryWriteLock };
+type LockedDeps = ContentDeps & ReadAccessDeps & { writeLock: RepositoryWriteLock };
 
 export function contentService(deps: LockedDeps): ServiceImplementation<repository.ContentServiceHandlers> {
   return {
     async GetContents(request, context) {
-      const view = await getContents(deps, await repositoryOf(deps.store, refOf(request), context), {
+      const view = await repositoryRead(deps, refOf(request), context, (repo) => getContents(deps, repo, {
         path: request.path, revision: request.revision, includeContent: request.include_content,
         includeCommit: request.include_commit || request.include_commit_message,
-      });
+      }));
       return {
         at: refMessage(view.at), is_dir: !view.file,
         file: view.file ? entryMessage(view.file) : undefined,
@@ -52,7 +53,7 @@ export function contentService(deps: LockedDeps): ServiceImplementation<reposito
       };
     },
     async GetFileContents(request, context) {
-      const { at: ref, items } = await getFileContents(deps, await repositoryOf(deps.store, refOf(request), context), request.revision, request.paths);
+      const { at: ref, items } = await repositoryRead(deps, refOf(request), context, (repo) => getFileContents(deps, repo, request.revision, request.paths));
       return { at: refMessage(ref), entries: items.map(entryMessage) };
     },
     async ChangeFiles(request, context) {

@@ -32,7 +32,9 @@ export function gatewayResolutionOf(ref: repository.RepositoryRef, scope: Reposi
 /**
  * The repository a request names, with the caller's permission there: the gateway's
  * resolution when it sent one (the route already checked the permission it needs), else
- * resolved here (domain/repositories.ts repositoryFor).
+ * resolved here (domain/repositories.ts repositoryFor). Reads of git data use its read form,
+ * repositoryRead (read-access.ts), which takes the resolution whole and the refs statement's
+ * fresh default branch and emptiness instead of reading the repository's row.
  */
 export function repositoryOf(store: RepositoryStore, ref: repository.RepositoryRef, context: { caller: Caller; repository?: RepositoryScope }): Promise<RepositoryAccess> {
   return repositoryFor(store, ref.owner, ref.name, context.caller, gatewayResolutionOf(ref, context.repository));

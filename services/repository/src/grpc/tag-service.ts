@@ -5,6 +5,7 @@ import type { RepositoryWriteLock } from '../domain/write-lock.js';
 import { createTag, deleteTag, getAnnotatedTag, getTag, listTags, type RepositoryName, type TagDeps } from '../domain/tags.js';
 import type { GitTag } from '../git/tags.js';
 import { timestamp } from './messages.js';
+import { repositoryRead, type ReadAccessDeps } from './read-access.js';
 import { pageOf, refOf, repositoryOf } from './requests.js';
 
 export const TAG_SERVICE_NAME = 'anvil.repository.v1.TagService';
@@ -20,17 +21,17 @@ function tagMessage(tag: GitTag, repo?: RepositoryName): repository.TagInput {
 }
 
 /** Tag writes take the repository's turn with pushes and other ref writers (domain/write-lock.ts). */
-type LockedDeps = TagDeps & { writeLock: RepositoryWriteLock };
+type LockedDeps = TagDeps & ReadAccessDeps & { writeLock: RepositoryWriteLock };
 
 export function tagService(deps: LockedDeps): ServiceImplementation<repository.TagServiceHandlers> {
   return {
     async ListTags(request, context) {
       const { offset, limit } = pageOf(request.page);
-      const { items, total, repository: repo } = await listTags(deps, await repositoryOf(deps.store, refOf(request), context), offset, limit);
+      const { items, total, repository: repo } = await repositoryRead(deps, refOf(request), context, (access) => listTags(deps, access, offset, limit));
       return { tags: items.map((t) => tagMessage(t)), total, repository: repo };
     },
     async GetTag(request, context) {
-      const { tag, repository: repo } = await getTag(deps, await repositoryOf(deps.store, refOf(request), context), request.name);
+      const { tag, repository: repo } = await repositoryRead(deps, refOf(request), context, (access) => getTag(deps, access, request.name));
       return tagMessage(tag, repo);
     },
     async CreateTag(request, context) {

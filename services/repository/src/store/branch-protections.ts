@@ -47,6 +47,12 @@ function toProtection(row: Row): BranchProtection {
   };
 }
 
+/** A rule as PostgreSQL's row_to_json writes it (bigints as numbers, timestamps as text). */
+export function protectionFromJson(json: Record<string, unknown>): BranchProtection {
+  const date = (value: unknown) => new Date(String(value));
+  return toProtection({ ...json, created_at: date(json.created_at), updated_at: date(json.updated_at) } as unknown as Row);
+}
+
 function toColumns(f: Partial<BranchProtectionFields>): Prisma.BranchProtectionUpdateInput {
   const data: Prisma.BranchProtectionUpdateInput = {};
   const set = <K extends keyof Prisma.BranchProtectionUpdateInput>(key: K, value: Prisma.BranchProtectionUpdateInput[K] | undefined) => {

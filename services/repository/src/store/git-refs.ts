@@ -3,17 +3,28 @@
 // repository's rows, its branch count and its version in one transaction.
 import type pg from 'pg';
 import type { GitRefRow, GitRefRows, RefSnapshot } from '../domain/git-refs.js';
+import { protectionFromJson } from './branch-protections.js';
 import { poolOf, type RepositoryDb } from './db.js';
 
 // The repository by its directory's names (storage.ts lower-cases both), its state row, and
-// its refs (all, or the one named $3): no state row, no result.
+// its refs (all, or the one named $3): no state row, no result. With $4, the first row also
+// carries the repository's branch protection rules and the names of user $5's teams in the
+// owning organization (what a branch read shows), so a branch read stays one statement.
 const READ_SQL = `
-SELECT s.version::text AS version, r.default_branch, g.name, g.object_id, g.object_type, g.commit_id, g.message,
+SELECT s.version::text AS version, r.default_branch, r.empty, g.name, g.object_id, g.object_type, g.commit_id, g.message,
        g.author_name, g.author_email, g.author_time::float8 AS author_time, g.committer_name, g.committer_email,
        g.committer_time::float8 AS committer_time, g.tag_message, g.tagger_name, g.tagger_email,
-       g.tagger_time::float8 AS tagger_time, g.creator_time::float8 AS creator_time
+       g.tagger_time::float8 AS tagger_time, g.creator_time::float8 AS creator_time,
+       CASE WHEN row_number() OVER (ORDER BY g.name) = 1 THEN x.protections END AS protections,
+       CASE WHEN row_number() OVER (ORDER BY g.name) = 1 THEN x.teams END AS teams
 FROM repository r
 JOIN git_ref_state s ON s.repository_id = r.id
+LEFT JOIN LATERAL (
+  SELECT (SELECT json_agg(bp ORDER BY bp.priority, bp.id)::text FROM branch_protection bp WHERE bp.repository_id = r.id) AS protections,
+         ARRAY(SELECT t.name FROM org_team t JOIN org_team_member m ON m.team_id = t.id
+               WHERE m.user_id = $5::bigint AND t.org_id = r.owner_id) AS teams
+  WHERE $4::boolean
+) x ON true
 LEFT JOIN git_ref g ON g.repository_id = r.id AND ($3::text IS NULL OR g.name = $3::text)
 WHERE r.lower_name = $2 AND lower(r.owner_login) = $1
 ORDER BY g.name`;
@@ -26,6 +37,9 @@ const COLUMNS = ['repository_id', 'name', 'object_id', 'object_type', 'commit_id
 interface Row {
   version: string;
   default_branch: string;
+  empty: boolean;
+  protections: string | null;
+  teams: string[] | null;
   name: string | null;
   object_id: string;
   object_type: string;
@@ -60,10 +74,16 @@ export function gitRefRows(db: RepositoryDb): GitRefRows {
   if (!pool) throw new Error('gitRefRows needs a client made by createDb');
 
   return {
-    async read(owner, name, only) {
-      const { rows } = await pool.query<Row>({ name: 'read-git-refs', text: READ_SQL, values: [...key(owner, name), only ?? null] });
+    async read(owner, name, only, extras) {
+      const values = [...key(owner, name), only ?? null, Boolean(extras?.protections), String(Math.max(extras?.userId ?? 0, 0))];
+      const { rows } = await pool.query<Row>({ name: 'read-git-refs', text: READ_SQL, values });
       if (!rows.length) return undefined;
-      const snapshot: RefSnapshot = { version: rows[0].version, defaultBranch: rows[0].default_branch, refs: [] };
+      const first = rows[0];
+      const snapshot: RefSnapshot = { version: first.version, defaultBranch: first.default_branch, empty: first.empty, refs: [] };
+      if (extras?.protections) {
+        snapshot.protections = first.protections ? (JSON.parse(first.protections) as Record<string, unknown>[]).map(protectionFromJson) : [];
+        snapshot.teams = first.teams ?? [];
+      }
       for (const row of rows) if (row.name !== null) snapshot.refs.push(toRef(row as Row & { name: string }));
       return snapshot;
     },
