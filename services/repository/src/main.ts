@@ -158,7 +158,7 @@ async function startBackground(service: ServiceDeps<RepositoryDb>, w: Omit<Wirin
   return migrations;
 }
 
-function grpcServices({ db, config }: ServiceDeps<RepositoryDb>, w: Wiring) {
+function grpcServices({ db, config, relay }: ServiceDeps<RepositoryDb>, w: Wiring) {
   const { deps, storage, refs, writeLock, protections, statuses, identityCommits } = w;
   const { store } = deps;
   const branches = { store, protections, git: branchGit(storage, identityCommits.signatures, refs) };
@@ -168,7 +168,7 @@ function grpcServices({ db, config }: ServiceDeps<RepositoryDb>, w: Wiring) {
     tagGrpcService({ store, tags: tagGit(storage, refs), writeLock }),
     languageGrpcService(w.languages),
     topicGrpcService({ store, topics: topicStore(db) }),
-    starGrpcService({ store, stars: starStore(db) }),
+    starGrpcService({ store, stars: starStore(db, { onPublished: () => relay.kick() }) }),
     avatarGrpcService({ store, avatars: avatarStore(db), limits: config.settings.picture }),
     templateGrpcService(deps.templates),
     unadoptedGrpcService({ store, rows: unadoptedRows(db), git: unadoptedGit(storage), settings: deps.settings }),

@@ -1,22 +1,29 @@
-// Stars in PostgreSQL (table `star`), with the repository's num_stars moved in the same
-// transaction as the row, and only when a row was really added or removed: a repeated star
-// or unstar leaves the count (and the gateways' caches) alone.
+// Stars in PostgreSQL (table `star`), with the repository's num_stars moved and a star event
+// written (identity counts the user's stars from it) in the same transaction as the row, and
+// only when a row was really added or removed: a repeated star or unstar leaves the counts
+// (and the gateways' caches) alone.
+import type { OutboxStoreOptions } from '@anvil/kit';
 import type { StarStore } from '../domain/stars.js';
+import { outboxRowOfStarChange } from '../events/star-events.js';
 import type { Owner as OwnerRow } from './generated/client.js';
 import type { RepositoryDb, RepositoryTx } from './db.js';
 import { toOwner } from './owners.js';
 
-export function starStore(db: RepositoryDb): StarStore {
+export function starStore(db: RepositoryDb, options: OutboxStoreOptions = {}): StarStore {
   return {
     async setStar(userId, repositoryId, star) {
       const user = BigInt(userId);
       const repository = BigInt(repositoryId);
-      await db.$transaction(async (tx) => {
-        const changed = star
+      const changed = await db.$transaction(async (tx) => {
+        const rows = star
           ? await tx.$executeRaw`INSERT INTO star (user_id, repository_id) VALUES (${user}, ${repository}) ON CONFLICT DO NOTHING`
           : await tx.$executeRaw`DELETE FROM star WHERE user_id = ${user} AND repository_id = ${repository}`;
-        if (changed) await tx.$executeRaw`UPDATE repository SET num_stars = greatest(num_stars + ${star ? 1 : -1}, 0) WHERE id = ${repository}`;
+        if (!rows) return false;
+        await tx.$executeRaw`UPDATE repository SET num_stars = greatest(num_stars + ${star ? 1 : -1}, 0) WHERE id = ${repository}`;
+        await tx.outboxEvent.create({ data: outboxRowOfStarChange(repositoryId, userId, star) });
+        return true;
       });
+      if (changed) options.onPublished?.();
     },
 
     async isStarring(userId, repositoryId) {
@@ -38,6 +45,22 @@ export function starStore(db: RepositoryDb): StarStore {
       return rows.map((r) => Number(r.repository_id));
     },
   };
+}
+
+/**
+ * Removes the stars on repositories about to be deleted, each with its `removed` event, so
+ * the users who starred them count one fewer (Gitea's DeleteRepository lowers their
+ * num_stars). Call it in the deleting transaction before the rows go: the foreign key would
+ * otherwise drop the stars without a word.
+ */
+export async function dropRepositoryStars(tx: RepositoryTx, repositoryIds: readonly bigint[]): Promise<void> {
+  if (!repositoryIds.length) return;
+  const dropped = await tx.$queryRaw<Array<{ user_id: bigint; repository_id: bigint }>>`
+    DELETE FROM star WHERE repository_id = ANY(${[...repositoryIds]}::bigint[]) RETURNING user_id, repository_id`;
+  if (!dropped.length) return;
+  await tx.outboxEvent.createMany({
+    data: dropped.map((s) => outboxRowOfStarChange(Number(s.repository_id), Number(s.user_id), false)),
+  });
 }
 
 /** A deleted user's stars go, and the repositories they starred count one fewer (Gitea's DeleteUser). */
