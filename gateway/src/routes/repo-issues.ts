@@ -100,7 +100,7 @@ export const repoIssueRoutes: Route[] = [
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/issues/:index', operationId: 'issueDelete', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    repoAccess: 'read',
+    repoAccess: 'admin',
     handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.issues.DeleteIssue({ index: indexOf(ctx) }, call.options);
       return noContent();

@@ -8,7 +8,7 @@ import { decodeEvent } from '@anvil/proto';
 import { SYSTEM } from '@anvil/kit';
 import { fetchForkHead, resolveForkPair } from '../src/domain/fork-heads.js';
 import { forkRepository, listForks, withParents } from '../src/domain/forks.js';
-import { createRepository, deleteRepository, getRepositoryById, type RepositoryDeps } from '../src/domain/repositories.js';
+import { createRepository, deleteRepository, getRepositoryById, resolveRepository, type RepositoryDeps } from '../src/domain/repositories.js';
 import { forkHeadGit } from '../src/git/fork-git.js';
 import { commitInitialFiles, listRefs } from '../src/git/refs.js';
 import type { RepositoryStorage } from '../src/git/storage.js';
@@ -106,11 +106,11 @@ describe('forks over PostgreSQL and git', () => {
     const parent = await createRepository(deps, input(9, 'tool'), ivy);
     const fork = await forkRepository(deps, 'ivy', 'tool', { organization: '', name: '' }, jon);
     expect(await forksCount(parent.repository.id)).toBe(1);
-    await deleteRepository(deps, 'jon', 'tool', jon);
+    await deleteRepository(deps, await resolveRepository(deps.store, 'jon', 'tool', jon), jon);
     expect(await forksCount(parent.repository.id)).toBe(0);
 
     const again = await forkRepository(deps, 'ivy', 'tool', { organization: '', name: 'tool2' }, jon);
-    await deleteRepository(deps, 'ivy', 'tool', ivy);
+    await deleteRepository(deps, await resolveRepository(deps.store, 'ivy', 'tool', ivy), ivy);
     const alone = await getRepositoryById(deps.store, again.repository.id, jon);
     expect(alone.repository.fork_id).toBeNull();
     expect((await withParents(deps.store, [alone]))[0].parent).toBeNull();

@@ -226,10 +226,9 @@ export async function setIssueDeadline(deps: IssueDeps, scope: RepositoryScope |
   return edited;
 }
 
-/** DELETE /issues/{index}: repository admins (Gitea's reqAdmin). */
+/** DELETE /issues/{index}: repository admins (Gitea's reqAdmin: the route table's `repoAccess: 'admin'`). */
 export async function deleteIssue(deps: IssueDeps, scope: RepositoryScope | undefined, caller: Caller, index: number): Promise<void> {
   const repository = scopedRepository(scope);
-  if (!atLeast(repository.permission, 'admin')) throw forbidden('user should be an owner or a collaborator with admin write of a repository', 'repo_admin_required');
   requireNotArchived(repository);
   if (!(await deps.issues.remove(changeContext(repository, caller), index))) throw issueNotFound();
 }

@@ -134,15 +134,16 @@ export interface GatewayResolution {
 /**
  * The repository a request names and the caller's permission there. With the gateway's
  * resolution the permission is taken as it stands (never derived again) and only the
- * repository's own row is read, for the freshest facts the rules need (archived, default
- * branch); without one (another service calling) it is resolved here, and a caller who may
- * not see the repository gets not_found. Domain functions take the result and check only
- * what is more than a permission level (branch protection, archived, mirrors).
+ * repository's own row is read (the one prepared statement resolving uses), for the
+ * freshest facts the rules need (archived, default branch, read inside a write's turn);
+ * without one (another service calling) it is resolved here, and a caller who may not see
+ * the repository gets not_found. Domain functions take the result and check only what is
+ * more than a permission level (branch protection, archived, mirrors).
  */
 export async function repositoryFor(store: RepositoryStore, ownerLogin: string, name: string, caller: Caller, resolved?: GatewayResolution): Promise<RepositoryAccess> {
   if (resolved) {
-    const found = await store.findById(resolved.repositoryId);
-    if (found) return { ...found, permission: resolved.permission };
+    const found = await store.findByNameForViewer(ownerLogin, name, Math.max(caller.userId, 0));
+    if (found?.repository.id === resolved.repositoryId) return { repository: found.repository, owner: found.owner, permission: resolved.permission };
   }
   return resolveRepository(store, ownerLogin, name, caller);
 }
