@@ -29,7 +29,7 @@ import { languageGrpcService } from './grpc/language-service.js';
 import { topicGrpcService } from './grpc/topic-service.js';
 import { topicStore } from './store/topics.js';
 import { starGrpcService } from './grpc/star-service.js';
-import { starStore } from './store/stars.js';
+import { announceEarlierStars, starStore } from './store/stars.js';
 import { avatarGrpcService } from './grpc/avatar-service.js';
 import { avatarStore } from './store/avatars.js';
 import { gitFactsConsumer } from './events/git-facts-consumer.js';
@@ -148,6 +148,10 @@ async function startBackground(service: ServiceDeps<RepositoryDb>, w: Omit<Wirin
   await startGitHttpServer({
     address: service.config.repositoryHttpAddress, secret: service.secret, log, deps: w.deps, storage: w.storage, preReceive, writeLock: w.writeLock, refs: w.refs,
   });
+  // Stars from before stars had events are announced once, so identity counts them too.
+  void announceEarlierStars(service.db, () => service.relay.kick())
+    .then((count) => count && log.info({ count }, 'announced earlier stars'))
+    .catch((err: unknown) => log.warn({ err }, 'announcing earlier stars stopped; the next start goes on'));
   // Repositories from before licenses were kept get them now, in the background.
   void backfillGitFacts(w.gitFacts, (err, repository) => log.warn({ err, repository }, 'reading a repository\'s licenses failed'))
     .then((count) => count && log.info({ count }, 'recorded licenses of existing repositories'))

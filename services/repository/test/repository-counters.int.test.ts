@@ -9,7 +9,7 @@ import { setStar, listStargazers } from '../src/domain/stars.js';
 import { issueCountConsumer } from '../src/events/issue-count-consumer.js';
 import type { RepositoryDb } from '../src/store/db.js';
 import { removeOwnerRepositories } from '../src/store/repositories.js';
-import { forgetStars, starStore } from '../src/store/stars.js';
+import { announceEarlierStars, forgetStars, starStore } from '../src/store/stars.js';
 import { repositoryTestbed, type RepositoryTestbed } from './support/testbed.js';
 
 let tb: RepositoryTestbed;
@@ -95,6 +95,27 @@ describe('star events', () => {
     await db.$transaction((tx) => removeOwnerRepositories(tx, 15));
 
     expect(await starEvents(id)).toEqual(['+16', '-16']);
+  });
+
+  it('announce the stars kept before stars had events, once', async () => {
+    const { id } = await newRepository(17, 'kim', 'old-favourite');
+    await owner(18, 'lee');
+    await db.star.createMany({ data: [17, 18].map((user) => ({ user_id: BigInt(user), repository_id: BigInt(id), announced: false })) });
+    await announceEarlierStars(db);
+    await announceEarlierStars(db);
+
+    expect((await starEvents(id)).sort()).toEqual(['+17', '+18']);
+    expect(await db.star.count({ where: { announced: false } })).toBe(0);
+  });
+
+  it('announce nothing when a star kept from before stars had events goes unannounced', async () => {
+    const { caller: max, id } = await newRepository(19, 'max', 'quiet');
+    await db.star.create({ data: { user_id: BigInt(19), repository_id: BigInt(id), announced: false } });
+    await db.repository.update({ where: { id: BigInt(id) }, data: { num_stars: 1 } });
+    await setStar({ store: deps.store, stars: starStore(db) }, 'max', 'quiet', max, false);
+
+    expect(await starEvents(id)).toEqual([]);
+    expect((await row(id)).num_stars).toBe(0);
   });
 });
 

@@ -15,11 +15,14 @@ export function starStore(db: RepositoryDb, options: OutboxStoreOptions = {}): S
       const user = BigInt(userId);
       const repository = BigInt(repositoryId);
       const changed = await db.$transaction(async (tx) => {
-        const rows = star
-          ? await tx.$executeRaw`INSERT INTO star (user_id, repository_id) VALUES (${user}, ${repository}) ON CONFLICT DO NOTHING`
-          : await tx.$executeRaw`DELETE FROM star WHERE user_id = ${user} AND repository_id = ${repository}`;
-        if (!rows) return false;
+        const [row] = star
+          ? await tx.$queryRaw<Array<{ announced: boolean }>>`INSERT INTO star (user_id, repository_id) VALUES (${user}, ${repository})
+              ON CONFLICT DO NOTHING RETURNING announced`
+          : await tx.$queryRaw<Array<{ announced: boolean }>>`DELETE FROM star WHERE user_id = ${user} AND repository_id = ${repository} RETURNING announced`;
+        if (!row) return false;
         await tx.$executeRaw`UPDATE repository SET num_stars = greatest(num_stars + ${star ? 1 : -1}, 0) WHERE id = ${repository}`;
+        // A star never announced was never counted: its removal is not announced either.
+        if (!row.announced) return false;
         await tx.outboxEvent.create({ data: outboxRowOfStarChange(repositoryId, userId, star) });
         return true;
       });
@@ -55,12 +58,40 @@ export function starStore(db: RepositoryDb, options: OutboxStoreOptions = {}): S
  */
 export async function dropRepositoryStars(tx: RepositoryTx, repositoryIds: readonly bigint[]): Promise<void> {
   if (!repositoryIds.length) return;
-  const dropped = await tx.$queryRaw<Array<{ user_id: bigint; repository_id: bigint }>>`
-    DELETE FROM star WHERE repository_id = ANY(${[...repositoryIds]}::bigint[]) RETURNING user_id, repository_id`;
-  if (!dropped.length) return;
+  const dropped = await tx.$queryRaw<Array<{ user_id: bigint; repository_id: bigint; announced: boolean }>>`
+    DELETE FROM star WHERE repository_id = ANY(${[...repositoryIds]}::bigint[]) RETURNING user_id, repository_id, announced`;
+  // Stars never announced were never counted (announceEarlierStars).
+  const counted = dropped.filter((s) => s.announced);
+  if (!counted.length) return;
   await tx.outboxEvent.createMany({
-    data: dropped.map((s) => outboxRowOfStarChange(Number(s.repository_id), Number(s.user_id), false)),
+    data: counted.map((s) => outboxRowOfStarChange(Number(s.repository_id), Number(s.user_id), false)),
   });
+}
+
+const ANNOUNCE_BATCH = 500;
+
+/**
+ * Announces (repository.star.added) the stars kept before stars had events, in batches, each
+ * batch's rows marked in the transaction that writes their events, so identity counts them
+ * once however many replicas start at once. Answers how many it announced.
+ */
+export async function announceEarlierStars(db: RepositoryDb, onPublished?: () => void): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const batch = await db.$transaction(async (tx) => {
+      const rows = await tx.$queryRaw<Array<{ user_id: bigint; repository_id: bigint }>>`
+        UPDATE star SET announced = true WHERE (user_id, repository_id) IN (
+          SELECT user_id, repository_id FROM star WHERE NOT announced LIMIT ${ANNOUNCE_BATCH} FOR UPDATE SKIP LOCKED)
+        RETURNING user_id, repository_id`;
+      if (rows.length) {
+        await tx.outboxEvent.createMany({ data: rows.map((s) => outboxRowOfStarChange(Number(s.repository_id), Number(s.user_id), true)) });
+      }
+      return rows.length;
+    });
+    if (!batch) return total;
+    total += batch;
+    onPublished?.();
+  }
 }
 
 /** A deleted user's stars go, and the repositories they starred count one fewer (Gitea's DeleteUser). */
