@@ -25,6 +25,8 @@ function completeUser(user: Partial<identity.User>): identity.User {
     location: '', website: '', description: '', visibility: 'VISIBILITY_PUBLIC', language: '', created_at: null, last_login: null,
     login_name: '', source_id: 0, max_repo_creation: -1, must_change_password: false, keep_email_private: false,
     allow_create_organization: false, allow_git_hook: false, allow_import_local: false, type: 'user',
+    // Collaboration's read model does not follow the star count.
+    num_stars: 0,
     ...user,
   } as identity.User;
 }

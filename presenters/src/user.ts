@@ -68,7 +68,10 @@ export function presentUser(user: identity.User, caller: Caller, rootUrl: string
     visibility: visibilityName(user.visibility),
     followers_count: 0,
     following_count: 0,
-    starred_repos_count: 0,
+    // Identity counts stars from repository's star events, so the count follows a star within
+    // moments; GET /user answers from the gateway's credential cache, up to 10 s older still
+    // (auth/credential-cache.ts). Gitea counts in the star's transaction; the lag is accepted.
+    starred_repos_count: user.num_stars ?? 0,
     // Gitea's User.MarshalJSON adds `username` (= login) for older clients that read it.
     username: user.login,
   };

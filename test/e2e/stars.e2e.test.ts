@@ -1,6 +1,7 @@
 // Stars: a signed-in user stars a repository they can see, asks whether they do, unstars it;
-// the repository's stars_count follows at once; stargazers and starred lists show only what
-// the caller may see; a private repository the caller cannot see is 404 everywhere.
+// the repository's stars_count follows at once, the user's starred_repos_count a moment
+// later (identity counts from repository's star events); stargazers and starred lists show
+// only what the caller may see; a private repository the caller cannot see is 404 everywhere.
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import type { ApiClient } from '../support/api-client.js';
 import { bootE2e, type E2e, type Writer } from '../support/e2e.js';
@@ -63,6 +64,45 @@ describe('starring a repository', () => {
     expect((await stranger.client.get(`/repos/${full}/stargazers`)).status).toBe(404);
     expect((await anonymous.get(`/repos/${full}/stargazers`)).status).toBe(404);
     expect((await owner.client.get(`/repos/${full}/stargazers`)).body.map((u: { login: string }) => u.login)).toEqual([owner.username]);
+  });
+});
+
+describe('a user\'s starred_repos_count', () => {
+  const starredCount = async (user: Writer) => {
+    const profile = await anonymous.get(`/users/${user.username}`);
+    expect(profile.status).toBe(200);
+    return profile.body.starred_repos_count as number;
+  };
+
+  test('counts the repositories the user stars, following a star and an unstar', async () => {
+    const owner = await newUser();
+    const fan = await newUser();
+    const first = await newRepository(owner, 'counted-one');
+    const second = await newRepository(owner, 'counted-two');
+    expect(await starredCount(fan)).toBe(0);
+
+    expect((await fan.client.put(`/user/starred/${first}`)).status).toBe(204);
+    expect((await fan.client.put(`/user/starred/${second}`)).status).toBe(204);
+    expect((await fan.client.put(`/user/starred/${second}`)).status).toBe(204);
+    expect(await eventually(() => starredCount(fan), (n) => n === 2, 'the user\'s two stars counted')).toBe(2);
+
+    expect((await fan.client.delete(`/user/starred/${first}`)).status).toBe(204);
+    expect(await eventually(() => starredCount(fan), (n) => n === 1, 'the unstar counted')).toBe(1);
+    // The owner starred nothing.
+    expect(await starredCount(owner)).toBe(0);
+  });
+
+  test('drops a deleted repository\'s star', async () => {
+    const owner = await newUser();
+    const fan = await newUser();
+    const kept = await newRepository(owner, 'kept');
+    const doomed = await newRepository(owner, 'doomed');
+    expect((await fan.client.put(`/user/starred/${kept}`)).status).toBe(204);
+    expect((await fan.client.put(`/user/starred/${doomed}`)).status).toBe(204);
+    await eventually(() => starredCount(fan), (n) => n === 2, 'both stars counted');
+
+    expect((await owner.client.delete(`/repos/${doomed}`)).status).toBe(204);
+    expect(await eventually(() => starredCount(fan), (n) => n === 1, 'the deleted repository\'s star dropped')).toBe(1);
   });
 });
 

@@ -4,10 +4,11 @@
 // signed by a per-run secret. Each piece returns what it made and a close(); the services'
 // testbeds (services/*/test/support/testbed.ts) put them together, and a test file calls
 // them in beforeAll/afterAll so its lifecycle stays in sight.
-import { randomBytes } from 'node:crypto';
-import { connect, nanos, RetentionPolicy, StorageType } from 'nats';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { connect, headers, nanos, RetentionPolicy, StorageType } from 'nats';
+import { encodeEvent } from '@anvil/proto';
 import {
-  applyMigrations, connectEventBus, createServiceClient, dropDatabase, startGrpcServer, streamName,
+  applyMigrations, connectEventBus, createServiceClient, dropDatabase, EVENT_TYPE_HEADER, startGrpcServer, streamName,
   type EventBus, type GrpcServerOptions, type Logger, type RunningGrpcServer, type ServiceClient,
 } from '@anvil/kit';
 import { withDatabase } from './isolation.js';
@@ -67,6 +68,20 @@ export async function testEventBus(
       await bus.nc.close();
     },
   };
+}
+
+/**
+ * Publishes one event as another service's outbox relay would (its type in the header, `id`
+ * as the Nats-Msg-Id), for a consumer under test. Every event a test publishes is meant to
+ * reach the consumer, a repeated id included: a duplicate the stream drops is an error.
+ */
+export async function publishTestEvent(bus: EventBus, subject: string, type: string, payload: object, id: string = randomUUID()): Promise<string> {
+  const h = headers();
+  h.set('Nats-Msg-Id', id);
+  h.set(EVENT_TYPE_HEADER, type);
+  const ack = await bus.nc.jetstream().publish(bus.subject(subject), encodeEvent(type, payload), { headers: h });
+  if (ack.duplicate) throw new Error(`the stream dropped event ${id} as a duplicate`);
+  return id;
 }
 
 type ClientConstructor = Parameters<typeof createServiceClient>[0];

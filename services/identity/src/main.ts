@@ -9,6 +9,7 @@ import { oauth2Settings, type OAuth2Context } from './domain/oauth2.js';
 import type { Orgs } from './domain/orgs.js';
 import { purgeUser } from './domain/orgs-members.js';
 import { argon2Hasher } from './domain/password.js';
+import { starCountConsumer } from './events/star-count-consumer.js';
 import { gpgKeyGrpcService } from './grpc/gpg-key-service.js';
 import { identityGrpcService } from './grpc/identity-service.js';
 import { oauth2GrpcService } from './grpc/oauth2-service.js';
@@ -59,4 +60,6 @@ await runService<IdentityDb, IdentityTx, Contexts>({
     oauth2GrpcService(oauth2),
     gpgKeyGrpcService(gpgKeys),
   ],
+  // Counts kept from other services' events (each a durable consumer shared by the replicas).
+  consumers: () => [starCountConsumer()],
 });

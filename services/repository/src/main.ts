@@ -29,7 +29,7 @@ import { languageGrpcService } from './grpc/language-service.js';
 import { topicGrpcService } from './grpc/topic-service.js';
 import { topicStore } from './store/topics.js';
 import { starGrpcService } from './grpc/star-service.js';
-import { starStore } from './store/stars.js';
+import { announceEarlierStars, starStore } from './store/stars.js';
 import { avatarGrpcService } from './grpc/avatar-service.js';
 import { avatarStore } from './store/avatars.js';
 import { gitFactsConsumer } from './events/git-facts-consumer.js';
@@ -157,6 +157,10 @@ async function startBackground(service: ServiceDeps<RepositoryDb>, w: Omit<Wirin
   await startGitHttpServer({
     address: service.config.repositoryHttpAddress, secret: service.secret, log, deps: w.deps, storage: w.storage, preReceive, writeLock: w.writeLock, refs: w.refs,
   });
+  // Stars from before stars had events are announced once, so identity counts them too.
+  void announceEarlierStars(service.db, () => service.relay.kick())
+    .then((count) => count && log.info({ count }, 'announced earlier stars'))
+    .catch((err: unknown) => log.warn({ err }, 'announcing earlier stars stopped; the next start goes on'));
   // Repositories from before licenses were kept get them now, in the background.
   void backfillGitFacts(w.gitFacts, (err, repository) => log.warn({ err, repository }, 'reading a repository\'s licenses failed'))
     .then((count) => count && log.info({ count }, 'recorded licenses of existing repositories'))
@@ -167,7 +171,7 @@ async function startBackground(service: ServiceDeps<RepositoryDb>, w: Omit<Wirin
   return migrations;
 }
 
-function grpcServices({ db, config }: ServiceDeps<RepositoryDb>, w: Wiring) {
+function grpcServices({ db, config, relay }: ServiceDeps<RepositoryDb>, w: Wiring) {
   const { deps, storage, refs, writeLock, protections, statuses, identityCommits, commitPeople } = w;
   const { store } = deps;
   const branches = { store, protections, git: branchGit(storage, identityCommits.signatures, refs) };
@@ -177,7 +181,7 @@ function grpcServices({ db, config }: ServiceDeps<RepositoryDb>, w: Wiring) {
     tagGrpcService({ store, tags: tagGit(storage, refs), writeLock, refs, storage }),
     languageGrpcService({ ...w.languages, refs, storage }),
     topicGrpcService({ store, topics: topicStore(db) }),
-    starGrpcService({ store, stars: starStore(db) }),
+    starGrpcService({ store, stars: starStore(db, { onPublished: () => relay.kick() }) }),
     avatarGrpcService({ store, avatars: avatarStore(db), limits: config.settings.picture }),
     templateGrpcService(deps.templates),
     unadoptedGrpcService({ store, rows: unadoptedRows(db), git: unadoptedGit(storage), settings: deps.settings }),

@@ -9,8 +9,11 @@ export interface RepositoryName {
   name: string;
 }
 
-/** The repository service's answers for one pull, asked as the system. */
-export interface PullGitReader {
+/**
+ * The repository service's answers for one pull, asked as the system. `Base` is the base
+ * repository as that service describes it: the domain only hands it back to its caller.
+ */
+export interface PullGitReader<Base = unknown> {
   /** Undefined when the base or head branch no longer exists. */
   compare(repo: RepositoryName, baseBranch: string, head: string): Promise<(PullGitFacts & { ahead: number; baseSha: string }) | undefined>;
   /** Keeps refs/pull/<index>/head at the head, so the pull outlives its branch. */
@@ -20,7 +23,7 @@ export interface PullGitReader {
    * (the repository service's FetchForkHead) and answers the base; undefined when the base,
    * the fork or the branch is gone.
    */
-  fetchForkHead(baseRepositoryId: number, headRepositoryId: number, headBranch: string, index: number): Promise<{ base: import('@anvil/proto').repository.Repository } | undefined>;
+  fetchForkHead(baseRepositoryId: number, headRepositoryId: number, headBranch: string, index: number): Promise<{ base: Base } | undefined>;
 }
 
 export type PushOutcome =

@@ -24,7 +24,7 @@ export function consumerContextOf(repo: repository.Repository, who: { id?: numbe
   };
 }
 
-export function pushConsumer(log: Logger, git: () => PullGitReader): Omit<ConsumerOptions<CollaborationTx>, 'db' | 'bus' | 'log'> {
+export function pushConsumer(log: Logger, git: () => PullGitReader<repository.Repository>): Omit<ConsumerOptions<CollaborationTx>, 'db' | 'bus' | 'log'> {
   return {
     durable: PUSH_CONSUMER,
     filter: 'repository.push',

@@ -5,7 +5,7 @@ import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import type { PullGitReader } from '../domain/pull-sync.js';
 import type { AutoMerger } from '../events/auto-merge-consumer.js';
 
-export function repositoryPullGit(address: string, secret: string): PullGitReader & { close(): void } {
+export function repositoryPullGit(address: string, secret: string): PullGitReader<repository.Repository> & { close(): void } {
   const client: ServiceClient<repository.PullGitServiceClient> = createServiceClient(loadAnvilGrpc().anvil.repository.v1.PullGitService, address, secret, { deadlineMs: 60_000 });
   const options = { caller: SYSTEM };
   return {

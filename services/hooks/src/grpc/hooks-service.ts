@@ -1,6 +1,6 @@
 // anvil.hooks.v1.HooksService: decode the request, call the webhooks domain, encode the reply.
 import type { ServiceImplementation } from '@anvil/kit';
-import { loadAnvilGrpc, type hooks } from '@anvil/proto';
+import { loadAnvilGrpc, type hooks, type repository } from '@anvil/proto';
 import { createHook, deleteHook, editHook, getHook, listHooks, type EditHookInput, type WebhookStore } from '../domain/webhooks.js';
 import type { TestDeliveries } from '../domain/test-delivery.js';
 import { getDelivery, listDeliveries, redeliver, type DeliveryHistory } from '../domain/delivery-history.js';
@@ -12,7 +12,7 @@ type DeclaredMethods<H> = { [K in keyof H as string extends K ? never : K]: H[K]
 
 export interface HooksServiceDeps {
   webhooks: WebhookStore;
-  tests: TestDeliveries;
+  tests: TestDeliveries<repository.Push>;
   deliveries: DeliveryHistory;
 }
 

@@ -37,6 +37,7 @@ export function userMessage(user: User): identity.UserInput {
     allow_git_hook: user.allow_git_hook,
     allow_import_local: user.allow_import_local,
     type: user.type,
+    num_stars: user.num_stars,
   };
 }
 

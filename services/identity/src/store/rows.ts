@@ -32,6 +32,7 @@ export function toUser(row: UserRow): User {
     allow_git_hook: row.allow_git_hook,
     allow_import_local: row.allow_import_local,
     allow_create_organization: row.allow_create_organization,
+    num_stars: row.num_stars,
     created_at: row.created_at,
     updated_at: row.updated_at,
     last_login: row.last_login,

@@ -133,7 +133,7 @@ export class MemoryStore implements IdentityStore {
       async insertUser(fields: UserFields, created?: Date) {
         if ([...draft.users.values()].some((u) => u.login.toLowerCase() === fields.login.toLowerCase())) throw new UniqueViolation('login');
         const now = created ?? new Date();
-        const user: User = { ...fields, id: id(), created_at: now, updated_at: now };
+        const user: User = { ...fields, id: id(), num_stars: 0, created_at: now, updated_at: now };
         draft.users.set(user.id, user);
         return user;
       },

@@ -11,7 +11,9 @@ import {
 } from '@anvil/kit';
 import { decodeEvent } from '@anvil/proto';
 import { createDb, type IdentityDb } from '../../src/store/db.js';
-import { newRunId, Teardown, testDatabase, testEventBus, testGrpcServer, type TestGrpcServer } from '../../../../test/support/int-testbed.js';
+import {
+  newRunId, publishTestEvent, Teardown, testDatabase, testEventBus, testGrpcServer, type TestGrpcServer,
+} from '../../../../test/support/int-testbed.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
 
@@ -33,6 +35,8 @@ export interface IdentityTestEvents {
   seen: SeenEvent[];
   /** The first event on `subject` whose payload matches, waiting up to 5 s for it to arrive. */
   eventOf(subject: string, match: (payload: Record<string, any>) => boolean): Promise<SeenEvent>;
+  /** Publishes another service's event (`repository.star.added`) for identity's consumers; answers its id. */
+  publish(subject: string, type: string, payload: object, id?: string): Promise<string>;
 }
 
 export interface IdentityTestbed {
@@ -40,8 +44,11 @@ export interface IdentityTestbed {
   runId: string;
   databaseUrl: string;
   db: IdentityDb;
-  /** Starts the outbox relay into a namespace of this run's own; its stream is deleted by close(). */
-  events(): Promise<IdentityTestEvents>;
+  /**
+   * Starts the outbox relay into a namespace of this run's own; its stream is deleted by
+   * close(). A short `duplicateWindowMs` lets a test republish an event id (a redelivery).
+   */
+  events(options?: { duplicateWindowMs?: number }): Promise<IdentityTestEvents>;
   /** Serves `services` over gRPC until close(). */
   serve(services: GrpcServerOptions['services']): Promise<TestGrpcServer>;
   close(): Promise<void>;
@@ -62,9 +69,9 @@ export async function identityTestbed(name: string): Promise<IdentityTestbed> {
     return {
       log, runId, databaseUrl: database.url, db,
 
-      async events() {
+      async events(options = {}) {
         const namespace = `anvil_test_${name}_${runId}`;
-        const { bus, close } = await testEventBus(`identity-${name}-test`, namespace, log);
+        const { bus, close } = await testEventBus(`identity-${name}-test`, namespace, log, options);
         teardown.add(close);
         // Listening starts before the relay does, so no event is missed.
         const seen: SeenEvent[] = [];
@@ -89,7 +96,10 @@ export async function identityTestbed(name: string): Promise<IdentityTestbed> {
             await new Promise((resolve) => setTimeout(resolve, 20));
           }
         }
-        return { bus, relay, onPublished: () => relay.kick(), seen, eventOf };
+        return {
+          bus, relay, onPublished: () => relay.kick(), seen, eventOf,
+          publish: (subject, type, payload, id) => publishTestEvent(bus, subject, type, payload, id),
+        };
       },
 
       async serve(services) {

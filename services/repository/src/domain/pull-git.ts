@@ -5,12 +5,26 @@
 import { DomainError, notFound, type Caller } from '@anvil/kit';
 import { resolveRepository, type RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
-import type { FileChange, TrialMerge } from '../git/pull-git.js';
 import type { CommitParts, Signature } from './commit-writing.js';
 import type { RawCommit } from './commits.js';
 import { cutDiffAroundLine } from './diff-hunk.js';
 
-/** The git operations pull requests need over one bare repository. */
+/** Two commits merged in memory: the merged tree (with conflict markers where `conflicts` is not empty). */
+export interface TrialMerge {
+  tree: string;
+  conflicts: string[];
+}
+
+/** One file changed between two commits (renames detected; line counts 0 for binary files). */
+export interface FileChange {
+  filename: string;
+  status: 'added' | 'removed' | 'modified' | 'renamed';
+  additions: number;
+  deletions: number;
+  previousFilename: string;
+}
+
+/** The git operations pull requests need over one bare repository (git/pull-git-port.ts implements it). */
 export interface PullGit {
   resolve(revision: string): Promise<string | undefined>;
   /** Full ref names → object ids in one git process; absent refs are left out. */

@@ -6,6 +6,7 @@ import { isValidRefName } from '@anvil/kit';
 import { RefUpdateConflict } from './branches.js';
 import { git, GitError, isObjectId, runGit, type GitCommand } from './command.js';
 import { commitTree, type Signature } from './file-changes-git.js';
+import type { FileChange, TrialMerge } from '../domain/pull-git.js';
 
 const need = (...ids: string[]) => {
   for (const id of ids) if (!isObjectId(id)) throw new GitError([], null, `not an object id: ${id}`);
@@ -76,12 +77,6 @@ export async function divergence(gitDir: string, base: string, head: string): Pr
   return { ahead: ahead || 0, behind: behind || 0 };
 }
 
-export interface TrialMerge {
-  /** The merged tree (with conflict markers where `conflicts` is not empty). */
-  tree: string;
-  conflicts: string[];
-}
-
 /** Merges two commits in memory (`merge-tree --write-tree`): the tree and conflicting paths. */
 export async function trialMerge(gitDir: string, ours: string, theirs: string): Promise<TrialMerge> {
   need(ours, theirs);
@@ -90,14 +85,6 @@ export async function trialMerge(gitDir: string, ours: string, theirs: string): 
   const out = await runGit(cmd, { answerExitCodes: [1] });
   const [tree, ...paths] = out.split('\0').filter(Boolean);
   return { tree: tree.trim(), conflicts: [...new Set(paths)] };
-}
-
-export interface FileChange {
-  filename: string;
-  status: 'added' | 'removed' | 'modified' | 'renamed';
-  additions: number;
-  deletions: number;
-  previousFilename: string;
 }
 
 /** Files changed from `from` to `to` (renames detected), with line counts (binary: 0). */

@@ -7,6 +7,7 @@ import type { MigrationStore, MigrationWriter, MirrorRecord } from '../domain/mi
 import type { RepositoryEvent, RepositoryStore } from '../domain/store.js';
 import type { RepositoryDb, RepositoryTx } from './db.js';
 import { writer as repositoryWriter } from './repositories.js';
+import { dropRepositoryStars } from './stars.js';
 
 function migrationWriter(tx: RepositoryTx, published: RepositoryEvent[]): MigrationWriter {
   return {
@@ -69,13 +70,19 @@ export function migrationStore(db: RepositoryDb, repositories: RepositoryStore, 
       await db.repositoryMigration.updateMany({ where: { repository_id: BigInt(repositoryId) }, data: { progress, progress_at: new Date() } });
     },
     async removeAbandonedMigrations(before) {
-      // One statement, so two replicas sweeping at once remove each row once.
-      const rows = await db.$queryRaw<Array<{ id: bigint }>>`
-        DELETE FROM repository r USING repository_migration m
-        WHERE m.repository_id = r.id AND r.status = 'migrating' AND m.progress_at < ${before}
-        RETURNING r.id`;
-      if (rows.length) await db.repositoryMigration.deleteMany({ where: { repository_id: { in: rows.map((r) => r.id) } } });
-      return rows.map((r) => Number(r.id));
+      return db.$transaction(async (tx) => {
+        // Rows another replica is sweeping are skipped, so each is removed once.
+        const rows = await tx.$queryRaw<Array<{ id: bigint }>>`
+          SELECT r.id FROM repository r JOIN repository_migration m ON m.repository_id = r.id
+          WHERE r.status = 'migrating' AND m.progress_at < ${before}
+          FOR UPDATE OF r SKIP LOCKED`;
+        const ids = rows.map((r) => r.id);
+        if (!ids.length) return [];
+        await dropRepositoryStars(tx, ids);
+        await tx.repository.deleteMany({ where: { id: { in: ids } } });
+        await tx.repositoryMigration.deleteMany({ where: { repository_id: { in: ids } } });
+        return ids.map(Number);
+      });
     },
   };
 }

@@ -13,6 +13,7 @@ import { poolOf, type RepositoryDb, type RepositoryTx } from './db.js';
 import { memberTeamsOf, toMemberTeam } from './org-teams.js';
 import { teamRepositoryReader, teamRepositoryWriter } from './team-repositories.js';
 import { ownerReader, toOwner } from './owners.js';
+import { dropRepositoryStars } from './stars.js';
 import { assignableUsers } from './assignees.js';
 import type { MemberTeam } from '../domain/org-access.js';
 
@@ -298,6 +299,7 @@ export function writer(tx: RepositoryTx, published: RepositoryEvent[]): Reposito
       }
     },
     async remove(id) {
+      await dropRepositoryStars(tx, [BigInt(id)]);
       await tx.repository.delete({ where: { id: BigInt(id) } });
     },
     async setCollaboration(repositoryId, userId, mode) {
@@ -337,6 +339,7 @@ export async function removeOwnerRepositories(tx: RepositoryTx, ownerId: number)
   for (const repository of repositories) {
     await tx.outboxEvent.create({ data: outboxRowOf({ kind: 'repo.deleted', repository, actorId: 0 }) });
   }
+  await dropRepositoryStars(tx, rows.map((row) => row.id));
   await tx.repository.deleteMany({ where: { owner_id: BigInt(ownerId) } });
   return repositories;
 }
