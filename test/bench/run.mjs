@@ -80,7 +80,7 @@ async function systemEnv(dataDir, suffix = '') {
     ANVIL_COLLABORATION_ADDR: `127.0.0.1:${collaboration}`, ANVIL_HOOKS_ADDR: `127.0.0.1:${hooks}`,
     ANVIL_REPOSITORY_HTTP_ADDR: `127.0.0.1:${repositoryHttp}`,
     ANVIL_ADMIN_USERNAME: admin.username, ANVIL_ADMIN_PASSWORD: admin.password, ANVIL_ADMIN_EMAIL: admin.email,
-    ANVIL_LOG_LEVEL: 'warn',
+    ANVIL_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     // e.g. BENCH_NODE_OPTIONS="--require $PWD/test/bench/cpu-profile.cjs" to profile every process
     // (Node 20 refuses --cpu-prof in NODE_OPTIONS).
     ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),

@@ -89,7 +89,7 @@ await runService<CollaborationDb, CollaborationTx, Contexts>({
       .then((count) => count && (deps.relay.kick(), deps.log.info({ count }, 'announced the issue counts of existing repositories')))
       .catch((err: unknown) => deps.log.warn({ err }, 'announcing existing issue counts stopped'));
     return [
-      identityUserConsumer(deps.log), repositoryConsumer(deps.log), pushConsumer(deps.log, () => pullGit),
+      identityUserConsumer(deps.log), repositoryConsumer(deps.log), pushConsumer(deps.log, deps.db, () => pullGit),
       autoMergeConsumer(deps.log, all, () => merger), notificationConsumer(),
     ];
   },

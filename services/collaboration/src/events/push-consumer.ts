@@ -1,12 +1,12 @@
 // Consumes the repository service's push event: every open pull request whose head or base is
-// the pushed branch gets its git facts again (domain/pull-sync.ts), in one transaction with
-// the events that says so. Idempotent: a redelivered push finds the facts already stored.
-import type { ConsumerOptions, Logger, RepositoryScope } from '@anvil/kit';
+// the pushed branch gets its git facts again (domain/pull-sync.ts), stored in one transaction
+// with the events that say so. Idempotent: a redelivered push finds the facts already stored.
+import type { ConsumerOptions, Logger, ReceivedEvent, RepositoryScope } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
 import type { ChangeContext } from '../domain/issue-store.js';
-import { outcomeOfPush, type PullGitReader } from '../domain/pull-sync.js';
+import { outcomeOfPush, type PullGitReader, type PushOutcome } from '../domain/pull-sync.js';
 import type { CollaborationTx } from '../store/db.js';
-import { openPullsOnBranch, storeFacts, storeManualMerge } from '../store/pull-sync.js';
+import { openPullsOnBranch, storeFacts, storeManualMerge, type OpenPull } from '../store/pull-sync.js';
 import { forgetBranchHead, rememberBranchHead } from '../store/pulls.js';
 
 export const PUSH_CONSUMER = 'collaboration-pull-push';
@@ -24,41 +24,72 @@ export function consumerContextOf(repo: repository.Repository, who: { id?: numbe
   };
 }
 
-export function pushConsumer(log: Logger, git: () => PullGitReader<repository.Repository>): Omit<ConsumerOptions<CollaborationTx>, 'db' | 'bus' | 'log'> {
+interface PreparedPull {
+  pull: OpenPull;
+  base: repository.Repository;
+  outcome: PushOutcome;
+}
+
+/** The pushed branch of a push event, or undefined when no pull can care. */
+function pushedBranch(event: ReceivedEvent): { push: repository.Push; repo: repository.Repository; branch: string } | undefined {
+  const push = event.payload as repository.Push | undefined;
+  const repo = push?.repository;
+  if (!push || !repo?.id || !push.ref.startsWith('refs/heads/')) return undefined;
+  return { push, repo, branch: push.ref.slice('refs/heads/'.length) };
+}
+
+/**
+ * The git facts are asked for in `prepare`, before the event's transaction: one compare per
+ * pull (a repository with thousands of pulls on one base asks thousands), and a transaction
+ * that held the pulls' rows meanwhile outlived its timeout and blocked every merge of the
+ * repository until it did. The transaction then stores them for the pulls whose head is
+ * still the one compared; a pull merged, closed or moved on meanwhile is left to the event
+ * that did it.
+ */
+export function pushConsumer(log: Logger, db: CollaborationTx, git: () => PullGitReader<repository.Repository>): Omit<ConsumerOptions<CollaborationTx>, 'db' | 'bus' | 'log'> {
   return {
     durable: PUSH_CONSUMER,
     filter: 'repository.push',
-    async handle(event, tx) {
-      const push = event.payload as repository.Push | undefined;
-      const repo = push?.repository;
-      if (!push || !repo?.id || !push.ref.startsWith('refs/heads/')) return;
-      const branch = push.ref.slice('refs/heads/'.length);
+    async prepare(event): Promise<PreparedPull[]> {
+      const pushed = pushedBranch(event);
+      if (!pushed || /^0+$/.test(pushed.push.after)) return [];
+      const { repo, branch } = pushed;
+      const prepared: PreparedPull[] = [];
+      for (const pull of await openPullsOnBranch(db, Number(repo.id), branch, { lock: false })) {
+        const fromFork = pull.headRepoId !== pull.repositoryId;
+        let base: repository.Repository = repo;
+        if (fromFork && pull.headRepoId === Number(repo.id)) {
+          // The fork's branch moved: its commits reach the base's refs/pull/<index>/head first.
+          const fetched = await git().fetchForkHead(pull.repositoryId, pull.headRepoId, pull.headBranch, pull.index);
+          if (!fetched) continue;
+          base = fetched.base;
+        }
+        prepared.push({ pull, base, outcome: await outcomeOfPush(git(), { owner: base.owner_login, name: base.name }, { ...pull, fromFork }) });
+      }
+      return prepared;
+    },
+    async handle(event, tx, prepared) {
+      const pushed = pushedBranch(event);
+      if (!pushed) return;
+      const { push, repo, branch } = pushed;
       // The branch's head for the pulls based on it (base.sha), in this push's transaction.
       if (/^0+$/.test(push.after)) {
         await forgetBranchHead(tx, BigInt(repo.id), branch);
         return; // a deleted branch: its pulls keep their last head
       }
       await rememberBranchHead(tx, BigInt(repo.id), branch, push.after, { replace: true });
-      const pulls = await openPullsOnBranch(tx, Number(repo.id), branch);
-      if (!pulls.length) return;
-      const pushed = Number(repo.id);
-      for (const pull of pulls) {
-        const fromFork = pull.headRepoId !== pull.repositoryId;
-        let base: repository.Repository = repo;
-        if (fromFork && pull.headRepoId === pushed) {
-          // The fork's branch moved: its commits reach the base's refs/pull/<index>/head first.
-          const fetched = await git().fetchForkHead(pull.repositoryId, pull.headRepoId, pull.headBranch, pull.index);
-          if (!fetched) continue;
-          base = fetched.base;
-        }
+      const outcomes = (prepared ?? []) as PreparedPull[];
+      if (!outcomes.length) return;
+      const current = new Map((await openPullsOnBranch(tx, Number(repo.id), branch)).map((p) => [p.issueId, p]));
+      for (const { pull, base, outcome } of outcomes) {
+        if (current.get(pull.issueId)?.headSha !== pull.headSha) continue;
         const context = consumerContextOf(base, push.pusher ?? undefined);
-        const outcome = await outcomeOfPush(git(), { owner: base.owner_login, name: base.name }, { ...pull, fromFork });
         if (outcome.kind === 'synchronized') await storeFacts(tx, context, pull, outcome.facts);
         else if (outcome.kind === 'merged') {
           await storeManualMerge(tx, context, pull, { headSha: outcome.headSha, mergeCommitSha: outcome.mergeCommitSha, mergedById: Number(push.pusher?.id ?? 0) });
         }
       }
-      log.debug({ repository: repo.id, branch, pulls: pulls.length }, 'pull requests updated after a push');
+      log.debug({ repository: repo.id, branch, pulls: outcomes.length }, 'pull requests updated after a push');
     },
   };
 }

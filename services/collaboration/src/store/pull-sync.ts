@@ -26,7 +26,7 @@ export interface OpenPull {
  * Locks the issue rows first (by id), as every other pull writer does (markMerged), so a
  * push and a merge recording the same pull wait for each other instead of deadlocking.
  */
-export async function openPullsOnBranch(tx: CollaborationTx, repositoryId: number, branch: string): Promise<OpenPull[]> {
+export async function openPullsOnBranch(tx: CollaborationTx, repositoryId: number, branch: string, options: { lock: boolean } = { lock: true }): Promise<OpenPull[]> {
   const id = BigInt(repositoryId);
   // The pushed branch is the base of pulls of this repository, or the head of pulls whose
   // head lives here: pulls of this repository from its own branches, and pulls of other
@@ -37,7 +37,7 @@ export async function openPullsOnBranch(tx: CollaborationTx, repositoryId: numbe
     WHERE NOT i.is_closed AND NOT pr.has_merged
       AND ((pr.repository_id = ${id} AND pr.base_branch = ${branch}) OR (pr.head_repo_id = ${id} AND pr.head_branch = ${branch}))
     ORDER BY i.id
-    FOR UPDATE OF i`;
+    ${options.lock ? Prisma.sql`FOR UPDATE OF i` : Prisma.empty}`;
   return rows.map((r) => ({
     issueId: Number(r.issue_id), index: Number(r.index), repositoryId: Number(r.repository_id), baseBranch: r.base_branch,
     headBranch: r.head_branch, headRepoId: Number(r.head_repo_id), headSha: r.head_sha,

@@ -28,7 +28,18 @@ export interface ConsumerOptions<Tx extends SqlClient> {
   db: TransactionalSqlClient<Tx>;
   bus: EventBus;
   log: Logger;
-  handle(event: ReceivedEvent, tx: Tx): Promise<void>;
+  /**
+   * `prepared` is what `prepare` returned for this event, if the consumer has one.
+   */
+  handle(event: ReceivedEvent, tx: Tx, prepared?: unknown): Promise<void>;
+  /**
+   * Slow work (git, other services) done BEFORE the event's transaction opens, so the
+   * transaction holds its row locks only for the writes: a transaction that waited on
+   * gRPC calls would hold them for as long, blocking requests that write the same rows (and
+   * outlive its own timeout). Its result reaches `handle`, which must check that what it
+   * read still holds. Redelivered events prepare again.
+   */
+  prepare?(event: ReceivedEvent): Promise<unknown>;
   /**
    * Called once per transaction, after its events were handled and before it commits: a
    * handler may gather its writes and make them here, as one statement for the batch.
@@ -82,16 +93,29 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
     };
   };
 
+  /** The consumer's `prepare` for one event, telling JetStream the event is in hand meanwhile. */
+  const prepareOf = async (m: JsMsg, event: ReceivedEvent): Promise<unknown> => {
+    if (!options.prepare) return undefined;
+    // ack_wait is 30 s: a long preparation would otherwise be delivered again meanwhile.
+    const beat = setInterval(() => m.working(), 10_000);
+    try {
+      return await options.prepare(event);
+    } finally {
+      clearInterval(beat);
+    }
+  };
+
   /** One event in its own transaction; a failure is nak'ed for a later redelivery. */
   const handleOne = async (m: JsMsg) => {
     const id = idOf(m);
     try {
       const event = eventOf(m);
+      const prepared = await prepareOf(m, event);
       const fresh = await inConsumerSpan(durable, event.subject, m.headers, () =>
         options.db.$transaction(async (tx) => {
           const inserted = await tx.$executeRawUnsafe(
             'INSERT INTO processed_event (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', durable, id);
-          if (inserted === 1) await options.handle(event, tx);
+          if (inserted === 1) await options.handle(event, tx, prepared);
           await options.flush?.(tx);
           return inserted === 1;
         }),
@@ -110,17 +134,18 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
     if (batch.length === 1) return handleOne(batch[0]);
     let handled: Set<JsMsg>;
     try {
-      const events = batch.map((m) => ({ m, event: eventOf(m) }));
+      const events: Array<{ m: JsMsg; event: ReceivedEvent; prepared?: unknown }> = batch.map((m) => ({ m, event: eventOf(m) }));
+      for (const e of events) e.prepared = await prepareOf(e.m, e.event);
       handled = await options.db.$transaction(async (tx) => {
         const inserted = await tx.$queryRawUnsafe<Array<{ event_id: string }>>(
           'INSERT INTO processed_event (consumer, event_id) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING RETURNING event_id',
           durable, [...new Set(events.map((e) => e.event.id))]);
         const fresh = new Set(inserted.map((r) => r.event_id));
         const done = new Set<JsMsg>();
-        for (const { m, event } of events) {
+        for (const { m, event, prepared } of events) {
           // A message repeated within the batch is handled once.
           if (!fresh.delete(event.id)) continue;
-          await inConsumerSpan(durable, event.subject, m.headers, () => options.handle(event, tx));
+          await inConsumerSpan(durable, event.subject, m.headers, () => options.handle(event, tx, prepared));
           done.add(m);
         }
         await options.flush?.(tx);
