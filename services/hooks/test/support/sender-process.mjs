@@ -1,8 +1,7 @@
 // One replica's sender pool in a process of its own, for the test that kills it with
 // SIGKILL mid-send. Runs the built service (dist/); env: DATABASE_URL, LEASE_MS, SECRET_KEY.
-import { createLogger, hostList, outboundDispatcher, secretBox } from '@anvil/kit';
+import { createLogger, hostList, listenForNotifications, outboundDispatcher, secretBox } from '@anvil/kit';
 import { startSenders } from '../../dist/delivery/sender.js';
-import { listenForNotifications } from '../../dist/delivery/wakeup.js';
 import { createDb } from '../../dist/store/db.js';
 import { DELIVERY_CHANNEL, deliveryQueue } from '../../dist/store/deliveries.js';
 
@@ -13,5 +12,5 @@ const pool = startSenders({
   queue: deliveryQueue(db, secretBox(process.env.SECRET_KEY, 'webhook secrets')), dispatcher, timeoutMs: 10_000, leaseMs: Number(process.env.LEASE_MS), log,
   policy: { maxAttempts: 3, backoffMs: 50 }, senders: 8, maxPerHost: 8,
 });
-listenForNotifications(process.env.DATABASE_URL, { [DELIVERY_CHANNEL]: pool.kick }, log);
+listenForNotifications(process.env.DATABASE_URL, { [DELIVERY_CHANNEL]: pool.kick }, log, 'webhook deliveries');
 process.send?.('ready');
