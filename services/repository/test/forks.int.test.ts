@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { decodeEvent } from '@anvil/proto';
-import { SYSTEM } from '@anvil/kit';
+import { SYSTEM, type Caller } from '@anvil/kit';
 import { fetchForkHead, resolveForkPair } from '../src/domain/fork-heads.js';
 import { forkRepository, listForks, withParents } from '../src/domain/forks.js';
 import { createRepository, deleteRepository, getRepositoryById, resolveRepository, type RepositoryDeps } from '../src/domain/repositories.js';
@@ -30,6 +30,11 @@ async function events(subject: string) {
   return rows.map((r) => decodeEvent<any>(r.type, r.payload));
 }
 
+/** Forks and lists as the service does: the repository forked resolved for the caller first. */
+const forkAs = async (ownerLogin: string, name: string, options: Parameters<typeof forkRepository>[2], who: Caller) =>
+  forkRepository(deps, await resolveRepository(deps.store, ownerLogin, name, who), options, who);
+const forksOf = async (ownerLogin: string, name: string, who: Caller, offset: number, limit: number) =>
+  listForks(deps.store, await resolveRepository(deps.store, ownerLogin, name, who), who, offset, limit);
 const forksCount = async (id: number) => (await db.repository.findUniqueOrThrow({ where: { id: BigInt(id) } })).num_forks;
 
 beforeAll(async () => {
@@ -47,7 +52,7 @@ describe('forks over PostgreSQL and git', () => {
     const parentDir = storage.pathOf('ada', 'engine');
     await commitInitialFiles(parentDir, 'feature', { 'f.txt': 'f\n' }, 'Feature\n', { name: 'Ada', email: 'ada@example.com' });
 
-    const fork = await forkRepository(deps, 'ada', 'engine', { organization: '', name: '' }, bob);
+    const fork = await forkAs('ada', 'engine', { organization: '', name: '' }, bob);
     expect(fork).toMatchObject({ permission: 'owner', repository: { name: 'engine', owner_login: 'bob', fork_id: parent.repository.id, description: 'the original', private: false } });
     expect(await listRefs(storage.pathOf('bob', 'engine'))).toEqual(await listRefs(parentDir));
     expect(await forksCount(parent.repository.id)).toBe(1);
@@ -59,10 +64,10 @@ describe('forks over PostgreSQL and git', () => {
 
   it('refuses a second fork by the same owner and a name already taken, with nothing created', async () => {
     const bob = caller(2, 'bob');
-    await expect(forkRepository(deps, 'ada', 'engine', { organization: '', name: 'other' }, bob)).rejects.toMatchObject({ kind: 'already_exists', reason: 'already_forked' });
+    await expect(forkAs('ada', 'engine', { organization: '', name: 'other' }, bob)).rejects.toMatchObject({ kind: 'already_exists', reason: 'already_forked' });
     const cat = await owner(3, 'cat');
     await createRepository(deps, input(3, 'engine', { auto_init: false }), cat);
-    await expect(forkRepository(deps, 'ada', 'engine', { organization: '', name: '' }, cat)).rejects.toMatchObject({ kind: 'already_exists', reason: 'repo_exists' });
+    await expect(forkAs('ada', 'engine', { organization: '', name: '' }, cat)).rejects.toMatchObject({ kind: 'already_exists', reason: 'repo_exists' });
     expect(await db.repository.count({ where: { owner_id: 3n } })).toBe(1);
   });
 
@@ -70,7 +75,7 @@ describe('forks over PostgreSQL and git', () => {
     const moe = await owner(13, 'moe');
     const ned = await owner(14, 'ned');
     await createRepository(deps, input(13, 'blank', { auto_init: false, default_branch: 'trunk' }), moe);
-    const fork = await forkRepository(deps, 'moe', 'blank', { organization: '', name: '' }, ned);
+    const fork = await forkAs('moe', 'blank', { organization: '', name: '' }, ned);
     expect(fork.repository).toMatchObject({ empty: true, default_branch: 'trunk' });
     expect(readFileSync(`${storage.pathOf('ned', 'blank')}/HEAD`, 'utf8').trim()).toBe('ref: refs/heads/trunk');
   });
@@ -79,10 +84,10 @@ describe('forks over PostgreSQL and git', () => {
     const dan = await owner(4, 'dan');
     const eve = await owner(5, 'eve');
     await createRepository(deps, input(4, 'secret', { private: true }), dan);
-    await expect(forkRepository(deps, 'dan', 'secret', { organization: '', name: '' }, eve)).rejects.toMatchObject({ kind: 'not_found' });
-    const fork = await forkRepository(deps, 'dan', 'secret', { organization: '', name: 'mine' }, dan);
+    await expect(forkAs('dan', 'secret', { organization: '', name: '' }, eve)).rejects.toMatchObject({ kind: 'not_found' });
+    const fork = await forkAs('dan', 'secret', { organization: '', name: 'mine' }, dan);
     expect(fork.repository.private).toBe(true);
-    expect((await listForks(deps.store, 'dan', 'secret', dan, 0, 30)).total).toBe(1);
+    expect((await forksOf('dan', 'secret', dan, 0, 30)).total).toBe(1);
     await expect(getRepositoryById(deps.store, fork.repository.id, eve)).rejects.toMatchObject({ kind: 'not_found' });
   });
 
@@ -91,25 +96,25 @@ describe('forks over PostgreSQL and git', () => {
     const gus = await owner(7, 'gus');
     const hal = await owner(8, 'hal');
     await createRepository(deps, input(6, 'lib'), fay);
-    const open = await forkRepository(deps, 'fay', 'lib', { organization: '', name: '' }, gus);
-    const hidden = await forkRepository(deps, 'fay', 'lib', { organization: '', name: '' }, hal);
+    const open = await forkAs('fay', 'lib', { organization: '', name: '' }, gus);
+    const hidden = await forkAs('fay', 'lib', { organization: '', name: '' }, hal);
     await db.repository.update({ where: { id: BigInt(hidden.repository.id) }, data: { private: true } });
-    const seen = await listForks(deps.store, 'fay', 'lib', caller(0, ''), 0, 30);
+    const seen = await forksOf('fay', 'lib', caller(0, ''), 0, 30);
     expect(seen.items.map((f) => f.repository.id)).toEqual([open.repository.id]);
     expect(seen.total).toBe(1);
-    expect((await listForks(deps.store, 'fay', 'lib', hal, 0, 30)).total).toBe(2);
+    expect((await forksOf('fay', 'lib', hal, 0, 30)).total).toBe(2);
   });
 
   it('decrements the counter when a fork is deleted, and a deleted parent leaves its forks standing alone', async () => {
     const ivy = await owner(9, 'ivy');
     const jon = await owner(10, 'jon');
     const parent = await createRepository(deps, input(9, 'tool'), ivy);
-    const fork = await forkRepository(deps, 'ivy', 'tool', { organization: '', name: '' }, jon);
+    const fork = await forkAs('ivy', 'tool', { organization: '', name: '' }, jon);
     expect(await forksCount(parent.repository.id)).toBe(1);
     await deleteRepository(deps, await resolveRepository(deps.store, 'jon', 'tool', jon), jon);
     expect(await forksCount(parent.repository.id)).toBe(0);
 
-    const again = await forkRepository(deps, 'ivy', 'tool', { organization: '', name: 'tool2' }, jon);
+    const again = await forkAs('ivy', 'tool', { organization: '', name: 'tool2' }, jon);
     await deleteRepository(deps, await resolveRepository(deps.store, 'ivy', 'tool', ivy), ivy);
     const alone = await getRepositoryById(deps.store, again.repository.id, jon);
     expect(alone.repository.fork_id).toBeNull();
@@ -121,7 +126,7 @@ describe('forks over PostgreSQL and git', () => {
     const kim = await owner(11, 'kim');
     const lou = await owner(12, 'lou');
     await createRepository(deps, input(11, 'app'), kim);
-    await forkRepository(deps, 'kim', 'app', { organization: '', name: '' }, lou);
+    await forkAs('kim', 'app', { organization: '', name: '' }, lou);
     const forkDir = storage.pathOf('lou', 'app');
     const sha = await commitInitialFiles(forkDir, 'topic', { 'topic.txt': 't\n' }, 'Topic\n', { name: 'Lou', email: 'lou@example.com' });
 

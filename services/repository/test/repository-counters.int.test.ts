@@ -41,7 +41,7 @@ describe('stars', () => {
     const stars = { store: deps.store, stars: starStore(db) };
     await Promise.all([setStar(stars, 'ada', 'starry', bob, true), setStar(stars, 'ada', 'starry', bob, true), setStar(stars, 'ada', 'starry', ada, true)]);
     expect((await row(id)).num_stars).toBe(2);
-    expect((await listStargazers(stars, 'ada', 'starry', ada, 0, 10)).total).toBe(2);
+    expect((await listStargazers(stars, await resolveRepository(stars.store, 'ada', 'starry', ada), 0, 10)).total).toBe(2);
     await setStar(stars, 'ada', 'starry', bob, false);
     await setStar(stars, 'ada', 'starry', bob, false);
     expect((await row(id)).num_stars).toBe(1);

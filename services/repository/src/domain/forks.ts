@@ -6,7 +6,7 @@ import { alreadyExists, DomainError, forbidden, invalid, type Caller } from '@an
 import { canCreateOrgRepository, orgFactsOf, type MemberTeam } from './org-access.js';
 import type { Owner } from './owner.js';
 import { permissionOf } from './permission.js';
-import { resolveRepository, withPermissions, type RepositoryAccess, type RepositoryDeps } from './repositories.js';
+import { withPermissions, type RepositoryAccess, type RepositoryDeps } from './repositories.js';
 import { validateRepositoryName } from './repository.js';
 import type { RepositoryStore, RepositoryWithOwner } from './store.js';
 
@@ -39,10 +39,10 @@ async function forkOwner(store: RepositoryStore, organization: string, caller: C
  * into the staging area and reaches its name inside the transaction that inserts the row and
  * its repo.created event; the parent's counter moves in that same transaction.
  */
-export async function forkRepository(deps: RepositoryDeps, ownerLogin: string, name: string, input: ForkInput, caller: Caller): Promise<RepositoryAccess> {
+/** `base` is the repository forked, resolved for the caller (the route table asked for read access). */
+export async function forkRepository(deps: RepositoryDeps, base: RepositoryAccess, input: ForkInput, caller: Caller): Promise<RepositoryAccess> {
   const { store, git, settings } = deps;
   if (caller.userId <= 0) throw new DomainError('unauthenticated', 'token is required');
-  const base = await resolveRepository(store, ownerLogin, name, caller);
   const { owner, teams } = await forkOwner(store, input.organization, caller);
   const forkName = input.name || base.repository.name;
   validateRepositoryName(forkName);
@@ -101,8 +101,7 @@ export async function forkRepository(deps: RepositoryDeps, ownerLogin: string, n
 }
 
 /** GET /repos/{o}/{r}/forks: the forks the caller may see, oldest first, with their total. */
-export async function listForks(store: RepositoryStore, ownerLogin: string, name: string, caller: Caller, offset: number, limit: number): Promise<{ items: RepositoryAccess[]; total: number }> {
-  const base = await resolveRepository(store, ownerLogin, name, caller);
+export async function listForks(store: RepositoryStore, base: RepositoryAccess, caller: Caller, offset: number, limit: number): Promise<{ items: RepositoryAccess[]; total: number }> {
   const { items, total } = await store.search({
     viewerId: caller.userId, viewerIsAdmin: caller.isAdmin, viewerRestricted: caller.restricted, q: '', owner_id: 0, exclusive: false,
     includeCollaborative: false, onlyCollaborative: false, visibility: caller.scopes.includes('public-only') ? 'public' : '',

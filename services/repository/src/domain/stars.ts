@@ -3,7 +3,7 @@
 // changes nothing; a repository the caller cannot see is 404 whatever they ask.
 import { notFound, type Caller } from '@anvil/kit';
 import type { Owner } from './owner.js';
-import { resolveRepository } from './repositories.js';
+import { resolveRepository, type RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 
 export interface StarStore {
@@ -31,7 +31,7 @@ export async function checkStar(deps: StarDeps, owner: string, name: string, cal
   if (!(await deps.stars.isStarring(caller.userId, repository.id))) throw notFound('The target couldn\'t be found.', 'not_starring');
 }
 
-export async function listStargazers(deps: StarDeps, owner: string, name: string, caller: Caller, offset: number, limit: number) {
-  const { repository } = await resolveRepository(deps.store, owner, name, caller);
+/** Who stars `access`'s repository; the gateway's route table checked the caller may read it. */
+export async function listStargazers(deps: StarDeps, { repository }: RepositoryAccess, offset: number, limit: number) {
   return deps.stars.stargazers(repository.id, offset, limit);
 }

@@ -127,14 +127,13 @@ export function repositoryService(deps: RepositoryDeps): ServiceImplementation<r
       const { items, total } = await searchRepositories(store, searchFilterOf(request, caller), caller);
       return { repositories: (await withParents(store, items)).map(accessReply), total };
     },
-    async ForkRepository(request, { caller }) {
-      const ref = request.ref ?? { owner: '', name: '' };
-      return accessReply(await forkRepository(deps, ref.owner, ref.name, { organization: request.organization, name: request.name }, caller));
+    async ForkRepository(request, context) {
+      const base = await repositoryOf(store, refOf(request), context);
+      return accessReply(await forkRepository(deps, base, { organization: request.organization, name: request.name }, context.caller));
     },
-    async ListForks(request, { caller }) {
-      const ref = request.ref ?? { owner: '', name: '' };
+    async ListForks(request, context) {
       const { offset, limit } = pageOf(request.page);
-      const { items, total } = await listForks(store, ref.owner, ref.name, caller, offset, limit);
+      const { items, total } = await listForks(store, await repositoryOf(store, refOf(request), context), context.caller, offset, limit);
       return { repositories: items.map(accessReply), total };
     },
     async ListCollaborators(request, context) {

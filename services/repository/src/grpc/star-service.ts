@@ -3,7 +3,7 @@ import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import { checkStar, listStargazers, setStar, type StarDeps } from '../domain/stars.js';
 import { ownerUserMessage } from './messages.js';
-import { pageOf, refOf } from './requests.js';
+import { pageOf, refOf, repositoryOf } from './requests.js';
 
 export const STAR_SERVICE_NAME = 'anvil.repository.v1.StarService';
 
@@ -18,10 +18,9 @@ export function starService(deps: StarDeps): ServiceImplementation<repository.St
       await checkStar(deps, request.owner, request.name, caller);
       return {};
     },
-    async ListStargazers(request, { caller }) {
-      const ref = refOf(request);
+    async ListStargazers(request, context) {
       const { offset, limit } = pageOf(request.page);
-      const { users, total } = await listStargazers(deps, ref.owner, ref.name, caller, offset, limit);
+      const { users, total } = await listStargazers(deps, await repositoryOf(deps.store, refOf(request), context), offset, limit);
       return { users: users.map(ownerUserMessage), total };
     },
     async ListStarredRepositories(request) {
