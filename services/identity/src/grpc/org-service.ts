@@ -105,17 +105,7 @@ export function orgService(orgs: Orgs): OrgServiceImplementation {
     },
 
     async CreateTeam(request, { caller }) {
-      const { team, org } = await createTeam(orgs, caller, {
-        org: request.org,
-        name: request.name,
-        description: request.description,
-        permission: request.permission,
-        units: request.units,
-        units_map: request.units_map,
-        includes_all_repositories: request.includes_all_repositories,
-        can_create_org_repo: request.can_create_org_repo,
-        visibility: request.visibility,
-      });
+      const { team, org } = await createTeam(orgs, caller, { org: request.org, ...teamSettingsOf(request) });
       return teamMessage(team, org);
     },
 
@@ -125,17 +115,7 @@ export function orgService(orgs: Orgs): OrgServiceImplementation {
     },
 
     async EditTeam(request, { caller }) {
-      const { team, org } = await editTeam(orgs, caller, {
-        id: Number(request.id),
-        name: request.name,
-        description: request.description,
-        permission: request.permission,
-        units: request.units,
-        units_map: request.units_map,
-        includes_all_repositories: request.includes_all_repositories,
-        can_create_org_repo: request.can_create_org_repo,
-        visibility: request.visibility,
-      });
+      const { team, org } = await editTeam(orgs, caller, { id: Number(request.id), ...teamSettingsOf(request) });
       return teamMessage(team, org);
     },
 
@@ -167,6 +147,17 @@ export function orgService(orgs: Orgs): OrgServiceImplementation {
       return { teams: page.items.map(({ team, org }) => teamMessage(team, org)), total: page.total };
     },
   };
+}
+
+/**
+ * The team settings CreateTeam and EditTeam both carry, under the names the domain takes
+ * (without the proto3 `optional` markers an EditTeamRequest also holds).
+ */
+type TeamSetting = 'name' | 'description' | 'permission' | 'units' | 'units_map' | 'includes_all_repositories' | 'can_create_org_repo' | 'visibility';
+
+function teamSettingsOf<R extends identity.CreateTeamRequest | identity.EditTeamRequest>(request: R): Pick<R, TeamSetting> {
+  const { name, description, permission, units, units_map, includes_all_repositories, can_create_org_repo, visibility } = request;
+  return { name, description, permission, units, units_map, includes_all_repositories, can_create_org_repo, visibility };
 }
 
 export function orgGrpcService(orgs: Orgs) {
