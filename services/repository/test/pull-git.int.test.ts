@@ -56,7 +56,10 @@ async function repo() {
   return { name, gitDir, work, commit, push, branch, checkout: (b: string, from?: string) => run(['checkout', '-q', '-B', b, ...(from ? [from] : [])], work) };
 }
 
-const merge = (name: string, input: Partial<MergeInput>, caller: Caller = alice) => mergeToRef(deps, 'alice', name, {
+/** Alice's repository `name` resolved for `who`, as the service resolves before it asks git (the gateway's resolution, else its own). */
+const aliceRepo = (name: string, who: Caller = alice) => resolveRepository(tb.deps.store, 'alice', name, who);
+
+const merge = async (name: string, input: Partial<MergeInput>, caller: Caller = alice) => mergeToRef(deps, await aliceRepo(name, caller), {
   baseBranch: 'main', head: 'topic', style: 'merge', message: '', expectedHeadSha: '', pullIndex: 1, pullTitle: 'Add things', deleteHeadBranch: '', ...input,
 }, caller);
 
@@ -88,24 +91,24 @@ describe('comparing a pull request head with its base', () => {
     await r.push('topic', 'main');
 
     const pd: PullGitDeps = deps;
-    expect(await getMergeBase(pd, 'alice', r.name, 'main', 'topic', alice)).toEqual({ mergeBase: fork, baseSha: await r.branch('main'), headSha: head });
-    expect(await countDiverging(pd, 'alice', r.name, 'main', 'topic', alice)).toMatchObject({ ahead: 2, behind: 1 });
-    const stats = await diffStats(pd, 'alice', r.name, 'main', 'topic', { offset: 0, limit: 1 }, alice);
+    expect(await getMergeBase(pd, await aliceRepo(r.name), 'main', 'topic')).toEqual({ mergeBase: fork, baseSha: await r.branch('main'), headSha: head });
+    expect(await countDiverging(pd, await aliceRepo(r.name), 'main', 'topic')).toMatchObject({ ahead: 2, behind: 1 });
+    const stats = await diffStats(pd, await aliceRepo(r.name), 'main', 'topic', { offset: 0, limit: 1 });
     expect(stats).toMatchObject({ additions: 3, deletions: 0, changedFiles: 2, headSha: head });
     expect(stats.files).toEqual([{ filename: 'a.txt', status: 'added', additions: 2, deletions: 0, previousFilename: '' }]);
-    const commits = await listPullCommits(pd, 'alice', r.name, 'main', 'topic', { offset: 0, limit: 30 }, alice);
+    const commits = await listPullCommits(pd, await aliceRepo(r.name), 'main', 'topic', { offset: 0, limit: 30 });
     expect(commits.total).toBe(2);
     expect(commits.commits.map((c) => c.message.trim())).toEqual(['first', 'second']);
-    const diff = await pullDiff(pd, 'alice', r.name, 'main', 'topic', 'diff', alice);
+    const diff = await pullDiff(pd, await aliceRepo(r.name), 'main', 'topic', 'diff');
     expect(diff).toContain('+++ b/a.txt');
     expect(diff).not.toContain('c.txt');
-    expect(await pullDiff(pd, 'alice', r.name, 'main', 'topic', 'patch', alice)).toContain('Subject: [PATCH 1/2] first');
+    expect(await pullDiff(pd, await aliceRepo(r.name), 'main', 'topic', 'patch')).toContain('Subject: [PATCH 1/2] first');
   });
 
   it('answers not found for a head or base that names no commit, and never hands a revision to git as an option', async () => {
     const r = await repo();
-    await expect(getMergeBase(deps, 'alice', r.name, 'main', 'nope', alice)).rejects.toMatchObject({ reason: 'head_not_found' });
-    await expect(getMergeBase(deps, 'alice', r.name, '--output=/tmp/x', 'main', alice)).rejects.toMatchObject({ reason: 'base_not_found' });
+    await expect(getMergeBase(deps, await aliceRepo(r.name), 'main', 'nope')).rejects.toMatchObject({ reason: 'head_not_found' });
+    await expect(getMergeBase(deps, await aliceRepo(r.name), '--output=/tmp/x', 'main')).rejects.toMatchObject({ reason: 'base_not_found' });
   });
 
   it('finds conflicts before any merge and names the conflicted files', async () => {
@@ -115,7 +118,7 @@ describe('comparing a pull request head with its base', () => {
     await r.checkout('main', 'origin/main');
     await r.commit('README.md', 'main version\n');
     await r.push('topic', 'main');
-    const result = await checkMergeability(deps, 'alice', r.name, 'main', 'topic', alice);
+    const result = await checkMergeability(deps, await aliceRepo(r.name), 'main', 'topic');
     expect(result).toMatchObject({ mergeable: false, conflictedFiles: ['README.md'] });
 
     const before = await r.branch('main');
@@ -196,13 +199,13 @@ describe('merging a pull request', () => {
     expect(result.headBranchDeleted).toBe(true);
     expect((await run(['rev-parse', '--verify', 'refs/heads/topic'], r.gitDir)).code).toBe(1);
     expect(await git(r.gitDir, 'rev-parse', 'refs/pull/1/head')).toBe(head);
-    expect(await getMergeBase(deps, 'alice', r.name, 'main', 'refs/pull/1/head', alice)).toMatchObject({ headSha: head });
+    expect(await getMergeBase(deps, await aliceRepo(r.name), 'main', 'refs/pull/1/head')).toMatchObject({ headSha: head });
   });
 
   it('merges a pull whose head branch is gone from the pull\'s own ref', async () => {
     const r = await diverged();
     const head = await r.branch('topic');
-    expect(await updatePullRef(deps, 'alice', r.name, 1, 'topic', alice)).toBe(head);
+    expect(await updatePullRef(deps, await aliceRepo(r.name), 1, 'topic')).toBe(head);
     await run(['push', 'origin', ':topic'], r.work);
     const result = await merge(r.name, { head: 'refs/heads/topic' });
     expect(result.headSha).toBe(head);
@@ -215,9 +218,9 @@ describe('merging a pull request', () => {
   it('keeps a head in refs/pull/<index>/head for a pull whose branch is later deleted', async () => {
     const r = await diverged();
     const head = await r.branch('topic');
-    expect(await updatePullRef(deps, 'alice', r.name, 7, 'topic', alice)).toBe(head);
+    expect(await updatePullRef(deps, await aliceRepo(r.name), 7, 'topic')).toBe(head);
     await run(['push', 'origin', ':topic'], r.work);
-    expect(await countDiverging(deps, 'alice', r.name, 'main', 'refs/pull/7/head', alice)).toMatchObject({ ahead: 2, headSha: head });
+    expect(await countDiverging(deps, await aliceRepo(r.name), 'main', 'refs/pull/7/head')).toMatchObject({ ahead: 2, headSha: head });
   });
 });
 
@@ -228,7 +231,7 @@ describe('merging under branch protection', () => {
     await r.commit('a.txt', 'a\n');
     await r.push('topic');
     await expect(merge(r.name, {}, bob)).rejects.toMatchObject({ reason: 'not_allowed_to_merge', message: 'User not allowed to merge PR' });
-    await createBranchProtection({ store: tb.deps.store, protections: deps.protections }, await resolveRepository(tb.deps.store, 'alice', r.name, alice), {
+    await createBranchProtection({ store: tb.deps.store, protections: deps.protections }, await aliceRepo(r.name), {
       ...DEFAULT_PROTECTION, ruleName: 'main', enableMergeWhitelist: true, mergeWhitelistUsernames: ['bob'],
     });
     const result = await merge(r.name, {}, bob);
@@ -237,7 +240,7 @@ describe('merging under branch protection', () => {
 
   it('refuses a pull that changes a protected file, with the rule\'s message', async () => {
     const r = await repo();
-    await createBranchProtection({ store: tb.deps.store, protections: deps.protections }, await resolveRepository(tb.deps.store, 'alice', r.name, alice), {
+    await createBranchProtection({ store: tb.deps.store, protections: deps.protections }, await aliceRepo(r.name), {
       ...DEFAULT_PROTECTION, ruleName: 'main', enablePush: true, protectedFilePatterns: '*.lock',
     });
     await r.checkout('topic');
@@ -271,7 +274,7 @@ describe('a merge racing a push', () => {
         };
       },
     };
-    await expect(mergeToRef(racing, 'alice', r.name, {
+    await expect(mergeToRef(racing, await aliceRepo(r.name), {
       baseBranch: 'main', head: 'topic', style: 'merge', message: '', expectedHeadSha: '', pullIndex: 1, pullTitle: 't', deleteHeadBranch: '',
     }, alice)).rejects.toMatchObject({ kind: 'conflict', reason: 'push_out_of_date' });
     expect(await r.branch('main')).toBe(pushed);

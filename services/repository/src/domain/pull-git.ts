@@ -1,10 +1,10 @@
 // What a pull request asks of git, read-only: the commits base and head name, their merge
 // base, how far they diverge, whether they merge cleanly, what changed and the diff text.
 // Pull requests themselves live in collaboration; these are narrow answers over one
-// repository, each after the caller's read permission is checked.
-import { DomainError, notFound, type Caller } from '@anvil/kit';
-import { resolveRepository, type RepositoryAccess } from './repositories.js';
-import type { RepositoryStore } from './store.js';
+// repository, resolved for the caller before they are asked (the gateway's route table asked
+// for read access; grpc/requests.ts repositoryOf).
+import { DomainError, notFound } from '@anvil/kit';
+import type { RepositoryAccess } from './repositories.js';
 import type { CommitParts, Signature } from './commit-writing.js';
 import type { RawCommit } from './commits.js';
 import { cutDiffAroundLine } from './diff-hunk.js';
@@ -52,7 +52,6 @@ export interface PullGit {
 export type PullCommitInfo = RawCommit;
 
 export interface PullGitDeps {
-  store: RepositoryStore;
   pullGit(owner: string, name: string): PullGit;
 }
 
@@ -75,8 +74,8 @@ export async function resolveSide(git: PullGit, revision: string, side: 'base' |
   return sha;
 }
 
-export async function openRange(deps: PullGitDeps, owner: string, name: string, base: string, head: string, caller: Caller): Promise<PullRange> {
-  const access = await resolveRepository(deps.store, owner, name, caller);
+/** The commits `base` and head name in `access`'s repository. */
+export async function openRange(deps: PullGitDeps, access: RepositoryAccess, base: string, head: string): Promise<PullRange> {
   const repo = access.repository;
   if (repo.empty) throw notFound('Git Repository is empty.', 'repo_empty');
   const git = deps.pullGit(repo.owner_login, repo.name);
@@ -90,18 +89,18 @@ export async function requireMergeBase(range: PullRange): Promise<string> {
   return base;
 }
 
-export async function getMergeBase(deps: PullGitDeps, owner: string, name: string, base: string, head: string, caller: Caller) {
-  const range = await openRange(deps, owner, name, base, head, caller);
+export async function getMergeBase(deps: PullGitDeps, access: RepositoryAccess, base: string, head: string) {
+  const range = await openRange(deps, access, base, head);
   return { mergeBase: await requireMergeBase(range), baseSha: range.baseSha, headSha: range.headSha };
 }
 
-export async function countDiverging(deps: PullGitDeps, owner: string, name: string, base: string, head: string, caller: Caller) {
-  const range = await openRange(deps, owner, name, base, head, caller);
+export async function countDiverging(deps: PullGitDeps, access: RepositoryAccess, base: string, head: string) {
+  const range = await openRange(deps, access, base, head);
   return { ...(await range.git.divergence(range.baseSha, range.headSha)), baseSha: range.baseSha, headSha: range.headSha };
 }
 
-export async function checkMergeability(deps: PullGitDeps, owner: string, name: string, base: string, head: string, caller: Caller) {
-  const range = await openRange(deps, owner, name, base, head, caller);
+export async function checkMergeability(deps: PullGitDeps, access: RepositoryAccess, base: string, head: string) {
+  const range = await openRange(deps, access, base, head);
   const mergeBase = await range.git.mergeBase(range.baseSha, range.headSha);
   if (!mergeBase) return { mergeable: false, conflictedFiles: [], baseSha: range.baseSha, headSha: range.headSha, mergeBase: '', treeSha: '' };
   const merged = await range.git.trialMerge(range.baseSha, range.headSha);
@@ -109,8 +108,8 @@ export async function checkMergeability(deps: PullGitDeps, owner: string, name: 
 }
 
 /** Files changed from the merge base to head (Gitea's pull files view), one page, and totals over all. */
-export async function diffStats(deps: PullGitDeps, owner: string, name: string, base: string, head: string, page: { offset: number; limit: number }, caller: Caller) {
-  const range = await openRange(deps, owner, name, base, head, caller);
+export async function diffStats(deps: PullGitDeps, access: RepositoryAccess, base: string, head: string, page: { offset: number; limit: number }) {
+  const range = await openRange(deps, access, base, head);
   const mergeBase = await requireMergeBase(range);
   const files = await range.git.changedFiles(mergeBase, range.headSha);
   const additions = files.reduce((n, f) => n + f.additions, 0);
@@ -118,22 +117,22 @@ export async function diffStats(deps: PullGitDeps, owner: string, name: string, 
   return { additions, deletions, changedFiles: files.length, files: files.slice(page.offset, page.offset + page.limit), mergeBase, headSha: range.headSha };
 }
 
-export async function listPullCommits(deps: PullGitDeps, owner: string, name: string, base: string, head: string, page: { offset: number; limit: number }, caller: Caller) {
-  const range = await openRange(deps, owner, name, base, head, caller);
+export async function listPullCommits(deps: PullGitDeps, access: RepositoryAccess, base: string, head: string, page: { offset: number; limit: number }) {
+  const range = await openRange(deps, access, base, head);
   const ids = await range.git.commitsOnHead(range.baseSha, range.headSha);
   return { commits: await range.git.readCommits(ids.slice(page.offset, page.offset + page.limit)), total: ids.length };
 }
 
-export async function pullDiff(deps: PullGitDeps, owner: string, name: string, base: string, head: string, type: string, caller: Caller): Promise<string> {
-  const range = await openRange(deps, owner, name, base, head, caller);
+export async function pullDiff(deps: PullGitDeps, access: RepositoryAccess, base: string, head: string, type: string): Promise<string> {
+  const range = await openRange(deps, access, base, head);
   const mergeBase = await requireMergeBase(range);
   // A patch lists the head's own commits; a diff shows what the head changed since it forked.
   return type === 'patch' ? range.git.diff(range.baseSha, range.headSha, 'patch') : range.git.diff(mergeBase, range.headSha, 'diff');
 }
 
 /** The diff around each line a review comment names (diff-hunk.ts); "" where the diff does not show it. */
-export async function diffHunks(deps: PullGitDeps, owner: string, name: string, base: string, head: string, lines: Array<{ path: string; line: number }>, caller: Caller): Promise<string[]> {
-  const range = await openRange(deps, owner, name, base, head, caller);
+export async function diffHunks(deps: PullGitDeps, access: RepositoryAccess, base: string, head: string, lines: Array<{ path: string; line: number }>): Promise<string[]> {
+  const range = await openRange(deps, access, base, head);
   const mergeBase = await requireMergeBase(range);
   const diff = lines.length ? await range.git.diff(mergeBase, range.headSha, 'diff') : '';
   return lines.map((l) => cutDiffAroundLine(diff, l.path, l.line));

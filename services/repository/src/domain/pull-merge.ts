@@ -11,7 +11,8 @@ import type { BranchProtectionStore } from './branch-protection-store.js';
 import { isBranchName, publishRefMove, pusherOf, type BranchDeps } from './branches.js';
 import { atLeast } from './permission.js';
 import { requireMergeBase, resolveSide, type PullGit, type PullGitDeps } from './pull-git.js';
-import { resolveRepository, type RepositoryAccess } from './repositories.js';
+import type { RepositoryAccess } from './repositories.js';
+import type { RepositoryStore } from './store.js';
 import type { Signature } from './commit-writing.js';
 import type { CommitStatusStore } from './commit-statuses.js';
 import { pusherTeamNames } from './org-access.js';
@@ -51,6 +52,8 @@ export interface MergeResult {
 }
 
 export interface PullMergeDeps extends PullGitDeps {
+  /** Who the pusher is there (teams, for the branch rules' whitelists). */
+  store: RepositoryStore;
   protections: BranchProtectionStore;
   /** Required status checks read the head commit's latest status per context. */
   statuses: Pick<CommitStatusStore, 'latestPerContext'>;
@@ -109,9 +112,11 @@ async function buildMerge(git: PullGit, style: MergeStyle, baseSha: string, head
   return git.commitTree({ tree: merged.tree, parents, message, author: style === 'squash' ? author : committer, committer });
 }
 
-/** Merges head into the base branch. Run it in the repository's write turn. */
-export async function mergeToRef(deps: PullMergeDeps, owner: string, name: string, input: MergeInput, caller: Caller): Promise<MergeResult> {
-  const access = await resolveRepository(deps.store, owner, name, caller);
+/**
+ * Merges head into the base branch of `access`'s repository, resolved for the caller inside
+ * the repository's write turn (its row read there, so archived and the default branch are fresh).
+ */
+export async function mergeToRef(deps: PullMergeDeps, access: RepositoryAccess, input: MergeInput, caller: Caller): Promise<MergeResult> {
   const repo = access.repository;
   if (repo.archived) throw forbidden('repo is archived', 'repo_archived');
   refuseMirrorWrites(repo);
@@ -250,10 +255,8 @@ async function deleteHeadBranch(deps: PullMergeDeps, access: RepositoryAccess, c
 }
 
 /** Points refs/pull/<index>/head at the pull's head so it outlives the head branch. */
-export async function updatePullRef(deps: PullGitDeps, owner: string, name: string, index: number, head: string, caller: Caller): Promise<string> {
-  const access = await resolveRepository(deps.store, owner, name, caller);
+export async function updatePullRef(deps: PullGitDeps, { repository: repo }: RepositoryAccess, index: number, head: string): Promise<string> {
   if (!Number.isSafeInteger(index) || index <= 0) throw invalid('pull index must be positive', 'invalid_index');
-  const repo = access.repository;
   const git = deps.pullGit(repo.owner_login, repo.name);
   const sha = await resolveSide(git, head, 'head');
   await git.setRef(`refs/pull/${index}/head`, sha);

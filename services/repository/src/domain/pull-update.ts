@@ -9,7 +9,7 @@ import { isBranchName, publishRefMove, pusherOf } from './branches.js';
 import { atLeast } from './permission.js';
 import { resolveSide } from './pull-git.js';
 import { rebaseOnto, type PullMergeDeps } from './pull-merge.js';
-import { resolveRepository } from './repositories.js';
+import type { RepositoryAccess } from './repositories.js';
 
 export interface UpdateInput {
   baseBranch: string;
@@ -25,9 +25,8 @@ export interface UpdateResult {
 
 const conflict = (style: string) => new DomainError('conflict', `${style} failed because of conflict`, `${style}_conflict`);
 
-/** Updates the head branch from the base. Run it in the repository's write turn. */
-export async function updatePullHead(deps: PullMergeDeps, owner: string, name: string, input: UpdateInput, caller: Caller): Promise<UpdateResult> {
-  const access = await resolveRepository(deps.store, owner, name, caller);
+/** Updates the head branch of `access`'s repository from the base. Run it (and resolve `access`) in the repository's write turn. */
+export async function updatePullHead(deps: PullMergeDeps, access: RepositoryAccess, input: UpdateInput, caller: Caller): Promise<UpdateResult> {
   const repo = access.repository;
   if (repo.archived) throw forbidden('repo is archived', 'repo_archived');
   const rebase = input.style === 'rebase';
