@@ -60,7 +60,7 @@ export const assigneeRoutes: Route[] = [
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/issues/:index/assignees', operationId: 'issueAddAssignees', access: 'signed', scopes: ['issue'], statusOverrides: CHANGE_STATUSES,
-    repoAccess: 'read',
+    repoAccess: 'write', // Gitea's updateIssueAssignees: CanWriteIssuesOrPulls
     handle: inRepository(async (ctx, call) => {
       const issue = await ctx.deps.services.issues.ChangeIssueAssignees({
         index: indexOf(ctx), assignees: loginsOf(ctx), add: true, assignable: await assignableFor(ctx, call, loginsOf(ctx)),
@@ -70,7 +70,7 @@ export const assigneeRoutes: Route[] = [
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/assignees', operationId: 'issueRemoveAssignees', access: 'signed', scopes: ['issue'], statusOverrides: CHANGE_STATUSES,
-    repoAccess: 'read',
+    repoAccess: 'write', // Gitea's updateIssueAssignees: CanWriteIssuesOrPulls
     handle: inRepository(async (ctx, call) => {
       const issue = await ctx.deps.services.issues.ChangeIssueAssignees({ index: indexOf(ctx), assignees: loginsOf(ctx), add: false }, call.options);
       return ok(presentIssue(issue, call.repo, ctx.caller, ctx.deps.config.rootUrl));

@@ -62,7 +62,7 @@ function changeRoute(method: 'POST' | 'DELETE', path: string, operationId: strin
   const add = method === 'POST';
   return {
     method, path, operationId, access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    repoAccess: 'read',
+    repoAccess: 'write', // Gitea's CreateIssueDependency: CanWriteIssuesOrPulls
     handle: inRepository(async (ctx, call) => {
       const other = await otherIssueOf(ctx, call);
       const issue = await ctx.deps.services.issues.SetIssueDependency({

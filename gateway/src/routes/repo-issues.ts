@@ -108,7 +108,7 @@ export const repoIssueRoutes: Route[] = [
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/issues/:index/deadline', operationId: 'issueEditIssueDeadline', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    repoAccess: 'read',
+    repoAccess: 'write', // Gitea's UpdateIssueDeadline: CanWriteIssuesOrPulls
     handle: inRepository(async (ctx, call) => {
       const body = ctx.body as { due_date?: string | null };
       const issue = await ctx.deps.services.issues.SetIssueDeadline({ index: indexOf(ctx), due_date: timestampOf(body.due_date, 'due_date') }, call.options);
@@ -117,7 +117,7 @@ export const repoIssueRoutes: Route[] = [
   },
   {
     method: 'PUT', path: '/repos/:owner/:repo/issues/:index/lock', operationId: 'issueLockIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    repoAccess: 'read',
+    repoAccess: 'admin', // Gitea's reqAdmin on /lock
     handle: inRepository(async (ctx, call) => {
       const reason = (ctx.body as { lock_reason?: string }).lock_reason ?? '';
       await ctx.deps.services.issues.SetIssueLock({ index: indexOf(ctx), locked: true, reason }, call.options);
@@ -126,7 +126,7 @@ export const repoIssueRoutes: Route[] = [
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/lock', operationId: 'issueUnlockIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    repoAccess: 'read',
+    repoAccess: 'admin', // Gitea's reqAdmin on /lock
     handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.issues.SetIssueLock({ index: indexOf(ctx), locked: false, reason: '' }, call.options);
       return noContent();
@@ -134,7 +134,7 @@ export const repoIssueRoutes: Route[] = [
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/issues/:index/pin', operationId: 'pinIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    repoAccess: 'write',
+    repoAccess: 'admin', // Gitea's reqAdmin on /pin
     handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.issues.PinIssue({ index: indexOf(ctx) }, call.options);
       return noContent();
@@ -142,7 +142,7 @@ export const repoIssueRoutes: Route[] = [
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/pin', operationId: 'unpinIssue', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    repoAccess: 'write',
+    repoAccess: 'admin', // Gitea's reqAdmin on /pin
     handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.issues.UnpinIssue({ index: indexOf(ctx) }, call.options);
       return noContent();
@@ -150,7 +150,7 @@ export const repoIssueRoutes: Route[] = [
   },
   {
     method: 'PATCH', path: '/repos/:owner/:repo/issues/:index/pin/:position', operationId: 'moveIssuePin', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    repoAccess: 'write',
+    repoAccess: 'admin', // Gitea's reqAdmin on /pin
     handle: inRepository(async (ctx, call) => {
       const position = /^\d{1,9}$/.test(ctx.params.position) ? Number(ctx.params.position) : 0;
       await ctx.deps.services.issues.MoveIssuePin({ index: indexOf(ctx), position }, call.options);

@@ -72,7 +72,7 @@ export const repoLabelRoutes: Route[] = [
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/issues/:index/labels', operationId: 'issueAddLabel', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    repoAccess: 'read',
+    repoAccess: 'write', // Gitea's CanWriteIssuesOrPulls
     handle: inRepository(async (ctx, call) => {
       const reply = await ctx.deps.services.labels.AddIssueLabels({ index: idParam(ctx, 'index'), labels: labelTokens(ctx) }, call.options);
       return ok(reply.labels.map(present(ctx, call)));
@@ -80,7 +80,7 @@ export const repoLabelRoutes: Route[] = [
   },
   {
     method: 'PUT', path: '/repos/:owner/:repo/issues/:index/labels', operationId: 'issueReplaceLabels', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    repoAccess: 'read',
+    repoAccess: 'write', // Gitea's CanWriteIssuesOrPulls
     handle: inRepository(async (ctx, call) => {
       const reply = await ctx.deps.services.labels.ReplaceIssueLabels({ index: idParam(ctx, 'index'), labels: labelTokens(ctx) }, call.options);
       return ok(reply.labels.map(present(ctx, call)));
@@ -88,7 +88,7 @@ export const repoLabelRoutes: Route[] = [
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/labels', operationId: 'issueClearLabels', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    repoAccess: 'read',
+    repoAccess: 'write', // Gitea's CanWriteIssuesOrPulls
     handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.labels.ClearIssueLabels({ index: idParam(ctx, 'index') }, call.options);
       return noContent();
@@ -96,7 +96,7 @@ export const repoLabelRoutes: Route[] = [
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/labels/:id', operationId: 'issueRemoveLabel', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    repoAccess: 'read',
+    repoAccess: 'write', // Gitea's CanWriteIssuesOrPulls
     handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.labels.RemoveIssueLabel({ index: idParam(ctx, 'index'), label_id: idParam(ctx, 'id') }, call.options);
       return noContent();

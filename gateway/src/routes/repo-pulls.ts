@@ -5,6 +5,7 @@
 // records it, as Gitea pushes the merge before it marks the pull merged.
 import { DomainError, forbidden, invalid, notFound } from '@anvil/kit';
 import type { collaboration } from '@anvil/proto';
+import { repoAccessRefusal } from '../http/repo-access.js';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
 import { presentCommit } from '@anvil/presenters/commits.js';
 import { pullListJson } from '@anvil/presenters/pull-list-json.js';
@@ -167,6 +168,10 @@ export const repoPullRoutes: Route[] = [
       const pull = await pullOf(ctx, call, ctx.params.index);
       if (pull.has_merged && body.state) throw new DomainError('bad_request', 'cannot change state of this pull request, it was already merged', 'already_merged');
       if (body.base && body.base !== pull.base_branch) {
+        // Changing the base needs write, on a route the poster may use for the rest: the
+        // level is checked here for that one field, with the route table's refusal.
+        const refused = repoAccessRefusal('write', call.access, ctx.caller);
+        if (refused) throw refused;
         // A new base is checked like a new pull: it must exist, and mergeability is asked again.
         const range = { ref: refOf(call), base: `refs/heads/${body.base}`, head: pull.head_sha };
         const checked = await ctx.deps.services.pullGit.CheckMergeability(range, call.options);

@@ -2,9 +2,10 @@
 // commit statuses succeed, one per pull, performed as its doer by the commit status
 // consumer (events/auto-merge-consumer.ts) through the repository service's merge, which
 // still applies every rule. Cancelled by its doer or a repository admin.
-import { alreadyExists, DomainError, forbidden, notFound, type Caller, type RepositoryScope } from '@anvil/kit';
+import { alreadyExists, DomainError, notFound, type Caller, type RepositoryScope } from '@anvil/kit';
 import type { PullDeps } from './pulls.js';
-import { atLeast, requireNotArchived, requireWriter, scopedRepository } from './scope.js';
+import { requireAutoMergeCanceller, requireMergeScheduler } from './issue-rules.js';
+import { requireNotArchived, scopedRepository } from './scope.js';
 
 export interface AutoMerge {
   issueId: number;
@@ -37,7 +38,7 @@ async function openPull(deps: AutoMergeDeps, scope: RepositoryScope | undefined,
 export async function scheduleAutoMerge(deps: AutoMergeDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, input: { style: string; message: string; deleteBranchAfterMerge: boolean }): Promise<void> {
   const { repository, pull } = await openPull(deps, scope, index);
   requireNotArchived(repository);
-  requireWriter(repository);
+  requireMergeScheduler(repository);
   if (pull.hasMerged) throw new DomainError('bad_request', 'The PR is already merged', 'already_merged');
   if (pull.issue.isClosed) throw notFound('The target couldn\'t be found.', 'pull_closed');
   const scheduled = await deps.autoMerges.schedule({
@@ -51,8 +52,6 @@ export async function cancelAutoMerge(deps: AutoMergeDeps, scope: RepositoryScop
   requireNotArchived(repository);
   const scheduled = await deps.autoMerges.find(pull.issue.id);
   if (!scheduled) throw notFound('The target couldn\'t be found.', 'auto_merge_not_found');
-  if (scheduled.doerId !== caller.userId && !atLeast(repository.permission, 'admin')) {
-    throw forbidden('user has no permission to cancel the scheduled auto merge', 'auto_merge_cancel_denied');
-  }
+  requireAutoMergeCanceller(repository, caller, scheduled);
   await deps.autoMerges.remove(pull.issue.id);
 }

@@ -2,11 +2,12 @@
 // commenting needs a signed-in reader, and on a locked issue a writer (or a site admin);
 // editing and deleting need the poster or a writer. Each change publishes Gitea's
 // issue_comment event through the outbox.
-import { forbidden, invalid, notFound, type Caller, type RepositoryScope } from '@anvil/kit';
+import { invalid, notFound, type Caller, type RepositoryScope } from '@anvil/kit';
 import type { ChangeContext } from './issue-store.js';
 import { changeContext, MAX_BODY_LENGTH, type IssueDeps } from './issues.js';
 import { mentionedLogins } from './mentions.js';
-import { atLeast, requireNotArchived, scopedRepository } from './scope.js';
+import { requireCommentEditor, requireMayTalkOn } from './issue-rules.js';
+import { requireNotArchived, scopedRepository } from './scope.js';
 import type { UserProfile } from './users.js';
 
 export interface Comment {
@@ -77,8 +78,7 @@ export async function createComment(deps: CommentDeps, scope: RepositoryScope | 
   const issue = await deps.issues.find(repository.id, index);
   if (!issue) throw notFoundError('issue');
   requireNotArchived(repository);
-  // Gitea: a locked issue takes comments only from those who may write issues, and admins.
-  if (issue.isLocked && !atLeast(repository.permission, 'write') && !caller.isAdmin) throw forbidden('the issue is locked', 'issue_locked');
+  requireMayTalkOn(repository, caller, issue);
   const text = checkBody(body);
   const logins = mentionedLogins(text);
   const mentioned = logins.length ? (await deps.issues.usersByLogin(logins)).map((u) => u.id) : [];
@@ -90,9 +90,7 @@ async function changeable(deps: CommentDeps, scope: RepositoryScope | undefined,
   const repository = scopedRepository(scope);
   const comment = await deps.comments.find(repository.id, id);
   if (!comment) throw notFoundError('comment');
-  if (comment.posterId !== caller.userId && !atLeast(repository.permission, 'write')) {
-    throw forbidden('user should be the poster or have a permission to write to a repo', 'comment_edit_denied');
-  }
+  requireCommentEditor(repository, caller, comment);
   requireNotArchived(repository);
   return { repository, comment };
 }

@@ -7,7 +7,7 @@
 import { DomainError, invalid, notFound, type RepositoryScope } from '@anvil/kit';
 import type { Issue } from './issue-store.js';
 import type { IssueDeps } from './issues.js';
-import { requireNotArchived, requireWriter, scopedRepository, type ScopedRepository } from './scope.js';
+import { requireNotArchived, scopedRepository, type ScopedRepository } from './scope.js';
 
 export interface DependencyStore {
   /** What the issue depends on (blocks: false) or blocks (true), by number, paged. */
@@ -39,7 +39,7 @@ export async function listIssueDependencies(deps: DependencyDeps, scope: Reposit
   return deps.dependencies.list(issue.id, blocks, page);
 }
 
-/** Adds or removes a dependency; answers the other issue, as Gitea does. */
+/** Adds or removes a dependency (writers: the route table's `repoAccess`); answers the other issue, as Gitea does. */
 export async function setIssueDependency(
   deps: DependencyDeps, scope: RepositoryScope | undefined, index: number, otherIndex: number, blocks: boolean, add: boolean, otherRepositoryId = 0,
 ): Promise<Issue> {
@@ -47,7 +47,6 @@ export async function setIssueDependency(
   requireDependencies(repository);
   const [issue, other] = await Promise.all([deps.issues.find(repository.id, index), deps.issues.find(otherRepositoryId || repository.id, otherIndex)]);
   if (!issue || !other) throw issueNotFound();
-  requireWriter(repository);
   requireNotArchived(repository);
   const [dependent, dependency] = blocks ? [other, issue] : [issue, other];
   if (!add) {

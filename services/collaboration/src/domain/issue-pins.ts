@@ -3,7 +3,7 @@
 import { DomainError, notFound, type RepositoryScope } from '@anvil/kit';
 import type { Issue } from './issue-store.js';
 import type { IssueDeps } from './issues.js';
-import { requireNotArchived, requireWriter, scopedRepository } from './scope.js';
+import { requireNotArchived, scopedRepository } from './scope.js';
 
 /** Gitea's `[repository.issue] MAX_PINNED` default. */
 export const MAX_PINNED = 3;
@@ -24,9 +24,9 @@ export interface PinDeps extends IssueDeps {
 
 const issueNotFound = () => notFound('The target couldn\'t be found.', 'issue_not_found');
 
+/** Pins are for repository admins (Gitea's reqAdmin: the route table's `repoAccess: 'admin'`). */
 function writable(scope: RepositoryScope | undefined) {
   const repository = scopedRepository(scope);
-  requireWriter(repository);
   requireNotArchived(repository);
   return repository;
 }

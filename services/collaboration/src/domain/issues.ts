@@ -2,12 +2,13 @@
 // delete, and the due date. Who may do what comes from the permission the gateway resolved
 // (scope.ts): reading needs read; opening an issue needs a signed-in reader; its labels,
 // milestone, assignees and due date are set only by writers (silently dropped for others,
-// as Gitea does); editing needs the poster or a writer; deleting needs an admin.
-import { forbidden, invalid, notFound, type Caller, type RepositoryScope } from '@anvil/kit';
+// as Gitea does); editing needs the poster or a writer (issue-rules.ts); deleting needs an admin.
+import { invalid, notFound, type Caller, type RepositoryScope } from '@anvil/kit';
 import type { ChangeContext, Issue, IssueChange, IssueEventFacts, IssueQuery, IssueStore, NewIssue } from './issue-store.js';
 import { labelEvents } from './issue-changes.js';
 import { mentionedLogins } from './mentions.js';
-import { atLeast, requireNotArchived, requireWriter, scopedRepository, type ScopedRepository } from './scope.js';
+import { requireIssueEditor } from './issue-rules.js';
+import { atLeast, requireNotArchived, scopedRepository, type ScopedRepository } from './scope.js';
 import { profileOfCaller, type UserProfile } from './users.js';
 
 /** Gitea's CreateIssueOption binding: `Required;MaxSize(255)`. */
@@ -191,9 +192,9 @@ export async function editIssue(deps: IssueDeps, scope: RepositoryScope | undefi
   const repository = scopedRepository(scope);
   const current = await deps.issues.find(repository.id, index);
   if (!current) throw issueNotFound();
+  requireIssueEditor(repository, caller, current);
+  // The poster edits the text and the state; only writers the milestone, assignees and due date (Gitea ignores them from others).
   const writer = atLeast(repository.permission, 'write');
-  // Gitea answers a bare 403 to a reader editing someone else's issue.
-  if (!writer && current.posterId !== caller.userId) throw forbidden('user should be the poster or have a permission to write to a repo', 'issue_edit_denied');
   requireNotArchived(repository);
   const change: IssueChange = {};
   // An empty title leaves it as it is (Gitea: `if len(form.Title) > 0`).
@@ -215,11 +216,10 @@ export async function editIssue(deps: IssueDeps, scope: RepositoryScope | undefi
   return edited;
 }
 
-/** POST /issues/{index}/deadline: writers only; null removes it. */
+/** POST /issues/{index}/deadline: writers only (the route table's `repoAccess`); null removes it. */
 export async function setIssueDeadline(deps: IssueDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, dueDate: Date | null): Promise<Issue> {
   const repository = scopedRepository(scope);
   if (!(await deps.issues.find(repository.id, index))) throw issueNotFound();
-  requireWriter(repository);
   requireNotArchived(repository);
   const edited = await deps.issues.edit(changeContext(repository, caller), index, { dueDate }, () => []);
   if (!edited) throw issueNotFound();
@@ -233,19 +233,18 @@ export async function deleteIssue(deps: IssueDeps, scope: RepositoryScope | unde
   if (!(await deps.issues.remove(changeContext(repository, caller), index))) throw issueNotFound();
 }
 
-/** PUT/DELETE /issues/{index}/lock: writers only (Gitea answers 204 whether or not it changed). */
+/** PUT/DELETE /issues/{index}/lock: repository admins (Gitea's reqAdmin: the route table's `repoAccess: 'admin'`); 204 whether or not it changed. */
 export async function setIssueLock(deps: IssueDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, locked: boolean, reason = ''): Promise<void> {
   const repository = scopedRepository(scope);
   const issue = await deps.issues.find(repository.id, index);
   if (!issue) throw issueNotFound();
-  requireWriter(repository);
   requireNotArchived(repository);
   if (issue.isLocked !== locked) await deps.issues.edit(changeContext(repository, caller), index, { isLocked: locked, lockReason: reason.trim() }, () => []);
 }
 
 /**
- * POST/DELETE /issues/{index}/assignees: writers add or remove some assignees (Gitea's
- * updateIssueAssignees answers a bare 403 to others); the rest stay.
+ * POST/DELETE /issues/{index}/assignees: writers (the route table's `repoAccess`) add or
+ * remove some assignees; the rest stay.
  */
 export async function changeIssueAssignees(
   deps: IssueDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, logins: string[], add: boolean, assignable?: number[],
@@ -253,7 +252,6 @@ export async function changeIssueAssignees(
   const repository = scopedRepository(scope);
   const current = await deps.issues.find(repository.id, index);
   if (!current) throw issueNotFound();
-  requireWriter(repository);
   requireNotArchived(repository);
   const named = await userIdsOf(deps, logins, repository, add ? assignable : undefined);
   const kept = current.assignees.map((a) => a.id).filter((id) => !named.includes(id));

@@ -6,7 +6,7 @@ import type { Label } from './issue-store.js';
 import type { CatalogChangeContext } from '../events/label-events.js';
 import { labelEvents } from './issue-changes.js';
 import { changeContext, type IssueDeps } from './issues.js';
-import { requireNotArchived, requireWriter, scopedRepository, type ScopedRepository } from './scope.js';
+import { requireNotArchived, scopedRepository, type ScopedRepository } from './scope.js';
 import { profileOfCaller } from './users.js';
 
 export interface NewLabel {
@@ -86,9 +86,9 @@ export async function getLabel(deps: LabelDeps, scope: RepositoryScope | undefin
   return label;
 }
 
+/** The repository of a label write; the route table asked for write (Gitea's reqRepoWriter). */
 function writable(scope: RepositoryScope | undefined): ScopedRepository {
   const repository = scopedRepository(scope);
-  requireWriter(repository);
   requireNotArchived(repository);
   return repository;
 }
@@ -149,12 +149,11 @@ async function resolve(deps: LabelDeps, repository: ScopedRepository, tokens: st
   return found;
 }
 
-/** Changes the issue's labels to what `next` makes of them; publishes label_updated or label_cleared. */
+/** Changes the issue's labels (writers: the route table's `repoAccess`) to what `next` makes of them; publishes label_updated or label_cleared. */
 async function changeIssueLabels(deps: LabelDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, tokens: string[], next: (current: Label[], named: Label[]) => Label[]): Promise<Label[]> {
   const repository = scopedRepository(scope);
   const issue = await deps.issues.find(repository.id, index);
   if (!issue) throw issueNotFound();
-  requireWriter(repository);
   requireNotArchived(repository);
   const named = await resolve(deps, repository, tokens);
   const labels = keepExclusive(next(issue.labels, named));

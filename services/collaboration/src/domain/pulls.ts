@@ -5,7 +5,7 @@
 import { alreadyExists, DomainError, invalid, notFound, type Caller, type RepositoryScope } from '@anvil/kit';
 import { changeContext, createIssueFields, type IssueDeps } from './issues.js';
 import type { NewPull, Pull, PullGitFacts, PullStore } from './pull-store.js';
-import { requireNotArchived, requireWriter, scopedRepository } from './scope.js';
+import { requireNotArchived, scopedRepository } from './scope.js';
 
 export interface PullDeps extends IssueDeps {
   pulls: PullStore;
@@ -87,11 +87,10 @@ export async function listPulls(deps: PullDeps, scope: RepositoryScope | undefin
   });
 }
 
-/** PATCH /pulls/{index} with `base` (writers): the gateway re-checked the pull against it. */
+/** PATCH /pulls/{index} with `base` (writers: the gateway's route checks it for that field): the gateway re-checked the pull against it. */
 export async function changePullBase(deps: PullDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, baseBranch: string, facts: PullGitFacts): Promise<Pull> {
   const repository = scopedRepository(scope);
   requireNotArchived(repository);
-  requireWriter(repository);
   const pull = await deps.pulls.find(repository.id, index);
   if (!pull) throw pullNotFound();
   if (pull.hasMerged || pull.issue.isClosed) throw new DomainError('invalid', 'cannot change the base of a closed pull request', 'pull_closed');

@@ -5,7 +5,8 @@
 import { forbidden, notFound, type Caller, type RepositoryScope } from '@anvil/kit';
 import type { CommentDeps } from './comments.js';
 import { changeContext } from './issues.js';
-import { atLeast, requireNotArchived, scopedRepository, type ScopedRepository } from './scope.js';
+import { requireMayTalkOn } from './issue-rules.js';
+import { requireNotArchived, scopedRepository, type ScopedRepository } from './scope.js';
 import type { UserProfile } from './users.js';
 
 export interface Reaction {
@@ -50,7 +51,7 @@ async function commentTarget(deps: ReactionDeps, repository: ScopedRepository, c
 
 function mayReact(deps: ReactionDeps, repository: ScopedRepository, caller: Caller, issue: { isLocked: boolean }, content: string): void {
   requireNotArchived(repository);
-  if (issue.isLocked && !atLeast(repository.permission, 'write') && !caller.isAdmin) throw forbidden('the issue is locked', 'issue_locked');
+  requireMayTalkOn(repository, caller, issue);
   if (!deps.allowedReactions.includes(content)) throw forbidden(`'${content}' is not an allowed reaction`, 'reaction_not_allowed');
 }
 

@@ -1,7 +1,7 @@
 // The repository a call works in, as the gateway resolved it for the caller and sent in
 // the signed metadata (kit grpc/repository-scope.ts). Collaboration never asks the
 // repository service on a request: it trusts this, and refuses a call that lacks it.
-import { atLeast, forbidden, notFound, toAccessMode, type AccessMode, type RepositoryScope } from '@anvil/kit';
+import { forbidden, notFound, toAccessMode, type AccessMode, type RepositoryScope } from '@anvil/kit';
 
 export { atLeast, type AccessMode } from '@anvil/kit';
 
@@ -32,11 +32,6 @@ export function scopedRepository(scope: RepositoryScope | undefined): ScopedRepo
     id: Number(repo.id), ownerId: Number(repo.owner_id), ownerLogin: repo.owner_login, ownerIsOrg: scope.owner?.type === 'organization',
     name: repo.name, isPrivate: repo.private, isArchived: repo.archived, permission, scope,
   };
-}
-
-/** Gitea's reqRepoWriter for issues. */
-export function requireWriter(repo: ScopedRepository): void {
-  if (!atLeast(repo.permission, 'write')) throw forbidden('user should have a permission to write to a repo', 'repo_permission_denied');
 }
 
 /** Gitea's mustNotBeArchived: every issue write in an archived repository is refused (423 at the gateway). */
