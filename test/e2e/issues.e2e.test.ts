@@ -225,6 +225,52 @@ describe('who may see and change issues', () => {
     expect((await anonymous.get(`${base}/issues/1`)).body.title).toBe('Owner\'s');
   });
 
+  test('locking and pinning an issue take a repository admin: a writer and the poster are refused with Gitea\'s message', async () => {
+    const owner = await newUser();
+    const writer = await newUser();
+    const base = await newRepository(owner);
+    expect((await owner.client.put(`${base}/collaborators/${writer.username}`, { permission: 'write' })).status).toBe(204);
+    expect((await writer.client.post(`${base}/issues`, { title: 'Writer\'s own' })).status).toBe(201);
+    const adminOnly = { status: 403, message: 'user should be an owner or a collaborator with admin write of a repository' };
+    const lock = await writer.client.put(`${base}/issues/1/lock`, { lock_reason: 'Too heated' });
+    expect({ status: lock.status, message: lock.body.message }).toEqual(adminOnly);
+    const pin = await writer.client.post(`${base}/issues/1/pin`);
+    expect({ status: pin.status, message: pin.body.message }).toEqual(adminOnly);
+    expect((await anonymous.get(`${base}/issues/1`)).body.is_locked).toBe(false);
+    expect((await anonymous.get(`${base}/issues/pinned`)).body).toEqual([]);
+    expect((await owner.client.put(`${base}/issues/1/lock`, { lock_reason: 'Too heated' })).status).toBe(204);
+    expect((await owner.client.post(`${base}/issues/1/pin`)).status).toBe(204);
+    const unlock = await writer.client.delete(`${base}/issues/1/lock`);
+    expect({ status: unlock.status, message: unlock.body.message }).toEqual(adminOnly);
+    expect((await anonymous.get(`${base}/issues/1`)).body.is_locked).toBe(true);
+  });
+
+  test('a reader cannot set a deadline, labels or assignees, even on their own issue; a writer can', async () => {
+    const owner = await newUser();
+    const reader = await newUser();
+    const writer = await newUser();
+    const base = await newRepository(owner);
+    expect((await owner.client.put(`${base}/collaborators/${writer.username}`, { permission: 'write' })).status).toBe(204);
+    const label = (await owner.client.post(`${base}/labels`, { name: 'bug', color: '#ee0701' })).body;
+    expect((await reader.client.post(`${base}/issues`, { title: 'Reader\'s own' })).status).toBe(201);
+    const writeOnly = { status: 403, message: 'user should have a permission to write to a repo' };
+    const refusals = [
+      await reader.client.post(`${base}/issues/1/deadline`, { due_date: '2027-01-02T00:00:00Z' }),
+      await reader.client.post(`${base}/issues/1/labels`, { labels: [label.id] }),
+      await reader.client.post(`${base}/issues/1/assignees`, { assignees: [owner.username] }),
+    ];
+    for (const res of refusals) expect({ status: res.status, message: res.body.message }).toEqual(writeOnly);
+    expect((await anonymous.get(`${base}/issues/1`)).body).toMatchObject({ due_date: null, labels: [], assignees: null });
+    expect((await writer.client.post(`${base}/issues/1/deadline`, { due_date: '2027-01-02T00:00:00Z' })).status).toBe(201);
+    expect((await writer.client.post(`${base}/issues/1/labels`, { labels: [label.id] })).status).toBe(200);
+    expect((await writer.client.post(`${base}/issues/1/assignees`, { assignees: [owner.username] })).status).toBe(201);
+    // The poster still edits the title of their own issue without write access.
+    expect((await reader.client.patch(`${base}/issues/1`, { title: 'Reader\'s own, edited' })).status).toBe(201);
+    expect((await anonymous.get(`${base}/issues/1`)).body).toMatchObject({
+      title: 'Reader\'s own, edited', labels: [expect.objectContaining({ name: 'bug' })], assignees: [expect.objectContaining({ login: owner.username })],
+    });
+  });
+
   test('an archived repository refuses issue writes with 423 and still lists its issues', async () => {
     const owner = await newUser();
     const base = await newRepository(owner);

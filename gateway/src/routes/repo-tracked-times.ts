@@ -61,7 +61,7 @@ export const repoTrackedTimeRoutes: Route[] = [
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/issues/:index/stopwatch/start', operationId: 'issueStartStopWatch', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    repoAccess: 'read',
+    repoAccess: 'write', // Gitea's prepareIssueForStopwatch: CanWriteIssuesOrPulls
     handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.trackedTimes.StartStopwatch({ index: idParam(ctx, 'index') }, call.options);
       return created(undefined);
@@ -69,7 +69,7 @@ export const repoTrackedTimeRoutes: Route[] = [
   },
   {
     method: 'POST', path: '/repos/:owner/:repo/issues/:index/stopwatch/stop', operationId: 'issueStopStopWatch', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    repoAccess: 'read',
+    repoAccess: 'write', // Gitea's prepareIssueForStopwatch: CanWriteIssuesOrPulls
     handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.trackedTimes.StopStopwatch({ index: idParam(ctx, 'index') }, call.options);
       return created(undefined);
@@ -77,7 +77,7 @@ export const repoTrackedTimeRoutes: Route[] = [
   },
   {
     method: 'DELETE', path: '/repos/:owner/:repo/issues/:index/stopwatch/delete', operationId: 'issueDeleteStopWatch', access: 'signed', scopes: ['issue'], statusOverrides: WRITE_STATUSES,
-    repoAccess: 'read',
+    repoAccess: 'write', // Gitea's prepareIssueForStopwatch: CanWriteIssuesOrPulls
     handle: inRepository(async (ctx, call) => {
       await ctx.deps.services.trackedTimes.CancelStopwatch({ index: idParam(ctx, 'index') }, call.options);
       return noContent();

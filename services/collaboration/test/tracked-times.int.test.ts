@@ -208,12 +208,6 @@ describe('stopwatches in PostgreSQL', () => {
     expect((await listStopwatches(deps, ada, { offset: 0, limit: 10 })).total).toBe(0);
   });
 
-  it('are refused to readers, even the poster', async () => {
-    const issue = await newIssue(12, eve, 'read');
-    expect(await kindOf(startStopwatch(deps, scope(12, 'read'), eve, issue.index))).toBe('forbidden');
-    expect(await db.stopwatch.count({ where: { issue_id: BigInt(issue.id) } })).toBe(0);
-  });
-
   it('go with their repository when it is deleted, with its tracked times', async () => {
     const issue = await newIssue(13);
     await addTrackedTime(deps, scope(13), ada, issue.index, { seconds: 42, userName: '' });

@@ -6,7 +6,7 @@
 import { DomainError, forbidden, type Caller, type RepositoryScope } from '@anvil/kit';
 import type { ChangeContext, Issue } from './issue-store.js';
 import { changeContext } from './issues.js';
-import { atLeast, requireNotArchived, type ScopedRepository } from './scope.js';
+import { requireNotArchived, type ScopedRepository } from './scope.js';
 import { canUseTimeTracker, issueInScope, type TimeTrackingDeps } from './time-tracking.js';
 import type { TrackedTime } from './tracked-times.js';
 
@@ -39,10 +39,12 @@ export interface StopwatchDeps extends TimeTrackingDeps {
 
 const noStopwatch = () => new DomainError('conflict', 'cannot stop/cancel a non existent stopwatch', 'stopwatch_not_running');
 
-/** Gitea's prepareIssueForStopwatch: the issue, when the caller may write it and track time on it. */
+/**
+ * Gitea's prepareIssueForStopwatch: the issue, when the caller may track time on it (the
+ * route table asked for write, Gitea's CanWriteIssuesOrPulls there).
+ */
 async function stopwatchIssue(deps: StopwatchDeps, scope: RepositoryScope | undefined, caller: Caller, index: number): Promise<{ repository: ScopedRepository; issue: Issue }> {
   const { repository, issue } = await issueInScope(deps, scope, index);
-  if (!atLeast(repository.permission, 'write')) throw forbidden('user should have a permission to write to a repo', 'repo_permission_denied');
   if (!canUseTimeTracker(deps, repository, issue, caller)) throw forbidden('Cannot use time tracker', 'time_tracking_denied');
   requireNotArchived(repository);
   return { repository, issue };
