@@ -172,6 +172,17 @@ describe('changing the base of a pull request', () => {
     expect(moved.body).toMatchObject({ base: { ref: 'release' }, mergeable: true, changed_files: 1 });
     expect((await owner.client.get(`${base}/pulls/release/topic`)).body).toMatchObject({ number: 1 });
   });
+
+  it('is refused to the poster of the pull when they may only read, with Gitea\'s message, and nothing moves', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const poster = await e2e.newWriter({ scopes: SCOPES });
+    const base = await repoWithTopic(owner);
+    expect((await owner.client.post(`${base}/branches`, { new_branch_name: 'release', old_branch_name: 'main' })).status).toBe(201);
+    expect((await poster.client.post(`${base}/pulls`, { title: 'From a reader', head: 'topic', base: 'main' })).status).toBe(201);
+    const refused = await poster.client.patch(`${base}/pulls/1`, { title: 'Retitled', base: 'release' });
+    expect([refused.status, refused.body.message]).toEqual([403, 'user should have a permission to write to a repo']);
+    expect((await owner.client.get(`${base}/pulls/1`)).body).toMatchObject({ title: 'From a reader', base: { ref: 'main' } });
+  });
 });
 
 describe('what a pull request changes', () => {
