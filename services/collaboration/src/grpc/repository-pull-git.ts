@@ -1,5 +1,7 @@
 // Collaboration's one client of the repository service: the git facts of a pull after a push
-// (pull_git.proto), asked as the system, since a push event has no caller to forward.
+// (pull_git.proto), asked as the system, since a push event has no caller to forward. Only
+// event consumers call it, so there is no gateway resolution to forward either: the
+// repository service resolves the repository for these callers itself (its repositoryOf).
 import { createServiceClient, DomainError, SYSTEM, type ServiceClient } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import type { PullGitReader } from '../domain/pull-sync.js';
