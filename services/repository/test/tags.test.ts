@@ -33,10 +33,11 @@ function fakes(repo: Partial<Repository> = {}) {
     },
     deleteTag: async (_d, name) => tags.delete(name),
     readTagObject: async () => undefined,
+    readCommits: async () => [],
     isTagExists: (err) => err instanceof Error && err.message === 'exists',
     isValidTagName: (name) => !name.startsWith('-'),
   };
-  const deps: TagDeps = { store, tags: git };
+  const deps: TagDeps = { store, tags: git, signatures: { verify: async (commits) => commits.map(() => ({ verified: false, reason: 'gpg.error.no_gpg_keys_found' })) } };
   const access = { repository, owner, permission: 'owner' as const };
   return { deps, access, tags, published };
 }

@@ -47,11 +47,17 @@ export function tagService(deps: LockedDeps): ServiceImplementation<repository.T
       return {};
     },
     async GetAnnotatedTag(request, context) {
-      const { tag, repository: repo } = await getAnnotatedTag(deps, await repositoryOf(deps.store, refOf(request), context), request.sha);
+      const { tag, commit, repository: repo } = await getAnnotatedTag(deps, await repositoryOf(deps.store, refOf(request), context), request.sha);
+      const verification = commit?.verification;
       return {
         repository: repo,
         sha: tag.sha, tag: tag.tag, message: tag.message, object_sha: tag.objectSha, object_type: tag.objectType,
         tagger: { name: tag.tagger.name, email: tag.tagger.email, when: at(tag.tagger.when) },
+        verification: verification ? {
+          verified: verification.verified, reason: verification.reason, signature: verification.signature,
+          payload: verification.payload, signer: verification.signer ?? null,
+        } : null,
+        commit_committer_email: commit?.committerEmail ?? '',
       };
     },
   };
