@@ -146,6 +146,10 @@ describe('lists of follows', () => {
     const first = await users.ListFollowers({ user_id: star.id, page: { page: 1, limit: 2 } }, { caller: ANONYMOUS });
     expect(first.users.map((u) => u.login)).toEqual([fans[0].login, fans[1].login]);
     expect(Number(first.total)).toBe(3);
+    // Whole users, as GetUser answers them (the page is read with SQL of its own).
+    expect(first.users[0]).toEqual({ ...(await users.GetUser({ id: fans[0].id }, { caller: SYSTEM })) });
+    const past = await users.ListFollowers({ user_id: star.id, page: { page: 5, limit: 2 } }, { caller: ANONYMOUS });
+    expect([past.users, Number(past.total)]).toEqual([[], 3]);
     const second = await users.ListFollowers({ user_id: star.id, page: { page: 2, limit: 2 } }, { caller: ANONYMOUS });
     expect(second.users.map((u) => u.login)).toEqual([fans[2].login]);
     const following = await users.ListFollowing({ user_id: fans[0].id, page: { page: 1, limit: 10 } }, { caller: ANONYMOUS });

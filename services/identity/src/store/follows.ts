@@ -8,7 +8,7 @@
 import type { FollowViewer } from '../domain/store.js';
 import type { Page, Paged, User } from '../domain/user.js';
 import type { IdentityDb, IdentityTx } from './db.js';
-import { Prisma } from './generated/client.js';
+import { Prisma, type User as UserRow } from './generated/client.js';
 import { toUser, userTypeNumber, visibilityNumber } from './rows.js';
 
 type Client = IdentityDb | IdentityTx;
@@ -76,8 +76,9 @@ function visibleTo(viewer: FollowViewer): Prisma.Sql {
 }
 
 /**
- * One page of the accounts on the `listed` side of `userId`'s follow rows, with the total,
- * in the order they were followed. Two statements: the page's ids, then their rows.
+ * One page of the accounts on the other side of `userId`'s follow rows, with the total, in
+ * the order they were followed: one statement (the total rides on each row as a window
+ * count; only a page past the end asks for it again).
  */
 async function followPage(db: Client, side: 'followers' | 'following', userId: number, viewer: FollowViewer, page: Page): Promise<Paged<User>> {
   const id = BigInt(userId);
@@ -86,14 +87,13 @@ async function followPage(db: Client, side: 'followers' | 'following', userId: n
     ? Prisma.sql`follow fl JOIN "user" u ON u.id = fl.user_id WHERE fl.follow_id = ${id} AND u.type = ${userTypeNumber('user')}`
     : Prisma.sql`follow fl JOIN "user" u ON u.id = fl.follow_id WHERE fl.user_id = ${id}`;
   const where = visibleTo(viewer);
-  const [ids, [{ total }]] = await Promise.all([
-    db.$queryRaw<Array<{ id: bigint }>>`SELECT u.id FROM ${from} AND ${where} ORDER BY fl.id LIMIT ${page.limit} OFFSET ${(page.page - 1) * page.limit}`,
-    db.$queryRaw<Array<{ total: bigint }>>`SELECT count(*) AS total FROM ${from} AND ${where}`,
-  ]);
-  if (ids.length === 0) return { items: [], total: Number(total) };
-  const rows = await db.user.findMany({ where: { id: { in: ids.map((r) => r.id) } } });
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return { items: ids.flatMap((r) => { const row = byId.get(r.id); return row ? [toUser(row)] : []; }), total: Number(total) };
+  const rows = await db.$queryRaw<Array<UserRow & { total: bigint }>>`
+    SELECT u.*, count(*) OVER () AS total FROM ${from} AND ${where}
+    ORDER BY fl.id LIMIT ${page.limit} OFFSET ${(page.page - 1) * page.limit}`;
+  if (rows.length > 0) return { items: rows.map(({ total: _total, ...row }) => toUser(row)), total: Number(rows[0].total) };
+  if (page.page === 1) return { items: [], total: 0 };
+  const [{ total }] = await db.$queryRaw<Array<{ total: bigint }>>`SELECT count(*) AS total FROM ${from} AND ${where}`;
+  return { items: [], total: Number(total) };
 }
 
 export const followers = (db: Client, userId: number, viewer: FollowViewer, page: Page) => followPage(db, 'followers', userId, viewer, page);
