@@ -4,15 +4,17 @@ import type { repository } from '@anvil/proto';
 import type { RepoUrls } from './repo-urls.js';
 import { presentUser } from './user.js';
 
-/** Gitea's ToVerification: signature and payload when signed, the signer as a PayloadUser. */
-function presentVerification(c: repository.Commit) {
-  const v = c.verification;
+/**
+ * Gitea's ToVerification: signature and payload when signed, the signer as a PayloadUser
+ * shown with the commit's committer e-mail (the address the key was matched by).
+ */
+export function presentVerification(v: repository.CommitVerification | null | undefined, committerEmail: string) {
   if (!v) return null;
   return {
     verified: v.verified,
     reason: v.reason,
     signature: v.signature,
-    signer: v.signer ? { name: v.signer.login, email: c.committer?.email ?? '', username: v.signer.login } : null,
+    signer: v.signer ? { name: v.signer.login, email: committerEmail, username: v.signer.login } : null,
     payload: v.payload,
   };
 }
@@ -34,7 +36,7 @@ export function presentCommit(c: repository.Commit, urls: RepoUrls, caller: Call
       committer: person(c.committer),
       message: c.message,
       tree: { url: `${urls.api}/git/trees/${c.tree_sha}`, sha: c.tree_sha, created },
-      verification: presentVerification(c),
+      verification: presentVerification(c.verification, c.committer?.email ?? ''),
     },
     author: c.author_user ? presentUser(c.author_user, caller, rootUrl) : null,
     committer: c.committer_user ? presentUser(c.committer_user, caller, rootUrl) : null,

@@ -1,5 +1,6 @@
 // Tags as Gitea's JSON (services/convert: ToTag, ToCommitMeta, ToAnnotatedTag).
 import type { repository } from '@anvil/proto';
+import { presentVerification } from './commits.js';
 import type { RepoUrls } from './repo-urls.js';
 import { formatTime } from './time.js';
 
@@ -23,6 +24,8 @@ export function presentAnnotatedTag(tag: repository.AnnotatedTag, urls: RepoUrls
     message: tag.message,
     tagger: { name: tag.tagger?.name ?? '', email: tag.tagger?.email ?? '', date: formatTime(tag.tagger?.when) },
     object: { type: tag.object_type, url: `${urls.api}/git/${tag.object_type}s/${tag.object_sha}`, sha: tag.object_sha },
-    verification: { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', payload: '' },
+    // The tagged commit's verification, as Gitea's ToAnnotatedTag shows it (not the tag's own signature).
+    verification: presentVerification(tag.verification, tag.commit_committer_email)
+      ?? { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', payload: '' },
   };
 }

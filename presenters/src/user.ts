@@ -66,8 +66,10 @@ export function presentUser(user: identity.User, caller: Caller, rootUrl: string
     website: user.website,
     description: user.description,
     visibility: visibilityName(user.visibility),
-    followers_count: 0,
-    following_count: 0,
+    // Identity moves both counts in the follow's transaction and announces the users, so read
+    // models elsewhere (repository owners, issue posters) follow a moment later.
+    followers_count: user.num_followers ?? 0,
+    following_count: user.num_following ?? 0,
     // Identity counts stars from repository's star events, so the count follows a star within
     // moments; GET /user answers from the gateway's credential cache, up to 10 s older still
     // (auth/credential-cache.ts). Gitea counts in the star's transaction; the lag is accepted.

@@ -128,6 +128,36 @@ describe('commit verification in the API', () => {
   });
 });
 
+describe('annotated tag verification in the API', () => {
+  // Gitea's GetAnnotatedTag shows the tagged commit's verification (convert.ToAnnotatedTag),
+  // not a signature of the tag object itself.
+  test('an annotated tag of a signed commit shows the commit\'s verification; of an unsigned one, not signed', async () => {
+    const { work, remote, base } = await repoWithClone(ada, 'tagged');
+    await writeFile(join(work, 'signed.txt'), 'signed\n');
+    const signed = await commitSigned(work, { name: 'Ada', email: ada.email }, 'a signed release', adaKey.privateKey);
+    await writeFile(join(work, 'plain.txt'), 'plain\n');
+    const plain = await commitSigned(work, { name: 'Ada', email: ada.email }, 'an unsigned release');
+    expect((await git(['push', '-q', remote, 'HEAD:main'], work)).code).toBe(0);
+
+    const signedTag = await ada.client.post(`${base}/tags`, { tag_name: 'v1.0.0', target: signed, message: 'release one' });
+    expect(signedTag.status).toBe(201);
+    const shown = await anonymous.get(`${base}/git/tags/${signedTag.body.id}`);
+    expect(shown.status).toBe(200);
+    expect(shown.body.object).toMatchObject({ type: 'commit', sha: signed });
+    expect(shown.body.verification).toMatchObject({
+      verified: true,
+      reason: `${ada.username} / ${await keyIdOf(adaKey.publicKey)}`,
+      signer: { name: ada.username, username: ada.username },
+      payload: expect.stringContaining('a signed release'),
+    });
+
+    const plainTag = await ada.client.post(`${base}/tags`, { tag_name: 'v2.0.0', target: plain, message: 'release two' });
+    expect(plainTag.status).toBe(201);
+    const unsigned = await anonymous.get(`${base}/git/tags/${plainTag.body.id}`);
+    expect(unsigned.body.verification).toMatchObject({ verified: false, reason: 'gpg.error.not_signed_commit', signature: '', payload: '' });
+  });
+});
+
 describe('a branch rule requiring signed commits, on git push', () => {
   test('refuses a commit signed by a key not registered to the committer, and lets a verified one land', async () => {
     const { work, remote, base } = await repoWithClone(ada, 'guarded');

@@ -47,9 +47,10 @@ import { repoPushMirrorRoutes } from './repo-push-mirrors.js';
 import { teamsRoutes } from './teams.js';
 import { userRoutes } from './user.js';
 import { usersRoutes } from './users.js';
+import { userFollowRoutes } from './user-follows.js';
 
 export const apiRoutes: readonly Route[] = [
-  ...miscRoutes, ...userRoutes, ...usersRoutes, ...gpgKeyRoutes, ...adminRoutes, ...oauth2AppRoutes, ...orgsRoutes, ...teamsRoutes,
+  ...miscRoutes, ...userRoutes, ...usersRoutes, ...userFollowRoutes, ...gpgKeyRoutes, ...adminRoutes, ...oauth2AppRoutes, ...orgsRoutes, ...teamsRoutes,
   // Before `/repos/:owner/:repo`, so `/repos/issues/search` is never taken for a repository.
   ...issueSearchRoutes,
   ...repoRoutes, ...orgRepoRoutes, ...collaboratorRoutes, ...repoForkRoutes,

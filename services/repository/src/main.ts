@@ -178,7 +178,7 @@ function grpcServices({ db, config, relay }: ServiceDeps<RepositoryDb>, w: Wirin
   return [
     repositoryGrpcService(deps),
     teamAccessGrpcService(deps),
-    tagGrpcService({ store, tags: tagGit(storage, refs), writeLock, refs, storage }),
+    tagGrpcService({ store, tags: tagGit(storage, refs), signatures: identityCommits.signatures, writeLock, refs, storage }),
     languageGrpcService({ ...w.languages, refs, storage }),
     topicGrpcService({ store, topics: topicStore(db) }),
     starGrpcService({ store, stars: starStore(db, { onPublished: () => relay.kick() }) }),

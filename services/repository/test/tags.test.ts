@@ -5,7 +5,7 @@ import { DomainError, type Caller } from '@anvil/kit';
 import type { Owner } from '../src/domain/owner.js';
 import type { Repository } from '../src/domain/repository.js';
 import type { RepositoryEvent, RepositoryStore } from '../src/domain/store.js';
-import { createTag, deleteTag, listTags, type TagDeps, type TagGit } from '../src/domain/tags.js';
+import { createTag, deleteTag, getAnnotatedTag, listTags, type GitAnnotatedTag, type TagDeps, type TagGit } from '../src/domain/tags.js';
 import type { GitTag } from '../src/git/tags.js';
 
 const owner: Owner = { id: 1, login: 'ada', type: 'user', isAdmin: false, restricted: false, visibility: 'public', fullName: '', email: 'ada@example.com', maxRepoCreation: -1 };
@@ -33,10 +33,11 @@ function fakes(repo: Partial<Repository> = {}) {
     },
     deleteTag: async (_d, name) => tags.delete(name),
     readTagObject: async () => undefined,
+    readCommits: async () => [],
     isTagExists: (err) => err instanceof Error && err.message === 'exists',
     isValidTagName: (name) => !name.startsWith('-'),
   };
-  const deps: TagDeps = { store, tags: git };
+  const deps: TagDeps = { store, tags: git, signatures: { verify: async (commits) => commits.map(() => ({ verified: false, reason: 'gpg.error.no_gpg_keys_found' })) } };
   const access = { repository, owner, permission: 'owner' as const };
   return { deps, access, tags, published };
 }
@@ -74,6 +75,32 @@ describe('tags', () => {
     await deleteTag(deps, access, 'v1', ADA);
     expect(published.map((e) => e.kind)).toEqual(['tag.created', 'tag.deleted']);
     expect(await kindOf(deleteTag(deps, access, 'v1', ADA))).toBe('not_found:tag_not_found');
+  });
+
+  it('shows an annotated tag with the verification of the commit it peels to, through a tag of a tag', async () => {
+    const { deps, access } = fakes();
+    const tagger = { name: 'Ada', email: 'ada@example.com', when: 0 };
+    const objects: Record<string, GitAnnotatedTag> = {
+      ['c'.repeat(40)]: { sha: 'c'.repeat(40), tag: 'v1', message: 'one', objectSha: SHA, objectType: 'commit', tagger },
+      ['d'.repeat(40)]: { sha: 'd'.repeat(40), tag: 'v1-signed', message: 'again', objectSha: 'c'.repeat(40), objectType: 'tag', tagger },
+    };
+    deps.tags.readTagObject = async (_d, sha) => objects[sha];
+    deps.tags.resolveCommit = async (_d, rev) => (rev === SHA || rev === 'c'.repeat(40) ? SHA : undefined);
+    deps.tags.readCommits = async (_d, ids) => ids.map((sha) => ({
+      sha, treeSha: 'e'.repeat(40), parents: [], message: 'signed',
+      author: { name: 'Ada', email: 'ada@example.com', date: '' }, committer: { name: 'Ada', email: 'ada@example.com', date: '' },
+      signature: { signature: '-----BEGIN PGP SIGNATURE-----', payload: Buffer.from('tree') },
+    }));
+    deps.signatures = { verify: async (commits) => commits.map(() => ({ verified: true, reason: 'ada / KEY' })) };
+
+    for (const sha of ['c'.repeat(40), 'd'.repeat(40)]) {
+      const { commit } = await getAnnotatedTag(deps, access, sha);
+      expect(commit).toEqual({
+        sha: SHA, committerEmail: 'ada@example.com',
+        verification: { verified: true, reason: 'ada / KEY', signature: '-----BEGIN PGP SIGNATURE-----', payload: 'tree' },
+      });
+    }
+    expect(await kindOf(getAnnotatedTag(deps, access, SHA))).toBe('bad_request:not_a_tag_object');
   });
 
   it('pages the list', async () => {

@@ -4,6 +4,7 @@
 import { alreadyExists, DomainError, invalid, SYSTEM, type Caller, type Logger } from '@anvil/kit';
 import { requireSiteAdmin, userNotFound, type Identity } from './context.js';
 import { emailProblem, emailProblemMessage } from './email.js';
+import { forgetFollowsOf } from './follows.js';
 import { assertUsableLogin } from './login.js';
 import { passwordLength, passwordTooShort } from './password.js';
 import { UniqueViolation, type IdentityWriter } from './store.js';
@@ -248,6 +249,7 @@ export async function deleteUserIn(
   if ((await tx.countOrgMemberships(user.id)) > 0) {
     throw invalid(`user still has membership of organizations [uid: ${user.id}]`, 'user_has_orgs');
   }
+  await forgetFollowsOf(tx, user.id);
   await tx.deleteUser(user.id);
   await tx.publish({ kind: 'user.deleted', user_id: user.id, login: user.login });
   await tx.publish({ kind: 'credential.revoked', user_id: user.id });

@@ -3,6 +3,7 @@
 import { alreadyExists, DomainError, forbidden, invalid, notFound, type Caller } from '@anvil/kit';
 import { pageOf, userNotFound, type IdentitySettings } from './context.js';
 import { emailProblem, emailProblemMessage } from './email.js';
+import { forgetFollowsOf } from './follows.js';
 import { assertUsableLogin } from './login.js';
 import {
   canAdministerOrg, canCreateOrg, canSeeOrg, canSeeUser, listedVisibilities, NO_STANDING, userOrgsFilter, type Standing,
@@ -190,6 +191,8 @@ export async function renameOrg(orgs: Orgs, caller: Caller, name: string, newNam
 export async function deleteOrg(orgs: Orgs, caller: Caller, name: string): Promise<void> {
   await orgs.store.transaction(async (tx: OrgWriter) => {
     const { org } = await administeredOrg(tx, caller, name);
+    // Its followers stop following it (their counts move); an organization follows no one.
+    await forgetFollowsOf(tx, org.account.id);
     await tx.deleteOrg(org.account.id);
     await tx.publish({ kind: 'org.deleted', org_id: org.account.id, name: org.account.login });
   });

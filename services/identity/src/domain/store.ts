@@ -39,6 +39,14 @@ export interface UserSearch {
   page: Page;
 }
 
+/**
+ * Whom a list of followers or followings shows to its caller (Gitea's
+ * isUserVisibleToViewerCond): every account, public ones only, or for a signed-in viewer
+ * every account that is not private plus the private ones that follow the viewer or share
+ * an organization with them (and the viewer).
+ */
+export type FollowViewer = { scope: 'all' } | { scope: 'public' } | { scope: 'signed'; viewer_id: number };
+
 export interface IdentityReader {
   userById(id: number): Promise<User | undefined>;
   /** Case-insensitive. */
@@ -61,6 +69,12 @@ export interface IdentityReader {
   accessTokensNamed(userId: number, name: string): Promise<AccessToken[]>;
   /** How many organizations the user belongs to (a member cannot be deleted, as in Gitea). */
   countOrgMemberships(userId: number): Promise<number>;
+  /** Whether `userId` follows `followId`. */
+  isFollowing(userId: number, followId: number): Promise<boolean>;
+  /** The users (not organizations) following `userId` that `viewer` may see, in the order they followed. */
+  followers(userId: number, viewer: FollowViewer, page: Page): Promise<Paged<User>>;
+  /** The users and organizations `userId` follows that `viewer` may see, in the order followed. */
+  following(userId: number, viewer: FollowViewer, page: Page): Promise<Paged<User>>;
 }
 
 export interface IdentityWriter extends IdentityReader {
@@ -82,6 +96,15 @@ export interface IdentityWriter extends IdentityReader {
   insertAccessToken(token: Omit<AccessToken, 'id' | 'created_at' | 'updated_at'>): Promise<AccessToken>;
   /** Deletes the user's token with this id; undefined when there is none. */
   deleteAccessToken(id: number, userId: number): Promise<AccessToken | undefined>;
+  /**
+   * `userId` follows `followId`: the row, and both users' counts. Answers both users as they
+   * are now; none when the row existed; undefined when either user does not exist.
+   */
+  addFollow(userId: number, followId: number): Promise<User[] | undefined>;
+  /** Removes the row and moves both counts back; answers both users, or none when there was no row. */
+  removeFollow(userId: number, followId: number): Promise<User[]>;
+  /** Removes every follow from and of the user (their deletion), answering the others whose counts moved. */
+  forgetFollows(userId: number): Promise<User[]>;
   /** Queues an event in the same transaction; it is published after the commit. */
   publish(event: IdentityEvent): Promise<void>;
 }

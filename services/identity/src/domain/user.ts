@@ -32,6 +32,9 @@ export interface User {
   allow_create_organization: boolean;
   /** How many repositories the user stars: counted from repository's events, never set by a change to the user. */
   num_stars: number;
+  /** How many users follow the account and how many accounts it follows: moved by following, never set by a change to the user. */
+  num_followers: number;
+  num_following: number;
   created_at: Date;
   updated_at: Date;
   last_login: Date | null;
@@ -57,7 +60,7 @@ export interface AccessToken {
 }
 
 /** The columns of a user a change may set (a new row takes defaults for the rest). */
-export type UserFields = Omit<User, 'id' | 'num_stars' | 'created_at' | 'updated_at'>;
+export type UserFields = Omit<User, 'id' | 'num_stars' | 'num_followers' | 'num_following' | 'created_at' | 'updated_at'>;
 
 /** What every paged list shares: a 1-based page and a page size. */
 export interface Page {

@@ -6,6 +6,7 @@ import { createUser, deleteUser, editUser, renameUser } from '../domain/accounts
 import { authenticate, type Credential } from '../domain/authenticate.js';
 import type { Identity } from '../domain/context.js';
 import { addEmails, deleteEmails, listEmails } from '../domain/emails.js';
+import { followUser, isFollowing, listFollowers, listFollowing, unfollowUser, type Follow } from '../domain/follows.js';
 import { getUser, getUsers, getUsersByEmails, searchUsers, type UserKey } from '../domain/users.js';
 import { accessTokenMessage, dateOf, emailMessage, userMessage, visibilityOf } from './messages.js';
 
@@ -23,6 +24,8 @@ function credentialOf(request: identity.AuthenticateRequest): Credential | undef
   }
   return undefined;
 }
+
+const followOf = (request: identity.Follow): Follow => ({ user_id: Number(request.user_id), follow_id: Number(request.follow_id) });
 
 function userKeyOf(request: identity.GetUserRequest): UserKey | undefined {
   if (request.key === 'id') return { id: Number(request.id) };
@@ -150,6 +153,30 @@ export function identityService(ctx: Identity, options: IdentityServiceOptions =
     async DeleteAccessToken(request, { caller }) {
       await deleteAccessToken(ctx, caller, Number(request.user_id), request.id_or_name);
       return {};
+    },
+
+    async FollowUser(request, { caller }) {
+      await followUser(ctx, caller, followOf(request));
+      return {};
+    },
+
+    async UnfollowUser(request, { caller }) {
+      await unfollowUser(ctx, caller, followOf(request));
+      return {};
+    },
+
+    async IsFollowing(request) {
+      return { following: await isFollowing(ctx, followOf(request)) };
+    },
+
+    async ListFollowers(request, { caller }) {
+      const page = await listFollowers(ctx, caller, Number(request.user_id), request.page);
+      return { users: page.items.map(userMessage), total: page.total };
+    },
+
+    async ListFollowing(request, { caller }) {
+      const page = await listFollowing(ctx, caller, Number(request.user_id), request.page);
+      return { users: page.items.map(userMessage), total: page.total };
     },
   };
 }

@@ -38,6 +38,8 @@ export function userMessage(user: User): identity.UserInput {
     allow_import_local: user.allow_import_local,
     type: user.type,
     num_stars: user.num_stars,
+    num_followers: user.num_followers,
+    num_following: user.num_following,
   };
 }
 

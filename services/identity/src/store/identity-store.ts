@@ -7,6 +7,7 @@ import {
 import type { User } from '../domain/user.js';
 import { outboxRowOf } from '../events/identity-events.js';
 import { isUniqueViolation, type IdentityDb, type IdentityTx } from './db.js';
+import { addFollow, followers, following, forgetFollows, isFollowing, removeFollow } from './follows.js';
 import { toAccessToken, toEmailAddress, toUser, userColumns, userTypeNumber } from './rows.js';
 import { userSearchOrder, userSearchWhere } from './user-search.js';
 
@@ -81,6 +82,9 @@ function reader(db: Client): IdentityReader {
     async countOrgMemberships(userId) {
       return db.orgUser.count({ where: { uid: BigInt(userId) } });
     },
+    isFollowing: (userId, followId) => isFollowing(db, userId, followId),
+    followers: (userId, viewer, page) => followers(db, userId, viewer, page),
+    following: (userId, viewer, page) => following(db, userId, viewer, page),
   };
 }
 
@@ -150,6 +154,9 @@ export function writer(tx: IdentityTx, published: unknown[]): IdentityWriter {
       const { count } = await tx.accessToken.deleteMany({ where: { id: row.id } });
       return count === 1 ? toAccessToken(row) : undefined;
     },
+    addFollow: (userId, followId) => addFollow(tx, userId, followId),
+    removeFollow: (userId, followId) => removeFollow(tx, userId, followId),
+    forgetFollows: (userId) => forgetFollows(tx, userId),
     async publish(event) {
       await tx.outboxEvent.create({ data: outboxRowOf(event) });
       published.push(event);

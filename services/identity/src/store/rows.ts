@@ -33,6 +33,8 @@ export function toUser(row: UserRow): User {
     allow_import_local: row.allow_import_local,
     allow_create_organization: row.allow_create_organization,
     num_stars: row.num_stars,
+    num_followers: row.num_followers,
+    num_following: row.num_following,
     created_at: row.created_at,
     updated_at: row.updated_at,
     last_login: row.last_login,

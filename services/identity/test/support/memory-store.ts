@@ -15,6 +15,8 @@ interface State {
   nextId: number;
   /** Organizations each user belongs to (the org rules have their own tests against PostgreSQL). */
   orgMemberships: Map<number, number>;
+  /** Follow rows in the order made (visibility of the lists is tested against PostgreSQL). */
+  follows: Array<{ user_id: number; follow_id: number }>;
 }
 
 const page = <T>(items: T[], p: { page: number; limit: number }): Paged<T> =>
@@ -83,11 +85,25 @@ function readerOf(state: () => State): IdentityReader {
     },
     async countOrgMemberships(userId) { return state().orgMemberships.get(userId) ?? 0; },
     async accessTokensNamed(userId, name) { return [...state().tokens.values()].filter((t) => t.user_id === userId && t.name === name); },
+    async isFollowing(userId, followId) { return state().follows.some((f) => f.user_id === userId && f.follow_id === followId); },
+    async followers(userId, _viewer, p) {
+      return page(state().follows.filter((f) => f.follow_id === userId).flatMap((f) => state().users.get(f.user_id) ?? []).filter((u) => u.type === 'user'), p);
+    },
+    async following(userId, _viewer, p) {
+      return page(state().follows.filter((f) => f.user_id === userId).flatMap((f) => state().users.get(f.follow_id) ?? []), p);
+    },
   };
 }
 
+/** Moves a user's follow counts in `state`; answers the user as it is now. */
+function moveFollowCounts(state: State, userId: number, field: 'num_followers' | 'num_following', delta: 1 | -1): User {
+  const user = state.users.get(userId)!;
+  user[field] = Math.max(user[field] + delta, 0);
+  return user;
+}
+
 export class MemoryStore implements IdentityStore {
-  private state: State = { users: new Map(), emails: new Map(), tokens: new Map(), nextId: 1, orgMemberships: new Map() };
+  private state: State = { users: new Map(), emails: new Map(), tokens: new Map(), nextId: 1, orgMemberships: new Map(), follows: [] };
   /** Events of committed transactions, in order. */
   readonly published: IdentityEvent[] = [];
   readonly touched: number[] = [];
@@ -105,6 +121,9 @@ export class MemoryStore implements IdentityStore {
   accessTokens = this.read.accessTokens;
   accessTokensNamed = this.read.accessTokensNamed;
   countOrgMemberships = this.read.countOrgMemberships;
+  isFollowing = this.read.isFollowing;
+  followers = this.read.followers;
+  following = this.read.following;
 
   /** Makes the user a member of `count` organizations. */
   setOrgMemberships(userId: number, count: number): void {
@@ -133,7 +152,7 @@ export class MemoryStore implements IdentityStore {
       async insertUser(fields: UserFields, created?: Date) {
         if ([...draft.users.values()].some((u) => u.login.toLowerCase() === fields.login.toLowerCase())) throw new UniqueViolation('login');
         const now = created ?? new Date();
-        const user: User = { ...fields, id: id(), num_stars: 0, created_at: now, updated_at: now };
+        const user: User = { ...fields, id: id(), num_stars: 0, num_followers: 0, num_following: 0, created_at: now, updated_at: now };
         draft.users.set(user.id, user);
         return user;
       },
@@ -166,6 +185,26 @@ export class MemoryStore implements IdentityStore {
         if (!token || token.user_id !== userId) return undefined;
         draft.tokens.delete(tokenId);
         return token;
+      },
+      async addFollow(userId, followId) {
+        if (!draft.users.has(userId) || !draft.users.has(followId)) return undefined;
+        if (draft.follows.some((f) => f.user_id === userId && f.follow_id === followId)) return [];
+        draft.follows.push({ user_id: userId, follow_id: followId });
+        return [moveFollowCounts(draft, userId, 'num_following', 1), moveFollowCounts(draft, followId, 'num_followers', 1)];
+      },
+      async removeFollow(userId, followId) {
+        const at = draft.follows.findIndex((f) => f.user_id === userId && f.follow_id === followId);
+        if (at < 0) return [];
+        draft.follows.splice(at, 1);
+        return [moveFollowCounts(draft, userId, 'num_following', -1), moveFollowCounts(draft, followId, 'num_followers', -1)];
+      },
+      async forgetFollows(userId) {
+        const gone = draft.follows.filter((f) => f.user_id === userId || f.follow_id === userId);
+        draft.follows = draft.follows.filter((f) => !gone.includes(f));
+        const changed = gone.map((f) => (f.user_id === userId
+          ? moveFollowCounts(draft, f.follow_id, 'num_followers', -1)
+          : moveFollowCounts(draft, f.user_id, 'num_following', -1)));
+        return [...new Set(changed)];
       },
       async publish(event) { events.push(structuredClone(event)); },
     };

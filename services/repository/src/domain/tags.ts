@@ -3,6 +3,8 @@
 // permission to write (`repoAccess`); creations and deletions publish tag.created/tag.deleted
 // through the outbox.
 import { DomainError, alreadyExists, forbidden, invalid, notFound, type Caller } from '@anvil/kit';
+import { verifyCommits, type CommitVerification, type SignatureVerifier } from './commit-verification.js';
+import type { RawCommit } from './commits.js';
 import type { RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 import { refuseMirrorWrites } from './repository.js';
@@ -42,6 +44,7 @@ export interface TagGit {
   createTag(gitDir: string, name: string, commit: string, message: string, tagger: { name: string; email: string }): Promise<void>;
   deleteTag(gitDir: string, name: string, id: string): Promise<boolean>;
   readTagObject(gitDir: string, sha: string): Promise<GitAnnotatedTag | undefined>;
+  readCommits(gitDir: string, ids: readonly string[]): Promise<RawCommit[]>;
   isTagExists(err: unknown): boolean;
   isValidTagName(name: string): boolean;
 }
@@ -49,6 +52,8 @@ export interface TagGit {
 export interface TagDeps {
   store: RepositoryStore;
   tags: TagGit;
+  /** identity checks the tagged commit's signature (an annotated tag shows its commit's verification). */
+  signatures: SignatureVerifier;
 }
 
 /** The repository's canonical owner and name (for the URLs the gateway builds). */
@@ -125,11 +130,32 @@ export async function deleteTag(deps: TagDeps, access: RepositoryAccess, tag: st
   await deps.store.transaction((tx) => tx.publish(tagEvent(access, found, caller, 'tag.deleted')));
 }
 
-export async function getAnnotatedTag(deps: TagDeps, access: RepositoryAccess, sha: string): Promise<{ tag: GitAnnotatedTag; repository: RepositoryName }> {
+/** The commit an annotated tag names (through tags of tags) with its signature's verification. */
+export interface TaggedCommit {
+  sha: string;
+  committerEmail: string;
+  verification: CommitVerification;
+}
+
+export async function getAnnotatedTag(deps: TagDeps, access: RepositoryAccess, sha: string): Promise<{ tag: GitAnnotatedTag; commit?: TaggedCommit; repository: RepositoryName }> {
   const { gitDir } = open(deps, access, 'read');
   // Gitea answers 400 for anything that is not an annotated tag object (unknown sha, a
   // commit, a lightweight tag's sha).
   const found = await deps.tags.readTagObject(gitDir, sha);
   if (!found) throw new DomainError('bad_request', `object does not exist [id: ${sha}, rel_path: ]`, 'not_a_tag_object');
-  return { tag: found, repository: nameOf(access) };
+  return { tag: found, commit: await taggedCommit(deps, gitDir, found), repository: nameOf(access) };
+}
+
+/**
+ * Gitea's GetAnnotatedTag shows `verification` of the commit the tag peels to
+ * (convert.ToAnnotatedTag → ToVerification(commit)); the tag object's own signature is not
+ * read. A tag of a tree or blob has no commit, and no verification.
+ */
+async function taggedCommit(deps: TagDeps, gitDir: string, tag: GitAnnotatedTag): Promise<TaggedCommit | undefined> {
+  const sha = tag.objectType === 'commit' ? tag.objectSha : await deps.tags.resolveCommit(gitDir, tag.objectSha);
+  if (!sha) return undefined;
+  const [commit] = await deps.tags.readCommits(gitDir, [sha]);
+  if (!commit) return undefined;
+  const [verification] = await verifyCommits(deps.signatures, [commit]);
+  return { sha, committerEmail: commit.committer.email, verification };
 }

@@ -13,6 +13,7 @@ export function tagGit(storage: RepositoryStorage, refs?: RefIndex): TagGit {
     findTag: refs ? (gitDir, name) => refs.findTag(gitDir, name) : findTag,
     resolveCommit: refs ? (gitDir, revision) => refs.resolveCommit(gitDir, revision) : resolveCommit,
     deleteTag, readTagObject, isValidTagName,
+    readCommits: (gitDir, ids) => storage.objects(gitDir).commits(ids),
     createTag: (gitDir, name, commit, message, tagger) => createTag(gitDir, name, commit, message, tagger),
     isTagExists: (err) => err instanceof TagExists,
   };

@@ -47,11 +47,19 @@ export function tagService(deps: LockedDeps): ServiceImplementation<repository.T
       return {};
     },
     async GetAnnotatedTag(request, context) {
-      const { tag, repository: repo } = await getAnnotatedTag(deps, await repositoryOf(deps.store, refOf(request), context), request.sha);
+      const { tag, commit, repository: repo } = await getAnnotatedTag(deps, await repositoryOf(deps.store, refOf(request), context), request.sha);
+      const verification = commit?.verification;
       return {
         repository: repo,
-        sha: tag.sha, tag: tag.tag, message: tag.message, object_sha: tag.objectSha, object_type: tag.objectType,
+        sha: tag.sha, tag: tag.tag, message: tag.message,
+        // Gitea's ToAnnotatedTagObject names the commit the tag peels to (a tag of a tag included).
+        object_sha: commit?.sha ?? tag.objectSha, object_type: commit ? 'commit' : tag.objectType,
         tagger: { name: tag.tagger.name, email: tag.tagger.email, when: at(tag.tagger.when) },
+        verification: verification ? {
+          verified: verification.verified, reason: verification.reason, signature: verification.signature,
+          payload: verification.payload, signer: verification.signer ?? null,
+        } : null,
+        commit_committer_email: commit?.committerEmail ?? '',
       };
     },
   };
