@@ -4,11 +4,11 @@ import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import { checkMergeability, countDiverging, diffHunks, diffStats, getMergeBase, listPullCommits, pullDiff, type PullCommitInfo } from '../domain/pull-git.js';
 import { mergeToRef, updatePullRef, type PullMergeDeps } from '../domain/pull-merge.js';
-import { updatePullHead } from '../domain/pull-update.js';
+import { updateForkPullHead, updatePullHead } from '../domain/pull-update.js';
 import { fetchForkHead, resolveForkPair, type ForkHeadGit } from '../domain/fork-heads.js';
 import { accessReply } from './repository-service.js';
 import type { RepositoryWriteLock } from '../domain/write-lock.js';
-import { pageOf, refOf } from './requests.js';
+import { pageOf, refOf, repositoryOf } from './requests.js';
 
 export const PULL_GIT_SERVICE_NAME = 'anvil.repository.v1.PullGitService';
 
@@ -70,11 +70,15 @@ export function pullGitService(deps: LockedDeps): ServiceImplementation<reposito
       const lines = request.lines.map((l) => ({ path: l.path, line: Number(l.line) }));
       return { hunks: await diffHunks(deps, owner, name, request.base, request.head, lines, caller) };
     },
-    async UpdatePullHead(request, { caller, signal }) {
+    async UpdatePullHead(request, context) {
+      const { caller, signal } = context;
       const { owner, name } = refOf(request);
-      const r = await deps.writeLock.run(owner, name, () => updatePullHead(deps, owner, name, {
-        baseBranch: request.base_branch, headBranch: request.head_branch, style: request.style,
-      }, caller), signal);
+      const input = { baseBranch: request.base_branch, headBranch: request.head_branch, style: request.style };
+      // A fork's head: the update lands in the fork, in the fork's write turn.
+      const r = Number(request.head_repository_id) > 0
+        ? await updateForkPullHead(deps, await repositoryOf(deps.store, refOf(request), context), Number(request.head_repository_id), input, caller,
+          (headOwner, headName, work) => deps.writeLock.run(headOwner, headName, work, signal))
+        : await deps.writeLock.run(owner, name, () => updatePullHead(deps, owner, name, input, caller), signal);
       return { head_before: r.headBefore, head_sha: r.headSha };
     },
     async FetchForkHead(request, { caller, signal }) {
