@@ -235,9 +235,8 @@ describe('pull requests from a fork', () => {
     const branch = await e2e.anonymous.get(`${forkPath}/branches/topic`);
     expect(branch.body.commit.message).toBe(`Merge branch 'main' into topic\n`);
     expect((await e2e.anonymous.get(`${forkPath}/contents/base.txt?ref=topic`)).status).toBe(200);
-    // The pull's head follows at once: its commits show the merge.
-    const pull = await e2e.anonymous.get(`${base}/pulls/1`);
-    expect(pull.body.head.sha).toBe(branch.body.commit.id);
+    // The pull follows its new head like any push to the fork's branch: its commits show the merge.
+    await eventually(() => e2e.anonymous.get(`${base}/pulls/1`), (r) => r.body.head?.sha === branch.body.commit.id, 'the pull following the merge');
     const commits = await e2e.anonymous.get(`${base}/pulls/1/commits`);
     expect(commits.body[0].sha).toBe(branch.body.commit.id);
 
