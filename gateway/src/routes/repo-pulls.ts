@@ -323,8 +323,8 @@ export const repoPullRoutes: Route[] = [
         ref: refOf(call), base_branch: pull.base_branch, head_branch: pull.head_branch, style: text(ctx, 'style') === 'rebase' ? 'rebase' : 'merge',
         head_repository_id: fromFork ? pull.head_repo_id : 0,
       }, { ...call.options, deadlineMs: 60_000 });
-      // The head branch moved like any push: the push consumer brings the pull's facts along;
-      // the pull's own ref follows at once, so its commits and files show the update now.
+      // The head branch moved like any push: the push consumer brings the pull's facts along.
+      // Its own ref (refs/pull/<index>/head) is moved here already, a fork's fetched from the fork.
       if (updated.head_sha !== updated.head_before) {
         if (fromFork) {
           await ctx.deps.services.pullGit.FetchForkHead({
