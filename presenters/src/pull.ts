@@ -17,7 +17,7 @@ export interface PullContext {
   rootUrl: string;
   /** The repository's JSON, built once per request (a page of 50 pulls shows it 100 times). */
   repoJson?: ReturnType<typeof presentRepository> | null;
-  /** The JSON of the forks the page's pulls come from, by id: those the caller may see and that still exist. */
+  /** The JSON of the forks the page's pulls come from, by id, with the caller's permission there: those that still exist. */
   headRepos?: ReadonlyMap<number, ReturnType<typeof presentRepository>>;
 }
 
@@ -37,8 +37,9 @@ export function pullContext(ctx: Omit<PullContext, 'repoJson'>): PullContext {
 
 /**
  * The head of a pull from a fork: labelled `owner:branch` (GitHub's and Gitea's clients read
- * the owner from it), with the fork's JSON while the fork exists and the caller may see it;
- * otherwise no repository and Gitea's repo_id -1. Ref and sha stay what was stored.
+ * the owner from it), with the fork's JSON while the fork exists (shown to whoever may read
+ * the pull, as Gitea does); once it is gone, no repository and Gitea's repo_id -1. Ref and
+ * sha stay what was stored.
  */
 function forkHead(pull: collaboration.PullRequest, ctx: PullContext) {
   const repo = ctx.headRepos?.get(Number(pull.head_repo_id)) ?? null;

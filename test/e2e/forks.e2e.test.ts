@@ -178,6 +178,78 @@ describe('pull requests from a fork', () => {
     expect((await e2e.anonymous.get(`${forkPath}/branches/topic`)).status).toBe(200);
   });
 
+  it('finds a pull by its base and a head given as branch, owner:branch or owner/repo:branch', async () => {
+    const { ada, bob, base, forkPath, forkId } = await forkWithTopic();
+    const deep = await bob.client.post(`${forkPath}/contents/deep.txt`, { content: b64('deep\n'), new_branch: 'work/deep', message: 'Deep' });
+    expect(deep.status).toBe(201);
+    expect((await bob.client.post(`${base}/pulls`, { title: 'Deep', head: `${bob.username}:work/deep`, base: 'main' })).status).toBe(201);
+    const own = await ada.client.post(`${base}/contents/own.txt`, { content: b64('own\n'), new_branch: 'own/work', message: 'Own' });
+    expect(own.status).toBe(201);
+    expect((await ada.client.post(`${base}/pulls`, { title: 'Own', head: 'own/work', base: 'main' })).status).toBe(201);
+
+    const forkName = forkPath.split('/')[3];
+    for (const head of [`${bob.username}:work/deep`, `${bob.username}/${forkName}:work/deep`]) {
+      const found = await e2e.anonymous.get(`${base}/pulls/main/${head}`);
+      expect(found.status).toBe(200);
+      expect(found.body).toMatchObject({ number: 1, title: 'Deep', head: { ref: 'work/deep', repo_id: forkId } });
+    }
+    for (const head of ['own/work', `${ada.username}:own/work`, `${base.slice(7)}:own/work`]) {
+      const found = await e2e.anonymous.get(`${base}/pulls/main/${head}`);
+      expect(found.status).toBe(200);
+      expect(found.body).toMatchObject({ number: 2, title: 'Own' });
+    }
+    // A repository that is not in the base's network, or a head no pull has, is 404.
+    expect((await e2e.anonymous.get(`${base}/pulls/main/${bob.username}/elsewhere:work/deep`)).status).toBe(404);
+    expect((await e2e.anonymous.get(`${base}/pulls/main/${bob.username}/${forkName}:topic`)).status).toBe(404);
+  });
+
+  it('shows the fork as the pull\'s head repository to anyone who may read the pull, with their own permission there', async () => {
+    const { ada, bob, base, forkPath, forkId } = await forkWithTopic();
+    expect((await bob.client.post(`${base}/pulls`, { title: 'From a fork gone private', head: `${bob.username}:topic`, base: 'main' })).status).toBe(201);
+    expect((await bob.client.patch(forkPath, { private: true })).status).toBe(200);
+    expect((await e2e.anonymous.get(forkPath)).status).toBe(404);
+
+    const stranger = await e2e.anonymous.get(`${base}/pulls/1`);
+    expect(stranger.status).toBe(200);
+    expect(stranger.body.head).toMatchObject({
+      repo_id: forkId, repo: { id: forkId, full_name: forkPath.slice(7), private: true, fork: true, permissions: { admin: false, push: false, pull: false } },
+    });
+    const listed = await ada.client.get(`${base}/pulls`);
+    expect(listed.body[0].head.repo).toMatchObject({ id: forkId, permissions: { admin: false, push: false, pull: false } });
+    const owner = await bob.client.get(`${base}/pulls/1`);
+    expect(owner.body.head.repo).toMatchObject({ id: forkId, permissions: { admin: true, push: true, pull: true } });
+  });
+
+  it('updates a pull from a fork with its base for those who may write to the fork, merging or rebasing there', async () => {
+    const { ada, bob, base, forkPath } = await forkWithTopic();
+    expect((await bob.client.post(`${base}/pulls`, { title: 'Behind', head: `${bob.username}:topic`, base: 'main' })).status).toBe(201);
+    const onBase = await ada.client.post(`${base}/contents/base.txt`, { content: b64('base\n'), branch: 'main', message: 'Base moves on' });
+    expect(onBase.status).toBe(201);
+
+    // The base's owner may not write to bob's fork; a stranger may not update at all.
+    expect((await ada.client.post(`${base}/pulls/1/update`)).status).toBe(403);
+    const carol = await e2e.newWriter({ scopes: SCOPES });
+    expect((await carol.client.post(`${base}/pulls/1/update`)).status).toBe(403);
+
+    expect((await bob.client.post(`${base}/pulls/1/update`)).status).toBe(200);
+    const branch = await e2e.anonymous.get(`${forkPath}/branches/topic`);
+    expect(branch.body.commit.message).toBe(`Merge branch 'main' into topic\n`);
+    expect((await e2e.anonymous.get(`${forkPath}/contents/base.txt?ref=topic`)).status).toBe(200);
+    // The pull follows its new head like any push to the fork's branch: its commits show the merge.
+    await eventually(() => e2e.anonymous.get(`${base}/pulls/1`), (r) => r.body.head?.sha === branch.body.commit.id, 'the pull following the merge');
+    const commits = await e2e.anonymous.get(`${base}/pulls/1/commits`);
+    expect(commits.body[0].sha).toBe(branch.body.commit.id);
+
+    const again = await ada.client.post(`${base}/contents/later.txt`, { content: b64('later\n'), branch: 'main', message: 'Later' });
+    expect(again.status).toBe(201);
+    expect((await bob.client.post(`${base}/pulls/1/update?style=rebase`)).status).toBe(200);
+    const rebased = await e2e.anonymous.get(`${forkPath}/branches/topic`);
+    expect(rebased.body.commit.message).not.toMatch(/^Merge branch/);
+    const onTop = await e2e.anonymous.get(`${forkPath}/commits?sha=topic&limit=50`);
+    expect(onTop.body.map((c: { sha: string }) => c.sha)).toContain(again.body.commit.sha);
+    await eventually(() => e2e.anonymous.get(`${base}/pulls/1`), (r) => r.body.head?.sha === rebased.body.commit.id, 'the pull following the rebase');
+  });
+
   it('keeps reporting the head after the fork\'s branch and then the whole fork are deleted', async () => {
     const { bob, base, forkPath, topicSha } = await forkWithTopic();
     expect((await bob.client.post(`${base}/pulls`, { title: 'Short-lived', head: `${bob.username}:topic`, base: 'main' })).status).toBe(201);

@@ -80,6 +80,8 @@ const CATCH_ALL = new Set([
   '/repos/{owner}/{repo}/raw/{filepath}',
   '/repos/{owner}/{repo}/media/{filepath}',
   '/repos/{owner}/{repo}/editorconfig/{filepath}',
+  // The head: `branch`, `owner:branch` or `owner/repo:branch` (GetPullRequestByBaseHead).
+  '/repos/{owner}/{repo}/pulls/{base}/{head}',
 ]);
 
 // `new URL(.., import.meta.url)` rather than a cwd-relative path: this file sits at

@@ -4,7 +4,7 @@
 // (its write turn, THE protection check, update-ref <new> <old>) before collaboration
 // records it, as Gitea pushes the merge before it marks the pull merged.
 import { DomainError, forbidden, invalid, notFound } from '@anvil/kit';
-import type { collaboration } from '@anvil/proto';
+import type { collaboration, repository } from '@anvil/proto';
 import { repoAccessRefusal } from '../http/repo-access.js';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
 import { presentCommit } from '@anvil/presenters/commits.js';
@@ -34,21 +34,23 @@ const indexOf = (value: string) => (/^\d{1,15}$/.test(value) ? Number(value) : 0
 
 /**
  * What presenting a page of pulls of one repository needs; the forks their heads come from
- * are loaded in one call for the whole page (only those the caller may see), and only when
- * a pull comes from one.
+ * are loaded in one call for the whole page, and only when a pull comes from one. Gitea shows
+ * a fork to whoever may read the pull, with that caller's permission on the fork.
  */
 async function pageContext(ctx: RouteContext, call: RepositoryCall, pulls: collaboration.PullRequest[]): Promise<Omit<PullContext, 'repoJson'>> {
   const context: Omit<PullContext, 'repoJson'> = { access: call.access, repo: call.repo, caller: ctx.caller, rootUrl: ctx.deps.config.rootUrl };
   const baseId = Number(call.access.repository!.id);
   const forkIds = [...new Set(pulls.filter((p) => isFromFork(p, baseId)).map((p) => String(p.head_repo_id)))];
   if (forkIds.length) {
-    const found = await ctx.deps.services.repository.SearchRepositories({ ids: forkIds, page: { page: 1, limit: forkIds.length } }, { caller: ctx.caller });
-    context.headRepos = new Map(found.repositories.flatMap((access) => (access.owner
-      ? [[Number(access.repository!.id), presentRepository(access, access.owner, ctx.caller, ctx.deps.config.rootUrl)] as const]
-      : [])));
+    const found = await ctx.deps.services.repository.ListPullHeadRepositories({ ref: refOf(call), ids: forkIds }, call.options);
+    context.headRepos = headRepositoriesJson(ctx, found.repositories);
   }
   return context;
 }
+
+const headRepositoriesJson = (ctx: RouteContext, found: repository.RepositoryAccess[]) => new Map(found.flatMap((access) => (access.owner
+  ? [[Number(access.repository!.id), presentRepository(access, access.owner, ctx.caller, ctx.deps.config.rootUrl)] as const]
+  : [])));
 
 async function presentAll(ctx: RouteContext, call: RepositoryCall, pulls: collaboration.PullRequest[]) {
   const context = pullContext(await pageContext(ctx, call, pulls));
@@ -66,6 +68,23 @@ function headOf(head: string, call: RepositoryCall): { forkOwner?: string; branc
   const owner = head.slice(0, colon);
   const branch = head.slice(colon + 1);
   return owner.toLowerCase() === call.repo.owner.toLowerCase() ? { branch } : { forkOwner: owner, branch };
+}
+
+/**
+ * The head of GET /pulls/{base}/{head} as Gitea's GetPullRequestByBaseHead reads it: `branch`
+ * (the base repository's), `owner:branch` (owner's repository of the base's name) or
+ * `owner/repo:branch`. The repository is undefined for the base itself.
+ */
+function lookedUpHeadOf(head: string, call: RepositoryCall): { repository?: { owner: string; name: string }; branch: string } {
+  const colon = head.indexOf(':');
+  if (colon < 0) return { branch: head };
+  const where = head.slice(0, colon);
+  const slash = where.indexOf('/');
+  const owner = slash < 0 ? where : where.slice(0, slash);
+  const name = slash < 0 ? call.repo.name : where.slice(slash + 1);
+  const branch = head.slice(colon + 1);
+  const isBase = owner.toLowerCase() === call.repo.owner.toLowerCase() && name.toLowerCase() === call.repo.name.toLowerCase();
+  return isBase ? { branch } : { repository: { owner, name }, branch };
 }
 
 /** Where the pull's head is kept whatever happens to its branch (refs/pull/<index>/head). */
@@ -302,30 +321,44 @@ export const repoPullRoutes: Route[] = [
     handle: inRepository(async (ctx, call) => {
       const pull = await pullOf(ctx, call, ctx.params.index);
       if (pull.has_merged || pull.issue!.state === 'closed') throw invalid('the pull request is closed or merged', 'pull_closed');
-      // The head branch lives in the fork, which this call cannot write; its owner updates it there.
-      if (isFromFork(pull, Number(call.access.repository!.id))) throw forbidden('updating a pull request from a fork is not supported', 'update_not_allowed');
+      // A fork's head branch is the fork's: the repository service updates it there, for a
+      // caller who may write to the fork.
+      const fromFork = isFromFork(pull, Number(call.access.repository!.id));
       const updated = await ctx.deps.services.pullGit.UpdatePullHead({
         ref: refOf(call), base_branch: pull.base_branch, head_branch: pull.head_branch, style: text(ctx, 'style') === 'rebase' ? 'rebase' : 'merge',
+        head_repository_id: fromFork ? pull.head_repo_id : 0,
       }, { ...call.options, deadlineMs: 60_000 });
       // The head branch moved like any push: the push consumer brings the pull's facts along.
+      // Its own ref (refs/pull/<index>/head) is moved here already, a fork's fetched from the fork.
       if (updated.head_sha !== updated.head_before) {
-        await ctx.deps.services.pullGit.UpdatePullRef({ ref: refOf(call), index: pull.issue!.index, head: updated.head_sha }, call.options);
+        if (fromFork) {
+          await ctx.deps.services.pullGit.FetchForkHead({
+            ref: refOf(call), head_owner: '', head_repository_id: pull.head_repo_id, head_branch: pull.head_branch, index: pull.issue!.index,
+          }, call.options);
+        } else {
+          await ctx.deps.services.pullGit.UpdatePullRef({ ref: refOf(call), index: pull.issue!.index, head: updated.head_sha }, call.options);
+        }
       }
       return ok(undefined);
     }),
   },
   {
     // Last: `/pulls/{index}/files` and the like would otherwise be read as a base and a head.
-    method: 'GET', path: '/repos/:owner/:repo/pulls/:base/:head', operationId: 'repoGetPullRequestByBaseHead', access: 'public', scopes: ['repository'],
+    // The head may hold `/` (`owner/repo:branch`, a branch `feature/x`): Gitea's `/{base}/*`.
+    method: 'GET', path: '/repos/:owner/:repo/pulls/:base/*head', operationId: 'repoGetPullRequestByBaseHead', access: 'public', scopes: ['repository'],
     repoAccess: 'read',
     handle: inRepository(async (ctx, call) => {
-      // Gitea: `owner:branch` names the head in owner's repository of the base's name (a fork).
-      const { forkOwner, branch } = headOf(ctx.params.head, call);
-      const headRepo = forkOwner
-        ? await ctx.deps.services.repository.ResolveRepository({ owner: forkOwner, name: call.repo.name }, { caller: ctx.caller })
-        : undefined;
+      const { repository: named, branch } = lookedUpHeadOf(ctx.splat('head'), call);
+      // Another repository is looked up in the base's network (a fork, or the base's parent),
+      // whoever may see it, as Gitea finds it by name; none there is 404.
+      let headRepoId = 0;
+      if (named) {
+        const found = await ctx.deps.services.repository.ListPullHeadRepositories({ ref: refOf(call), ids: [], head: named }, call.options);
+        if (!found.repositories.length) throw notFound('The target couldn\'t be found.', 'head_repo_not_found');
+        headRepoId = Number(found.repositories[0]!.repository!.id);
+      }
       return ok(await presentOnePull(ctx, call, await ctx.deps.services.pulls.GetPullByBranches({
-        base_branch: ctx.params.base, head_branch: branch, head_repo_id: headRepo?.repository?.id ?? 0,
+        base_branch: ctx.params.base, head_branch: branch, head_repo_id: headRepoId,
       }, call.options)));
     }),
   },

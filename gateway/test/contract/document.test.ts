@@ -48,6 +48,12 @@ describe('the contract document', () => {
       params: { branch: 'feature/login' },
     });
     expect(matchOperation('GET', '/repos/alice/x/contents/docs/a%20b.md')?.params.filepath).toBe('docs/a b.md');
+    // A pull's head as owner/repo:branch; the pull's own sub-resources still win.
+    expect(matchOperation('GET', '/repos/alice/x/pulls/main/bob/x:feature/login')).toMatchObject({
+      operation: { operationId: 'repoGetPullRequestByBaseHead' },
+      params: { base: 'main', head: 'bob/x:feature/login' },
+    });
+    expect(idOf('GET', '/repos/alice/x/pulls/3/reviews/4')).toBe('repoGetPullReview');
     expect(idOf('GET', '/repos/alice/x/git/refs/heads/main')).toBe('repoListGitRefs');
     // ...but an ordinary parameter does not: a release tag is one segment.
     expect(idOf('GET', '/repos/alice/x/releases/tags/v1/extra')).toBeNull();

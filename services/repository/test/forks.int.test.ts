@@ -1,19 +1,31 @@
 // Integration test: forks over real PostgreSQL and real git — the clone, the row and its
-// events in one transaction, the parent's counter, visibility, and a fork's branch fetched
-// into its base for a pull request.
+// events in one transaction, the parent's counter, visibility, a fork's branch fetched into
+// its base for a pull request, the fork shown as a pull's head repository, and a fork's head
+// branch updated from its base.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { decodeEvent } from '@anvil/proto';
 import { SYSTEM, type Caller } from '@anvil/kit';
 import { fetchForkHead, resolveForkPair } from '../src/domain/fork-heads.js';
-import { forkRepository, listForks, withParents } from '../src/domain/forks.js';
+import { forkRepository, listForks, pullHeadRepositories, withParents } from '../src/domain/forks.js';
+import type { PullMergeDeps } from '../src/domain/pull-merge.js';
+import { updateForkPullHead, type UpdateInput } from '../src/domain/pull-update.js';
+import { signatureOf } from '../src/domain/signatures.js';
+import { RepositoryWriteLock } from '../src/domain/write-lock.js';
+import { branchGit } from '../src/git/branch-git.js';
+import { pullGit } from '../src/git/pull-git-port.js';
+import { branchProtectionStore } from '../src/store/branch-protections.js';
+import { commitStatusStore } from '../src/store/commit-statuses.js';
 import { createRepository, deleteRepository, getRepositoryById, resolveRepository, type RepositoryDeps } from '../src/domain/repositories.js';
 import { forkHeadGit } from '../src/git/fork-git.js';
 import { commitInitialFiles, listRefs } from '../src/git/refs.js';
 import type { RepositoryStorage } from '../src/git/storage.js';
 import type { RepositoryDb } from '../src/store/db.js';
 import { caller, repositoryTestbed, type RepositoryTestbed } from './support/testbed.js';
+
+// Forks clone and fetch real repositories: slow on a loaded machine.
+jest.setTimeout(90_000);
 
 let tb: RepositoryTestbed;
 let db: RepositoryDb;
@@ -146,5 +158,68 @@ describe('forks over PostgreSQL and git', () => {
     // From the fork's side, its parent is in the network too.
     const back = await resolveForkPair(deps.store, { base: { owner: 'lou', name: 'app' }, head: { owner: 'kim' } }, SYSTEM);
     expect(back.head.owner.login).toBe('kim');
+  });
+
+  it('answers a pull\'s head repositories to whoever reads the base, with their own permission, and only from its network', async () => {
+    const max = await owner(15, 'max');
+    const nia = await owner(16, 'nia');
+    const oz = await owner(17, 'oz');
+    const base = await createRepository(deps, input(15, 'site'), max);
+    const fork = await forkAs('max', 'site', { organization: '', name: '' }, nia);
+    await db.repository.update({ where: { id: BigInt(fork.repository.id) }, data: { private: true } });
+    const elsewhere = await createRepository(deps, input(17, 'site'), oz);
+    const baseFor = (who: Caller) => resolveRepository(deps.store, 'max', 'site', who);
+
+    const stranger = caller(0, '');
+    const seen = await pullHeadRepositories(deps.store, await baseFor(stranger), { ids: [fork.repository.id, elsewhere.repository.id, base.repository.id] }, stranger);
+    expect(seen.map((r) => [r.repository.id, r.permission])).toEqual([[fork.repository.id, 'none']]);
+    expect(seen[0].parent).toMatchObject({ repository: { id: base.repository.id } });
+    const byName = await pullHeadRepositories(deps.store, await baseFor(nia), { owner: 'nia', name: 'site' }, nia);
+    expect(byName.map((r) => [r.repository.id, r.permission])).toEqual([[fork.repository.id, 'owner']]);
+    expect(await pullHeadRepositories(deps.store, await baseFor(oz), { owner: 'oz', name: 'site' }, oz)).toEqual([]);
+  });
+
+  it('updates a fork\'s head branch with its base in the fork, for those who may write to the fork', async () => {
+    const pia = await owner(18, 'pia');
+    const quin = await owner(19, 'quin');
+    await createRepository(deps, input(18, 'kit'), pia);
+    const fork = await forkAs('pia', 'kit', { organization: '', name: '' }, quin);
+    const forkDir = storage.pathOf('quin', 'kit');
+    const baseDir = storage.pathOf('pia', 'kit');
+    /** A commit on `branch` of the repository at `dir`, on top of `parent`, keeping its tree. */
+    const commitOn = (dir: string, branch: string, parent: string, message: string) => {
+      const tree = execFileSync('git', ['--git-dir', dir, 'rev-parse', `${parent}^{tree}`], { encoding: 'utf8' }).trim();
+      const sha = execFileSync('git', ['--git-dir', dir, '-c', 'user.name=Someone', '-c', 'user.email=someone@example.com', 'commit-tree', tree, '-p', parent, '-m', message], { encoding: 'utf8' }).trim();
+      execFileSync('git', ['--git-dir', dir, 'update-ref', `refs/heads/${branch}`, sha]);
+      return sha;
+    };
+    const main = execFileSync('git', ['--git-dir', baseDir, 'rev-parse', 'refs/heads/main'], { encoding: 'utf8' }).trim();
+    const topic = commitOn(forkDir, 'topic', main, 'Topic');
+    // The base moves on with a commit the fork does not have.
+    const moved = commitOn(baseDir, 'main', main, 'Base moves');
+
+    const protections = branchProtectionStore(db);
+    const mergeDeps: PullMergeDeps & { forkHeads: ReturnType<typeof forkHeadGit> } = {
+      store: deps.store, protections, statuses: commitStatusStore(db), pullGit: pullGit(storage), forkHeads: forkHeadGit(storage),
+      branches: { store: deps.store, protections, git: branchGit(storage, { verify: async (c) => c.map(() => ({ verified: false, reason: 'none' })) }) },
+      signatureOf: (who) => signatureOf(deps.store, who),
+    };
+    const lock = new RepositoryWriteLock();
+    const turns: string[] = [];
+    const update = async (who: Caller, style = 'merge') => updateForkPullHead(mergeDeps, await resolveRepository(deps.store, 'pia', 'kit', who), fork.repository.id,
+      { baseBranch: 'main', headBranch: 'topic', style } satisfies UpdateInput, who, (o, n, work) => { turns.push(`${o}/${n}`); return lock.run(o, n, work); });
+
+    // The base's owner may read the fork but not write to it.
+    await expect(update(pia)).rejects.toMatchObject({ kind: 'forbidden', reason: 'update_not_allowed' });
+    const merged = await update(quin);
+    expect(merged.headBefore).toBe(topic);
+    expect(turns).toEqual(['quin/kit']);
+    const parents = execFileSync('git', ['--git-dir', forkDir, 'rev-list', '--parents', '-n', '1', 'refs/heads/topic'], { encoding: 'utf8' }).trim().split(' ');
+    expect(parents).toEqual([merged.headSha, topic, moved]);
+    // The temporary ref that brought the base's commits is gone; the base is untouched.
+    expect(execFileSync('git', ['--git-dir', forkDir, 'for-each-ref', 'refs/anvil/'], { encoding: 'utf8' })).toBe('');
+    expect(execFileSync('git', ['--git-dir', baseDir, 'rev-parse', 'refs/heads/main'], { encoding: 'utf8' }).trim()).toBe(moved);
+    // Up to date: nothing to do.
+    expect(await update(quin, 'rebase')).toEqual({ headBefore: merged.headSha, headSha: merged.headSha });
   });
 });

@@ -120,3 +120,23 @@ export async function withParents<T extends { repository: { fork_id?: number | n
   const parents = new Map((await store.findManyById(wanted)).map((p) => [p.repository.id, p]));
   return items.map((i) => (i.parent !== undefined ? i : { ...i, parent: i.repository.fork_id ? parents.get(i.repository.fork_id) ?? null : null }));
 }
+
+/** Where a pull's head may live: a fork of the base, or the base's parent (resolveForkPair's network). */
+export function isInNetworkOf(base: RepositoryAccess['repository'], candidate: RepositoryAccess['repository']): boolean {
+  return candidate.id !== base.id && (candidate.fork_id === base.id || (Boolean(base.fork_id) && candidate.id === base.fork_id));
+}
+
+/**
+ * The head repositories of pulls into `base` (resolved for the caller), by ids or by owner
+ * and name, for presenting those pulls. Gitea shows a pull's head repository to whoever may
+ * read the pull (convert.ToAPIPullRequest), with that caller's own permission on it: a
+ * private fork they may not see shows with permission "none". Only repositories of the
+ * base's network are answered, so this reveals nothing a pull into the base does not name.
+ */
+export async function pullHeadRepositories(store: RepositoryStore, base: RepositoryAccess, heads: { ids: number[] } | { owner: string; name: string }, caller: Caller): Promise<RepositoryAccess[]> {
+  const found = 'ids' in heads
+    ? await store.findManyById([...new Set(heads.ids)])
+    : [await store.findByName(heads.owner, heads.name)].filter((r): r is RepositoryWithOwner => Boolean(r));
+  const inNetwork = found.filter((r) => isInNetworkOf(base.repository, r.repository));
+  return withParents(store, await withPermissions(store, inNetwork, caller));
+}

@@ -7,7 +7,7 @@ import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import { checkMergeability, countDiverging, diffHunks, diffStats, getMergeBase, listPullCommits, pullDiff, type PullCommitInfo } from '../domain/pull-git.js';
 import { mergeToRef, updatePullRef, type PullMergeDeps } from '../domain/pull-merge.js';
-import { updatePullHead } from '../domain/pull-update.js';
+import { updateForkPullHead, updatePullHead } from '../domain/pull-update.js';
 import { fetchForkHead, resolveForkPair, type ForkHeadGit } from '../domain/fork-heads.js';
 import { accessReply } from './repository-service.js';
 import type { RepositoryWriteLock } from '../domain/write-lock.js';
@@ -67,10 +67,14 @@ export function pullGitService(deps: LockedDeps): ServiceImplementation<reposito
       return { hunks: await diffHunks(deps, await repositoryOf(deps.store, refOf(request), context), request.base, request.head, lines) };
     },
     async UpdatePullHead(request, context) {
+      const { caller, signal } = context;
       const ref = refOf(request);
-      const r = await deps.writeLock.run(ref.owner, ref.name, async () => updatePullHead(deps, await repositoryOf(deps.store, ref, context), {
-        baseBranch: request.base_branch, headBranch: request.head_branch, style: request.style,
-      }, context.caller), context.signal);
+      const input = { baseBranch: request.base_branch, headBranch: request.head_branch, style: request.style };
+      // A fork's head: the update lands in the fork, in the fork's write turn.
+      const r = Number(request.head_repository_id) > 0
+        ? await updateForkPullHead(deps, await repositoryOf(deps.store, ref, context), Number(request.head_repository_id), input, caller,
+          (headOwner, headName, work) => deps.writeLock.run(headOwner, headName, work, signal))
+        : await deps.writeLock.run(ref.owner, ref.name, async () => updatePullHead(deps, await repositoryOf(deps.store, ref, context), input, caller), signal);
       return { head_before: r.headBefore, head_sha: r.headSha };
     },
     async FetchForkHead(request, { caller, signal }) {

@@ -9,7 +9,7 @@ import {
   type RepositoryAccess, type RepositoryDeps,
 } from '../domain/repositories.js';
 import type { SearchFilter } from '../domain/store.js';
-import { forkRepository, listForks, withParents } from '../domain/forks.js';
+import { forkRepository, listForks, pullHeadRepositories, withParents } from '../domain/forks.js';
 import { ownerUserMessage, repositoryMessage } from './messages.js';
 import { definedFields, pageOf, refOf, repositoryOf } from './requests.js';
 
@@ -135,6 +135,12 @@ export function repositoryService(deps: RepositoryDeps): ServiceImplementation<r
       const { offset, limit } = pageOf(request.page);
       const { items, total } = await listForks(store, await repositoryOf(store, refOf(request), context), context.caller, offset, limit);
       return { repositories: items.map(accessReply), total };
+    },
+    async ListPullHeadRepositories(request, context) {
+      const base = await repositoryOf(store, refOf(request), context);
+      const heads = request.head?.owner ? { owner: request.head.owner, name: request.head.name } : { ids: request.ids.map(Number) };
+      const items = await pullHeadRepositories(store, base, heads, context.caller);
+      return { repositories: items.map(accessReply), total: items.length };
     },
     async ListCollaborators(request, context) {
       const { offset, limit } = pageOf(request.page);
