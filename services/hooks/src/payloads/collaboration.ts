@@ -6,9 +6,9 @@
 // no-reply addresses.
 import { ANONYMOUS } from '@anvil/kit';
 import type { collaboration as pb, identity } from '@anvil/proto';
-import { presentComment, presentIssue, presentIssueUser, type IssueRepository } from '@anvil/presenters/issue.js';
+import { presentComment, presentIssue, type IssueRepository } from '@anvil/presenters/issue.js';
 import { presentPull } from '@anvil/presenters/pull.js';
-import { formatTime, payloadRepository, type PayloadPermission, type RepositoryFacts } from './gitea.js';
+import { formatTime, payloadRepository, payloadUser, type PayloadPermission, type RepositoryFacts } from './gitea.js';
 
 /** What every collaboration event says of its repository (collaboration_events.proto). */
 type WithRepository = RepositoryFacts & { sender_permission?: string };
@@ -24,8 +24,7 @@ const issueRepository = (event: WithRepository): IssueRepository => ({
   id: Number(event.repository!.id), owner: event.repository!.owner_login, name: event.repository!.name,
 });
 
-const user = (who: identity.User | null | undefined, rootUrl: string) =>
-  presentIssueUser((who ?? { id: 0, login: '' }) as identity.User, ANONYMOUS, rootUrl);
+const user = (who: identity.User | null | undefined, rootUrl: string) => payloadUser(who, rootUrl);
 
 /** Gitea's ChangesPayload: only what changed, or nothing (`omitempty`). */
 function changesOf(changes: pb.IssueChanges | null | undefined) {
