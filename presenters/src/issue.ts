@@ -5,7 +5,7 @@ import type { Caller } from '@anvil/kit';
 import type { collaboration, identity } from '@anvil/proto';
 import { secondsToTime } from './durations.js';
 import { formatTime } from './time.js';
-import { presentUser } from './user.js';
+import { completeUser, presentUser } from './user.js';
 import { repoUrls } from './repo-urls.js';
 
 /** What an issue's JSON says about its repository (Gitea's RepositoryMeta). */
@@ -17,19 +17,6 @@ export interface IssueRepository {
 
 // Gitea's user_model.NewGhostUser: who a deleted poster shows as.
 const GHOST: Partial<identity.User> = { id: -1, login: 'Ghost', full_name: '', visibility: 'VISIBILITY_PUBLIC' };
-
-/** A read-model user with every field present (one the service learned from a caller only has a few). */
-function completeUser(user: Partial<identity.User>): identity.User {
-  return {
-    id: 0, login: '', full_name: '', email: '', is_admin: false, active: true, prohibit_login: false, restricted: false,
-    location: '', website: '', description: '', visibility: 'VISIBILITY_PUBLIC', language: '', created_at: null, last_login: null,
-    login_name: '', source_id: 0, max_repo_creation: -1, must_change_password: false, keep_email_private: false,
-    allow_create_organization: false, allow_git_hook: false, allow_import_local: false, type: 'user',
-    // Collaboration's read model does not follow the star count.
-    num_stars: 0,
-    ...user,
-  } as identity.User;
-}
 
 /**
  * An IssueList's issues with their users: the list sends each user once (collaboration.proto

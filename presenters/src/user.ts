@@ -41,6 +41,23 @@ import { hostOf } from '@anvil/kit';
 
 export { hostOf };
 
+/**
+ * A user with every field present. Read models (collaboration's users, repository's owners)
+ * keep identity's User message as last received, and a user some service learned from a
+ * caller or an event has only a few fields: the rest take the values of a plain new user.
+ */
+export function completeUser(user: Partial<identity.User>): identity.User {
+  return {
+    id: 0, login: '', full_name: '', email: '', is_admin: false, active: true, prohibit_login: false, restricted: false,
+    location: '', website: '', description: '', visibility: 'VISIBILITY_PUBLIC', language: '', created_at: null, last_login: null,
+    login_name: '', source_id: 0, max_repo_creation: -1, must_change_password: false, keep_email_private: false,
+    allow_create_organization: false, allow_git_hook: false, allow_import_local: false, type: 'user',
+    // Identity publishes user.updated when the count moves, so read models follow it.
+    num_stars: 0, num_followers: 0, num_following: 0,
+    ...user,
+  } as identity.User;
+}
+
 export function presentUser(user: identity.User, caller: Caller, rootUrl: string) {
   const signed = caller.userId > 0;
   const authed = signed && (caller.isAdmin || caller.userId === user.id);

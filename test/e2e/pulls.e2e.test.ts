@@ -216,7 +216,9 @@ describe('pushes to a pull request\'s branches', () => {
     const opened = await owner.client.post(`${base}/pulls`, { title: 'Grows', head: 'topic', base: 'main' });
     const more = await owner.client.post(`${base}/contents/more.txt`, { content: b64('a\nb\nc\n'), branch: 'topic', message: 'More' });
     expect(more.status).toBe(201);
-    await e2e.recorder.eventMatching((e) => e.subject === 'collaboration.pull_request.synchronized' && e.payload.pull_request?.issue?.id === opened.body.id);
+    const synchronized = await e2e.recorder.eventMatching((e) => e.subject === 'collaboration.pull_request.synchronized' && e.payload.pull_request?.issue?.id === opened.body.id);
+    // The push's owner and sender as identity describes them reach the event (its webhook payload shows them).
+    expect(synchronized.payload).toMatchObject({ repository_owner: { login: owner.username }, sender: { login: owner.username, created_at: expect.anything() } });
     const read = await owner.client.get(`${base}/pulls/1`);
     expect(read.body).toMatchObject({ head: { sha: more.body.commit.sha }, additions: 5, changed_files: 2, mergeable: true });
   });

@@ -92,6 +92,21 @@ describe('a user\'s starred_repos_count', () => {
     expect(await starredCount(owner)).toBe(0);
   });
 
+  test('shows in the issues the user opened and as a repository\'s owner, which other services learn from identity', async () => {
+    const owner = await e2e.newWriter({ scopes: ['write:repository', 'write:user', 'write:issue'] });
+    const other = await newUser();
+    const own = await newRepository(owner, 'own-issues');
+    const theirs = await newRepository(other, 'starred-by-owner');
+    expect((await owner.client.put(`/user/starred/${theirs}`)).status).toBe(204);
+    const issue = await owner.client.post(`/repos/${own}/issues`, { title: 'Counted?' });
+    expect(issue.status).toBe(201);
+
+    const posterCount = async () => (await anonymous.get(`/repos/${own}/issues/${issue.body.number}`)).body.user.starred_repos_count as number;
+    expect(await eventually(posterCount, (n) => n === 1, 'the poster\'s star counted in issue JSON')).toBe(1);
+    const ownerCount = async () => (await anonymous.get(`/repos/${own}`)).body.owner.starred_repos_count as number;
+    expect(await eventually(ownerCount, (n) => n === 1, 'the owner\'s star counted in repository JSON')).toBe(1);
+  });
+
   test('drops a deleted repository\'s star', async () => {
     const owner = await newUser();
     const fan = await newUser();

@@ -1,15 +1,18 @@
 // Webhooks firing from real changes: a `git push` through the gateway reaches a real local
 // receiver as Gitea's push (and create) deliveries, signed with the hook's secret; a test
 // delivery sends the latest commit. The receiver is on loopback, which the system is booted
-// to allow ([webhook] ALLOWED_HOST_LIST=loopback).
+// to allow ([webhook] ALLOWED_HOST_LIST=loopback). Every gitea payload received is checked
+// against the contract's definitions (test/support/payload-contract.ts): a test whose
+// deliveries do not fit fails.
 import { createHmac } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { bootE2e, type E2e, type Writer } from '../support/e2e.js';
 import { cloneUrl, gitIn } from '../support/git-cli.js';
+import { checkPayload } from '../support/payload-contract.js';
 
 jest.setTimeout(120_000);
 
@@ -23,13 +26,23 @@ let e2e: E2e;
 let server: Server;
 let receiverUrl: string;
 const received: Received[] = [];
+/** What the contract check found wrong with the payloads received since the last test. */
+let payloadProblems: string[] = [];
+
+function checkReceived(delivery: Received): void {
+  const event = delivery.headers['x-gitea-event-type'];
+  if (typeof event !== 'string' || delivery.headers['content-type'] !== 'application/json') return;
+  payloadProblems.push(...checkPayload(event, JSON.parse(delivery.body.toString())));
+}
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
+      const delivery = { url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) };
+      received.push(delivery);
+      checkReceived(delivery);
       res.writeHead(200).end('ok');
     });
   });
@@ -37,6 +50,12 @@ beforeAll(async () => {
   receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   e2e = await bootE2e({ prefix: 'whd-user', gitHome: true, env: { ANVIL__webhook__ALLOWED_HOST_LIST: 'loopback', ANVIL__webhook__RETRY_BACKOFF_MS: '100' } });
 }, 180_000);
+
+afterEach(() => {
+  const problems = payloadProblems;
+  payloadProblems = [];
+  expect(problems).toEqual([]);
+});
 
 afterAll(async () => {
   await e2e?.close();
@@ -97,8 +116,15 @@ describe('webhook deliveries', () => {
       ref: 'refs/heads/main', before: '0'.repeat(40), after: sha, total_commits: 1,
       head_commit: { id: sha, message: 'First commit\n' },
       pusher: { login: owner.username }, sender: { login: owner.username },
-      repository: { name: 'pushed', full_name: `${owner.username}/pushed`, owner: { login: owner.username } },
+      repository: {
+        name: 'pushed', full_name: `${owner.username}/pushed`, owner: { login: owner.username },
+        // Gitea's notifier shows a push's repository with the owner's permission.
+        permissions: { admin: true, push: true, pull: true },
+      },
     });
+    // The sender is the user identity describes, not a login alone.
+    expect(payload.sender.created).not.toBe('0001-01-01T00:00:00Z');
+    expect(payload.sender.avatar_url).toMatch(/avatars\//);
     expect(payload.commits.map((c: { id: string }) => c.id)).toEqual([sha]);
     expect(JSON.parse(create.body.toString())).toMatchObject({ ref: 'main', ref_type: 'branch', sha });
   });
@@ -123,7 +149,10 @@ describe('webhook deliveries', () => {
     expect(delivery.headers['x-gitea-event']).toBe('fork');
     expect(JSON.parse(delivery.body.toString('utf8'))).toMatchObject({
       forkee: { full_name: `${owner.username}/forked-here`, fork: false, forks_count: 1 },
-      repository: { full_name: `${forker.username}/forked-here`, fork: true, parent: { full_name: `${owner.username}/forked-here` } },
+      repository: {
+        full_name: `${forker.username}/forked-here`, fork: true, permissions: { admin: true },
+        parent: { full_name: `${owner.username}/forked-here`, owner: { login: owner.username } },
+      },
       sender: { login: forker.username },
     });
   });

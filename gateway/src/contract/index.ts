@@ -9,6 +9,6 @@ export {
   type OperationMatch,
   type SwaggerDocument,
 } from './document.js';
-export { bodyOrZero, operationHasBody, validateRequestBody, validateResponse, type ResponseCheckOptions } from './validator.js';
+export { bodyOrZero, operationHasBody, validateDefinition, validateRequestBody, validateResponse, type ResponseCheckOptions } from './validator.js';
 export { implementedDocument, swaggerUiRouter } from './swagger.js';
 export { CODE_STATUSES, codeStatus, documentedStatusOf } from './code-statuses.js';

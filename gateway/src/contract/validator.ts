@@ -7,7 +7,7 @@ import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { isValidRefName } from '@anvil/kit';
 import { bindingMessage, fieldName } from './binding-messages.js';
 import { documentedStatusOf } from './code-statuses.js';
-import { matchOperation, operationById } from './document.js';
+import { contractDocument, matchOperation, operationById } from './document.js';
 import { convertSchema, definitionsDocument, expectationFor, type Variant } from './schemas.js';
 
 // ajv-formats is CommonJS: under NodeNext its default import is `module.exports`, whose
@@ -238,4 +238,22 @@ export function validateResponse(method: string, path: string, status: number, b
       return [...new Set(errors.map(describeError))].map((e) => `${label} ${status}: ${e}`);
     }
   }
+}
+
+// ---- definitions -------------------------------------------------------------------------
+
+/**
+ * Checks `json` against one `#/definitions/<name>` of the document, as a response is checked
+ * (strict by default: no property the document does not list). Webhook payloads are no
+ * operation's response and the document defines no payload, but their parts are its
+ * definitions (a payload's `repository` is a `Repository`, its `sender` a `User`, its
+ * commits `PayloadCommit`s): the hooks tests check each part by name.
+ */
+export function validateDefinition(name: string, json: unknown, options: Pick<ResponseCheckOptions, 'strictProperties'> = {}): string[] {
+  if (!contractDocument().definitions[name]) return [`${name} is not a definition of the contract`];
+  const variant: Variant = options.strictProperties === false ? 'response-loose' : 'response-strict';
+  const validate = compiled(`definition ${variant} ${name}`, () => convertSchema({ $ref: `#/definitions/${name}` }, variant));
+  if (validate(json)) return [];
+  const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'if');
+  return [...new Set(errors.map(describeError))].map((e) => `${name}: ${e}`);
 }

@@ -49,6 +49,9 @@ export const repoHookTestRoutes: Route[] = [
           repository: repo, ref: `refs/heads/${branch}`, before: sha, after: sha,
           pusher: { id: ctx.caller.userId, login: ctx.caller.login },
           commits: commit ? [pushCommitOf(commit)] : [], total_commits: commit ? 1 : 0,
+          // What a real push event carries for the payload's repository and sender.
+          repository_owner: access.owner, repository_parent: access.parent,
+          sender: ctx.auth.user?.id === ctx.caller.userId ? ctx.auth.user : undefined,
         },
       }, { caller: ctx.caller });
       return noContent();

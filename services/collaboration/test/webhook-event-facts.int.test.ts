@@ -2,7 +2,8 @@
 // change made through the issue of a pull request carries the pull (pull_request_label,
 // _assign, _milestone payloads are the pull's), a comment on a pull carries it too, a review
 // carries its verdict and body (Gitea's `review`), and a review request names the reviewer
-// (`requested_reviewer`), also when it is withdrawn.
+// (`requested_reviewer`), also when it is withdrawn. Each carries the sender's permission and
+// a fork's parent as the gateway resolved them (the payload's repository shows them).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { fileURLToPath } from 'node:url';
 import { createLogger, prismaAdapter, type Caller } from '@anvil/kit';
@@ -66,9 +67,21 @@ describe('events for webhooks', () => {
     });
   });
 
+  it('carries the sender\'s permission and a fork\'s parent with its owner, as the gateway resolved them', async () => {
+    const parent = { repository: { id: 99, owner_id: 8, owner_login: 'bob', name: 'upstream' }, owner: { id: 8, login: 'bob', full_name: 'BOB' }, permission: '' };
+    const inFork = { ...scope(2), permission: 'write', parent } as ReturnType<typeof scope>;
+    await createComment(deps, scope(1), ada, 1, 'From the owner');
+    const [commented] = await eventsOn('collaboration.issue_comment.created');
+    expect(commented).toMatchObject({ sender_permission: 'owner' });
+    expect(commented.repository_parent ?? null).toBeNull();
+    await createPull(deps, inFork, ada, { title: 'In a fork', body: '', baseBranch: 'main', headBranch: 'topic', facts, assignees: [], labels: [], milestone: 0 });
+    const opened = (await eventsOn('collaboration.pull_request.opened')).find((e) => Number(e.repository.id) === 2);
+    expect(opened).toMatchObject({ sender_permission: 'write', repository_parent: { repository: { id: 99, name: 'upstream' }, owner: { login: 'bob', full_name: 'BOB' } } });
+  });
+
   it('a comment on a pull request carries the pull', async () => {
     await createComment(deps, scope(1), bob, 1, 'Nice');
-    const [created] = await eventsOn('collaboration.issue_comment.created');
+    const created = (await eventsOn('collaboration.issue_comment.created')).find((e) => e.comment.body === 'Nice');
     expect(created).toMatchObject({ action: 'created', comment: { body: 'Nice', is_pull: true }, pull_request: { head_branch: 'fix' } });
   });
 

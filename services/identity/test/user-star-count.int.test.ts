@@ -4,7 +4,7 @@
 // (ANVIL_TEST_NATS_URL); each run gets a database and an events namespace of its own.
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { startConsumer, SYSTEM, type EventBus, type RunningConsumer, type ServiceClient } from '@anvil/kit';
-import { loadAnvilGrpc, type identity, type repository } from '@anvil/proto';
+import { decodeEvent, loadAnvilGrpc, type identity, type repository } from '@anvil/proto';
 import type { Identity } from '../src/domain/context.js';
 import { argon2Hasher } from '../src/domain/password.js';
 import { starCountConsumer, STAR_COUNT_CONSUMER } from '../src/events/star-count-consumer.js';
@@ -124,6 +124,18 @@ describe('a user\'s star count', () => {
 
     const after = await tb.db.user.findUniqueOrThrow({ where: { id: BigInt(user.id) }, select: { updated_at: true, num_stars: true } });
     expect(after).toEqual({ updated_at: before.updated_at, num_stars: 1 });
+  });
+
+  it('announces the user with the new count, so other services\' read models show it', async () => {
+    const user = await newUser();
+    await starred(user.id, 601);
+    await starred(user.id, 602);
+    await settled();
+
+    const rows = await tb.db.outboxEvent.findMany({ where: { subject: 'identity.user.updated' }, orderBy: { seq: 'asc' } });
+    const counts = rows.map((row) => decodeEvent<identity.UserUpdated>(row.type, row.payload).user!)
+      .filter((announced) => Number(announced.id) === user.id).map((announced) => announced.num_stars);
+    expect(counts).toEqual([1, 2]);
   });
 
   it('ignores events about a user identity does not have', async () => {

@@ -70,6 +70,14 @@ describe('forks over PostgreSQL and git', () => {
     expect(await forksCount(parent.repository.id)).toBe(1);
     const [forked] = await events('repository.repo.forked');
     expect(forked).toMatchObject({ repository: { id: fork.repository.id, fork_id: parent.repository.id }, parent: { id: parent.repository.id }, actor_id: 2 });
+    // What the fork webhook shows: both owners and the sender from the owner read model, and
+    // the sender's permission on each repository.
+    expect(forked).toMatchObject({
+      repository_owner: { id: 2, login: 'bob', email: 'bob@example.com' }, parent_owner: { id: 1, login: 'ada' }, sender: { id: 2, login: 'bob' },
+      permission: 'owner', parent_permission: 'read',
+    });
+    const created = (await events('repository.repo.created')).find((e) => Number(e.repository.id) === fork.repository.id);
+    expect(created).toMatchObject({ repository_owner: { login: 'bob' }, sender: { login: 'bob' }, repository_parent: { repository: { id: parent.repository.id }, owner: { login: 'ada' } } });
     const [withParent] = await withParents(deps.store, [await getRepositoryById(deps.store, fork.repository.id, bob)]);
     expect(withParent.parent).toMatchObject({ repository: { id: parent.repository.id }, owner: { login: 'ada' } });
   });

@@ -62,7 +62,7 @@ export function autoMergeConsumer(log: Logger, stores: { pulls: PullStore; revie
             pullIndex: scheduled.index, pullTitle: scheduled.title, deleteHeadBranch: scheduled.deleteBranchAfterMerge && !fromFork ? scheduled.headBranch : '',
             expectedHeadSha: scheduled.headSha, verdicts,
           });
-          await storeManualMerge(tx, consumerContextOf(repo, { id: scheduled.doerId, login: scheduled.doerLogin }), {
+          await storeManualMerge(tx, consumerContextOf(repo, { id: scheduled.doerId, login: scheduled.doerLogin }, { repository_owner: status.repository_owner, repository_parent: status.repository_parent }), {
             issueId: scheduled.issueId, index: scheduled.index, repositoryId: Number(repo.id), baseBranch: scheduled.baseBranch,
             headBranch: scheduled.headBranch, headRepoId: pull.headRepoId, headSha: scheduled.headSha,
           }, { headSha: merged.headSha, mergeCommitSha: merged.mergeCommitSha, mergedById: scheduled.doerId });

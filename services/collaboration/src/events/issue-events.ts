@@ -9,6 +9,7 @@ import type { ChangeContext, Issue, IssueEventFacts } from '../domain/issue-stor
 import type { Pull } from '../domain/pull-store.js';
 import { pullMessage } from '../grpc/pull-messages.js';
 import { commentMessage, issueMessage, labelMessage, userMessage } from '../grpc/messages.js';
+import { payloadRepositoryFacts } from './repository-facts.js';
 
 export const ISSUE_EVENT_TYPE = 'anvil.collaboration.v1.IssueEvent';
 
@@ -24,6 +25,7 @@ export function outboxRowOfIssueEvent(context: ChangeContext, issue: Issue, fact
     repository: scope.repository as unknown as repository.RepositoryInput,
     repository_owner: (scope.owner ?? undefined) as unknown as identity.UserInput | undefined,
     sender: userMessage(context.sender),
+    ...payloadRepositoryFacts(scope),
     changes: facts.changes ? { title_from: facts.changes.titleFrom, body_from: facts.changes.bodyFrom, ref_from: facts.changes.refFrom } : undefined,
     added_labels: (facts.addedLabels ?? []).map(labelMessage),
     removed_labels: (facts.removedLabels ?? []).map(labelMessage),
@@ -46,6 +48,7 @@ export function outboxRowOfCommentEvent(context: ChangeContext, action: 'created
     repository: scope.repository as unknown as repository.RepositoryInput,
     repository_owner: (scope.owner ?? undefined) as unknown as identity.UserInput | undefined,
     sender: userMessage(context.sender),
+    ...payloadRepositoryFacts(scope),
     changes: bodyFrom !== undefined ? { body_from: bodyFrom } : undefined,
     pull_request: pull ? pullMessage(pull) : undefined,
   } satisfies pb.CommentEventInput);

@@ -7,6 +7,7 @@ import type { ChangeContext } from '../domain/issue-store.js';
 import type { Pull, PullAction } from '../domain/pull-store.js';
 import { pullMessage } from '../grpc/pull-messages.js';
 import { userMessage } from '../grpc/messages.js';
+import { payloadRepositoryFacts } from './repository-facts.js';
 import type { UserProfile } from '../domain/users.js';
 
 /** What a review event adds: the review (type and body) or the reviewer asked for. */
@@ -28,6 +29,7 @@ export function outboxRowOfPullEvent(context: ChangeContext, pull: Pull, action:
     repository: scope.repository as unknown as repository.RepositoryInput,
     repository_owner: (scope.owner ?? undefined) as unknown as identity.UserInput | undefined,
     sender: userMessage(context.sender),
+    ...payloadRepositoryFacts(scope),
     review: extras.review,
     requested_reviewer: extras.requestedReviewer ? userMessage(extras.requestedReviewer) : undefined,
   } satisfies pb.PullRequestEventInput);

@@ -2,7 +2,7 @@
 // the pushed branch gets its git facts again (domain/pull-sync.ts), stored in one transaction
 // with the events that say so. Idempotent: a redelivered push finds the facts already stored.
 import type { ConsumerOptions, Logger, ReceivedEvent, RepositoryScope } from '@anvil/kit';
-import type { repository } from '@anvil/proto';
+import type { identity, repository } from '@anvil/proto';
 import type { ChangeContext } from '../domain/issue-store.js';
 import { outcomeOfPush, type PullGitReader, type PushOutcome } from '../domain/pull-sync.js';
 import type { CollaborationTx } from '../store/db.js';
@@ -11,10 +11,24 @@ import { forgetBranchHead, rememberBranchHead } from '../store/pulls.js';
 
 export const PUSH_CONSUMER = 'collaboration-pull-push';
 
-/** The change context of a consumer acting on `repo` for `who` (the pusher, an auto-merge's doer). */
-export function consumerContextOf(repo: repository.Repository, who: { id?: number | string; login?: string } | undefined): ChangeContext {
-  const scope = { repository: repo, permission: 'admin', owner: null } as unknown as RepositoryScope;
-  const sender = { id: Number(who?.id ?? 0), login: who?.login ?? '' } as ChangeContext['sender'];
+/** What repository's events carry of `repo` and the one who acted, for the events written here (webhook payloads). */
+export interface RepositoryEventFacts {
+  repository_owner?: identity.User | null;
+  sender?: identity.User | null;
+  repository_parent?: repository.RepositoryAccess | null;
+}
+
+/**
+ * The change context of a consumer acting on `repo` for `who` (the pusher, an auto-merge's
+ * doer). `facts`, when the event that started it was about `repo`, give the events written
+ * here the repository's owner and parent and the sender as identity described them.
+ */
+export function consumerContextOf(repo: repository.Repository, who: { id?: number | string; login?: string } | undefined, facts: RepositoryEventFacts = {}): ChangeContext {
+  // Gitea presents a pull's repository with the owner's permission after a push (admin shows the same).
+  const scope = { repository: repo, permission: 'admin', owner: facts.repository_owner ?? null, parent: facts.repository_parent ?? null } as unknown as RepositoryScope;
+  const sender = (facts.sender?.id && Number(facts.sender.id) === Number(who?.id)
+    ? { ...facts.sender, id: Number(facts.sender.id) }
+    : { id: Number(who?.id ?? 0), login: who?.login ?? '' }) as ChangeContext['sender'];
   return {
     repository: {
       id: Number(repo.id), ownerId: Number(repo.owner_id), ownerLogin: repo.owner_login, ownerIsOrg: false, name: repo.name,
@@ -83,7 +97,8 @@ export function pushConsumer(log: Logger, db: CollaborationTx, git: () => PullGi
       const current = new Map((await openPullsOnBranch(tx, Number(repo.id), branch)).map((p) => [p.issueId, p]));
       for (const { pull, base, outcome } of outcomes) {
         if (current.get(pull.issueId)?.headSha !== pull.headSha) continue;
-        const context = consumerContextOf(base, push.pusher ?? undefined);
+        // A fork's push moves pulls of its parent: the push's owner and parent are the fork's.
+        const context = consumerContextOf(base, push.pusher ?? undefined, base === repo ? push : { sender: push.sender });
         if (outcome.kind === 'synchronized') await storeFacts(tx, context, pull, outcome.facts);
         else if (outcome.kind === 'merged') {
           await storeManualMerge(tx, context, pull, { headSha: outcome.headSha, mergeCommitSha: outcome.mergeCommitSha, mergedById: Number(push.pusher?.id ?? 0) });

@@ -1,22 +1,30 @@
 // Gitea's payloads for collaboration's events (modules/structs/hook.go IssuePayload,
 // IssueCommentPayload, PullRequestPayload), built only from what the events carry. The
-// issue, comment and pull JSON come from @anvil/presenters (the one layer that knows those
-// shapes, serving both the API and webhooks as Gitea's services/convert does), seen as Gitea's
-// webhooks see them: by no one in particular, so e-mails show as no-reply addresses.
+// issue, comment, pull, repository and user JSON come from @anvil/presenters (the one layer
+// that knows those shapes, serving both the API and webhooks as Gitea's services/convert
+// does), seen as Gitea's webhooks see them: by no one in particular, so e-mails show as
+// no-reply addresses.
 import { ANONYMOUS } from '@anvil/kit';
 import type { collaboration as pb, identity } from '@anvil/proto';
-import { presentComment, presentIssue, presentIssueUser, type IssueRepository } from '@anvil/presenters/issue.js';
+import { presentComment, presentIssue, type IssueRepository } from '@anvil/presenters/issue.js';
 import { presentPull } from '@anvil/presenters/pull.js';
-import { formatTime, payloadRepository } from './gitea.js';
+import { formatTime, payloadRepository, payloadUser, type PayloadPermission, type RepositoryFacts } from './gitea.js';
 
-type WithRepository = { repository?: pb.IssueEvent['repository'] };
+/** What every collaboration event says of its repository (collaboration_events.proto). */
+type WithRepository = RepositoryFacts & { sender_permission?: string };
+
+/**
+ * The permission the payload's repository shows: the sender's, as the gateway resolved it
+ * (Gitea's notifier takes the doer's, or for some issue events the poster's, which the event
+ * does not know). An event without it (published before it was carried) shows none.
+ */
+const senderPermission = (event: WithRepository): PayloadPermission => event.sender_permission || 'none';
 
 const issueRepository = (event: WithRepository): IssueRepository => ({
   id: Number(event.repository!.id), owner: event.repository!.owner_login, name: event.repository!.name,
 });
 
-const user = (who: identity.User | null | undefined, rootUrl: string) =>
-  presentIssueUser((who ?? { id: 0, login: '' }) as identity.User, ANONYMOUS, rootUrl);
+const user = (who: identity.User | null | undefined, rootUrl: string) => payloadUser(who, rootUrl);
 
 /** Gitea's ChangesPayload: only what changed, or nothing (`omitempty`). */
 function changesOf(changes: pb.IssueChanges | null | undefined) {
@@ -41,7 +49,8 @@ function issueJson(issue: pb.Issue, pull: pb.PullRequest | null | undefined, eve
 
 function pullJson(pull: pb.PullRequest, event: WithRepository, rootUrl: string) {
   const repo = issueRepository(event);
-  const repoJson = payloadRepository(event.repository!, rootUrl);
+  // Gitea's ToAPIPullRequest(pr, nil) shows the base repository as an anonymous reader would.
+  const repoJson = payloadRepository(event, event.repository!.private ? 'none' : 'read', rootUrl);
   // The repository's JSON is given, so the presenter needs no access record of its own.
   return presentPull(pull, { access: {} as never, repo, caller: ANONYMOUS, rootUrl, repoJson: repoJson as never });
 }
@@ -52,7 +61,7 @@ export function issuePayload(event: pb.IssueEvent, rootUrl: string) {
   return {
     action: event.action, number: Number(event.issue!.index), ...(changes ? { changes } : {}),
     issue: issueJson(event.issue!, event.pull_request, event, rootUrl),
-    repository: payloadRepository(event.repository!, rootUrl), sender: user(event.sender, rootUrl), commit_id: '',
+    repository: payloadRepository(event, senderPermission(event), rootUrl), sender: user(event.sender, rootUrl), commit_id: '',
   };
 }
 
@@ -62,6 +71,8 @@ interface PullFacts {
   changes?: pb.IssueChanges | null;
   review?: pb.PullReviewPayload | null;
   requestedReviewer?: identity.User | null;
+  /** Gitea shows the repository with the owner's permission for some pull actions. */
+  permission?: PayloadPermission;
 }
 
 function pullPayload(facts: PullFacts, event: WithRepository & { sender?: identity.User | null }, rootUrl: string) {
@@ -70,14 +81,17 @@ function pullPayload(facts: PullFacts, event: WithRepository & { sender?: identi
     action: facts.action, number: Number(facts.pull.issue!.index), ...(changes ? { changes } : {}),
     pull_request: pullJson(facts.pull, event, rootUrl),
     requested_reviewer: facts.requestedReviewer ? user(facts.requestedReviewer, rootUrl) : null,
-    repository: payloadRepository(event.repository!, rootUrl), sender: user(event.sender, rootUrl), commit_id: '',
+    repository: payloadRepository(event, facts.permission ?? senderPermission(event), rootUrl), sender: user(event.sender, rootUrl), commit_id: '',
     review: facts.review ? { type: facts.review.type, content: facts.review.content } : null,
   };
 }
 
 /** Gitea's PullRequestPayload for a change made through the issue (labels, assignees, milestone, title, state). */
-export const pullPayloadOfIssueEvent = (event: pb.IssueEvent, rootUrl: string) =>
-  pullPayload({ action: event.action, pull: event.pull_request!, changes: event.changes }, event, rootUrl);
+export const pullPayloadOfIssueEvent = (event: pb.IssueEvent, rootUrl: string) => pullPayload({
+  action: event.action, pull: event.pull_request!, changes: event.changes,
+  // Gitea's IssueChangeLabels shows a pull's repository with the owner's permission.
+  permission: event.action === 'label_updated' ? 'owner' : undefined,
+}, event, rootUrl);
 
 /**
  * Gitea's PullRequestPayload for collaboration's pull events. Review verdicts are sent with
@@ -86,7 +100,11 @@ export const pullPayloadOfIssueEvent = (event: pb.IssueEvent, rootUrl: string) =
  */
 export function pullPayloadOfPullEvent(event: pb.PullRequestEvent, rootUrl: string) {
   const action = event.action.startsWith('review_') && !event.action.startsWith('review_request') ? 'reviewed' : event.action;
-  return pullPayload({ action, pull: event.pull_request!, review: event.review, requestedReviewer: event.requested_reviewer }, event, rootUrl);
+  return pullPayload({
+    action, pull: event.pull_request!, review: event.review, requestedReviewer: event.requested_reviewer,
+    // Gitea's PullRequestSynchronized shows the repository with the owner's permission.
+    permission: event.action === 'synchronized' ? 'owner' : undefined,
+  }, event, rootUrl);
 }
 
 /** Gitea's IssueCommentPayload (issue_comment, pull_request_comment). */
@@ -95,6 +113,6 @@ export function commentPayload(event: pb.CommentEvent, rootUrl: string) {
   return {
     action: event.action, issue: issueJson(event.issue!, event.pull_request, event, rootUrl),
     comment: presentComment(event.comment!, issueRepository(event), ANONYMOUS, rootUrl), ...(changes ? { changes } : {}),
-    repository: payloadRepository(event.repository!, rootUrl), sender: user(event.sender, rootUrl), is_pull: event.issue!.is_pull,
+    repository: payloadRepository(event, senderPermission(event), rootUrl), sender: user(event.sender, rootUrl), is_pull: event.issue!.is_pull,
   };
 }

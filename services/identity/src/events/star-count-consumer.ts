@@ -2,7 +2,9 @@
 // Gitea keeps on its user row and reports as starred_repos_count. One change per event,
 // applied once: the kit runs `handle` inside the processed-event transaction. The count
 // follows a star within moments (the outbox relay, then this consumer), not in the star's
-// own transaction: identity does not own stars, only the count of them.
+// own transaction: identity does not own stars, only the count of them. Each new count is
+// announced as identity.user.updated (store/star-counts.ts), so the other services' read
+// models of users show it too.
 import type { ConsumerOptions } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
 import type { IdentityTx } from '../store/db.js';

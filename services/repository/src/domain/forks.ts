@@ -65,7 +65,7 @@ export async function forkRepository(deps: RepositoryDeps, base: RepositoryAcces
   const staged = await git.stageFork(base.owner.login, parent.name, parent.default_branch);
   try {
     const size = await staged.size();
-    const { repository, parentNow } = await store.transaction(async (tx) => {
+    const { repository, parentNow, permission } = await store.transaction(async (tx) => {
       const created = await tx.insert({
         owner_id: owner.id, owner_login: owner.login, name: forkName, description: parent.description, website: '',
         // Gitea: a fork of a private repository, or of a private owner's, is private.
@@ -78,21 +78,24 @@ export async function forkRepository(deps: RepositoryDeps, base: RepositoryAcces
       const final = await tx.update(created.id, { empty: parent.empty, size, branch_count: parent.branch_count, licenses: parent.licenses });
       // The parent as the insert left it: its forks_count counts this fork.
       const parentNow = (await tx.findById(parent.id)) ?? { repository: parent, owner: base.owner };
+      // Gitea answers, and presents the fork in the fork webhook, with the caller's permission on it.
+      const permission = owner.type === 'organization'
+        ? permissionOf({ repository: final, owner, caller, ...orgFactsOf(teams, owner.id, final.id) })
+        : 'owner';
       await tx.publish({ kind: 'repo.created', repository: final, actorId: caller.userId, actorLogin: caller.login });
-      await tx.publish({ kind: 'repo.forked', repository: final, parent: parentNow.repository, actorId: caller.userId, actorLogin: caller.login });
+      await tx.publish({
+        kind: 'repo.forked', repository: final, parent: parentNow.repository, actorId: caller.userId, actorLogin: caller.login,
+        permission, parentPermission: base.permission,
+      });
       try {
         await staged.place(owner.login, forkName);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw alreadyExists('The repository with the same name already exists.', 'repo_exists');
         throw err;
       }
-      return { repository: final, parentNow };
+      return { repository: final, parentNow, permission };
     });
     await staged.settle().catch(() => undefined);
-    // Gitea answers with the owner's permission on the new fork.
-    const permission = owner.type === 'organization'
-      ? permissionOf({ repository, owner, caller, ...orgFactsOf(teams, owner.id, repository.id) })
-      : 'owner';
     return { repository, owner, permission, parent: parentNow };
   } catch (err) {
     await staged.discard().catch(() => undefined);

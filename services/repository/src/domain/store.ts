@@ -53,7 +53,8 @@ export type RepositoryPatch = Partial<Omit<Repository, 'id' | 'owner_id' | 'owne
 
 export type RepositoryEvent =
   | { kind: 'repo.created' | 'repo.updated' | 'repo.deleted'; repository: Repository; actorId: number; actorLogin?: string }
-  | { kind: 'repo.forked'; repository: Repository; parent: Repository; actorId: number; actorLogin?: string }
+  /** `permission`: the actor's on the fork; `parentPermission`: theirs on the parent (for the fork webhook). */
+  | { kind: 'repo.forked'; repository: Repository; parent: Repository; actorId: number; actorLogin?: string; permission: string; parentPermission: string }
   | { kind: 'collaborator.added'; repositoryId: number; userId: number; mode: CollaboratorMode; actorId: number }
   | { kind: 'collaborator.removed'; repositoryId: number; userId: number; actorId: number }
   | { kind: 'push'; repository: Repository; push: import('./push.js').RefPush; pusher: { id: number; login: string } }

@@ -5,12 +5,14 @@ import { outboxEvent, type OutboxEventRow } from '@anvil/kit';
 import type { repository as pb } from '@anvil/proto';
 import type { CommitStatusEvent } from '../domain/commit-statuses.js';
 import { repositoryMessage, timestamp } from '../grpc/messages.js';
+import type { EventFacts } from '../store/event-facts.js';
 
 export const COMMIT_STATUS_SUBJECT = 'repository.status';
 
 const at = (unixSeconds: number) => timestamp(new Date(unixSeconds * 1000));
 
-export function outboxRowOfCommitStatus(event: CommitStatusEvent): OutboxEventRow {
+/** `facts`: the repository's owner, the creator and a fork's parent, for the webhook payload (store/event-facts.ts). */
+export function outboxRowOfCommitStatus(event: CommitStatusEvent, facts: EventFacts = {}): OutboxEventRow {
   const { status, commit } = event;
   return outboxEvent(COMMIT_STATUS_SUBJECT, 'anvil.repository.v1.CommitStatusCreated', {
     repository: repositoryMessage(event.repository),
@@ -29,5 +31,6 @@ export function outboxRowOfCommitStatus(event: CommitStatusEvent): OutboxEventRo
       committer: { name: commit.committerName, email: commit.committerEmail, when: at(commit.committerTime) },
       timestamp: at(commit.committerTime),
     } : undefined,
+    ...facts,
   } satisfies pb.CommitStatusCreatedInput);
 }

@@ -5,6 +5,7 @@ import { outboxEvent, type OutboxEventRow } from '@anvil/kit';
 import type { repository as pb } from '@anvil/proto';
 import type { RepositoryEvent } from '../domain/store.js';
 import { repositoryMessage, timestamp } from '../grpc/messages.js';
+import type { EventFacts } from '../store/event-facts.js';
 
 export const REPOSITORY_SUBJECTS = {
   repoCreated: 'repository.repo.created',
@@ -26,20 +27,26 @@ const TYPE = (name: string) => `anvil.repository.v1.${name}`;
 const actorOf = (event: { actorId: number; actorLogin?: string }) =>
   (event.actorId > 0 && event.actorLogin ? { id: event.actorId, login: event.actorLogin } : undefined);
 
-export function outboxRowOf(event: RepositoryEvent): OutboxEventRow {
+/**
+ * `facts`: the repository's owner, the user who acted and a fork's parent, for webhook
+ * payloads (store/event-facts.ts); the repo.forked event's `parent_owner` is its parent's owner.
+ */
+export function outboxRowOf(event: RepositoryEvent, facts: EventFacts = {}, parentOwner?: EventFacts['repository_owner']): OutboxEventRow {
   switch (event.kind) {
     case 'repo.created':
       return outboxEvent(REPOSITORY_SUBJECTS.repoCreated, TYPE('RepositoryCreated'),
-        { repository: repositoryMessage(event.repository), actor_id: event.actorId, actor: actorOf(event) } satisfies pb.RepositoryCreatedInput);
+        { repository: repositoryMessage(event.repository), actor_id: event.actorId, actor: actorOf(event), ...facts } satisfies pb.RepositoryCreatedInput);
     case 'repo.updated':
       return outboxEvent(REPOSITORY_SUBJECTS.repoUpdated, TYPE('RepositoryUpdated'),
-        { repository: repositoryMessage(event.repository), actor_id: event.actorId, actor: actorOf(event) } satisfies pb.RepositoryUpdatedInput);
+        { repository: repositoryMessage(event.repository), actor_id: event.actorId, actor: actorOf(event), ...facts } satisfies pb.RepositoryUpdatedInput);
     case 'repo.deleted':
       return outboxEvent(REPOSITORY_SUBJECTS.repoDeleted, TYPE('RepositoryDeleted'),
-        { repository: repositoryMessage(event.repository), actor_id: event.actorId, actor: actorOf(event) } satisfies pb.RepositoryDeletedInput);
+        { repository: repositoryMessage(event.repository), actor_id: event.actorId, actor: actorOf(event), ...facts } satisfies pb.RepositoryDeletedInput);
     case 'repo.forked':
       return outboxEvent(REPOSITORY_SUBJECTS.repoForked, TYPE('RepositoryForked'), {
         repository: repositoryMessage(event.repository), parent: repositoryMessage(event.parent), actor_id: event.actorId, actor: actorOf(event),
+        repository_owner: facts.repository_owner, sender: facts.sender, parent_owner: parentOwner,
+        permission: event.permission, parent_permission: event.parentPermission,
       } satisfies pb.RepositoryForkedInput);
     case 'collaborator.added':
       return outboxEvent(REPOSITORY_SUBJECTS.collaboratorAdded, TYPE('CollaboratorAdded'),
@@ -66,6 +73,7 @@ export function outboxRowOf(event: RepositoryEvent): OutboxEventRow {
           removed: c.removed,
           modified: c.modified,
         })),
+        ...facts,
       } satisfies pb.PushInput);
     }
     case 'branch.created':
@@ -75,7 +83,7 @@ export function outboxRowOf(event: RepositoryEvent): OutboxEventRow {
       const subject = { 'branch.created': REPOSITORY_SUBJECTS.branchCreated, 'branch.deleted': REPOSITORY_SUBJECTS.branchDeleted,
         'tag.created': REPOSITORY_SUBJECTS.tagCreated, 'tag.deleted': REPOSITORY_SUBJECTS.tagDeleted }[event.kind];
       return outboxEvent(subject, TYPE('RefChanged'), {
-        repository: repositoryMessage(event.repository), name: event.name, ref: event.ref, sha: event.sha, pusher: event.pusher,
+        repository: repositoryMessage(event.repository), name: event.name, ref: event.ref, sha: event.sha, pusher: event.pusher, ...facts,
       } satisfies pb.RefChangedInput);
     }
   }

@@ -8,7 +8,9 @@ import type { CommitStatus, CommitStatusQuery, CommitStatusState, CommitStatusSt
 import { outboxRowOfCommitStatus } from '../events/commit-status-events.js';
 import type { CommitStatus as CommitStatusRow, Prisma } from './generated/client.js';
 import type { RepositoryDb, RepositoryTx } from './db.js';
+import { eventFactsReader } from './event-facts.js';
 import { toOwner } from './owners.js';
+import { toRepository } from './repositories.js';
 
 /** sha1 of the context, as Gitea's hashCommitStatusContext: the fixed-width key "latest per context" groups on. */
 export const contextHash = (context: string) => createHash('sha1').update(context).digest('hex');
@@ -56,7 +58,9 @@ export function commitStatusStore(db: RepositoryDb, options: { onPublished?: () 
           },
         });
         const created = toCommitStatus(row);
-        await tx.outboxEvent.create({ data: outboxRowOfCommitStatus(eventOf(created)) });
+        const event = eventOf(created);
+        const facts = await eventFactsReader(tx, toRepository).factsOf(event.repository, event.creator.id);
+        await tx.outboxEvent.create({ data: outboxRowOfCommitStatus(event, facts) });
         return created;
       }, TRANSACTION_OPTIONS);
       options.onPublished?.();

@@ -8,6 +8,7 @@ import { pullRequestSettingsOf } from '../domain/pull-request-settings.js';
 import type { Repository } from '../domain/repository.js';
 import type { NewRepository, RepositoryEvent, RepositoryPatch, RepositoryReader, RepositoryStore, RepositoryWithOwner, RepositoryWriter, SearchFilter } from '../domain/store.js';
 import { outboxRowOf } from '../events/repository-events.js';
+import { eventFactsReader, type EventFactsReader } from './event-facts.js';
 import type { Owner as OwnerRow, Prisma, Repository as RepositoryRow } from './generated/client.js';
 import { poolOf, type RepositoryDb, type RepositoryTx } from './db.js';
 import { memberTeamsOf, toMemberTeam } from './org-teams.js';
@@ -271,7 +272,18 @@ function reader(db: RepositoryDb | RepositoryTx): RepositoryReader {
   };
 }
 
+/** The event's row with what its webhook payload shows beside the repository (store/event-facts.ts). */
+async function outboxRowWithFacts(facts: EventFactsReader, event: RepositoryEvent) {
+  if (!('repository' in event)) return outboxRowOf(event);
+  const senderId = 'pusher' in event ? event.pusher.id : event.actorId;
+  if (event.kind !== 'repo.forked') return outboxRowOf(event, await facts.factsOf(event.repository, senderId));
+  // The fork's parent is the event's own `parent`: only its owner is wanted.
+  const { repository_owner, sender } = await facts.factsOf({ ...event.repository, fork_id: null }, senderId);
+  return outboxRowOf(event, { repository_owner, sender }, await facts.userOf(event.parent.owner_id));
+}
+
 export function writer(tx: RepositoryTx, published: RepositoryEvent[]): RepositoryWriter {
+  const facts = eventFactsReader(tx, toRepository);
   return {
     ...reader(tx),
     ...teamRepositoryWriter(tx),
@@ -311,7 +323,7 @@ export function writer(tx: RepositoryTx, published: RepositoryEvent[]): Reposito
       return count > 0;
     },
     async publish(event) {
-      await tx.outboxEvent.create({ data: outboxRowOf(event) });
+      await tx.outboxEvent.create({ data: await outboxRowWithFacts(facts, event) });
       published.push(event);
     },
   };
@@ -336,8 +348,9 @@ export async function renameOwnerRepositories(tx: RepositoryTx, ownerId: number,
 export async function removeOwnerRepositories(tx: RepositoryTx, ownerId: number): Promise<Repository[]> {
   const rows = await tx.repository.findMany({ where: { owner_id: BigInt(ownerId) }, orderBy: { id: 'asc' } });
   const repositories = rows.map(toRepository);
+  const facts = eventFactsReader(tx, toRepository);
   for (const repository of repositories) {
-    await tx.outboxEvent.create({ data: outboxRowOf({ kind: 'repo.deleted', repository, actorId: 0 }) });
+    await tx.outboxEvent.create({ data: await outboxRowWithFacts(facts, { kind: 'repo.deleted', repository, actorId: 0 }) });
   }
   await dropRepositoryStars(tx, rows.map((row) => row.id));
   await tx.repository.deleteMany({ where: { owner_id: BigInt(ownerId) } });
