@@ -2,13 +2,15 @@
 import type { PullGit } from '../domain/pull-git.js';
 import { git, runGit } from './command.js';
 import { isAncestor, updateRef } from './branches.js';
+import type { RefUpdaters } from './ref-updater.js';
 import { readCommits } from './commits.js';
 import { commitTree } from './file-changes-git.js';
 import { changedFilesWithStats, cherryPick, commitsOnHead, divergence, mergeBase, rangeDiff, resolveRefs, treeOf, trialMerge, updateRefs } from './pull-git.js';
 import { resolveCommit } from './refs.js';
 import type { RepositoryStorage } from './storage.js';
 
-export function pullGitOf(gitDir: string): PullGit {
+/** `updaters`: the long-lived ref updaters (ref-updater.ts); without them each move runs its own git. */
+export function pullGitOf(gitDir: string, updaters?: RefUpdaters): PullGit {
   return {
     resolve: (revision) => resolveCommit(gitDir, revision),
     resolveRefs: (refs) => resolveRefs(gitDir, refs),
@@ -23,13 +25,13 @@ export function pullGitOf(gitDir: string): PullGit {
     commitTree: (parts) => commitTree(gitDir, parts),
     cherryPick: (commit, onto, committer) => cherryPick(gitDir, commit, onto, committer),
     treeOf: (commit) => treeOf(gitDir, commit),
-    updateRef: (ref, newSha, oldSha) => updateRef(gitDir, ref, newSha, oldSha),
-    updateRefs: (moves) => updateRefs(gitDir, moves),
+    updateRef: (ref, newSha, oldSha) => (updaters ? updaters.update(gitDir, [{ ref, newSha, oldSha }]) : updateRef(gitDir, ref, newSha, oldSha)),
+    updateRefs: (moves) => (updaters ? updaters.update(gitDir, moves) : updateRefs(gitDir, moves)),
     // refs/pull/<index>/head has one writer (the pull's own updates), so no old value is asked.
     setRef: async (ref, sha) => void (await runGit(git('update-ref', { gitDir }).ref(ref).oid(sha).build())),
   };
 }
 
 export function pullGit(storage: RepositoryStorage): (owner: string, name: string) => PullGit {
-  return (owner, name) => pullGitOf(storage.pathOf(owner, name));
+  return (owner, name) => pullGitOf(storage.pathOf(owner, name), storage.refUpdaters);
 }
