@@ -9,7 +9,7 @@ import type { RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 import type { TreeEntry } from './git-objects.js';
 import type { RepositorySizes } from './repository-size.js';
-import type { NewCommit, WrittenCommit } from './commit-writing.js';
+import type { NewCommit, Signature, WrittenCommit } from './commit-writing.js';
 
 /** One repository's git data, as contents reads and writes need it. */
 
@@ -43,6 +43,8 @@ export interface RepoFiles {
   writeCommit(input: NewCommit): Promise<WrittenCommit>;
   /** `update-ref <ref> <new> <old>`; throws RefUpdateConflict when the ref moved meanwhile. */
   updateRef(ref: string, newSha: string, oldSha: string): Promise<void>;
+  /** Tells the refs table the one ref this write turn moved, to a commit written by writeCommit. */
+  headMoved(ref: string, commit: { sha: string; message: string; author: Signature; committer: Signature }): void;
   facts(): PushGitFacts;
   setDefaultBranch(branch: string): Promise<void>;
   /** The repository's git data size, for `size` after a write (as a push updates it). */

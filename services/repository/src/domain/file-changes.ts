@@ -255,6 +255,7 @@ export async function changeFiles(deps: ContentDeps, access: RepositoryAccess, i
     throw new DomainError('conflict', `PushOutOfDate Error: branch ${target} was updated meanwhile, try again`, 'push_out_of_date');
   }
   const commit: ChangedCommit = { sha: written.commitSha, treeSha: written.treeSha, parents: parent ? [parent] : [], message, author, committer };
+  files.headMoved(`refs/heads/${target}`, commit);
   await publishWrite(deps, access, caller, files, { branch: target, before: expectedOld, commit, plan, zero });
   return { branch: target, commit, files: await describeWritten(plan, written.blobs, files, commit, deps.maxBlobSize) };
 }

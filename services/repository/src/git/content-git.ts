@@ -3,10 +3,10 @@
 import type { RepoFiles } from '../domain/contents.js';
 import { pushGitFacts } from './branch-git.js';
 import { lastCommitOf, lastCommitsOfEntries, resolveRevision, submoduleUrl } from './contents-git.js';
-import { writeCommit } from './file-changes-git.js';
+import { plainSignature, writeCommit } from './file-changes-git.js';
 import { GitError } from './command.js';
 import type { RepositoryObjects } from './repository-objects.js';
-import type { RefIndex } from './ref-index.js';
+import { headRow, type RefIndex } from './ref-index.js';
 import type { RefUpdaters } from './ref-updater.js';
 import type { ImmutableCache } from './immutable-cache.js';
 import { directorySize, setHead, type RepositoryStorage } from './storage.js';
@@ -29,6 +29,10 @@ export function repoFiles(gitDir: string, objects: RepositoryObjects, computed: 
     submoduleUrl: (commit, path) => submoduleUrl(objects, commit, path),
     writeCommit: (input) => writeCommit(gitDir, input, (oid) => objects.object(oid)),
     updateRef: (ref, newSha, oldSha) => updaters.update(gitDir, [{ ref, newSha, oldSha }]),
+    // A commit git wrote (an identity it cleans up) is read back by the turn's full rewrite.
+    headMoved: (ref, commit) => {
+      if (plainSignature(commit.author) && plainSignature(commit.committer)) refs?.noteMove(gitDir, headRow(ref, commit));
+    },
     facts: () => pushGitFacts(gitDir),
     setDefaultBranch: (branch) => setHead(gitDir, branch),
     size: () => directorySize(gitDir),

@@ -41,7 +41,8 @@ function writtenAsIs(value: string): boolean {
   return value === '' || (!crud(value.charCodeAt(0)) && !crud(value.charCodeAt(value.length - 1)));
 }
 
-const plainSignature = (s: Signature) => s.name !== '' && writtenAsIs(s.name) && writtenAsIs(s.email) && Number.isSafeInteger(s.time) && s.time >= 0;
+/** An author or committer commitTree writes itself, exactly as given (else git commit-tree does). */
+export const plainSignature = (s: Signature) => s.name !== '' && writtenAsIs(s.name) && writtenAsIs(s.email) && Number.isSafeInteger(s.time) && s.time >= 0;
 
 /** The commit object's bytes, as `commit-tree` writes them (no encoding header, no signature). */
 function commitBytes(parts: CommitParts): Buffer {

@@ -2,8 +2,9 @@
 // caller's revision come from the git_ref rows (domain/git-refs.ts), one SQL statement, and
 // objects from the cat-file cache. The rows are rewritten from `git for-each-ref` at the
 // end of every write turn (domain/write-lock.ts calls sync()), so a read after a push or
-// an API write sees it. A repository whose rows were never written is read from git as
-// before, and written in a turn of its own (backfill) so the next read finds it.
+// an API write sees it; a turn that moved one branch to a commit the service wrote itself
+// (a contents write) writes just that row (noteMove). A repository whose rows were never
+// written is read from git as before, and written in a turn of its own (backfill) so the next read finds it.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { relative, sep } from 'node:path';
 import type { BranchHead } from './branches.js';
@@ -88,14 +89,57 @@ function narrowed(snapshot: RefSnapshot | undefined, only: string | undefined): 
   return { ...snapshot, refs: snapshot.refs.filter((r) => r.name === only) };
 }
 
+/** A commit the service wrote itself, with what a ref row says of it. */
+export interface WrittenHead {
+  sha: string;
+  message: string;
+  author: { name: string; email: string; time: number };
+  committer: { name: string; email: string; time: number };
+}
+
+/** The row `for-each-ref` would give a branch at a commit the service wrote (ref-snapshot.ts). */
+export function headRow(ref: string, commit: WrittenHead): GitRefRow {
+  return {
+    name: ref, objectId: commit.sha, objectType: 'commit', commitId: commit.sha,
+    // %(contents) of a commit is its message as written (readRefRows drops only the newline
+    // for-each-ref adds after each record).
+    message: commit.message,
+    authorName: commit.author.name, authorEmail: commit.author.email, authorTime: commit.author.time,
+    committerName: commit.committer.name, committerEmail: commit.committer.email, committerTime: commit.committer.time,
+    tagMessage: '', taggerName: '', taggerEmail: '', taggerTime: 0, creatorTime: commit.committer.time,
+  };
+}
+
 export class RefIndex {
   private readonly pending = new Set<string>();
   private readonly calls = new AsyncLocalStorage<CallSnapshots>();
+  /** Rows of the refs the current write turn of a repository moved and told of (noteMove), by owner/name. */
+  private readonly moved = new Map<string, GitRefRow[]>();
 
   constructor(private readonly rows: GitRefRows, private readonly storage: RepositoryStorage, private readonly options: RefIndexOptions) {}
 
-  /** Rewrites the repository's rows from git; called at the end of each of its write turns. */
+  /**
+   * Tells the index that this write turn moved `row.name` to a commit it wrote, and moved no
+   * other ref: the turn's end then writes that one row instead of rewriting every row from
+   * `for-each-ref` (a process, and a statement per ref). Outside a write turn it is ignored
+   * (no turn end would write it).
+   */
+  noteMove(gitDir: string, row: GitRefRow): void {
+    const names = this.namesOf(gitDir);
+    if (!names || !inWriteTurn(names.owner, names.name)) return;
+    const key = `${names.owner}/${names.name}`.toLowerCase();
+    this.moved.set(key, [...(this.moved.get(key) ?? []), row]);
+  }
+
+  /**
+   * Brings the repository's rows up to git; called at the end of each of its write turns.
+   * A turn that told of its one move (noteMove) writes that row; any other rewrites them all.
+   */
   async sync(owner: string, name: string): Promise<void> {
+    const key = `${owner}/${name}`.toLowerCase();
+    const moved = this.moved.get(key);
+    this.moved.delete(key);
+    if (moved && (await this.writeMoves(owner, name, moved))) return;
     let refs: GitRefRow[];
     try {
       refs = await readRefRows(this.storage.pathOf(owner, name));
@@ -110,6 +154,11 @@ export class RefIndex {
       await this.rows.forget(owner, name).catch(() => {});
       throw err;
     }
+  }
+
+  private async writeMoves(owner: string, name: string, moved: GitRefRow[]): Promise<boolean> {
+    for (const row of moved) if (!(await this.rows.upsert(owner, name, row))) return false;
+    return true;
   }
 
   /**
