@@ -117,7 +117,7 @@ function treeBytes(entries: Map<string, Entry>): Buffer {
  * Writes the blobs, trees and commit; moves no ref. `read` answers the parent's commit and
  * trees (required when there is a parent).
  */
-export async function writeCommit(gitDir: string, input: NewCommit, read?: ObjectReader): Promise<WrittenCommit & { bytes: number }> {
+export async function writeCommit(gitDir: string, input: NewCommit, read?: ObjectReader): Promise<WrittenCommit> {
   const writer = new LooseObjectWriter(gitDir, input.objectFormat);
   const idBytes = input.objectFormat === 'sha256' ? 32 : 20;
   const loadTree = async (oid: string): Promise<Dir> => {
