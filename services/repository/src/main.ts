@@ -130,7 +130,7 @@ async function wire(service: ServiceDeps<RepositoryDb>): Promise<Omit<Wiring, 'm
     identityCommits,
     commitPeople: new CommitPeopleCache(identityCommits.people),
     sizes: new RepositorySizes(deps.store, (err, repository) => log.warn({ err, repository }, 'measuring a repository\'s size failed')),
-    gitFacts: { store: deps.store, git: gitFactsReader((owner, name) => storage.pathOf(owner, name)), facts: gitFactsStore(db), detector: licenseDetector },
+    gitFacts: { store: deps.store, git: gitFactsReader(storage, refs), facts: gitFactsStore(db), detector: licenseDetector },
     languages: { store: deps.store, stats: languageStatsStore(db), git: languageGit(storage, refs), table: linguistTable() },
   };
 }

@@ -33,6 +33,8 @@ export interface LastCommit {
 
 export interface RepoFiles {
   resolve(revision: string): Promise<ResolvedRevision | undefined>;
+  /** resolve() in a write turn before it moved any ref (the refs table is current then). */
+  resolveAtTurnStart(revision: string): Promise<ResolvedRevision | undefined>;
   /** Entries at these full paths, with the trees on the way. */
   entries(treeish: string, paths: string[]): Promise<Map<string, TreeEntry>>;
   list(treeish: string, prefix: string): Promise<TreeEntry[]>;

@@ -210,14 +210,15 @@ export async function changeFiles(deps: ContentDeps, access: RepositoryAccess, i
   const files = deps.files(repo.owner_login, repo.name);
   const zero = '0'.repeat(repo.object_format_name === 'sha256' ? 64 : 40);
 
-  const base = repo.empty ? undefined : await files.resolve(branch);
+  // Nothing moved yet in this turn: the refs table answers, no git process.
+  const base = repo.empty ? undefined : await files.resolveAtTurnStart(branch);
   if (!base || base.kind !== 'branch') {
     // An empty repository takes its first commit on any branch (Gitea: the push makes it).
     if (!repo.empty) throw notFound(`branch does not exist [name: ${branch}]`, 'branch_not_found');
   }
   let expectedOld = base?.commitSha ?? zero;
   if (target !== branch) {
-    const existing = repo.empty ? undefined : await files.resolve(target);
+    const existing = repo.empty ? undefined : await files.resolveAtTurnStart(target);
     if (existing?.kind === 'branch') {
       if (!input.forcePush) throw invalid(`branch already exists [name: ${target}]`, 'branch_exists');
       expectedOld = existing.commitSha;

@@ -176,10 +176,11 @@ export class RefIndex {
    * yet. Inside readCall() the first snapshot of all its refs is reused; `extras` (branch
    * protections and the caller's teams) ride on the same statement.
    */
-  async snapshot(gitDir: string, only?: string, extras?: ReadExtras): Promise<RefSnapshot | undefined> {
+  async snapshot(gitDir: string, only?: string, extras?: ReadExtras, atTurnStart = false): Promise<RefSnapshot | undefined> {
     const names = this.namesOf(gitDir);
     // A writer reading what it just moved: the rows are rewritten only when its turn ends.
-    if (!names || inWriteTurn(names.owner, names.name)) return undefined;
+    // Before it moved anything (atTurnStart) they are current: the previous turn's end wrote them.
+    if (!names || (!atTurnStart && inWriteTurn(names.owner, names.name))) return undefined;
     const call = this.calls.getStore();
     const reused = call?.get(gitDir)?.find((t) => answers(t, only, extras));
     if (reused) return narrowed(await reused.reading, only);
@@ -254,10 +255,14 @@ export class RefIndex {
     return found?.commitId;
   }
 
-  /** Gitea's ResolveRefCommit: a branch of that name, else a tag, else a commit id (7 to 64 hex digits). */
-  async resolveRevision(gitDir: string, revision: string): Promise<ResolvedRevision | undefined> {
+  /**
+   * Gitea's ResolveRefCommit: a branch of that name, else a tag, else a commit id (7 to 64 hex
+   * digits). `atTurnStart`: asked in a write turn that has moved no ref yet, whose rows are
+   * current (a contents write resolving its branch), so they answer instead of git.
+   */
+  async resolveRevision(gitDir: string, revision: string, atTurnStart = false): Promise<ResolvedRevision | undefined> {
     if (!revision || /[\x00-\x1f\x7f]/.test(revision)) return undefined;
-    const snapshot = await this.snapshot(gitDir);
+    const snapshot = await this.snapshot(gitDir, undefined, undefined, atTurnStart);
     if (!snapshot) return resolveRevisionByGit(gitDir, revision);
     const branch = snapshot.refs.find((r) => r.name === `${HEADS}${revision}`);
     if (branch?.commitId) return { kind: 'branch', name: revision, commitSha: branch.commitId };
