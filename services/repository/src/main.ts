@@ -191,7 +191,7 @@ function grpcServices({ db, config, relay }: ServiceDeps<RepositoryDb>, w: Wirin
     commitGrpcService({ store, git: commitGit(storage, refs), people: commitPeople, signatures: identityCommits.signatures, refs, storage }),
     contentGrpcService({ store, protections, files: contentFiles(storage, refs), maxBlobSize: config.settings.api.DEFAULT_MAX_BLOB_SIZE, writeLock, sizes: w.sizes, refs, storage }),
     pullGitGrpcService({
-      store, protections, statuses, pullGit: pullGit(storage), writeLock, branches, forkHeads: forkHeadGit(storage),
+      store, protections, statuses, pullGit: pullGit(storage, refs), writeLock, branches, forkHeads: forkHeadGit(storage),
       signatureOf: (caller) => signatureOf(store, caller),
     }),
     ...w.migrations.services,

@@ -110,11 +110,36 @@ export function headRow(ref: string, commit: WrittenHead): GitRefRow {
   };
 }
 
+/**
+ * The row `for-each-ref` would give a branch at a commit, from the commit object's bytes;
+ * undefined for anything out of the ordinary (other headers, an odd person line), which the
+ * turn's full rewrite then reads from git.
+ */
+export function commitRow(ref: string, sha: string, raw: Buffer): GitRefRow | undefined {
+  const text = raw.toString('utf8');
+  const end = text.indexOf('\n\n');
+  if (end < 0) return undefined;
+  const people: Record<string, { name: string; email: string; time: number }> = {};
+  for (const line of text.slice(0, end).split('\n')) {
+    const space = line.indexOf(' ');
+    const key = line.slice(0, space);
+    if (key === 'tree' || key === 'parent') continue;
+    const person = /^([^<>\n]*?) <([^<>\n]*)> (\d+) [+-]\d{4}$/.exec(line.slice(space + 1));
+    if ((key !== 'author' && key !== 'committer') || !person || people[key]) return undefined;
+    people[key] = { name: person[1], email: person[2], time: Number(person[3]) };
+  }
+  if (!people.author || !people.committer) return undefined;
+  return headRow(ref, { sha, message: text.slice(end + 2), author: people.author, committer: people.committer });
+}
+
+/** What a write turn told the index it moved (noteMove, noteCommitMove, noteRemoval). */
+type Moved = { row: GitRefRow } | { removed: string } | 'full';
+
 export class RefIndex {
   private readonly pending = new Set<string>();
   private readonly calls = new AsyncLocalStorage<CallSnapshots>();
-  /** Rows of the refs the current write turn of a repository moved and told of (noteMove), by owner/name. */
-  private readonly moved = new Map<string, GitRefRow[]>();
+  /** What the current write turn of a repository moved and told of (noteMove and co), by owner/name. */
+  private readonly moved = new Map<string, Moved[]>();
 
   constructor(private readonly rows: GitRefRows, private readonly storage: RepositoryStorage, private readonly options: RefIndexOptions) {}
 
@@ -125,10 +150,33 @@ export class RefIndex {
    * (no turn end would write it).
    */
   noteMove(gitDir: string, row: GitRefRow): void {
+    this.note(gitDir, { row });
+  }
+
+  /**
+   * Tells of refs this write turn moved (a merge's base, a deleted head branch): each new
+   * value is read from its commit object (the cat-file cache, no process). Refs outside
+   * refs/heads/ and refs/tags/ have no rows; anything not a plain commit asks for the full
+   * rewrite at the turn's end.
+   */
+  async noteMoves(gitDir: string, moves: ReadonlyArray<{ ref: string; newSha: string }>): Promise<void> {
+    for (const { ref, newSha } of moves) {
+      if (!ref.startsWith(HEADS) && !ref.startsWith(TAGS)) continue;
+      if (/^0+$/.test(newSha)) {
+        this.note(gitDir, { removed: ref });
+        continue;
+      }
+      const found = await this.storage.objects(gitDir).object(newSha).catch(() => undefined);
+      const row = found?.type === 'commit' && found.content ? commitRow(ref, newSha, found.content) : undefined;
+      this.note(gitDir, row ? { row } : 'full');
+    }
+  }
+
+  private note(gitDir: string, moved: Moved): void {
     const names = this.namesOf(gitDir);
     if (!names || !inWriteTurn(names.owner, names.name)) return;
     const key = `${names.owner}/${names.name}`.toLowerCase();
-    this.moved.set(key, [...(this.moved.get(key) ?? []), row]);
+    this.moved.set(key, [...(this.moved.get(key) ?? []), moved]);
   }
 
   /**
@@ -156,8 +204,12 @@ export class RefIndex {
     }
   }
 
-  private async writeMoves(owner: string, name: string, moved: GitRefRow[]): Promise<boolean> {
-    for (const row of moved) if (!(await this.rows.upsert(owner, name, row))) return false;
+  private async writeMoves(owner: string, name: string, moved: Moved[]): Promise<boolean> {
+    if (moved.includes('full')) return false;
+    for (const m of moved) {
+      const written = m === 'full' ? false : 'row' in m ? await this.rows.upsert(owner, name, m.row) : await this.rows.remove(owner, name, m.removed);
+      if (!written) return false;
+    }
     return true;
   }
 

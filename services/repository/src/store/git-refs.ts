@@ -57,6 +57,22 @@ WITH repo AS (
 )
 SELECT count(*)::int AS written FROM state`;
 
+// One ref's row removed, as UPSERT_SQL writes one.
+const REMOVE_SQL = `
+WITH repo AS (
+  SELECT r.id FROM repository r JOIN git_ref_state s ON s.repository_id = r.id
+  WHERE r.lower_name = $2 AND lower(r.owner_login) = $1 FOR UPDATE OF r
+), removed AS (
+  DELETE FROM git_ref g USING repo WHERE g.repository_id = repo.id AND g.name = $3 RETURNING g.repository_id
+), counted AS (
+  UPDATE repository SET branch_count = GREATEST(branch_count - 1, 0)
+  WHERE id IN (SELECT repository_id FROM removed) AND $3 LIKE 'refs/heads/%'
+), state AS (
+  UPDATE git_ref_state s SET version = GREATEST(s.version + 1, (extract(epoch FROM clock_timestamp()) * 1000000)::bigint), synced_at = now()
+  FROM repo WHERE s.repository_id = repo.id RETURNING s.repository_id
+)
+SELECT count(*)::int AS written FROM state`;
+
 const COLUMNS = ['repository_id', 'name', 'object_id', 'object_type', 'commit_id', 'message', 'author_name', 'author_email', 'author_time',
   'committer_name', 'committer_email', 'committer_time', 'tag_message', 'tagger_name', 'tagger_email', 'tagger_time', 'creator_time'];
 
@@ -160,6 +176,11 @@ export function gitRefRows(db: RepositoryDb): GitRefRows {
       const values = [...key(owner, name), r.name, r.objectId, r.objectType, r.commitId ?? null, r.message, r.authorName, r.authorEmail, r.authorTime,
         r.committerName, r.committerEmail, r.committerTime, r.tagMessage, r.taggerName, r.taggerEmail, r.taggerTime, r.creatorTime];
       const { rows } = await pool.query<{ written: number }>({ name: 'upsert-git-ref', text: UPSERT_SQL, values });
+      return rows[0]?.written === 1;
+    },
+
+    async remove(owner, name, ref) {
+      const { rows } = await pool.query<{ written: number }>({ name: 'remove-git-ref', text: REMOVE_SQL, values: [...key(owner, name), ref] });
       return rows[0]?.written === 1;
     },
 
