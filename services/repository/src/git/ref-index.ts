@@ -187,7 +187,8 @@ export class RefIndex {
     const key = `${owner}/${name}`.toLowerCase();
     const moved = this.moved.get(key);
     this.moved.delete(key);
-    if (moved && (await this.writeMoves(owner, name, moved))) return;
+    // A row that could not be written leaves the full rewrite to bring them all up to git.
+    if (moved && (await this.writeMoves(owner, name, moved).catch(() => false))) return;
     let refs: GitRefRow[];
     try {
       refs = await readRefRows(this.storage.pathOf(owner, name));
