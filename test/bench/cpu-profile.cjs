@@ -15,20 +15,29 @@ session.post('Profiler.enable');
 session.post('Profiler.setSamplingInterval', { interval: 500 });
 session.post('Profiler.start');
 
+function save(profile, part) {
+  const script = process.argv[1] || 'node';
+  const deployable = /(gateway|identity|repository|collaboration|hooks)\/dist\/main\.js$/.exec(script);
+  const name = `${process.pid}-${deployable ? deployable[1] : basename(script)}${part ? `-${part}` : ''}.cpuprofile`;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, name), JSON.stringify(profile));
+}
+
 // SIGUSR2 starts over: what ran before (start-up, seeding) is dropped, so a bench can profile
-// only its load phase (git-reads.mjs signals the system before each route it measures).
+// only its load phase (git-reads.mjs signals the system before each route it measures). What
+// was profiled since the previous signal is kept as <pid>-<name>-<n>.cpuprofile, so a phase
+// between two signals can be read alone (the mixed bench's sequential writes).
+let parts = 0;
 process.on('SIGUSR2', () => {
-  session.post('Profiler.stop', () => session.post('Profiler.start'));
+  session.post('Profiler.stop', (err, result) => {
+    if (!err && parts++ > 0) save(result.profile, parts - 1);
+    session.post('Profiler.start');
+  });
 });
 
 process.on('exit', () => {
   // A session on the process's own thread answers synchronously, so this completes in 'exit'.
   session.post('Profiler.stop', (err, result) => {
-    if (err) return;
-    const script = process.argv[1] || 'node';
-    const deployable = /(gateway|identity|repository|collaboration|hooks)\/dist\/main\.js$/.exec(script);
-    const name = `${process.pid}-${deployable ? deployable[1] : basename(script)}.cpuprofile`;
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, name), JSON.stringify(result.profile));
+    if (!err) save(result.profile);
   });
 });

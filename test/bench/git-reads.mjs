@@ -77,8 +77,10 @@ function traceExecs(rootPid) {
     strace.kill('SIGINT');
     await exited;
     let lines = [];
-    try { lines = readFileSync(out, 'utf8').split('\n').filter((l) => l.includes('execve(')); } catch { /* none written */ }
+    // A started process is one successful execve (git's search of PATH fails on the others).
+    try { lines = readFileSync(out, 'utf8').split('\n').filter((l) => l.includes('execve(') && / = 0$/.test(l)); } catch { /* none written */ }
     rmSync(out, { force: true });
+    if (process.env.BENCH_STRACE === 'verbose') for (const line of lines) console.error(line.slice(0, 300));
     return lines.length;
   };
 }
@@ -217,19 +219,25 @@ const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, M
 
 const commitCount = (gitDir) => Number(execFileSync('git', ['--git-dir', gitDir, 'rev-list', '--count', 'refs/heads/main'], { encoding: 'utf8' }).trim());
 
-/** CPU (ms) of a process tree, split into its own (node) and its reaped children's (git). */
+/**
+ * CPU (ms) of a process tree, split into its own (node) and its reaped children's (git), and
+ * the own CPU by kind of process (gateway, repository, ..., git for the long-lived ones).
+ */
 function treeCpu(rootPid) {
   let own = 0;
   let reaped = 0;
+  const byKind = {};
   for (const pid of processTree(rootPid)) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       own += Number(f[11]) + Number(f[12]);
       reaped += Number(f[13]) + Number(f[14]);
+      const kind = processKind(pid);
+      byKind[kind] = (byKind[kind] ?? 0) + (Number(f[11]) + Number(f[12])) * 10;
     } catch { /* gone */ }
   }
-  return { nodeMs: own * 10, gitMs: reaped * 10 };
+  return { nodeMs: own * 10, gitMs: reaped * 10, byKind };
 }
 
 export async function benchMixed(ctx) {
@@ -306,15 +314,23 @@ export async function benchMixed(ctx) {
   // The CPU one contents write costs, on a quiet system: node (all of Anvil's processes) and
   // the git processes they ran and reaped.
   const writes = 30;
+  // With BENCH_PROFILE_DIR the profiles then hold these writes (and what they set off) alone.
+  restartProfiles(supervisor.pid);
+  const stopTrace = traceExecs(supervisor.pid);
   const cpuBefore = treeCpu(supervisor.pid);
   for (let i = 0; i < writes; i++) {
     const { status } = await send('POST', `${repos[0]}/contents/cpu/${i}.txt`, auth, JSON.stringify({ content: b64(`cpu ${i}\n`), message: 'cpu' }));
     if (status !== 201) log(`cpu write ${i}: ${status}`);
   }
   const cpuAfter = treeCpu(supervisor.pid);
+  restartProfiles(supervisor.pid); // keeps the writes' profile apart (cpu-profile.cjs)
+  const spawned = await stopTrace();
+  if (spawned !== undefined) console.log(`git processes the repository service started during the ${writes} writes (BENCH_STRACE): ${spawned}`);
   const nodeMs = (cpuAfter.nodeMs - cpuBefore.nodeMs) / writes;
   const gitMs = (cpuAfter.gitMs - cpuBefore.gitMs) / writes;
   console.log(`\nCPU per contents write (${writes} sequential creates): node ${fmt(nodeMs, 1)} ms + git processes ${fmt(gitMs, 1)} ms = ${fmt(nodeMs + gitMs, 1)} ms; ` +
     `git processes are ${fmt((100 * gitMs) / (nodeMs + gitMs))} % (forking them is counted in node)`);
+  const processKinds = Object.keys(cpuAfter.byKind).filter((k) => k !== 'gone');
+  console.log(`  by process, ms per write: ${processKinds.map((k) => `${k} ${fmt((cpuAfter.byKind[k] - (cpuBefore.byKind[k] ?? 0)) / writes, 1)}`).join(', ')}`);
   agent.destroy();
 }

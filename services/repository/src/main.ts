@@ -130,7 +130,7 @@ async function wire(service: ServiceDeps<RepositoryDb>): Promise<Omit<Wiring, 'm
     identityCommits,
     commitPeople: new CommitPeopleCache(identityCommits.people),
     sizes: new RepositorySizes(deps.store, (err, repository) => log.warn({ err, repository }, 'measuring a repository\'s size failed')),
-    gitFacts: { store: deps.store, git: gitFactsReader((owner, name) => storage.pathOf(owner, name)), facts: gitFactsStore(db), detector: licenseDetector },
+    gitFacts: { store: deps.store, git: gitFactsReader(storage, refs), facts: gitFactsStore(db), detector: licenseDetector },
     languages: { store: deps.store, stats: languageStatsStore(db), git: languageGit(storage, refs), table: linguistTable() },
   };
 }
@@ -191,7 +191,7 @@ function grpcServices({ db, config, relay }: ServiceDeps<RepositoryDb>, w: Wirin
     commitGrpcService({ store, git: commitGit(storage, refs), people: commitPeople, signatures: identityCommits.signatures, refs, storage }),
     contentGrpcService({ store, protections, files: contentFiles(storage, refs), maxBlobSize: config.settings.api.DEFAULT_MAX_BLOB_SIZE, writeLock, sizes: w.sizes, refs, storage }),
     pullGitGrpcService({
-      store, protections, statuses, pullGit: pullGit(storage), writeLock, branches, forkHeads: forkHeadGit(storage),
+      store, protections, statuses, pullGit: pullGit(storage, refs), writeLock, branches, forkHeads: forkHeadGit(storage),
       signatureOf: (caller) => signatureOf(store, caller),
     }),
     ...w.migrations.services,

@@ -9,7 +9,10 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { RefUpdateConflict, updateRef } from '../src/git/branches.js';
 import { entriesAt, lastCommitOf, lastCommitsOfEntries, listTree, resolveRevision } from '../src/git/contents-git.js';
 import { readBlob } from '../src/git/objects-git.js';
-import { writeCommit, type IndexChange } from '../src/git/file-changes-git.js';
+import { commitTree, writeCommit, type IndexChange } from '../src/git/file-changes-git.js';
+import { CatfileCache } from '../src/git/catfile-cache.js';
+import { ProcessPool } from '../src/git/process-pool.js';
+import { RefUpdaters } from '../src/git/ref-updater.js';
 
 jest.setTimeout(60_000);
 
@@ -21,9 +24,12 @@ const ada = (time: number) => ({ name: 'Ada', email: 'ada@example.com', time });
 
 let dir: string;
 let gitDir: string;
+const pool = new ProcessPool();
+const catfile = new CatfileCache(pool);
+const updaters = new RefUpdaters(pool);
 
 async function commit(parent: string | undefined, changes: IndexChange[], message: string, time = 1_700_000_000) {
-  return writeCommit(gitDir, { parent, changes, message, author: ada(time), committer: ada(time), objectFormat: 'sha1' });
+  return writeCommit(gitDir, { parent, changes, message, author: ada(time), committer: ada(time), objectFormat: 'sha1' }, (oid) => catfile.object(gitDir, oid));
 }
 
 let first: string;
@@ -48,6 +54,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  pool.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -80,7 +87,7 @@ describe('reading files at a ref', () => {
   });
 });
 
-describe('writing commits on a temporary index', () => {
+describe('writing commits without a work tree', () => {
   it('adds, renames and removes paths in one commit on top of the parent', async () => {
     const written = await commit(second, [
       { path: 'README.md', remove: true },
@@ -116,5 +123,87 @@ describe('writing commits on a temporary index', () => {
     expect(await sh(['rev-parse', 'main'])).toBe(winners[0]);
     expect(Number(await sh(['rev-list', '--count', 'main']))).toBe(before + 1);
     expect(await sh(['rev-parse', 'main^'])).toBe(head);
+  });
+});
+
+describe('writing objects as git writes them', () => {
+  /** The same changes through git's own plumbing: a temporary index, write-tree, commit-tree. */
+  async function byGit(parent: string, records: string, message: string, who: { name: string; email: string }) {
+    const index = join(dir, `index-${Math.random()}`);
+    const withIndex = { ...env, GIT_INDEX_FILE: index };
+    await run('git', ['--git-dir', gitDir, 'read-tree', parent], { env: withIndex });
+    const update = run('git', ['--git-dir', gitDir, 'update-index', '-z', '--index-info'], { env: withIndex });
+    update.child.stdin!.end(records);
+    await update;
+    const tree = (await run('git', ['--git-dir', gitDir, 'write-tree'], { env: withIndex })).stdout.trim();
+    const people = { GIT_AUTHOR_NAME: who.name, GIT_AUTHOR_EMAIL: who.email, GIT_AUTHOR_DATE: '@1700000000 +0000', GIT_COMMITTER_NAME: who.name, GIT_COMMITTER_EMAIL: who.email, GIT_COMMITTER_DATE: '@1700000000 +0000' };
+    const committed = run('git', ['--git-dir', gitDir, 'commit-tree', '-F', '-', '-p', parent, tree], { env: { ...env, ...people } });
+    committed.child.stdin!.end(message);
+    return { tree, commit: (await committed).stdout.trim() };
+  }
+
+  it('writes the very blobs, trees and commit git would, for nested, executable, renamed and removed paths', async () => {
+    const blob = (await entriesAt(gitDir, second, ['bin/run'])).get('bin/run')!.sha;
+    const changes: IndexChange[] = [
+      { path: 'src/a.ts', remove: true },
+      { path: 'deep/er/still/new.txt', mode: '100644', content: Buffer.from('new\n') },
+      { path: 'bin/tool', mode: '100755', blobSha: blob },
+      { path: 'src-x', mode: '100644', content: Buffer.from('sorts after src/\n') },
+      { path: 'ünïcode name.md', mode: '100644', content: Buffer.from('é\n') },
+    ];
+    const ours = await commit(second, changes, 'Exact\n');
+    // The blobs are ours (git reads them); git's own tree and commit must be the same objects.
+    const records = changes.map((c) => ('remove' in c ? `0 ${ZERO}\t${c.path}\0` : `${c.mode} ${'blobSha' in c ? c.blobSha : ours.blobs.get(c.path)!.sha}\t${c.path}\0`)).join('');
+    const theirs = await byGit(second, records, 'Exact\n', { name: 'Ada', email: 'ada@example.com' });
+    expect(ours.treeSha).toBe(theirs.tree);
+    expect(ours.commitSha).toBe(theirs.commit);
+    expect(await sh(['cat-file', '-p', `${ours.commitSha}:deep/er/still/new.txt`])).toBe('new');
+    await sh(['fsck', '--strict', '--no-dangling']);
+  });
+
+  it('removes a directory left empty, as an index would', async () => {
+    const ours = await commit(second, [{ path: 'src/a.ts', remove: true }, { path: 'src/b.ts', remove: true }], 'Empty src\n');
+    expect((await sh(['ls-tree', '--name-only', ours.commitSha])).split('\n')).not.toContain('src');
+  });
+
+  it('leaves names git would clean up to git commit-tree itself', async () => {
+    const tree = await sh(['rev-parse', `${second}^{tree}`]);
+    for (const who of [{ name: ' Ada. ', email: '<ada@example.com>' }, { name: 'A<d>a', email: 'ada@example.com' }, { name: 'Ada', email: '' }]) {
+      const signature = { ...who, time: 1_700_000_000 };
+      const ours = await commitTree(gitDir, { tree, parents: [second], message: 'Who\n', author: signature, committer: signature });
+      const theirs = await byGit(second, '', 'Who\n', who);
+      expect(ours).toBe(theirs.commit);
+    }
+  });
+});
+
+describe('moving refs through one long-lived update-ref', () => {
+  it('lets exactly one of many concurrent writers win, and keeps moving refs after refusing one', async () => {
+    const head = await sh(['rev-parse', 'main']);
+    const outcomes = await Promise.all(Array.from({ length: 8 }, async (_, i) => {
+      const written = await commit(head, [{ path: `updater/${i}.txt`, mode: '100644', content: Buffer.from(`${i}\n`) }], `Updater ${i}\n`);
+      try {
+        await updaters.update(gitDir, [{ ref: 'refs/heads/main', newSha: written.commitSha, oldSha: head }]);
+        return written.commitSha;
+      } catch (err) {
+        expect(err).toBeInstanceOf(RefUpdateConflict);
+        return undefined;
+      }
+    }));
+    const winners = outcomes.filter(Boolean);
+    expect(winners).toHaveLength(1);
+    expect(await sh(['rev-parse', 'main'])).toBe(winners[0]);
+    // Create, then delete, a branch through the same updater.
+    await updaters.update(gitDir, [{ ref: 'refs/heads/side', newSha: head, oldSha: ZERO }]);
+    expect(await sh(['rev-parse', 'side'])).toBe(head);
+    await expect(updaters.update(gitDir, [{ ref: 'refs/heads/side', newSha: head, oldSha: ZERO }])).rejects.toBeInstanceOf(RefUpdateConflict);
+    await updaters.update(gitDir, [{ ref: 'refs/heads/side', newSha: ZERO, oldSha: head }]);
+    await expect(sh(['rev-parse', '--verify', '-q', 'refs/heads/side'])).rejects.toBeDefined();
+  });
+
+  it('refuses a ref or id that is not one, without asking git', async () => {
+    for (const ref of ['refs/heads/a\nupdate refs/heads/b', '--force', 'main', 'refs/heads/a b']) {
+      await expect(updaters.update(gitDir, [{ ref, newSha: second, oldSha: ZERO }])).rejects.toBeInstanceOf(RefUpdateConflict);
+    }
   });
 });

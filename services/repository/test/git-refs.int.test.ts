@@ -16,6 +16,7 @@ import { contentFiles } from '../src/git/content-git.js';
 import { commitGit } from '../src/git/commits-git.js';
 import { repositoryRead, scopedReadAccess } from '../src/grpc/read-access.js';
 import { gitRefRows } from '../src/store/git-refs.js';
+import { readRefRows } from '../src/git/ref-snapshot.js';
 import { repositoryTestbed, type RepositoryTestbed } from './support/testbed.js';
 
 jest.setTimeout(90_000);
@@ -126,6 +127,29 @@ describe('the refs table', () => {
     await lock.run('ada', 'tracked', () => updateRef(gitDir, 'refs/heads/from-api', main, zero));
     expect(await tableSays()).toEqual(await gitSays());
     await lock.run('ada', 'tracked', () => updateRef(gitDir, 'refs/heads/from-api', zero, main));
+    expect(await tableSays()).toEqual(await gitSays());
+  });
+
+  it('writes just the moved branch\'s row after a contents-style write, the very row git would give', async () => {
+    const files = contentFiles(bed.storage, refs)('ada', 'tracked');
+    const version = (await refs.snapshot(gitDir))!.version;
+    const write = async (ref: string, old: string, message: string) => lock.run('ada', 'tracked', async () => {
+      const who = { name: 'Ada Lovelace', email: 'ada@example.com', time: 1_700_000_000 };
+      const written = await files.writeCommit({
+        parent: old, changes: [{ path: `notes/${ref.length}-${message.length}.txt`, mode: '100644', content: Buffer.from(message) }],
+        message, author: who, committer: { ...who, time: 1_700_000_100 }, objectFormat: 'sha1',
+      });
+      await files.updateRef(ref, written.commitSha, ref === 'refs/heads/main' ? old : '0'.repeat(40));
+      files.headMoved(ref, { sha: written.commitSha, message, author: who, committer: { ...who, time: 1_700_000_100 } });
+    });
+    const main = await sh(gitDir, ['rev-parse', 'refs/heads/main']);
+    await write('refs/heads/main', main, 'Add a note\n\nWith a body.\n\nSigned-off-by: Ada Lovelace <ada@example.com>\n');
+    await write('refs/heads/noted', main, 'A new branch\n');
+    const snapshot = (await refs.snapshot(gitDir))!;
+    expect(snapshot.version).not.toBe(version);
+    expect(snapshot.refs).toEqual(await readRefRows(gitDir));
+    expect((await bed.db.repository.findFirst({ where: { lower_name: 'tracked' } }))!.branch_count).toBe(snapshot.refs.filter((r) => r.name.startsWith('refs/heads/')).length);
+    await lock.run('ada', 'tracked', () => updateRef(gitDir, 'refs/heads/noted', '0'.repeat(40), snapshot.refs.find((r) => r.name === 'refs/heads/noted')!.objectId));
     expect(await tableSays()).toEqual(await gitSays());
   });
 

@@ -15,6 +15,9 @@ import { RepositoryWriteLock } from '../src/domain/write-lock.js';
 import { branchGit } from '../src/git/branch-git.js';
 import { pullGit, pullGitOf } from '../src/git/pull-git-port.js';
 import { branchProtectionStore } from '../src/store/branch-protections.js';
+import { gitRefRows } from '../src/store/git-refs.js';
+import { RefIndex } from '../src/git/ref-index.js';
+import { readRefRows } from '../src/git/ref-snapshot.js';
 import { commitStatusStore } from '../src/store/commit-statuses.js';
 import { repositoryTestbed, type RepositoryTestbed } from './support/testbed.js';
 
@@ -222,6 +225,34 @@ describe('merging a pull request', () => {
     await run(['push', 'origin', ':topic'], r.work);
     expect(await countDiverging(deps, await aliceRepo(r.name), 'main', 'refs/pull/7/head')).toMatchObject({ ahead: 2, headSha: head });
   });
+});
+
+describe('the refs table after a merge', () => {
+  it('writes just the rows the merge moved (the base, a deleted head branch), each as git would give it', async () => {
+    const rows = gitRefRows(tb.db);
+    let rewrites = 0;
+    const counted = { ...rows, replace: (...args: Parameters<typeof rows.replace>) => { rewrites++; return rows.replace(...args); } };
+    const lock: RepositoryWriteLock = new RepositoryWriteLock({ afterTurn: (owner, name) => refs.sync(owner, name) });
+    const refs = new RefIndex(counted, tb.storage, { inTurn: (owner, name, w) => lock.run(owner, name, w) });
+    const tracked: PullMergeDeps = { ...deps, pullGit: pullGit(tb.storage, refs) };
+    for (const style of ['merge', 'squash', 'rebase', 'rebase-merge']) {
+      const r = await repo();
+      await r.checkout('topic');
+      await r.commit('a.txt', 'a\n', 'add a\n\nwith a body');
+      await r.checkout('main', 'origin/main');
+      await r.commit('c.txt', 'c\n', 'add c');
+      await r.push('topic', 'main', 'main:keep');
+      await lock.run('alice', r.name, async () => {}); // the rows, written from git
+      const before = rewrites;
+      await lock.run('alice', r.name, () => mergeToRef(tracked, 'alice', r.name, {
+        baseBranch: 'main', head: 'topic', style, message: '', expectedHeadSha: '', pullIndex: 1, pullTitle: 'Add things', deleteHeadBranch: 'topic',
+      }, alice));
+      expect(rewrites).toBe(before);
+      expect((await refs.snapshot(r.gitDir))!.refs).toEqual(await readRefRows(r.gitDir));
+      const repository = await tb.db.repository.findFirst({ where: { lower_name: r.name } });
+      expect(repository!.branch_count).toBe(2);
+    }
+  }, 180_000);
 });
 
 describe('merging under branch protection', () => {

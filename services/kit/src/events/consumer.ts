@@ -53,6 +53,19 @@ export interface ConsumerOptions<Tx extends SqlClient> {
    * event, so one bad event cannot hold the others back. Default 1 (no batching).
    */
   batch?: number;
+  /**
+   * Whether the consumer has anything to do for this event (a subject or a branch it acts
+   * on), decided from the event alone: one it does not want is acked at once, with no
+   * transaction and no processed_event row (a filter such as `repository.>` otherwise costs
+   * a transaction per event it ignores).
+   */
+  wants?(event: ReceivedEvent): boolean;
+  /**
+   * The handler may see an event twice without harm (its work is outside the transaction, or
+   * redoing it converges): its events are handled without the transaction and the
+   * processed_event row that guard against a redelivery, and `tx` is the plain client.
+   */
+  idempotent?: boolean;
 }
 
 export interface RunningConsumer {
@@ -105,14 +118,29 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
     }
   };
 
-  /** One event in its own transaction; a failure is nak'ed for a later redelivery. */
+  const skipped = (m: JsMsg, event: ReceivedEvent) => {
+    if (!options.wants || options.wants(event)) return false;
+    m.ack();
+    recordConsumed(durable, 'skipped', { redelivered: m.info.redelivered, pending: m.info.pending });
+    return true;
+  };
+
+  /** One event in its own transaction (none for an idempotent consumer); a failure is nak'ed for a later redelivery. */
   const handleOne = async (m: JsMsg) => {
     const id = idOf(m);
     try {
       const event = eventOf(m);
+      if (skipped(m, event)) return;
       const prepared = await prepareOf(m, event);
-      const fresh = await inConsumerSpan(durable, event.subject, m.headers, () =>
-        options.db.$transaction(async (tx) => {
+      const fresh = await inConsumerSpan(durable, event.subject, m.headers, () => options.idempotent
+        ? (async () => {
+          // The client stands in for a transaction: the handler's writes commit one by one.
+          const client = options.db as unknown as Tx;
+          await options.handle(event, client, prepared);
+          await options.flush?.(client);
+          return true;
+        })()
+        : options.db.$transaction(async (tx) => {
           const inserted = await tx.$executeRawUnsafe(
             'INSERT INTO processed_event (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', durable, id);
           if (inserted === 1) await options.handle(event, tx, prepared);
@@ -131,10 +159,16 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
 
   /** Several events in one transaction: the ids not yet processed are inserted and handled, in order. */
   const handleBatch = async (batch: JsMsg[]) => {
-    if (batch.length === 1) return handleOne(batch[0]);
+    if (batch.length === 1 || options.idempotent) {
+      for (const m of batch) await handleOne(m);
+      return;
+    }
     let handled: Set<JsMsg>;
     try {
-      const events: Array<{ m: JsMsg; event: ReceivedEvent; prepared?: unknown }> = batch.map((m) => ({ m, event: eventOf(m) }));
+      const events: Array<{ m: JsMsg; event: ReceivedEvent; prepared?: unknown }> = batch.map((m) => ({ m, event: eventOf(m) }))
+        .filter(({ m, event }) => !skipped(m, event));
+      batch = events.map((e) => e.m);
+      if (!events.length) return;
       for (const e of events) e.prepared = await prepareOf(e.m, e.event);
       handled = await options.db.$transaction(async (tx) => {
         const inserted = await tx.$queryRawUnsafe<Array<{ event_id: string }>>(

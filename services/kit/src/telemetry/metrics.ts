@@ -60,7 +60,7 @@ const lag = () => metric('anvil_consumer_pending_events', () => new Gauge({
   name: 'anvil_consumer_pending_events', help: 'Events in the stream a durable consumer has not yet been delivered, as of its last delivery (consumer lag)', labelNames: ['consumer'],
 }));
 
-export function recordConsumed(consumer: string, outcome: 'handled' | 'duplicate' | 'failed', delivery: { redelivered: boolean; pending: number }): void {
+export function recordConsumed(consumer: string, outcome: 'handled' | 'duplicate' | 'failed' | 'skipped', delivery: { redelivered: boolean; pending: number }): void {
   consumed().inc({ consumer, outcome });
   if (delivery.redelivered) redelivered().inc({ consumer });
   lag().set({ consumer }, delivery.pending);

@@ -38,4 +38,6 @@ export interface WrittenCommit {
   treeSha: string;
   /** Blob id and size of each path written, by path. */
   blobs: Map<string, { sha: string; size: number }>;
+  /** Bytes the new objects added on disk, when the writer counted them (the repository's size grows by them). */
+  bytes?: number;
 }

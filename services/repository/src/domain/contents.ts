@@ -9,7 +9,7 @@ import type { RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 import type { TreeEntry } from './git-objects.js';
 import type { RepositorySizes } from './repository-size.js';
-import type { NewCommit, WrittenCommit } from './commit-writing.js';
+import type { NewCommit, Signature, WrittenCommit } from './commit-writing.js';
 
 /** One repository's git data, as contents reads and writes need it. */
 
@@ -33,6 +33,8 @@ export interface LastCommit {
 
 export interface RepoFiles {
   resolve(revision: string): Promise<ResolvedRevision | undefined>;
+  /** resolve() in a write turn before it moved any ref (the refs table is current then). */
+  resolveAtTurnStart(revision: string): Promise<ResolvedRevision | undefined>;
   /** Entries at these full paths, with the trees on the way. */
   entries(treeish: string, paths: string[]): Promise<Map<string, TreeEntry>>;
   list(treeish: string, prefix: string): Promise<TreeEntry[]>;
@@ -43,6 +45,8 @@ export interface RepoFiles {
   writeCommit(input: NewCommit): Promise<WrittenCommit>;
   /** `update-ref <ref> <new> <old>`; throws RefUpdateConflict when the ref moved meanwhile. */
   updateRef(ref: string, newSha: string, oldSha: string): Promise<void>;
+  /** Tells the refs table the one ref this write turn moved, to a commit written by writeCommit. */
+  headMoved(ref: string, commit: { sha: string; message: string; author: Signature; committer: Signature }): void;
   facts(): PushGitFacts;
   setDefaultBranch(branch: string): Promise<void>;
   /** The repository's git data size, for `size` after a write (as a push updates it). */

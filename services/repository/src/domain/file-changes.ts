@@ -210,14 +210,15 @@ export async function changeFiles(deps: ContentDeps, access: RepositoryAccess, i
   const files = deps.files(repo.owner_login, repo.name);
   const zero = '0'.repeat(repo.object_format_name === 'sha256' ? 64 : 40);
 
-  const base = repo.empty ? undefined : await files.resolve(branch);
+  // Nothing moved yet in this turn: the refs table answers, no git process.
+  const base = repo.empty ? undefined : await files.resolveAtTurnStart(branch);
   if (!base || base.kind !== 'branch') {
     // An empty repository takes its first commit on any branch (Gitea: the push makes it).
     if (!repo.empty) throw notFound(`branch does not exist [name: ${branch}]`, 'branch_not_found');
   }
   let expectedOld = base?.commitSha ?? zero;
   if (target !== branch) {
-    const existing = repo.empty ? undefined : await files.resolve(target);
+    const existing = repo.empty ? undefined : await files.resolveAtTurnStart(target);
     if (existing?.kind === 'branch') {
       if (!input.forcePush) throw invalid(`branch already exists [name: ${target}]`, 'branch_exists');
       expectedOld = existing.commitSha;
@@ -255,7 +256,8 @@ export async function changeFiles(deps: ContentDeps, access: RepositoryAccess, i
     throw new DomainError('conflict', `PushOutOfDate Error: branch ${target} was updated meanwhile, try again`, 'push_out_of_date');
   }
   const commit: ChangedCommit = { sha: written.commitSha, treeSha: written.treeSha, parents: parent ? [parent] : [], message, author, committer };
-  await publishWrite(deps, access, caller, files, { branch: target, before: expectedOld, commit, plan, zero });
+  files.headMoved(`refs/heads/${target}`, commit);
+  await publishWrite(deps, access, caller, files, { branch: target, before: expectedOld, commit, plan, zero, bytes: written.bytes });
   return { branch: target, commit, files: await describeWritten(plan, written.blobs, files, commit, deps.maxBlobSize) };
 }
 
@@ -300,6 +302,8 @@ interface WriteRecord {
   commit: ChangedCommit;
   plan: PlannedFile[];
   zero: string;
+  /** Bytes the write added on disk, when the writer counted them. */
+  bytes?: number;
 }
 
 /** What `git push` of the same commit would publish (src/git-http/push-recorder.ts). */
@@ -328,11 +332,14 @@ async function publishWrite(deps: ContentDeps, access: RepositoryAccess, caller:
   await deps.store.transaction(async (tx) => {
     // The first commit makes the repository non-empty, on the branch it landed on (as a first push does).
     const repository = repo.empty ? await tx.update(repo.id, { empty: false, default_branch: write.branch }) : repo;
+    // The size grows by the objects written, in the same transaction (as a push's objects
+    // would be counted); measuring the whole directory again costs more than the write.
+    if (write.bytes) await tx.growSize(repo.id, write.bytes);
     if (write.before === write.zero) await tx.publish({ kind: 'branch.created', repository, name: write.branch, ref, sha: commit.sha, pusher });
     await tx.publish({ kind: 'push', repository, push: { ref, before: write.before, after: commit.sha, commits: [info], totalCommits: 1 }, pusher });
   });
   if (becomesDefault) await files.setDefaultBranch(write.branch);
-  deps.sizes.refresh(repo.id, () => files.size());
+  if (write.bytes === undefined) deps.sizes.refresh(repo.id, () => files.size());
 }
 
 /** The response's entries, from what was just written (a carried-over blob is read back). */

@@ -50,6 +50,13 @@ export interface GitRefRows {
   read(owner: string, name: string, only?: string, extras?: ReadExtras): Promise<RefSnapshot | undefined>;
   /** Replaces every row of the repository; false when no such repository exists. */
   replace(owner: string, name: string, refs: GitRefRow[]): Promise<boolean>;
+  /**
+   * Writes one ref's row (new or moved) when the repository's rows are written from git;
+   * false when they are not (then only a full replace() may write them).
+   */
+  upsert(owner: string, name: string, ref: GitRefRow): Promise<boolean>;
+  /** Removes one ref's row, as upsert() writes one (false when the rows are not written from git). */
+  remove(owner: string, name: string, ref: string): Promise<boolean>;
   /** Marks the rows as not written from git (reads go to git until they are rewritten). */
   forget(owner: string, name: string): Promise<void>;
   /** Repositories whose rows were never written, oldest first. */

@@ -117,6 +117,8 @@ export interface RepositoryWriter extends RepositoryReader, TeamRepositoryWriter
   /** Throws already_exists when the owner has a repository of that name. */
   insert(data: NewRepository): Promise<Repository>;
   update(id: number, patch: RepositoryPatch): Promise<Repository>;
+  /** Adds `bytes` to the repository's size (objects a write added, without re-measuring). */
+  growSize(id: number, bytes: number): Promise<void>;
   remove(id: number): Promise<void>;
   setCollaboration(repositoryId: number, userId: number, mode: CollaboratorMode): Promise<void>;
   removeCollaboration(repositoryId: number, userId: number): Promise<boolean>;

@@ -1,7 +1,7 @@
 // Keeps language statistics current: on repository.push to a repository's default branch,
 // computes the languages of the pushed commit (cached per commit, so a redelivered event
-// costs one lookup). The work is outside the event's transaction: it writes its own rows
-// and is idempotent.
+// costs one lookup). The work writes its own rows and is idempotent, so it runs without the
+// event's transaction, and other pushes are not even looked at (kit ConsumerOptions.wants).
 import type { ConsumerOptions, Logger } from '@anvil/kit';
 import type { repository as pb } from '@anvil/proto';
 import { refreshLanguages, type LanguageDeps } from '../domain/language-stats.js';
@@ -9,15 +9,23 @@ import type { RepositoryTx } from '../store/db.js';
 
 export const LANGUAGE_STATS_CONSUMER = 'repository-language-stats';
 
+/** A push that moved (not deleted) its repository's default branch. */
+function toDefaultBranch(push: pb.Push | undefined): boolean {
+  const repo = push?.repository;
+  return Boolean(push && repo?.id && push.ref === `refs/heads/${repo.default_branch}` && !/^0+$/.test(push.after));
+}
+
 export function languageStatsConsumer(log: Logger, deps: () => LanguageDeps): Omit<ConsumerOptions<RepositoryTx>, 'db' | 'bus' | 'log'> {
   return {
     durable: LANGUAGE_STATS_CONSUMER,
     filter: 'repository.push',
+    // Only a push to the default branch; computing twice gives the same rows.
+    wants: (event) => toDefaultBranch(event.payload as pb.Push | undefined),
+    idempotent: true,
     async handle(event) {
       const push = event.payload as pb.Push | undefined;
       const repo = push?.repository;
-      if (!push || !repo || !repo.id) return;
-      if (push.ref !== `refs/heads/${repo.default_branch}` || /^0+$/.test(push.after)) return;
+      if (!push || !repo || !toDefaultBranch(push)) return;
       try {
         await refreshLanguages(deps(), { id: Number(repo.id), ownerLogin: repo.owner_login, name: repo.name }, push.after);
       } catch (err) {

@@ -14,6 +14,8 @@ export function pushMirrorOnCommitConsumer(
   return {
     durable: PUSH_MIRROR_CONSUMER,
     filter: 'repository.push',
+    // Making mirrors due twice is harmless: no transaction or processed_event row per push.
+    idempotent: true,
     async handle(event) {
       const push = event.payload as pb.Push | undefined;
       const id = Number(push?.repository?.id ?? 0);

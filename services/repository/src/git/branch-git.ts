@@ -3,7 +3,7 @@ import type { PushGitFacts } from '../domain/branch-protection.js';
 import type { BranchGit } from '../domain/branches.js';
 import type { SignatureVerifier } from '../domain/commit-verification.js';
 import { firstUnverifiedCommit } from './commits.js';
-import { changedFiles, isAncestor, listBranchHeads, renameRef, updateRef, type ObjectEnv } from './branches.js';
+import { changedFiles, isAncestor, listBranchHeads, renameRef, type ObjectEnv } from './branches.js';
 import { resolveCommit } from './refs.js';
 import { commitsBetween } from './refs.js';
 import { RepositoryStorage, setHead } from './storage.js';
@@ -32,7 +32,7 @@ export function branchGit(storage: RepositoryStorage, signatures: SignatureVerif
     heads: (owner, name, only) => (refs ? refs.branchHeads(storage.pathOf(owner, name), only) : listBranchHeads(storage.pathOf(owner, name), only)),
     headsWithRules: async (owner, name, userId, only) => refs?.branchesWithRules(storage.pathOf(owner, name), userId, only),
     resolve: (owner, name, revision) => (refs ? refs.resolveCommit(storage.pathOf(owner, name), revision) : resolveCommit(storage.pathOf(owner, name), revision)),
-    updateRef: (owner, name, ref, newSha, oldSha) => updateRef(storage.pathOf(owner, name), ref, newSha, oldSha),
+    updateRef: (owner, name, ref, newSha, oldSha) => storage.refUpdaters.update(storage.pathOf(owner, name), [{ ref, newSha, oldSha }]),
     renameRef: (owner, name, from, to, sha) => renameRef(storage.pathOf(owner, name), from, to, sha),
     facts: (owner, name) => pushGitFacts(storage.pathOf(owner, name), {}, signatures),
     setDefaultBranch: (owner, name, branch) => setHead(storage.pathOf(owner, name), branch),

@@ -5,8 +5,8 @@
 // - One process per (repository, kind), shared by concurrent requests: requests are
 //   pipelined on its stdin and answered in order from its stdout (git answers batch lines
 //   strictly in order and flushes after each object).
-// - Bounded: at most `maxProcesses` across repositories, least recently used closed first;
-//   a process idle for `idleMs` is closed.
+// - Bounded, in the pool shared with the ref updaters (process-pool.ts): least recently
+//   used closed first, a process idle for a while closed.
 // - A process that dies (killed, repository removed) fails only the requests it had in
 //   flight, and those are asked once more of a fresh process; the next read starts one.
 // - Only validated object ids, or `<object id>:<path>` lines whose path holds no newline,
@@ -17,6 +17,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { git, GitError, isObjectId, spawnGit } from './command.js';
 import { currentWriter } from '../domain/write-turn.js';
+import { ProcessPool, type PooledProcess, type ProcessPoolOptions } from './process-pool.js';
 
 export type CatfileKind = 'batch' | 'check';
 
@@ -42,7 +43,7 @@ interface Pending {
 }
 
 /** One running cat-file process and the requests it owes answers to, in order. */
-class CatfileProcess {
+class CatfileProcess implements PooledProcess {
   private readonly child: ChildProcess;
   private readonly pending: Pending[] = [];
   private chunks: Buffer[] = [];
@@ -165,24 +166,15 @@ class CatfileProcess {
   }
 }
 
-export interface CatfileCacheOptions {
-  /** Most processes alive at once, across repositories and kinds (Gitaly: 100). */
-  maxProcesses?: number;
-  /** A process unused this long is closed (Gitaly: 10 s). */
-  idleMs?: number;
-}
+export type CatfileCacheOptions = ProcessPoolOptions;
 
-/** The cat-file processes of this service, per repository directory. */
+/** The cat-file processes of this service, per repository directory, in the shared pool (process-pool.ts). */
 export class CatfileCache {
-  // Map order is recency: a use moves a process to the end, eviction takes the front.
-  private readonly processes = new Map<string, CatfileProcess>();
-  private readonly maxProcesses: number;
-  private readonly idleMs: number;
-  private sweeper?: NodeJS.Timeout;
+  readonly pool: ProcessPool;
 
-  constructor(options: CatfileCacheOptions = {}) {
-    this.maxProcesses = Math.max(1, options.maxProcesses ?? 100);
-    this.idleMs = options.idleMs ?? 10_000;
+  /** `pool`: shared with the ref updaters (ref-updater.ts), so one bound covers every long-lived git. */
+  constructor(pool: ProcessPool | CatfileCacheOptions = {}) {
+    this.pool = pool instanceof ProcessPool ? pool : new ProcessPool(pool);
   }
 
   /** The object with this id, with its bytes; undefined when the repository has none. */
@@ -205,30 +197,21 @@ export class CatfileCache {
 
   /** Closes the processes of `gitDir` and of every repository under it (a removed or moved repository or owner). */
   forget(gitDir: string): void {
-    const prefix = gitDir.endsWith('/') ? gitDir : `${gitDir}/`;
-    for (const [key, p] of this.processes) {
-      if (p.gitDir === gitDir || p.gitDir.startsWith(prefix)) {
-        this.processes.delete(key);
-        p.close();
-      }
-    }
+    this.pool.forget(gitDir);
   }
 
-  /** How many processes are running (for tests and metrics). */
+  /** How many long-lived processes are running (for tests and metrics). */
   get size(): number {
-    return this.processes.size;
+    return this.pool.size;
   }
 
-  /** Process ids of the running processes of `gitDir` (for tests). */
+  /** Process ids of the running cat-file processes of `gitDir` (for tests). */
   pidsOf(gitDir: string): number[] {
-    return [...this.processes.values()].filter((p) => p.gitDir === gitDir).map((p) => p.pid).filter((pid): pid is number => pid !== undefined);
+    return this.pool.pidsOf(gitDir, 'cat-file');
   }
 
   close(): void {
-    clearInterval(this.sweeper);
-    this.sweeper = undefined;
-    for (const p of this.processes.values()) p.close();
-    this.processes.clear();
+    this.pool.close();
   }
 
   private async ask(gitDir: string, kind: CatfileKind, line: string): Promise<CatfileObject | undefined> {
@@ -248,41 +231,6 @@ export class CatfileCache {
   private processFor(gitDir: string, kind: CatfileKind): CatfileProcess {
     // A writer's reads get processes of their own, never queued behind a burst of reads.
     const lane = currentWriter() === undefined ? 'read' : 'write';
-    const key = `${kind}\0${lane}\0${gitDir}`;
-    let p = this.processes.get(key);
-    if (p && !p.exited) {
-      this.processes.delete(key);
-      this.processes.set(key, p);
-      return p;
-    }
-    p = new CatfileProcess(gitDir, kind, (gone) => {
-      if (this.processes.get(key) === gone) this.processes.delete(key);
-    });
-    this.processes.set(key, p);
-    while (this.processes.size > this.maxProcesses) {
-      const [oldestKey, oldest] = this.processes.entries().next().value as [string, CatfileProcess];
-      this.processes.delete(oldestKey);
-      oldest.close();
-    }
-    this.startSweeper();
-    return p;
-  }
-
-  private startSweeper(): void {
-    if (this.sweeper) return;
-    this.sweeper = setInterval(() => {
-      const cutoff = Date.now() - this.idleMs;
-      for (const [key, p] of this.processes) {
-        if (p.idle && p.lastUsed < cutoff) {
-          this.processes.delete(key);
-          p.close();
-        }
-      }
-      if (this.processes.size === 0) {
-        clearInterval(this.sweeper);
-        this.sweeper = undefined;
-      }
-    }, Math.max(250, Math.floor(this.idleMs / 2)));
-    this.sweeper.unref();
+    return this.pool.get(`cat-file\0${kind}\0${lane}\0${gitDir}`, (gone) => new CatfileProcess(gitDir, kind, gone));
   }
 }

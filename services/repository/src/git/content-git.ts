@@ -1,18 +1,18 @@
 // The domain's RepoFiles port (domain/contents.ts) over a bare repository: reads from
-// contents-git.ts, the commit from file-changes-git.ts, ref moves from branches.ts.
+// contents-git.ts, the commit from file-changes-git.ts, ref moves from ref-updater.ts.
 import type { RepoFiles } from '../domain/contents.js';
 import { pushGitFacts } from './branch-git.js';
-import { updateRef } from './branches.js';
 import { lastCommitOf, lastCommitsOfEntries, resolveRevision, submoduleUrl } from './contents-git.js';
-import { writeCommit } from './file-changes-git.js';
+import { plainSignature, writeCommit } from './file-changes-git.js';
 import { GitError } from './command.js';
 import type { RepositoryObjects } from './repository-objects.js';
-import type { RefIndex } from './ref-index.js';
+import { headRow, type RefIndex } from './ref-index.js';
+import type { RefUpdaters } from './ref-updater.js';
 import type { ImmutableCache } from './immutable-cache.js';
 import { directorySize, setHead, type RepositoryStorage } from './storage.js';
 
 /** Reads of objects go through the cat-file cache (`objects`); revisions are resolved apart. */
-export function repoFiles(gitDir: string, objects: RepositoryObjects, computed: ImmutableCache, refs?: RefIndex): RepoFiles {
+export function repoFiles(gitDir: string, objects: RepositoryObjects, computed: ImmutableCache, updaters: RefUpdaters, refs?: RefIndex): RepoFiles {
   const readBlob = async (sha: string) => {
     const bytes = await objects.blob(sha);
     if (!bytes) throw new GitError(['cat-file'], null, `no blob ${sha}`);
@@ -20,6 +20,7 @@ export function repoFiles(gitDir: string, objects: RepositoryObjects, computed: 
   };
   return {
     resolve: (revision) => (refs ? refs.resolveRevision(gitDir, revision) : resolveRevision(gitDir, revision)),
+    resolveAtTurnStart: (revision) => (refs ? refs.resolveRevision(gitDir, revision, true) : resolveRevision(gitDir, revision)),
     entries: (treeish, paths) => objects.entriesAt(treeish, paths),
     list: (treeish, prefix) => objects.list(treeish, prefix),
     readBlob,
@@ -27,8 +28,12 @@ export function repoFiles(gitDir: string, objects: RepositoryObjects, computed: 
     lastCommit: (commit, path) => computed.get(gitDir, `last:${commit}:${path}`, () => lastCommitOf(gitDir, commit, path)),
     lastCommits: (commit, dir, names) => computed.get(gitDir, `last-entries:${commit}:${dir}:${names.length}:${names.join('\0')}`, () => lastCommitsOfEntries(gitDir, commit, dir, names)),
     submoduleUrl: (commit, path) => submoduleUrl(objects, commit, path),
-    writeCommit: (input) => writeCommit(gitDir, input),
-    updateRef: (ref, newSha, oldSha) => updateRef(gitDir, ref, newSha, oldSha),
+    writeCommit: (input) => writeCommit(gitDir, input, (oid) => objects.object(oid)),
+    updateRef: (ref, newSha, oldSha) => updaters.update(gitDir, [{ ref, newSha, oldSha }]),
+    // A commit git wrote (an identity it cleans up) is read back by the turn's full rewrite.
+    headMoved: (ref, commit) => {
+      if (plainSignature(commit.author) && plainSignature(commit.committer)) refs?.noteMove(gitDir, headRow(ref, commit));
+    },
     facts: () => pushGitFacts(gitDir),
     setDefaultBranch: (branch) => setHead(gitDir, branch),
     size: () => directorySize(gitDir),
@@ -38,6 +43,6 @@ export function repoFiles(gitDir: string, objects: RepositoryObjects, computed: 
 export function contentFiles(storage: RepositoryStorage, refs?: RefIndex): (owner: string, name: string) => RepoFiles {
   return (owner, name) => {
     const gitDir = storage.pathOf(owner, name);
-    return repoFiles(gitDir, storage.objects(gitDir), storage.computed, refs);
+    return repoFiles(gitDir, storage.objects(gitDir), storage.computed, storage.refUpdaters, refs);
   };
 }

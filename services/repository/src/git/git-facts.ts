@@ -1,30 +1,28 @@
 // What the Repository JSON reports from git (domain/git-facts.ts): the license files at the
 // root of the default branch's tree.
 import type { GitFactsReader } from '../domain/git-facts.js';
-import { git, runGit } from './command.js';
+import type { RefIndex } from './ref-index.js';
+import { resolveCommit } from './refs.js';
+import type { RepositoryStorage } from './storage.js';
 import { isLicenseFileName } from '../domain/licenses.js';
 
 /** A license file larger than this is no license text worth comparing. */
 const MAX_LICENSE_BYTES = 256 * 1024;
 
-export function gitFactsReader(gitDirOf: (owner: string, name: string) => string): GitFactsReader {
+export function gitFactsReader(storage: RepositoryStorage, refs?: RefIndex): GitFactsReader {
   return {
+    // Through the refs table and the cat-file cache: no process per push to the default branch.
     async licenseFiles(owner, name, branch) {
-      const gitDir = gitDirOf(owner, name);
-      let listing: string;
-      try {
-        listing = await runGit(git('ls-tree', { gitDir }).flag('-l', '-z').ref(`refs/heads/${branch}`).build());
-      } catch {
-        return []; // no such branch (an empty repository)
-      }
+      const gitDir = storage.pathOf(owner, name);
+      const ref = `refs/heads/${branch}`;
+      const commit = branch ? await (refs ? refs.resolveCommit(gitDir, ref) : resolveCommit(gitDir, ref)) : undefined;
+      if (!commit) return []; // no such branch (an empty repository)
+      const objects = storage.objects(gitDir);
       const files: Array<{ name: string; text: string }> = [];
-      for (const entry of listing.split('\0')) {
-        const tab = entry.indexOf('\t');
-        if (tab < 0) continue;
-        const [, type, oid, size] = entry.slice(0, tab).split(/\s+/);
-        const fileName = entry.slice(tab + 1);
-        if (type !== 'blob' || !isLicenseFileName(fileName) || Number(size) > MAX_LICENSE_BYTES) continue;
-        files.push({ name: fileName, text: await runGit(git('cat-file', { gitDir }).arg('blob').oid(oid!).build()) });
+      for (const entry of await objects.list(commit, '')) {
+        if (entry.type !== 'blob' || !isLicenseFileName(entry.path) || entry.size > MAX_LICENSE_BYTES) continue;
+        const bytes = await objects.blob(entry.sha);
+        if (bytes) files.push({ name: entry.path, text: bytes.toString('utf8') });
       }
       return files;
     },

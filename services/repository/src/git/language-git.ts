@@ -1,6 +1,6 @@
 // The language domain's LanguageGit port over RepositoryStorage and src/git/languages.ts.
 import type { LanguageGit } from '../domain/language-stats.js';
-import { linguistAttributes, listTreeFiles } from './languages.js';
+import { linguistAttributes, listTreeFilesThroughCache } from './languages.js';
 import type { RepositoryStorage } from './storage.js';
 import { resolveCommit } from './refs.js';
 import type { RefIndex } from './ref-index.js';
@@ -9,6 +9,7 @@ export function languageGit(storage: RepositoryStorage, refs?: RefIndex): Langua
   return {
     gitDirOf: (owner, name) => storage.pathOf(owner, name),
     resolveCommit: refs ? (gitDir, revision) => refs.resolveCommit(gitDir, revision) : resolveCommit,
-    listTreeFiles, linguistAttributes,
+    listTreeFiles: (gitDir, commit) => listTreeFilesThroughCache(storage.objects(gitDir), commit),
+    linguistAttributes,
   };
 }

@@ -7,8 +7,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { attributeFlag, type LinguistAttributes, type TreeFile } from '../domain/languages.js';
 import { git, runGit } from './command.js';
+import type { RepositoryObjects } from './repository-objects.js';
 
 const REGULAR_FILE = /^100(644|755)$/;
+
+/**
+ * The same files read through the cat-file cache (repository-objects.ts): trees and sizes
+ * are remembered by object id, so after a push only the trees it changed are read again,
+ * and no process is started.
+ */
+export async function listTreeFilesThroughCache(objects: RepositoryObjects, commit: string): Promise<TreeFile[]> {
+  const tree = await objects.peel(commit, 'tree');
+  if (!tree) return [];
+  const entries = await objects.listRecursive(tree.oid);
+  return entries.filter((e) => e.type === 'blob' && REGULAR_FILE.test(e.mode)).map((e) => ({ path: e.path, size: e.size }));
+}
 
 /** Regular files (no symlinks, no submodules) of `commit`'s tree with their sizes. */
 export async function listTreeFiles(gitDir: string, commit: string): Promise<TreeFile[]> {

@@ -2,8 +2,9 @@
 // caller's revision come from the git_ref rows (domain/git-refs.ts), one SQL statement, and
 // objects from the cat-file cache. The rows are rewritten from `git for-each-ref` at the
 // end of every write turn (domain/write-lock.ts calls sync()), so a read after a push or
-// an API write sees it. A repository whose rows were never written is read from git as
-// before, and written in a turn of its own (backfill) so the next read finds it.
+// an API write sees it; a turn that moved one branch to a commit the service wrote itself
+// (a contents write) writes just that row (noteMove). A repository whose rows were never
+// written is read from git as before, and written in a turn of its own (backfill) so the next read finds it.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { relative, sep } from 'node:path';
 import type { BranchHead } from './branches.js';
@@ -88,14 +89,106 @@ function narrowed(snapshot: RefSnapshot | undefined, only: string | undefined): 
   return { ...snapshot, refs: snapshot.refs.filter((r) => r.name === only) };
 }
 
+/** A commit the service wrote itself, with what a ref row says of it. */
+export interface WrittenHead {
+  sha: string;
+  message: string;
+  author: { name: string; email: string; time: number };
+  committer: { name: string; email: string; time: number };
+}
+
+/** The row `for-each-ref` would give a branch at a commit the service wrote (ref-snapshot.ts). */
+export function headRow(ref: string, commit: WrittenHead): GitRefRow {
+  return {
+    name: ref, objectId: commit.sha, objectType: 'commit', commitId: commit.sha,
+    // %(contents) of a commit is its message as written (readRefRows drops only the newline
+    // for-each-ref adds after each record).
+    message: commit.message,
+    authorName: commit.author.name, authorEmail: commit.author.email, authorTime: commit.author.time,
+    committerName: commit.committer.name, committerEmail: commit.committer.email, committerTime: commit.committer.time,
+    tagMessage: '', taggerName: '', taggerEmail: '', taggerTime: 0, creatorTime: commit.committer.time,
+  };
+}
+
+/**
+ * The row `for-each-ref` would give a branch at a commit, from the commit object's bytes;
+ * undefined for anything out of the ordinary (other headers, an odd person line), which the
+ * turn's full rewrite then reads from git.
+ */
+export function commitRow(ref: string, sha: string, raw: Buffer): GitRefRow | undefined {
+  const text = raw.toString('utf8');
+  const end = text.indexOf('\n\n');
+  if (end < 0) return undefined;
+  const people: Record<string, { name: string; email: string; time: number }> = {};
+  for (const line of text.slice(0, end).split('\n')) {
+    const space = line.indexOf(' ');
+    const key = line.slice(0, space);
+    if (key === 'tree' || key === 'parent') continue;
+    const person = /^([^<>\n]*?) <([^<>\n]*)> (\d+) [+-]\d{4}$/.exec(line.slice(space + 1));
+    if ((key !== 'author' && key !== 'committer') || !person || people[key]) return undefined;
+    people[key] = { name: person[1], email: person[2], time: Number(person[3]) };
+  }
+  if (!people.author || !people.committer) return undefined;
+  return headRow(ref, { sha, message: text.slice(end + 2), author: people.author, committer: people.committer });
+}
+
+/** What a write turn told the index it moved (noteMove, noteCommitMove, noteRemoval). */
+type Moved = { row: GitRefRow } | { removed: string } | 'full';
+
 export class RefIndex {
   private readonly pending = new Set<string>();
   private readonly calls = new AsyncLocalStorage<CallSnapshots>();
+  /** What the current write turn of a repository moved and told of (noteMove and co), by owner/name. */
+  private readonly moved = new Map<string, Moved[]>();
 
   constructor(private readonly rows: GitRefRows, private readonly storage: RepositoryStorage, private readonly options: RefIndexOptions) {}
 
-  /** Rewrites the repository's rows from git; called at the end of each of its write turns. */
+  /**
+   * Tells the index that this write turn moved `row.name` to a commit it wrote, and moved no
+   * other ref: the turn's end then writes that one row instead of rewriting every row from
+   * `for-each-ref` (a process, and a statement per ref). Outside a write turn it is ignored
+   * (no turn end would write it).
+   */
+  noteMove(gitDir: string, row: GitRefRow): void {
+    this.note(gitDir, { row });
+  }
+
+  /**
+   * Tells of refs this write turn moved (a merge's base, a deleted head branch): each new
+   * value is read from its commit object (the cat-file cache, no process). Refs outside
+   * refs/heads/ and refs/tags/ have no rows; anything not a plain commit asks for the full
+   * rewrite at the turn's end.
+   */
+  async noteMoves(gitDir: string, moves: ReadonlyArray<{ ref: string; newSha: string }>): Promise<void> {
+    for (const { ref, newSha } of moves) {
+      if (!ref.startsWith(HEADS) && !ref.startsWith(TAGS)) continue;
+      if (/^0+$/.test(newSha)) {
+        this.note(gitDir, { removed: ref });
+        continue;
+      }
+      const found = await this.storage.objects(gitDir).object(newSha).catch(() => undefined);
+      const row = found?.type === 'commit' && found.content ? commitRow(ref, newSha, found.content) : undefined;
+      this.note(gitDir, row ? { row } : 'full');
+    }
+  }
+
+  private note(gitDir: string, moved: Moved): void {
+    const names = this.namesOf(gitDir);
+    if (!names || !inWriteTurn(names.owner, names.name)) return;
+    const key = `${names.owner}/${names.name}`.toLowerCase();
+    this.moved.set(key, [...(this.moved.get(key) ?? []), moved]);
+  }
+
+  /**
+   * Brings the repository's rows up to git; called at the end of each of its write turns.
+   * A turn that told of its one move (noteMove) writes that row; any other rewrites them all.
+   */
   async sync(owner: string, name: string): Promise<void> {
+    const key = `${owner}/${name}`.toLowerCase();
+    const moved = this.moved.get(key);
+    this.moved.delete(key);
+    // A row that could not be written leaves the full rewrite to bring them all up to git.
+    if (moved && (await this.writeMoves(owner, name, moved).catch(() => false))) return;
     let refs: GitRefRow[];
     try {
       refs = await readRefRows(this.storage.pathOf(owner, name));
@@ -110,6 +203,15 @@ export class RefIndex {
       await this.rows.forget(owner, name).catch(() => {});
       throw err;
     }
+  }
+
+  private async writeMoves(owner: string, name: string, moved: Moved[]): Promise<boolean> {
+    if (moved.includes('full')) return false;
+    for (const m of moved) {
+      const written = m === 'full' ? false : 'row' in m ? await this.rows.upsert(owner, name, m.row) : await this.rows.remove(owner, name, m.removed);
+      if (!written) return false;
+    }
+    return true;
   }
 
   /**
@@ -127,10 +229,11 @@ export class RefIndex {
    * yet. Inside readCall() the first snapshot of all its refs is reused; `extras` (branch
    * protections and the caller's teams) ride on the same statement.
    */
-  async snapshot(gitDir: string, only?: string, extras?: ReadExtras): Promise<RefSnapshot | undefined> {
+  async snapshot(gitDir: string, only?: string, extras?: ReadExtras, atTurnStart = false): Promise<RefSnapshot | undefined> {
     const names = this.namesOf(gitDir);
     // A writer reading what it just moved: the rows are rewritten only when its turn ends.
-    if (!names || inWriteTurn(names.owner, names.name)) return undefined;
+    // Before it moved anything (atTurnStart) they are current: the previous turn's end wrote them.
+    if (!names || (!atTurnStart && inWriteTurn(names.owner, names.name))) return undefined;
     const call = this.calls.getStore();
     const reused = call?.get(gitDir)?.find((t) => answers(t, only, extras));
     if (reused) return narrowed(await reused.reading, only);
@@ -205,10 +308,14 @@ export class RefIndex {
     return found?.commitId;
   }
 
-  /** Gitea's ResolveRefCommit: a branch of that name, else a tag, else a commit id (7 to 64 hex digits). */
-  async resolveRevision(gitDir: string, revision: string): Promise<ResolvedRevision | undefined> {
+  /**
+   * Gitea's ResolveRefCommit: a branch of that name, else a tag, else a commit id (7 to 64 hex
+   * digits). `atTurnStart`: asked in a write turn that has moved no ref yet, whose rows are
+   * current (a contents write resolving its branch), so they answer instead of git.
+   */
+  async resolveRevision(gitDir: string, revision: string, atTurnStart = false): Promise<ResolvedRevision | undefined> {
     if (!revision || /[\x00-\x1f\x7f]/.test(revision)) return undefined;
-    const snapshot = await this.snapshot(gitDir);
+    const snapshot = await this.snapshot(gitDir, undefined, undefined, atTurnStart);
     if (!snapshot) return resolveRevisionByGit(gitDir, revision);
     const branch = snapshot.refs.find((r) => r.name === `${HEADS}${revision}`);
     if (branch?.commitId) return { kind: 'branch', name: revision, commitSha: branch.commitId };

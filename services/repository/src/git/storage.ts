@@ -6,7 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, lstat, readdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { git, runGit } from './command.js';
-import { CatfileCache, type CatfileCacheOptions } from './catfile-cache.js';
+import { CatfileCache } from './catfile-cache.js';
+import { ProcessPool, type ProcessPoolOptions } from './process-pool.js';
+import { RefUpdaters } from './ref-updater.js';
 import { RepositoryObjects } from './repository-objects.js';
 import { ImmutableCache } from './immutable-cache.js';
 
@@ -43,16 +45,20 @@ export class RepositoryStorage {
   readonly root: string;
   /** Long-lived cat-file processes of the repositories under the root (catfile-cache.ts). */
   readonly catfile: CatfileCache;
+  /** Long-lived `update-ref --stdin` processes, in the same pool as the cat-file ones (ref-updater.ts). */
+  readonly refUpdaters: RefUpdaters;
   /** Answers computed from object ids (immutable-cache.ts). */
   readonly computed = new ImmutableCache();
 
-  constructor(root: string, catfile: CatfileCacheOptions = {}) {
+  constructor(root: string, processes: ProcessPoolOptions = {}) {
     if (!isAbsolute(root)) throw new UnsafePath(`storage root must be absolute: ${root}`);
     this.root = resolve(root);
-    this.catfile = new CatfileCache(catfile);
+    const pool = new ProcessPool(processes);
+    this.catfile = new CatfileCache(pool);
+    this.refUpdaters = new RefUpdaters(pool);
   }
 
-  /** Closes the cat-file processes and drops the computed answers of `gitDir` and what lies under it. */
+  /** Closes the long-lived git processes and drops the computed answers of `gitDir` and what lies under it. */
   private forget(gitDir: string): void {
     this.catfile.forget(gitDir);
     this.computed.forget(gitDir);

@@ -31,6 +31,48 @@ ORDER BY g.name`;
 
 const ID_SQL = 'SELECT r.id FROM repository r WHERE r.lower_name = $2 AND lower(r.owner_login) = $1 FOR UPDATE';
 
+// One ref's row, in one statement: only for a repository whose rows were written (a state
+// row), with the repository row locked as replace() locks it, the branch count grown when a
+// branch is new, and the version moved on.
+const UPSERT_SQL = `
+WITH repo AS (
+  SELECT r.id FROM repository r JOIN git_ref_state s ON s.repository_id = r.id
+  WHERE r.lower_name = $2 AND lower(r.owner_login) = $1 FOR UPDATE OF r
+), upserted AS (
+  INSERT INTO git_ref (repository_id, name, object_id, object_type, commit_id, message, author_name, author_email, author_time,
+    committer_name, committer_email, committer_time, tag_message, tagger_name, tagger_email, tagger_time, creator_time)
+  SELECT repo.id, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18 FROM repo
+  ON CONFLICT (repository_id, name) DO UPDATE SET object_id = EXCLUDED.object_id, object_type = EXCLUDED.object_type,
+    commit_id = EXCLUDED.commit_id, message = EXCLUDED.message, author_name = EXCLUDED.author_name, author_email = EXCLUDED.author_email,
+    author_time = EXCLUDED.author_time, committer_name = EXCLUDED.committer_name, committer_email = EXCLUDED.committer_email,
+    committer_time = EXCLUDED.committer_time, tag_message = EXCLUDED.tag_message, tagger_name = EXCLUDED.tagger_name,
+    tagger_email = EXCLUDED.tagger_email, tagger_time = EXCLUDED.tagger_time, creator_time = EXCLUDED.creator_time
+  RETURNING repository_id, xmax = 0 AS inserted
+), counted AS (
+  UPDATE repository SET branch_count = branch_count + 1
+  WHERE id IN (SELECT repository_id FROM upserted WHERE inserted) AND $3 LIKE 'refs/heads/%'
+), state AS (
+  UPDATE git_ref_state s SET version = GREATEST(s.version + 1, (extract(epoch FROM clock_timestamp()) * 1000000)::bigint), synced_at = now()
+  FROM repo WHERE s.repository_id = repo.id RETURNING s.repository_id
+)
+SELECT count(*)::int AS written FROM state`;
+
+// One ref's row removed, as UPSERT_SQL writes one.
+const REMOVE_SQL = `
+WITH repo AS (
+  SELECT r.id FROM repository r JOIN git_ref_state s ON s.repository_id = r.id
+  WHERE r.lower_name = $2 AND lower(r.owner_login) = $1 FOR UPDATE OF r
+), removed AS (
+  DELETE FROM git_ref g USING repo WHERE g.repository_id = repo.id AND g.name = $3 RETURNING g.repository_id
+), counted AS (
+  UPDATE repository SET branch_count = GREATEST(branch_count - 1, 0)
+  WHERE id IN (SELECT repository_id FROM removed) AND $3 LIKE 'refs/heads/%'
+), state AS (
+  UPDATE git_ref_state s SET version = GREATEST(s.version + 1, (extract(epoch FROM clock_timestamp()) * 1000000)::bigint), synced_at = now()
+  FROM repo WHERE s.repository_id = repo.id RETURNING s.repository_id
+)
+SELECT count(*)::int AS written FROM state`;
+
 const COLUMNS = ['repository_id', 'name', 'object_id', 'object_type', 'commit_id', 'message', 'author_name', 'author_email', 'author_time',
   'committer_name', 'committer_email', 'committer_time', 'tag_message', 'tagger_name', 'tagger_email', 'tagger_time', 'creator_time'];
 
@@ -128,6 +170,18 @@ export function gitRefRows(db: RepositoryDb): GitRefRows {
       } finally {
         client.release();
       }
+    },
+
+    async upsert(owner, name, r) {
+      const values = [...key(owner, name), r.name, r.objectId, r.objectType, r.commitId ?? null, r.message, r.authorName, r.authorEmail, r.authorTime,
+        r.committerName, r.committerEmail, r.committerTime, r.tagMessage, r.taggerName, r.taggerEmail, r.taggerTime, r.creatorTime];
+      const { rows } = await pool.query<{ written: number }>({ name: 'upsert-git-ref', text: UPSERT_SQL, values });
+      return rows[0]?.written === 1;
+    },
+
+    async remove(owner, name, ref) {
+      const { rows } = await pool.query<{ written: number }>({ name: 'remove-git-ref', text: REMOVE_SQL, values: [...key(owner, name), ref] });
+      return rows[0]?.written === 1;
     },
 
     async forget(owner, name) {

@@ -302,6 +302,9 @@ export function writer(tx: RepositoryTx, published: RepositoryEvent[]): Reposito
         throw err;
       }
     },
+    async growSize(id, bytes) {
+      await tx.repository.update({ where: { id: BigInt(id) }, data: { size: { increment: BigInt(bytes) } } });
+    },
     async update(id, patch) {
       try {
         return toRepository(await tx.repository.update({ where: { id: BigInt(id) }, data: toColumns(patch) }));
