@@ -110,21 +110,22 @@ describe('reads right after writes, through the gateway that remembers answers',
     const branches = (await other.get(`${base}/branches`)).body;
     expect(branches).toHaveLength(1);
 
-    const started = Date.now();
     expect((await owner.client.post(`${base}/issues`, { title: 'from the first gateway' })).status).toBe(201);
+    const posted = Date.now();
     const seen = await readUntil(() => other.get(`${base}/issues?state=all`), (res) => res.body.length === 1, 5_000);
     expect(titles(seen.body)).toEqual(['from the first gateway']);
     // The cache keeps answers 10 s; the repository's hint dropped this one.
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(Date.now() - posted).toBeLessThan(5_000);
 
     // A commit through the first gateway's contents API: the second one's git reads follow.
     const put = await owner.client.put(`${base}/contents/README.md`, { content: Buffer.from('changed\n').toString('base64'), sha: readme, message: 'change' });
     expect(put.status).toBe(200);
+    const putAt = Date.now();
     const contents = await readUntil(() => other.get(`${base}/contents/README.md`), (res) => res.body.sha !== readme, 5_000);
     expect(Buffer.from(contents.body.content, 'base64').toString('utf8')).toBe('changed\n');
     const moved = await readUntil(() => other.get(`${base}/branches`), (res) => res.body[0].commit.id !== branches[0].commit.id, 5_000);
     expect(moved.body[0].commit.id).toBe(put.body.commit.sha);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(Date.now() - putAt).toBeLessThan(5_000);
   });
 });
 
