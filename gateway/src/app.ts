@@ -51,8 +51,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   // Before anything reads a path or query: a malformed URL is the client's 4xx.
   app.use(checkRequestUrl(rootUrl));
   app.get('/api/healthz', healthz(deps.config));
-  // Before any route: a write in flight keeps remembered repositories from being served.
-  app.use(trackWrites(deps.repositories));
+  // Before any route: a write in flight keeps remembered repositories and answers from being served.
+  app.use(deps.answers ? trackWrites(deps.repositories, deps.answers) : trackWrites(deps.repositories));
 
   if (deps.config.settings.api.ENABLE_SWAGGER) {
     const document = JSON.stringify(implementedDocument(apiRoutes.map((r) => r.operationId), rootUrl));

@@ -5,6 +5,7 @@ import { ConfigError, HINTS, Shutdown, connectEventBus, createLogger, eventsName
 import type { identity } from '@anvil/proto';
 import { createApp } from './app.js';
 import { CredentialCache } from './auth/credential-cache.js';
+import { AnswerCache } from './caches/answers.js';
 import { RepositoryAccessCache } from './caches/repository-access.js';
 import { createServiceClients } from './services.js';
 
@@ -32,6 +33,9 @@ async function main(): Promise<void> {
   const credentials = new CredentialCache(Number(process.env.ANVIL_CREDENTIAL_CACHE_TTL_MS ?? 10_000));
   // 0 turns it off; the README's GET /repos figures give both.
   const repositories = new RepositoryAccessCache(Number(process.env.ANVIL_REPOSITORY_CACHE_TTL_MS ?? 10_000));
+  // Complete answers of the hot repository reads (caches/answers.ts); 0 turns it off.
+  const answers = new AnswerCache(Number(process.env.ANVIL_ANSWER_CACHE_TTL_MS ?? 10_000),
+    Number(process.env.ANVIL_ANSWER_CACHE_MAX_MB ?? 64) * 1024 * 1024);
 
   const bus = await connectEventBus(natsUrl, 'anvil-gateway', eventsNamespace(), log);
   shutdown.add('nats', () => bus.nc.drain());
@@ -51,9 +55,14 @@ async function main(): Promise<void> {
   ];
   // The repository service announces every committed change to what it resolves.
   unsubscribes.push(subscribeHints(bus, HINTS.repositoryAccess, () => repositories.dropAll()));
+  // The repository and collaboration services name every repository whose answers changed
+  // (undefined: NATS came back and hints may have been missed). The access hint needs no
+  // drop here: its tables are watched for this hint too, per repository, and an answer's key
+  // holds the caller's permission as resolved for the request.
+  unsubscribes.push(subscribeHints(bus, HINTS.repositoryAnswers, (payload) => answers.dropRepositories(payload ? payload.split(',') : ['*'])));
   shutdown.add('event subscriptions', async () => unsubscribes.forEach((unsubscribe) => unsubscribe()));
 
-  const app = createApp({ config, services, credentials, repositories, log });
+  const app = createApp({ config, services, credentials, repositories, answers, log });
   const server = createServer({ keepAliveTimeout: 65_000 }, app);
   await new Promise<void>((resolve) => server.listen(config.httpPort, process.env.ANVIL_HTTP_HOST || '0.0.0.0', resolve));
   shutdown.add('http server', () => new Promise((resolve) => {

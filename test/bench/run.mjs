@@ -17,7 +17,7 @@ import { spawn, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { connect } from 'nats';
@@ -45,6 +45,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const WARMUP = 3;
 // BENCH_PARTS=user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues,issue-search,pulls,migrate,tracing,notifications (all by default; user-search or repo-search for one search) runs only some parts, e.g. while profiling one.
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'user,repo,clone,search,contents,hooks,footprint,reads,mixed,issues,issue-search,pulls,migrate,tracing,notifications').split(','));
+// BENCH_ANSWERS=0: the systems run without the gateway's answer cache, to compare with a run that has it.
+const ANSWERS = process.env.BENCH_ANSWERS !== '0';
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
 const here = (file) => new URL(file, import.meta.url).pathname;
@@ -89,6 +91,8 @@ async function systemEnv(dataDir, suffix = '') {
     ...(process.env.BENCH_GLIBC_TUNABLES ? { GLIBC_TUNABLES: process.env.BENCH_GLIBC_TUNABLES } : {}),
     // ANVIL_REPOSITORY_CACHE_TTL_MS=0 measures GET /repos without the gateway's cache.
     ...(process.env.ANVIL_REPOSITORY_CACHE_TTL_MS ? { ANVIL_REPOSITORY_CACHE_TTL_MS: process.env.ANVIL_REPOSITORY_CACHE_TTL_MS } : {}),
+    // BENCH_ANSWERS=0 measures every read without the gateway's answer cache (caches/answers.ts).
+    ...(ANSWERS ? {} : { ANVIL_ANSWER_CACHE_TTL_MS: '0' }),
     // The hooks part delivers to receivers on this machine.
     ...(PARTS.has('hooks') ? { ANVIL__webhook__ALLOWED_HOST_LIST: 'loopback' } : {}),
     // BENCH_HOOKS_CONSUMERS=4 measures with four event pullers per hooks process.
@@ -165,7 +169,7 @@ async function cleanUp(dataDir) {
 
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const machine = () => `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+const machine = () => `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load ${loadavg().map((l) => fmt(l, 1)).join(' ')}; gateway answer cache ${ANSWERS ? 'on' : 'off (BENCH_ANSWERS=0)'}`;
 
 /** Gateway, baseline and bare hop in ROUNDS rounds (A/B), printed as one markdown table. */
 // `cpu` (optional): name → { node: () => pids, pg: () => pids } for the CPU-per-request columns.

@@ -98,6 +98,9 @@ export async function bootSystem(options: BootOptions = {}): Promise<RunningSyst
     // Remembered repositories live 10 minutes here instead of 10 s: a change the gateway is
     // not told of would then outlast any test, so every suite checks that it is told.
     ANVIL_REPOSITORY_CACHE_TTL_MS: '600000',
+    // Remembered answers too (gateway/src/caches/answers.ts): every suite that reads after a
+    // write checks that the write (or the trigger of the row it changed) dropped them.
+    ANVIL_ANSWER_CACHE_TTL_MS: '600000',
     ...options.env,
   };
   const ports: Record<DeployableName, number> = { gateway: httpPort, identity, repository, collaboration, hooks };

@@ -143,16 +143,24 @@ export function writeScopeOf(path: string): WriteScope {
   }
 }
 
+/** A cache that must hear of this gateway's writes (RepositoryAccessCache, AnswerCache). */
+export interface WriteTracker {
+  writeStarted(scope: WriteScope): void;
+  writeEnded(scope: WriteScope): void;
+}
+
 /**
- * Express middleware: tells the cache about every write this gateway handles, from the
+ * Express middleware: tells the caches about every write this gateway handles, from the
  * moment it arrives until its response is done ('close' also fires when the client leaves).
  */
-export function trackWrites(cache: RepositoryAccessCache) {
+export function trackWrites(...caches: WriteTracker[]) {
   return (req: { method: string; path: string }, res: { once(event: 'close', listener: () => void): unknown }, next: () => void): void => {
     if (isWrite(req.method, req.path)) {
       const scope = writeScopeOf(req.path);
-      cache.writeStarted(scope);
-      res.once('close', () => cache.writeEnded(scope));
+      for (const cache of caches) cache.writeStarted(scope);
+      res.once('close', () => {
+        for (const cache of caches) cache.writeEnded(scope);
+      });
     }
     next();
   };

@@ -8,6 +8,8 @@ import { bodyOrZero, validateRequestBody, operationHasBody } from '../contract/i
 import type { AuthState } from '../auth/authenticate.js';
 import type { CredentialCache } from '../auth/credential-cache.js';
 import type { RepositoryAccessCache } from '../caches/repository-access.js';
+import type { Answer, AnswerCache } from '../caches/answers.js';
+import { CACHED_OPERATIONS } from '../caches/cached-operations.js';
 import { grantsScopes, levelOfMethod, requiredScopes, type ScopeCategory } from '../auth/scopes.js';
 import type { ServiceClients } from '../services.js';
 import type { repository } from '@anvil/proto';
@@ -33,6 +35,8 @@ export interface Deps {
   services: ServiceClients;
   credentials: CredentialCache;
   repositories: RepositoryAccessCache;
+  /** Complete answers of the hot repository reads (cached-operations.ts); absent in some tests. */
+  answers?: AnswerCache;
   log: Logger;
 }
 
@@ -107,6 +111,15 @@ export const created = (body: unknown): Reply => ({ status: 201, body });
 export const noContent = (): Reply => ({ status: 204 });
 export const plainText = (text: string): Reply => ({ status: 200, body: text, contentType: 'text/plain;charset=utf-8' });
 
+/** Sends a remembered (or just computed) answer; headers the route set are in it. */
+function sendAnswer(res: Response, answer: Answer): void {
+  if (res.headersSent) return;
+  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+  res.setHeader('content-length', answer.body.length);
+  res.writeHead(answer.status);
+  res.end(answer.body);
+}
+
 export function sendJson(res: Response, status: number, body: unknown): void {
   if (body === undefined) {
     res.writeHead(status).end();
@@ -158,6 +171,7 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
     const publicOnly = publicOnlyGuardOf(route.path, route.scopes);
     const handlers: RequestHandler[] = [];
     const hasBody = operationHasBody(route.operationId);
+    const cached = route.method === 'GET' && route.repoAccess !== undefined && CACHED_OPERATIONS.has(route.operationId);
     if (hasBody) handlers.push(route.fileBody ? parseFiles : parseJson);
     handlers.push(async (req, res) => {
       const auth = res.locals.auth as AuthState;
@@ -207,9 +221,8 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
         splat: (name) => splatParam(req.params, name),
         repository,
       };
-      try {
-        const reply = await route.handle(ctx);
-        if (reply.streamed) return;
+      const sendReply = (reply: Reply): void => {
+        if (reply.streamed || res.headersSent) return;
         if (reply.total !== undefined) setPagingHeaders(req, res, ctx.page(), reply.total, rootUrl);
         if (reply.contentType) {
           // Text, or bytes a route serialized itself (a page of pulls): encoded once.
@@ -219,6 +232,44 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
         } else {
           sendJson(res, reply.status, reply.body);
         }
+      };
+      // The headers present before the route ran; what it (or its paging) sets is part of its answer.
+      const before = cached ? res.getHeaders() : {};
+      const answerOf = (reply: Reply): Answer => {
+        if (reply.total !== undefined) setPagingHeaders(req, res, ctx.page(), reply.total, rootUrl);
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(res.getHeaders())) {
+          if (value !== undefined && value !== before[name]) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+        }
+        let body: Buffer;
+        if (reply.contentType) {
+          body = Buffer.isBuffer(reply.body) ? reply.body : Buffer.from(String(reply.body));
+          headers['content-type'] = reply.contentType;
+        } else {
+          body = Buffer.from(JSON.stringify(reply.body));
+          headers['content-type'] = 'application/json;charset=utf-8';
+        }
+        return { status: reply.status, headers, body };
+      };
+      try {
+        if (cached && repository && deps.answers?.enabled) {
+          // Past every guard: the caller may see what it computes, so may see it remembered.
+          const subject = {
+            operationId: route.operationId, repositoryId: String(repository.repository!.id), owner: params.owner!, name: params.repo!,
+            permission: repository.permission, caller, url: req.originalUrl,
+          };
+          const answer = await deps.answers.get(subject, async () => {
+            const reply = await route.handle(ctx);
+            if (reply.status !== 200 || reply.streamed || reply.body === undefined) {
+              sendReply(reply);
+              return undefined;
+            }
+            return answerOf(reply);
+          });
+          if (answer) sendAnswer(res, answer);
+          return;
+        }
+        sendReply(await route.handle(ctx));
       } catch (err) {
         const status = statusOf(err, route.statusOverrides);
         logFailure(deps.log, status, err, { route: route.operationId });

@@ -1,6 +1,6 @@
 // The collaboration service: wiring only (DESIGN.md §2).
 import { fileURLToPath } from 'node:url';
-import { runService, type ServiceDeps } from '@anvil/kit';
+import { ANSWERS_CHANNEL, answerHintForwarder, listenForNotifications, runService, type ServiceDeps } from '@anvil/kit';
 import type { AutoMergeDeps } from './domain/auto-merge.js';
 import type { DependencyDeps } from './domain/issue-dependencies.js';
 import type { PinDeps } from './domain/issue-pins.js';
@@ -67,11 +67,25 @@ function contextsOf({ db, relay, config }: ServiceDeps<CollaborationDb>): Contex
   };
 }
 
+/**
+ * Gateways cache API answers per repository: the row triggers of migration 20261128010000
+ * name every repository whose issues, pulls, comments, labels, milestones or reviews changed
+ * at commit, and this forwards them as the repository-answers hint (whichever code path or
+ * consumer wrote). On every (re)connect of the listener it hints at every repository.
+ */
+function forwardAnswerHints({ databaseUrl, bus, log, onShutdown }: ServiceDeps<CollaborationDb>): void {
+  const listener = listenForNotifications(databaseUrl, { [ANSWERS_CHANNEL]: answerHintForwarder(bus) }, log, 'changed repositories');
+  onShutdown('answer hints', () => listener.stop());
+}
+
 await runService<CollaborationDb, CollaborationTx, Contexts>({
   name: 'collaboration',
   migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
   createDb,
-  beforeServing: async (deps) => contextsOf(deps),
+  beforeServing: async (deps) => {
+    forwardAnswerHints(deps);
+    return contextsOf(deps);
+  },
   grpcServices: (_deps, all) => [
     issueGrpcService(all), labelGrpcService(all), milestoneGrpcService(all), commentGrpcService(all), reactionGrpcService(all),
     subscriptionGrpcService(all), pullGrpcService(all), reviewGrpcService(all),

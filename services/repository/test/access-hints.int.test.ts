@@ -1,6 +1,7 @@
 // Integration test: every committed change to what ResolveRepository reads reaches gateways
-// as the repository-access hint, through real PostgreSQL triggers and real NATS, including
-// after the listening connection was cut.
+// as the repository-access hint, and every change to what a repository's answers show as the
+// repository-answers hint naming it, through real PostgreSQL triggers and real NATS,
+// including after the listening connection was cut.
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import pg from 'pg';
 import { HINTS, subscribeHints, type EventBus } from '@anvil/kit';
@@ -12,6 +13,9 @@ let bus: EventBus;
 let forwarder: AccessHintForwarder;
 let unsubscribe: () => void;
 let hints = 0;
+/** The payloads of the repository-answers hints heard, latest last (undefined: a reconnect). */
+const answerHints: Array<string | undefined> = [];
+let unsubscribeAnswers: () => void;
 
 async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -33,7 +37,7 @@ async function listeningBackend(): Promise<number | undefined> {
   await admin.connect();
   try {
     const { rows } = await admin.query<{ pid: number }>(
-      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN repository_access_changed'`);
+      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`);
     return rows[0]?.pid;
   } finally {
     await admin.end();
@@ -44,6 +48,7 @@ beforeAll(async () => {
   tb = await repositoryTestbed('hints');
   bus = (await tb.events()).bus;
   unsubscribe = subscribeHints(bus, HINTS.repositoryAccess, () => hints++);
+  unsubscribeAnswers = subscribeHints(bus, HINTS.repositoryAnswers, (payload) => answerHints.push(payload));
   forwarder = forwardAccessHints(tb.databaseUrl, bus, tb.log);
   // Listening announces itself: whatever changed before it started went unheard.
   await until(() => hints > 0, 'the hint sent on connecting');
@@ -51,6 +56,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   unsubscribe?.();
+  unsubscribeAnswers?.();
   await forwarder?.stop();
   await tb?.close();
 });
@@ -74,6 +80,21 @@ describe('gateways hear of every change to what a repository resolves to', () =>
     await expectHintAfter(() => tb.db.orgTeam.create({ data: { id: 20n, org_id: 10n, name: 'devs', permission: 'write' } }));
     await expectHintAfter(() => tb.db.orgTeamMember.create({ data: { team_id: 20n, org_id: 10n, user_id: 2n } }));
     await expectHintAfter(() => tb.db.orgTeamMember.deleteMany({ where: { team_id: 20n } }));
+  });
+
+  it('a change to a repository\'s rows names that repository in the repository-answers hint', async () => {
+    const repo = await tb.db.repository.findFirstOrThrow({ where: { lower_name: 'app' } });
+    const answersAfter = async (change: () => Promise<unknown>): Promise<Array<string | undefined>> => {
+      const before = answerHints.length;
+      await change();
+      await until(() => answerHints.length > before, 'a repository-answers hint');
+      return answerHints.slice(before);
+    };
+    // A push or commit rewrites the refs' rows: the git reads' answers.
+    expect(await answersAfter(() => tb.db.gitRefState.create({ data: { repository_id: repo.id } }))).toEqual([String(repo.id)]);
+    expect(await answersAfter(() => tb.db.repository.update({ where: { id: repo.id }, data: { description: 'answers' } }))).toEqual([String(repo.id)]);
+    // An owner's profile shows in every repository's answers.
+    expect(await answersAfter(() => tb.db.owner.update({ where: { id: 2n }, data: { full_name: 'Bob' } }))).toEqual(['*']);
   });
 
   it('after its database connection is cut, the forwarder reconnects, says so, and hears changes again', async () => {

@@ -14,10 +14,16 @@ export interface NotificationListener {
 }
 
 /**
+ * Called with a notification's payload, or with undefined on every (re)connect: whatever
+ * was notified meanwhile went unheard, so the handler must assume anything changed.
+ */
+export type NotificationHandler = (payload: string | undefined) => void;
+
+/**
  * LISTENs on every channel of `handlers` and calls the channel's handler per notification.
  * `what` names what is listened for, in the log line a lost connection writes.
  */
-export function listenForNotifications(databaseUrl: string, handlers: Record<string, () => void>, log: Logger, what: string): NotificationListener {
+export function listenForNotifications(databaseUrl: string, handlers: Record<string, NotificationHandler>, log: Logger, what: string): NotificationListener {
   let stopped = false;
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
@@ -37,12 +43,12 @@ export function listenForNotifications(databaseUrl: string, handlers: Record<str
     };
     next.on('error', reconnect);
     next.on('end', () => reconnect());
-    next.on('notification', (message) => handlers[message.channel]?.());
+    next.on('notification', (message) => handlers[message.channel]?.(message.payload ?? ''));
     try {
       await next.connect();
       for (const channel of Object.keys(handlers)) await next.query(`LISTEN ${channel}`);
       backoffMs = FIRST_BACKOFF_MS;
-      for (const handle of Object.values(handlers)) handle();
+      for (const handle of Object.values(handlers)) handle(undefined);
     } catch (err) {
       reconnect(err);
     }

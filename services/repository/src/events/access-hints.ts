@@ -1,23 +1,26 @@
-// Forwards PostgreSQL's `repository_access_changed` notifications (raised at commit by the
-// triggers of migration 20261125090000) to NATS as the repository-access hint
-// (HINTS.repositoryAccess), which tells gateways to forget the repositories and permissions
-// they remember. The triggers
-// catch every committed change to what ResolveRepository reads, whichever code path made it
+// Forwards PostgreSQL's notifications to NATS as cache hints for the gateways:
+// - `repository_access_changed` (raised at commit by the triggers of migration
+//   20261125090000) as the repository-access hint (HINTS.repositoryAccess), which tells
+//   gateways to forget the repositories and permissions they remember;
+// - `repository_answers_changed` (the row triggers of migration 20261128010000, payload the
+//   repository's id) as the repository-answers hint, which tells gateways to forget the
+//   cached API answers of those repositories (gateway/src/caches/answers.ts).
+// The triggers catch every committed change to what they watch, whichever code path made it
 // (API writes, pushes, identity's events applied to the read model, size and language
 // updates), so no write path has to remember to announce itself.
 //
 // kit's listenForNotifications keeps the one LISTEN connection and reconnects it; on every
-// (re)connect it sends one hint, since changes made meanwhile went unheard.
-import { HINTS, listenForNotifications, publishHint, type EventBus, type Logger, type NotificationListener } from '@anvil/kit';
+// (re)connect it sends one hint of each, since changes made meanwhile went unheard.
+import { ANSWERS_CHANNEL, HINTS, answerHintForwarder, listenForNotifications, publishHint, type EventBus, type Logger, type NotificationListener } from '@anvil/kit';
 
-const CHANNEL = 'repository_access_changed';
+const ACCESS_CHANNEL = 'repository_access_changed';
 
 export type AccessHintForwarder = NotificationListener;
 
 export function forwardAccessHints(databaseUrl: string, bus: EventBus, log: Logger): AccessHintForwarder {
   // Notifications of one burst of commits arrive in one read: one hint per turn of the loop.
   let queued = false;
-  const hint = () => {
+  const accessHint = () => {
     if (queued) return;
     queued = true;
     setImmediate(() => {
@@ -25,5 +28,5 @@ export function forwardAccessHints(databaseUrl: string, bus: EventBus, log: Logg
       publishHint(bus, HINTS.repositoryAccess);
     });
   };
-  return listenForNotifications(databaseUrl, { [CHANNEL]: hint }, log, 'repository changes');
+  return listenForNotifications(databaseUrl, { [ACCESS_CHANNEL]: accessHint, [ANSWERS_CHANNEL]: answerHintForwarder(bus) }, log, 'repository changes');
 }

@@ -1,0 +1,24 @@
+// The GET operations whose answers the gateway keeps (answers.ts): hot repository reads
+// whose every input is a row a trigger announces (the repository and collaboration
+// databases: issues, pulls, comments, labels, milestones, reviews, refs, statuses,
+// languages, the repository row) or a git object those refs name. An operation belongs
+// here only if that holds: one whose answer also depends on something else (the timeline's
+// cross references, a compare of two refs in other repositories, notifications) would be
+// stale until its TTL, so it stays out. Streamed answers (archives, raw files) stay out too.
+export const CACHED_OPERATIONS: ReadonlySet<string> = new Set([
+  // Issues and pulls (collaboration).
+  'issueListIssues', 'issueGetIssue', 'repoListPinnedIssues',
+  'issueGetRepoComments', 'issueGetComment', 'issueGetComments',
+  'issueListLabels', 'issueGetLabel', 'issueGetLabels',
+  'issueGetMilestonesList', 'issueGetMilestone',
+  'repoListPullRequests', 'repoGetPullRequest',
+  'repoListPullReviews', 'repoGetPullReview', 'repoGetPullReviewComments',
+  // Git reads (repository): refs, commits, trees, contents, tags, statuses, languages.
+  'repoGetContentsList', 'repoGetContents', 'repoGetContentsExt',
+  'repoListBranches', 'repoGetBranch',
+  'repoGetAllCommits', 'repoGetSingleCommit',
+  'GetTree', 'GetBlob', 'repoListAllGitRefs', 'repoListGitRefs',
+  'repoListTags', 'repoGetTag', 'GetAnnotatedTag',
+  'repoGetLanguages', 'repoListTopics',
+  'repoListStatuses', 'repoListStatusesByRef', 'repoGetCombinedStatusByRef',
+]);

@@ -1,0 +1,171 @@
+// The gateway remembers the answers of hot repository reads (a page of issues or pulls,
+// labels, a file's contents, the branches: gateway/src/caches/answers.ts). What a user sees
+// must not change for it: a write shows in the very next read, also one made through another
+// gateway (the databases' triggers announce it), and a private repository's remembered
+// answer is never handed to someone who may not read it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { deployableEntry } from '../../cli/src/processes.js';
+import { waitUntil } from '../../cli/src/net.js';
+import { ApiClient } from '../support/api-client.js';
+import { bootE2e, type E2e, type Writer } from '../support/e2e.js';
+import { freePorts, isListening } from '../support/free-port.js';
+
+jest.setTimeout(120_000);
+
+let e2e: E2e;
+let replica: ChildProcess | undefined;
+let secondUrl: string;
+
+beforeAll(async () => {
+  e2e = await bootE2e({ prefix: 'ac-user' });
+  // A second gateway on the same services, with its own answers.
+  const [port] = await freePorts(1);
+  const env: NodeJS.ProcessEnv = { ...e2e.system.env, ANVIL_HTTP_PORT: String(port) };
+  delete env.ANVIL_METRICS_ADDR;
+  replica = spawn(process.execPath, [deployableEntry('gateway')], { env, stdio: 'ignore' });
+  await waitUntil('the second gateway to listen', () => isListening(port), { timeoutMs: 60_000, abort: () => (replica?.exitCode !== null ? 'it exited' : undefined) });
+  secondUrl = `http://127.0.0.1:${port}/`;
+}, 180_000);
+
+afterAll(async () => {
+  if (replica && replica.exitCode === null && replica.signalCode === null) {
+    const gone = new Promise((resolve) => replica!.once('exit', resolve));
+    replica.kill('SIGTERM');
+    await gone;
+  }
+  await e2e?.close();
+});
+
+async function newRepository(owner: Writer, options: { private?: boolean } = {}): Promise<string> {
+  const name = e2e.users.unique('repo-');
+  expect((await owner.client.post('/user/repos', { name, private: options.private ?? false, auto_init: true })).status).toBe(201);
+  return `/repos/${owner.username}/${name}`;
+}
+
+const titles = (body: Array<{ title: string }>) => body.map((issue) => issue.title);
+
+/** A user with a token that may read and write repositories and issues. */
+const newWriter = () => e2e.newWriter({ scopes: ['write:repository', 'write:issue'] });
+
+/** Repeats `read` until `done` holds of its answer, for at most `withinMs`; the last answer. */
+async function readUntil<T>(read: () => Promise<T>, done: (answer: T) => boolean, withinMs: number): Promise<T> {
+  const until = Date.now() + withinMs;
+  let answer = await read();
+  while (!done(answer) && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    answer = await read();
+  }
+  return answer;
+}
+
+describe('reads right after writes, through the gateway that remembers answers', () => {
+  test('a new issue, comment and label show in the lists at once after the POST', async () => {
+    const owner = await newWriter();
+    const base = await newRepository(owner);
+    const client = owner.client;
+    expect((await client.get(`${base}/issues?state=all`)).body).toEqual([]);
+    expect((await client.get(`${base}/issues?state=all`)).body).toEqual([]);
+
+    expect((await client.post(`${base}/issues`, { title: 'first' })).status).toBe(201);
+    expect(titles((await client.get(`${base}/issues?state=all`)).body)).toEqual(['first']);
+
+    expect((await client.get(`${base}/issues/1/comments`)).body).toEqual([]);
+    expect((await client.post(`${base}/issues/1/comments`, { body: 'a comment' })).status).toBe(201);
+    expect((await client.get(`${base}/issues/1/comments`)).body.map((c: { body: string }) => c.body)).toEqual(['a comment']);
+
+    expect((await client.get(`${base}/labels`)).body).toEqual([]);
+    expect((await client.post(`${base}/labels`, { name: 'bug', color: '#ee0701' })).status).toBe(201);
+    expect((await client.get(`${base}/labels`)).body.map((l: { name: string }) => l.name)).toEqual(['bug']);
+
+    expect((await client.patch(`${base}/issues/1`, { state: 'closed' })).status).toBe(201);
+    expect((await client.get(`${base}/issues/1`)).body.state).toBe('closed');
+    expect((await client.get(`${base}/issues?state=open`)).body).toEqual([]);
+  });
+
+  test('a page remembered keeps its own paging headers, and another page or query is its own answer', async () => {
+    const owner = await newWriter();
+    const base = await newRepository(owner);
+    for (const title of ['one', 'two', 'three']) expect((await owner.client.post(`${base}/issues`, { title })).status).toBe(201);
+    for (let i = 0; i < 2; i++) {
+      const first = await owner.client.get(`${base}/issues?state=all&limit=2&page=1`);
+      expect(titles(first.body)).toEqual(['three', 'two']);
+      expect(first.headers.get('x-total-count')).toBe('3');
+      expect(first.headers.get('link')).toContain('rel="next"');
+      const second = await owner.client.get(`${base}/issues?state=all&limit=2&page=2`);
+      expect(titles(second.body)).toEqual(['one']);
+      expect(second.headers.get('link')).toContain('rel="first"');
+      expect(titles((await owner.client.get(`${base}/issues?state=all&q=two`)).body)).toEqual(['two']);
+    }
+  });
+
+  test('an issue opened through another gateway shows in this gateway\'s list long before the cache would expire', async () => {
+    const owner = await newWriter();
+    const base = await newRepository(owner);
+    const other = new ApiClient(secondUrl, { token: owner.token });
+    // The second gateway remembers the empty list (and the branch list, and the README).
+    expect((await other.get(`${base}/issues?state=all`)).body).toEqual([]);
+    expect((await other.get(`${base}/issues?state=all`)).body).toEqual([]);
+    const readme = (await other.get(`${base}/contents/README.md`)).body.sha;
+    const branches = (await other.get(`${base}/branches`)).body;
+    expect(branches).toHaveLength(1);
+
+    expect((await owner.client.post(`${base}/issues`, { title: 'from the first gateway' })).status).toBe(201);
+    const posted = Date.now();
+    const seen = await readUntil(() => other.get(`${base}/issues?state=all`), (res) => res.body.length === 1, 5_000);
+    expect(titles(seen.body)).toEqual(['from the first gateway']);
+    // The cache keeps answers 10 s; the repository's hint dropped this one.
+    expect(Date.now() - posted).toBeLessThan(5_000);
+
+    // A commit through the first gateway's contents API: the second one's git reads follow.
+    const put = await owner.client.put(`${base}/contents/README.md`, { content: Buffer.from('changed\n').toString('base64'), sha: readme, message: 'change' });
+    expect(put.status).toBe(200);
+    const putAt = Date.now();
+    const contents = await readUntil(() => other.get(`${base}/contents/README.md`), (res) => res.body.sha !== readme, 5_000);
+    expect(Buffer.from(contents.body.content, 'base64').toString('utf8')).toBe('changed\n');
+    const moved = await readUntil(() => other.get(`${base}/branches`), (res) => res.body[0].commit.id !== branches[0].commit.id, 5_000);
+    expect(moved.body[0].commit.id).toBe(put.body.commit.sha);
+    expect(Date.now() - putAt).toBeLessThan(5_000);
+  });
+});
+
+describe('a private repository\'s remembered answers', () => {
+  test('are not served to a stranger, to anyone signed out, or to a token without the repository scope', async () => {
+    const owner = await newWriter();
+    const base = await newRepository(owner, { private: true });
+    expect((await owner.client.post(`${base}/issues`, { title: 'secret plans' })).status).toBe(201);
+    const ownersToken = e2e.anonymous.as({ token: owner.token });
+    for (let i = 0; i < 2; i++) {
+      expect(titles((await ownersToken.get(`${base}/issues`)).body)).toEqual(['secret plans']);
+      expect((await ownersToken.get(`${base}/contents/README.md`)).status).toBe(200);
+    }
+
+    const stranger = await newWriter();
+    const strangersToken = e2e.anonymous.as({ token: stranger.token });
+    expect((await strangersToken.get(`${base}/issues`)).status).toBe(404);
+    expect((await strangersToken.get(`${base}/contents/README.md`)).status).toBe(404);
+    expect((await e2e.anonymous.get(`${base}/issues`)).status).toBe(404);
+    expect((await new ApiClient(secondUrl).get(`${base}/issues`)).status).toBe(404);
+
+    const userOnly = e2e.anonymous.as({ token: await e2e.users.newToken(owner, ['read:user']) });
+    expect((await userOnly.get(`${base}/issues`)).status).toBe(403);
+    expect((await userOnly.get(`${base}/contents/README.md`)).status).toBe(403);
+  });
+
+  test('are no longer served to a collaborator once removed', async () => {
+    const owner = await newWriter();
+    const base = await newRepository(owner, { private: true });
+    const collaborator = await newWriter();
+    expect((await owner.client.put(`${base}/collaborators/${collaborator.username}`, { permission: 'read' })).status).toBe(204);
+    const reader = e2e.anonymous.as({ token: collaborator.token });
+    const other = new ApiClient(secondUrl, { token: collaborator.token });
+    for (let i = 0; i < 2; i++) {
+      expect((await reader.get(`${base}/issues`)).status).toBe(200);
+      expect((await other.get(`${base}/issues`)).status).toBe(200);
+    }
+    expect((await owner.client.delete(`${base}/collaborators/${collaborator.username}`)).status).toBe(204);
+    expect((await reader.get(`${base}/issues`)).status).toBe(404);
+    const elsewhere = await readUntil(() => other.get(`${base}/issues`), (res) => res.status === 404, 5_000);
+    expect(elsewhere.status).toBe(404);
+  });
+});
