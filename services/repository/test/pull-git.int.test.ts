@@ -244,7 +244,7 @@ describe('the refs table after a merge', () => {
       await r.push('topic', 'main', 'main:keep');
       await lock.run('alice', r.name, async () => {}); // the rows, written from git
       const before = rewrites;
-      await lock.run('alice', r.name, () => mergeToRef(tracked, 'alice', r.name, {
+      await lock.run('alice', r.name, async () => mergeToRef(tracked, await aliceRepo(r.name), {
         baseBranch: 'main', head: 'topic', style, message: '', expectedHeadSha: '', pullIndex: 1, pullTitle: 'Add things', deleteHeadBranch: 'topic',
       }, alice));
       expect(rewrites).toBe(before);
