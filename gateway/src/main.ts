@@ -53,8 +53,9 @@ async function main(): Promise<void> {
       credentials.dropUser((payload as identity.UserDeleted).user_id);
     }),
   ];
-  // The repository service announces every committed change to what it resolves.
-  unsubscribes.push(subscribeHints(bus, HINTS.repositoryAccess, () => repositories.dropAll()));
+  // The repository service announces every committed change to what it resolves, naming the
+  // repositories (undefined: NATS came back and hints may have been missed).
+  unsubscribes.push(subscribeHints(bus, HINTS.repositoryAccess, (payload) => repositories.dropRepositoryIds(payload ? payload.split(',') : ['*'])));
   // The repository and collaboration services name every repository whose answers changed
   // (undefined: NATS came back and hints may have been missed). The access hint needs no
   // drop here: its tables are watched for this hint too, per repository, and an answer's key

@@ -52,6 +52,21 @@ describe('remembered repositories in the gateway', () => {
     expect((await cache.get(key, load)).permission).toBe('read');
   });
 
+  it('a hint naming another repository keeps this one remembered; one naming it shows the change', async () => {
+    const cache = new RepositoryAccessCache(10_000);
+    const { state, load } = service('write');
+    await cache.get(key, load);
+    state.permission = 'read';
+    cache.dropRepositoryIds(['2']);
+    expect((await cache.get(key, load)).permission).toBe('write');
+    cache.dropRepositoryIds(['3', '1']);
+    expect((await cache.get(key, load)).permission).toBe('read');
+    state.permission = 'none';
+    cache.dropRepositoryIds(['*']);
+    expect((await cache.get(key, load)).permission).toBe('none');
+    expect(state.calls).toBe(3);
+  });
+
   it('does not keep an answer that was on its way when a change was hinted', async () => {
     const cache = new RepositoryAccessCache(10_000);
     let release!: () => void;

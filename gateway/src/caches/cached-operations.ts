@@ -4,7 +4,8 @@
 // languages, the repository row) or a git object those refs name. An operation belongs
 // here only if that holds: one whose answer also depends on something else (the timeline's
 // cross references, a compare of two refs in other repositories, notifications) would be
-// stale until its TTL, so it stays out. Streamed answers (archives, raw files) stay out too.
+// stale until its TTL, so it stays out. Streamed answers (archives, raw files over 256 KiB)
+// stay out too.
 export const CACHED_OPERATIONS: ReadonlySet<string> = new Set([
   // Issues and pulls (collaboration).
   'issueListIssues', 'issueGetIssue', 'repoListPinnedIssues',
@@ -14,7 +15,7 @@ export const CACHED_OPERATIONS: ReadonlySet<string> = new Set([
   'repoListPullRequests', 'repoGetPullRequest',
   'repoListPullReviews', 'repoGetPullReview', 'repoGetPullReviewComments',
   // Git reads (repository): refs, commits, trees, contents, tags, statuses, languages.
-  'repoGetContentsList', 'repoGetContents', 'repoGetContentsExt',
+  'repoGetContentsList', 'repoGetContents', 'repoGetContentsExt', 'repoGetRawFile', 'repoGetRawFileOrLFS',
   'repoListBranches', 'repoGetBranch',
   'repoGetAllCommits', 'repoGetSingleCommit',
   'GetTree', 'GetBlob', 'repoListAllGitRefs', 'repoListGitRefs',

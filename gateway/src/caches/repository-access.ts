@@ -7,7 +7,9 @@
 // - its TTL (≤ 10 s): the bound for anything the rules below miss;
 // - any change that lands in the repository service's tables ResolveRepository reads:
 //   PostgreSQL triggers raise a notification at commit, the repository service forwards
-//   it as the repository-access hint, and every gateway drops everything it remembers;
+//   it as the repository-access hint naming the repository (or any, for owners and teams),
+//   and every gateway drops what it remembers of it; a fork's entry shows its parent as
+//   resolved, so a change to the parent alone reaches it by the TTL;
 // - a write this gateway handles that may change it: while one is in flight the entries it
 //   may change are bypassed (neither read nor filled), and they are dropped when the write
 //   starts and when it ends, so a client reads its own write on the next request even
@@ -76,6 +78,17 @@ export class RepositoryAccessCache {
   /** Forgets everything: a change landed somewhere (the repository service's hint). */
   dropAll(): void {
     this.entries.clear();
+    this.inFlight.clear();
+  }
+
+  /**
+   * Forgets the resolutions of the repositories with these ids (the access hint), for every
+   * caller. A lookup in flight may have read them before the change: all are left unfilled.
+   */
+  dropRepositoryIds(ids: readonly string[]): void {
+    if (ids.includes('*')) return this.dropAll();
+    const dropped = new Set(ids);
+    for (const [key, entry] of this.entries) if (dropped.has(String(entry.value.repository?.id))) this.entries.delete(key);
     this.inFlight.clear();
   }
 

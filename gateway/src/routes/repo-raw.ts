@@ -20,8 +20,13 @@ type RawKind = 'api' | 'branch' | 'tag' | 'commit';
 
 const fileNotFound = () => notFound('The target couldn\'t be found.', 'file_not_found');
 
+// A file up to this size is answered whole (not streamed), so the gateway's answer cache can
+// keep it like the contents JSON that carries the same bytes; bigger ones stream.
+const BUFFERED_RAW_BYTES = 256 * 1024;
+
 async function serveRaw(ctx: RouteContext, kind: RawKind, path: string, ref: string) {
-  const access = await ctx.deps.services.repository.ResolveRepository(repoRef(ctx), { caller: ctx.caller });
+  // The API routes come resolved by their guard; the web raw paths resolve here.
+  const access = ctx.repository ?? await ctx.deps.services.repository.ResolveRepository(repoRef(ctx), { caller: ctx.caller });
   // An empty repository has no commit to read a file from (Gitea: 404).
   if (access.repository!.empty) throw fileNotFound();
   return streamFromRepository(ctx, sideChannelPath(access, `raw?${new URLSearchParams({ kind, path, ref })}`), {
@@ -30,6 +35,7 @@ async function serveRaw(ctx: RouteContext, kind: RawKind, path: string, ref: str
     passHeaders: PASSED_HEADERS,
     forwardHeaders: FORWARDED_HEADERS,
     onRefused: (status) => (status === 404 ? fileNotFound() : new Error(`raw file failed upstream with status ${status}`)),
+    bufferUpTo: BUFFERED_RAW_BYTES,
   });
 }
 

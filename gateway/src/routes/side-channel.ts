@@ -29,6 +29,11 @@ export interface StreamOptions {
   forwardHeaders?: readonly string[];
   /** The error for a status not passed on (a 404 becomes the route's own not-found). */
   onRefused(status: number): Error;
+  /**
+   * A 200 whose declared length is at most this many bytes is read whole and returned as the
+   * route's reply instead of streamed, so the answer cache (caches/answers.ts) may keep it.
+   */
+  bufferUpTo?: number;
 }
 
 function fetchUpstream(ctx: RouteContext, path: string, headers: Record<string, string>): Promise<IncomingMessage> {
@@ -60,10 +65,29 @@ export async function streamFromRepository(ctx: RouteContext, path: string, opti
     upstream.resume();
     throw options.onRefused(status);
   }
-  ctx.res.writeHead(status, pick(upstream.headers, options.passHeaders));
+  const passed = pick(upstream.headers, options.passHeaders);
+  const length = Number(upstream.headers['content-length'] ?? NaN);
+  if (status === 200 && options.bufferUpTo !== undefined && length <= options.bufferUpTo) {
+    const body = await readWhole(upstream);
+    const { 'content-type': contentType = 'application/octet-stream', 'content-length': _length, ...rest } = passed;
+    for (const [name, value] of Object.entries(rest)) ctx.res.setHeader(name, value);
+    return { status, body, contentType };
+  }
+  ctx.res.writeHead(status, passed);
   // A broken git process cuts the stream, so the client sees a failed download, not a short file.
   upstream.on('error', () => ctx.res.destroy());
   upstream.on('aborted', () => ctx.res.destroy());
   upstream.pipe(ctx.res);
   return { status, streamed: true as const };
+}
+
+/** The whole body of a short answer; a cut stream is the unavailable upstream it is. */
+function readWhole(upstream: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    upstream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    upstream.on('end', () => resolve(Buffer.concat(chunks)));
+    upstream.on('aborted', () => reject(new DomainError('unavailable', 'repository service cut the answer short')));
+    upstream.on('error', (err) => reject(new DomainError('unavailable', `repository service unavailable: ${err.message}`)));
+  });
 }

@@ -13,6 +13,8 @@ let bus: EventBus;
 let forwarder: AccessHintForwarder;
 let unsubscribe: () => void;
 let hints = 0;
+/** The payloads of the repository-access hints heard, latest last (undefined: a reconnect). */
+const accessHints: Array<string | undefined> = [];
 /** The payloads of the repository-answers hints heard, latest last (undefined: a reconnect). */
 const answerHints: Array<string | undefined> = [];
 let unsubscribeAnswers: () => void;
@@ -47,7 +49,10 @@ async function listeningBackend(): Promise<number | undefined> {
 beforeAll(async () => {
   tb = await repositoryTestbed('hints');
   bus = (await tb.events()).bus;
-  unsubscribe = subscribeHints(bus, HINTS.repositoryAccess, () => hints++);
+  unsubscribe = subscribeHints(bus, HINTS.repositoryAccess, (payload) => {
+    hints++;
+    accessHints.push(payload);
+  });
   unsubscribeAnswers = subscribeHints(bus, HINTS.repositoryAnswers, (payload) => answerHints.push(payload));
   forwarder = forwardAccessHints(tb.databaseUrl, bus, tb.log);
   // Listening announces itself: whatever changed before it started went unheard.
@@ -95,6 +100,21 @@ describe('gateways hear of every change to what a repository resolves to', () =>
     expect(await answersAfter(() => tb.db.repository.update({ where: { id: repo.id }, data: { description: 'answers' } }))).toEqual([String(repo.id)]);
     // An owner's profile shows in every repository's answers.
     expect(await answersAfter(() => tb.db.owner.update({ where: { id: 2n }, data: { full_name: 'Bob' } }))).toEqual(['*']);
+  });
+
+  it('a change to one repository or its collaborators names that repository, so gateways keep every other repository resolved', async () => {
+    const repo = await tb.db.repository.findFirstOrThrow({ where: { lower_name: 'app' } });
+    const accessAfter = async (change: () => Promise<unknown>): Promise<Array<string | undefined>> => {
+      const before = accessHints.length;
+      await change();
+      await until(() => accessHints.length > before, 'a repository-access hint');
+      return accessHints.slice(before);
+    };
+    // A push or contents write moves the row's size and counts.
+    expect(await accessAfter(() => tb.db.repository.update({ where: { id: repo.id }, data: { size: 1234n } }))).toEqual([String(repo.id)]);
+    expect(await accessAfter(() => tb.db.collaboration.create({ data: { repository_id: repo.id, user_id: 2n, mode: 'read' } }))).toEqual([String(repo.id)]);
+    // A team's membership may change any of its organization's repositories.
+    expect(await accessAfter(() => tb.db.orgTeamMember.create({ data: { team_id: 20n, org_id: 10n, user_id: 1n } }))).toEqual(['*']);
   });
 
   it('after its database connection is cut, the forwarder reconnects, says so, and hears changes again', async () => {

@@ -8,7 +8,10 @@ import type { NotificationHandler } from '../db/listen.js';
 
 /** Every hint there is, by what it says; publisher and subscribers use these names. */
 export const HINTS = {
-  /** Something ResolveRepository reads changed (repository service → gateways). */
+  /**
+   * Something ResolveRepository reads changed (repository service → gateways). The payload:
+   * the repositories' ids, comma separated, or `*` for any repository.
+   */
   repositoryAccess: 'repository.access',
   /**
    * Something a repository's API answers show changed (repository and collaboration
@@ -64,6 +67,15 @@ export const ANSWERS_CHANNEL = 'repository_answers_changed';
  * one hint per turn of the event loop; a (re)connect, which may have missed any, sends `*`.
  */
 export function answerHintForwarder(bus: EventBus): NotificationHandler {
+  return repositoryHintForwarder(bus, HINTS.repositoryAnswers);
+}
+
+/**
+ * A notification handler that forwards the repository ids named by a channel's notifications
+ * as the hint `name` (an empty payload names any repository), batched as answerHintForwarder
+ * says.
+ */
+export function repositoryHintForwarder(bus: EventBus, name: string): NotificationHandler {
   let pending: Set<string> | undefined;
   return (payload) => {
     const repository = payload === undefined || payload === '' ? ANY_REPOSITORY : payload;
@@ -75,7 +87,7 @@ export function answerHintForwarder(bus: EventBus): NotificationHandler {
     setImmediate(() => {
       const repositories = pending!;
       pending = undefined;
-      publishHint(bus, HINTS.repositoryAnswers, repositories.has(ANY_REPOSITORY) ? ANY_REPOSITORY : [...repositories].join(','));
+      publishHint(bus, name, repositories.has(ANY_REPOSITORY) ? ANY_REPOSITORY : [...repositories].join(','));
     });
   };
 }

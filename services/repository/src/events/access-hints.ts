@@ -1,7 +1,8 @@
 // Forwards PostgreSQL's notifications to NATS as cache hints for the gateways:
-// - `repository_access_changed` (raised at commit by the triggers of migration
-//   20261125090000) as the repository-access hint (HINTS.repositoryAccess), which tells
-//   gateways to forget the repositories and permissions they remember;
+// - `repository_access_changed` (raised at commit by the triggers of migrations
+//   20261125090000 and 20261128070000, payload the repository's id or empty for any) as the
+//   repository-access hint (HINTS.repositoryAccess), which tells gateways to forget the
+//   resolutions (repository and permission) of those repositories;
 // - `repository_answers_changed` (the row triggers of migration 20261128010000, payload the
 //   repository's id) as the repository-answers hint, which tells gateways to forget the
 //   cached API answers of those repositories (gateway/src/caches/answers.ts).
@@ -11,22 +12,15 @@
 //
 // kit's listenForNotifications keeps the one LISTEN connection and reconnects it; on every
 // (re)connect it sends one hint of each, since changes made meanwhile went unheard.
-import { ANSWERS_CHANNEL, HINTS, answerHintForwarder, listenForNotifications, publishHint, type EventBus, type Logger, type NotificationListener } from '@anvil/kit';
+import { ANSWERS_CHANNEL, HINTS, answerHintForwarder, listenForNotifications, repositoryHintForwarder, type EventBus, type Logger, type NotificationListener } from '@anvil/kit';
 
 const ACCESS_CHANNEL = 'repository_access_changed';
 
 export type AccessHintForwarder = NotificationListener;
 
 export function forwardAccessHints(databaseUrl: string, bus: EventBus, log: Logger): AccessHintForwarder {
-  // Notifications of one burst of commits arrive in one read: one hint per turn of the loop.
-  let queued = false;
-  const accessHint = () => {
-    if (queued) return;
-    queued = true;
-    setImmediate(() => {
-      queued = false;
-      publishHint(bus, HINTS.repositoryAccess);
-    });
-  };
-  return listenForNotifications(databaseUrl, { [ACCESS_CHANNEL]: accessHint, [ANSWERS_CHANNEL]: answerHintForwarder(bus) }, log, 'repository changes');
+  return listenForNotifications(databaseUrl, {
+    [ACCESS_CHANNEL]: repositoryHintForwarder(bus, HINTS.repositoryAccess),
+    [ANSWERS_CHANNEL]: answerHintForwarder(bus),
+  }, log, 'repository changes');
 }
