@@ -288,6 +288,8 @@ export async function benchMixed(ctx) {
     }));
   };
   await run(WARMUP, false);
+  // With BENCH_PROFILE_DIR the next profiles hold the measured mixed load alone.
+  restartProfiles(supervisor.pid);
   const beforeMeasured = gitDirs.map(commitCount);
   const started = Date.now();
   await run(duration, true);

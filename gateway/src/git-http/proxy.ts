@@ -1,15 +1,16 @@
 // Git smart HTTP at `{ROOT_URL}{owner}/{repo}(.git)/info/refs|git-upload-pack|git-receive-pack`.
 // The gateway authenticates like Gitea's git HTTP handler (anonymous read of public
 // repositories; Basic with a password or a token otherwise; 401 with WWW-Authenticate so
-// git prompts), resolves the caller's permission with one ResolveRepository call, then
-// streams the request to the repository service's HTTP side channel with
-// http-proxy-middleware, adding a signed grant. No pack is buffered here.
+// git prompts), resolves the caller's permission (remembered by the gateway, else one
+// ResolveRepository call), then streams the request to the repository service's HTTP side
+// channel with http-proxy-middleware, adding a signed grant. No pack is buffered here.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { ANONYMOUS, atLeast, DomainError, type Caller } from '@anvil/kit';
 import { ANONYMOUS_AUTH, resolveCredential, type AuthState } from '../auth/authenticate.js';
 import { MalformedCredential, readCredential } from '../auth/credentials.js';
 import { grantsScopes, requiredScopes } from '../auth/scopes.js';
+import { resolveRouteRepository } from '../http/repo-access.js';
 import type { Deps } from '../http/route.js';
 import { GIT_GRANT_HEADER, signGrant } from './grant.js';
 
@@ -85,7 +86,8 @@ export function gitHttp(deps: Deps): RequestHandler {
 
     let resolved;
     try {
-      resolved = await deps.services.repository.ResolveRepository({ owner, name }, { caller });
+      // The gateway's remembered resolution (a push is a write: it bypasses what it remembers).
+      resolved = await resolveRouteRepository(deps, caller, owner!, name!);
     } catch (err) {
       if (err instanceof DomainError && err.kind === 'not_found') {
         // Gitea asks anonymous callers to sign in, so git prompts for credentials and a

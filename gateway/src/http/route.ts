@@ -111,9 +111,27 @@ export const created = (body: unknown): Reply => ({ status: 201, body });
 export const noContent = (): Reply => ({ status: 204 });
 export const plainText = (text: string): Reply => ({ status: 200, body: text, contentType: 'text/plain;charset=utf-8' });
 
+/**
+ * Whether a conditional request already holds `answer` (its ETag, else its Last-Modified), as
+ * the side channel would have said for a raw file it answered itself.
+ */
+function stillFresh(req: Request, answer: Answer): boolean {
+  const etag = answer.headers.etag;
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (ifNoneMatch !== undefined) return etag !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*');
+  const lastModified = answer.headers['last-modified'];
+  const ifModifiedSince = req.headers['if-modified-since'];
+  return lastModified !== undefined && ifModifiedSince !== undefined && Date.parse(ifModifiedSince) >= Date.parse(lastModified);
+}
+
 /** Sends a remembered (or just computed) answer; headers the route set are in it. */
-function sendAnswer(res: Response, answer: Answer): void {
+function sendAnswer(req: Request, res: Response, answer: Answer): void {
   if (res.headersSent) return;
+  if (stillFresh(req, answer)) {
+    for (const name of ['etag', 'last-modified', 'cache-control']) if (answer.headers[name] !== undefined) res.setHeader(name, answer.headers[name]!);
+    res.writeHead(304).end();
+    return;
+  }
   for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
   res.setHeader('content-length', answer.body.length);
   res.writeHead(answer.status);
@@ -266,7 +284,7 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
             }
             return answerOf(reply);
           });
-          if (answer) sendAnswer(res, answer);
+          if (answer) sendAnswer(req, res, answer);
           return;
         }
         sendReply(await route.handle(ctx));
