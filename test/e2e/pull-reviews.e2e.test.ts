@@ -35,8 +35,8 @@ const protect = (owner: Writer, base: string, rule: Record<string, unknown>) =>
   owner.client.post(`${base}/branch_protections`, { rule_name: 'main', enable_push: true, ...rule });
 
 describe('reviewing a pull request', () => {
-  it('keeps a pending review, submits it as an approval, dismisses and restores it', async () => {
-    const { reviewer, base, head } = await pullWithReviewer();
+  it('keeps a pending review, submits it as an approval; a repository admin dismisses and restores it, a writer may not', async () => {
+    const { owner, reviewer, base, head } = await pullWithReviewer();
     const pending = await reviewer.client.post(`${base}/pulls/1/reviews`, { body: 'Looking' });
     expect(pending.status).toBe(200);
     expect(pending.body).toMatchObject({ state: 'PENDING', commit_id: head, official: true, stale: false, dismissed: false, comments_count: 0 });
@@ -51,9 +51,14 @@ describe('reviewing a pull request', () => {
     expect(list.headers.get('x-total-count')).toBe('1');
     expect((await e2e.anonymous.get(`${base}/pulls/1/reviews/${pending.body.id}/comments`)).body).toEqual([]);
 
-    const dismissed = await reviewer.client.post(`${base}/pulls/1/reviews/${pending.body.id}/dismissals`, { message: 'outdated' });
+    // Gitea's dismissReview: "Must be repo admin", whatever else the caller may do.
+    const refused = await reviewer.client.post(`${base}/pulls/1/reviews/${pending.body.id}/dismissals`, { message: 'outdated' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('Must be repo admin');
+    const dismissed = await owner.client.post(`${base}/pulls/1/reviews/${pending.body.id}/dismissals`, { message: 'outdated' });
     expect(dismissed.body).toMatchObject({ dismissed: true });
-    expect((await reviewer.client.post(`${base}/pulls/1/reviews/${pending.body.id}/undismissals`)).body).toMatchObject({ dismissed: false });
+    expect((await reviewer.client.post(`${base}/pulls/1/reviews/${pending.body.id}/undismissals`)).status).toBe(403);
+    expect((await owner.client.post(`${base}/pulls/1/reviews/${pending.body.id}/undismissals`)).body).toMatchObject({ dismissed: false });
   });
 
   it('refuses approving or rejecting one\'s own pull, a comment without a body and a review of an unknown pull', async () => {
@@ -169,6 +174,26 @@ describe('the reviews a pull request shows', () => {
     expect((await owner.client.post(`${base}/pulls/1/reviews/${pending.body.id}/dismissals`, { message: 'again' })).status).toBe(200);
     expect((await owner.client.delete(`${base}/pulls/1/requested_reviewers`, { reviewers: [reviewer.username] })).status).toBe(204);
     expect((await e2e.anonymous.get(`${base}/pulls?state=all`)).body[0]).toMatchObject({ requested_reviewers: [], review_comments: 2 });
+  });
+});
+
+describe('asking for reviews', () => {
+  it('lets the poster of a pull ask for and withdraw reviews without write access; another reader is refused as Gitea refuses', async () => {
+    const { owner, reviewer, base } = await pullWithReviewer();
+    const poster = await e2e.newWriter({ scopes: SCOPES });
+    const stranger = await e2e.newWriter({ scopes: SCOPES });
+    expect((await poster.client.post(`/repos/${owner.username}/${base.split('/').pop()}/forks`, {})).status).toBe(202);
+    const forkBase = `/repos/${poster.username}/${base.split('/').pop()}`;
+    expect((await poster.client.post(`${forkBase}/contents/poster.txt`, { content: b64('mine\n'), new_branch: 'mine', message: 'Mine' })).status).toBe(201);
+    const pull = await poster.client.post(`${base}/pulls`, { title: 'From a reader', head: `${poster.username}:mine`, base: 'main' });
+    expect(pull.status).toBe(201);
+
+    // Gitea's ErrNotValidReviewRequest: 422.
+    const refused = await stranger.client.post(`${base}/pulls/${pull.body.number}/requested_reviewers`, { reviewers: [reviewer.username] });
+    expect(refused.status).toBe(422);
+    expect(refused.body.message).toMatch(/^Doer can't choose reviewer \[user_id: \d+, repo_id: \d+\]$/);
+    expect((await poster.client.post(`${base}/pulls/${pull.body.number}/requested_reviewers`, { reviewers: [reviewer.username] })).status).toBe(201);
+    expect((await poster.client.delete(`${base}/pulls/${pull.body.number}/requested_reviewers`, { reviewers: [reviewer.username] })).status).toBe(204);
   });
 });
 

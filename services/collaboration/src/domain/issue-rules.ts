@@ -3,7 +3,7 @@
 // table (`repoAccess`, Gitea's reqRepoReader / reqRepoWriter / reqAdmin) and arrives here as
 // the signed resolution's permission; what is left are Gitea's rules that depend on the issue
 // and the caller too. Each refuses with one message, Gitea's (a 403 at the gateway).
-import { forbidden, type Caller } from '@anvil/kit';
+import { forbidden, invalid, type Caller } from '@anvil/kit';
 import { atLeast, type ScopedRepository } from './scope.js';
 
 /** Gitea's CanWriteIssuesOrPulls, in Anvil's one permission per repository. */
@@ -41,4 +41,24 @@ export function requireAutoMergeCanceller(repository: ScopedRepository, caller: 
   if (scheduled.doerId !== caller.userId && !atLeast(repository.permission, 'admin')) {
     throw forbidden('user has no permission to cancel the scheduled auto merge', 'auto_merge_cancel_denied');
   }
+}
+
+/**
+ * Dismissing or restoring a review: a repository admin. Gitea's route asks only for a token;
+ * its handler refuses anyone but an admin with this message, so the rule lives here.
+ */
+export function requireReviewDismisser(repository: ScopedRepository): void {
+  if (!atLeast(repository.permission, 'admin')) throw forbidden('Must be repo admin', 'review_dismiss_denied');
+}
+
+/**
+ * Asking for or withdrawing reviews (Gitea's IsValidReviewRequest and
+ * CanDoerChangeReviewRequests): the pull's poster or a writer; a reviewer may also withdraw
+ * their own request. Gitea also lets collaborators and organization team members who may only
+ * read; Anvil's resolution carries the permission, not how it was granted, so they are
+ * refused. Gitea answers a refusal 422 with this message.
+ */
+export function requireReviewRequester(repository: ScopedRepository, caller: Caller, issue: { posterId: number }, change: 'choose' | 'remove', ownRequestOnly = false): void {
+  if (isWriter(repository) || issue.posterId === caller.userId || (change === 'remove' && ownRequestOnly)) return;
+  throw invalid(`Doer can't ${change} reviewer [user_id: ${caller.userId}, repo_id: ${repository.id}]`, 'review_request_denied');
 }

@@ -7,6 +7,7 @@ import type { ChangeContext } from './issue-store.js';
 import type { Pull } from './pull-store.js';
 import type { PullDeps } from './pulls.js';
 import { atLeast, requireNotArchived, scopedRepository } from './scope.js';
+import { requireReviewDismisser, requireReviewRequester } from './issue-rules.js';
 import type { UserProfile } from './users.js';
 
 export const REVIEW_STATES = ['APPROVED', 'PENDING', 'COMMENT', 'REQUEST_CHANGES', 'REQUEST_REVIEW'] as const;
@@ -179,7 +180,7 @@ export async function deleteReview(deps: ReviewDeps, scope: RepositoryScope | un
 
 export async function dismissReview(deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, id: number, undo: boolean): Promise<Review> {
   const { repository, pull } = await pullOf(deps, scope, index);
-  if (!atLeast(repository.permission, 'write')) throw forbidden('Must be repo admin', 'review_dismiss_denied');
+  requireReviewDismisser(repository);
   const review = await deps.reviews.find(pull, id);
   if (!review) throw reviewNotFound();
   if (review.state !== 'APPROVED' && review.state !== 'REQUEST_CHANGES') throw invalid('not allow to dismiss review (type is not APPROVED or REQUEST_CHANGES)', 'review_not_dismissible');
@@ -209,16 +210,15 @@ async function reviewerIdsOf(deps: ReviewDeps, logins: string[]): Promise<number
   return users.map((u) => u.id);
 }
 
-/** POST /requested_reviewers (writers; the poster cannot be asked to review their own pull). */
 /** Teams only review pulls of an organization's repository; Gitea ignores them elsewhere. */
 const teamsOf = (repository: { ownerIsOrg: boolean; ownerId: number }, teams: TeamSnapshot[]) =>
   (repository.ownerIsOrg ? teams.filter((t) => Number(t.org_id ?? repository.ownerId) === repository.ownerId) : []);
 
-/** POST /requested_reviewers (writers; the poster cannot be asked to review their own pull). */
+/** POST /requested_reviewers (the poster or a writer; the poster cannot be asked to review their own pull). */
 export async function requestReviews(deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, logins: string[], teams: TeamSnapshot[] = []): Promise<Review[]> {
   const { repository, pull } = await pullOf(deps, scope, index);
   requireNotArchived(repository);
-  if (!atLeast(repository.permission, 'write')) throw forbidden('user should have a permission to write to a repo', 'review_request_denied');
+  requireReviewRequester(repository, caller, pull.issue, 'choose');
   const ids = await reviewerIdsOf(deps, logins);
   if (ids.includes(pull.issue.posterId)) throw invalid('the poster of a pull request cannot be asked to review it', 'review_request_poster');
   return deps.reviews.request(changeContext(repository, caller), pull, ids, teamsOf(repository, teams));
@@ -227,6 +227,8 @@ export async function requestReviews(deps: ReviewDeps, scope: RepositoryScope | 
 export async function cancelReviewRequests(deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, logins: string[], teams: TeamSnapshot[] = []): Promise<void> {
   const { repository, pull } = await pullOf(deps, scope, index);
   requireNotArchived(repository);
-  if (!atLeast(repository.permission, 'write')) throw forbidden('user should have a permission to write to a repo', 'review_request_denied');
-  await deps.reviews.cancelRequests(changeContext(repository, caller), pull, await reviewerIdsOf(deps, logins), teamsOf(repository, teams).map((t) => t.id));
+  const ids = await reviewerIdsOf(deps, logins);
+  // A reviewer may withdraw the request made of them, and only that.
+  requireReviewRequester(repository, caller, pull.issue, 'remove', teams.length === 0 && ids.length > 0 && ids.every((id) => id === caller.userId));
+  await deps.reviews.cancelRequests(changeContext(repository, caller), pull, ids, teamsOf(repository, teams).map((t) => t.id));
 }
