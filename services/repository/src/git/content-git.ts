@@ -2,7 +2,8 @@
 // contents-git.ts, the commit from file-changes-git.ts, ref moves from ref-updater.ts.
 import type { RepoFiles } from '../domain/contents.js';
 import { pushGitFacts } from './branch-git.js';
-import { lastCommitOf, lastCommitsOfEntries, resolveRevision, submoduleUrl } from './contents-git.js';
+import { lastCommitsOfEntries, resolveRevision, submoduleUrl } from './contents-git.js';
+import { lastCommitWalker } from './last-commit.js';
 import { plainSignature, writeCommit } from './file-changes-git.js';
 import { GitError } from './command.js';
 import type { RepositoryObjects } from './repository-objects.js';
@@ -24,8 +25,9 @@ export function repoFiles(gitDir: string, objects: RepositoryObjects, computed: 
     entries: (treeish, paths) => objects.entriesAt(treeish, paths),
     list: (treeish, prefix) => objects.list(treeish, prefix),
     readBlob,
-    // Keyed by the commit id: the answer never changes (immutable-cache.ts).
-    lastCommit: (commit, path) => computed.get(gitDir, `last:${commit}:${path}`, () => lastCommitOf(gitDir, commit, path)),
+    // Keyed by the commit id: the answer never changes (immutable-cache.ts); walked from the
+    // parent's answer rather than asked of a `git log` process (last-commit.ts).
+    lastCommit: lastCommitWalker(gitDir, objects, computed),
     lastCommits: (commit, dir, names) => computed.get(gitDir, `last-entries:${commit}:${dir}:${names.length}:${names.join('\0')}`, () => lastCommitsOfEntries(gitDir, commit, dir, names)),
     submoduleUrl: (commit, path) => submoduleUrl(objects, commit, path),
     writeCommit: (input) => writeCommit(gitDir, input, (oid) => objects.object(oid)),

@@ -16,7 +16,12 @@ export interface PooledProcess {
 }
 
 export interface ProcessPoolOptions {
-  /** Most processes alive at once, across repositories and kinds (Gitaly: 100). */
+  /**
+   * Most processes alive at once, across repositories and kinds: 256. A busy repository keeps
+   * up to five (cat-file --batch and --batch-check in the read and the write lane, and its
+   * update-ref), so 100 (Gitaly's bound for each of its two cat-file caches) churned processes
+   * once twenty repositories took writes; an idle cat-file holds ~250 KB of its own memory.
+   */
   maxProcesses?: number;
   /** A process unused this long is closed (Gitaly: 10 s). */
   idleMs?: number;
@@ -30,7 +35,7 @@ export class ProcessPool {
   private sweeper?: NodeJS.Timeout;
 
   constructor(options: ProcessPoolOptions = {}) {
-    this.maxProcesses = Math.max(1, options.maxProcesses ?? 100);
+    this.maxProcesses = Math.max(1, options.maxProcesses ?? 256);
     this.idleMs = options.idleMs ?? 10_000;
   }
 
