@@ -257,6 +257,25 @@ describe('writing files', () => {
     expect(await readFile(join(work, 'hello.txt'), 'utf8')).toBe('hello\n');
     expect((await git(['branch', '--show-current'], work)).stdout.trim()).toBe('trunk');
   });
+
+  test('a Go client\'s zero date means now, as in Gitea; a commit date before 1970 is refused with 422 and writes nothing', async () => {
+    const owner = await newUser();
+    const base = await newRepo(owner, 'dated');
+    const before = Date.now() - 60_000;
+    const zero = await owner.client.post(`${base}/contents`, {
+      dates: { author: '0001-01-01T00:00:00Z', committer: '0001-01-01T00:00:00Z' }, files: [{ operation: 'create', path: 'now.txt', content: b64('now\n') }],
+    });
+    expect(zero.status).toBe(201);
+    expect(Date.parse(zero.body.commit.author.date)).toBeGreaterThan(before);
+    expect(Date.parse(zero.body.commit.committer.date)).toBeGreaterThan(before);
+
+    const head = (await owner.client.get(`${base}/branches/main`)).body.commit.id;
+    for (const dates of [{ author: '1960-01-01T00:00:00Z' }, { committer: '1969-12-31T23:59:59Z' }]) {
+      const old = await owner.client.undeclared('POST', `${base}/contents`, { dates, files: [{ operation: 'create', path: 'old.txt', content: b64('old\n') }] });
+      expect([old.status, old.body.message]).toEqual([422, `[dates.${Object.keys(dates)[0]}]: a commit date cannot be before 1970-01-01T00:00:00Z`]);
+    }
+    expect((await owner.client.get(`${base}/branches/main`)).body.commit.id).toBe(head);
+  });
 });
 
 describe('who may write', () => {

@@ -37,14 +37,27 @@ interface FileOptions {
   force_push?: boolean;
 }
 
-const dateOf = (value: string | undefined) => (value ? { seconds: Math.floor(Date.parse(value) / 1000), nanos: 0 } : undefined);
+/** Go's zero time, what a Go client sends for a date it leaves unset. */
+const GO_ZERO_TIME_MS = Date.parse('0001-01-01T00:00:00Z');
+
+/**
+ * A commit date of `dates` (already an RFC 3339 date-time: the request's schema checked it).
+ * Gitea takes the zero time as "now", as an unset date; git stores no time before 1970.
+ */
+function dateOf(value: string | undefined, field: string) {
+  if (!value) return undefined;
+  const ms = Date.parse(value);
+  if (ms === GO_ZERO_TIME_MS) return undefined;
+  if (!(ms >= 0)) throw invalid(`[${field}]: a commit date cannot be before 1970-01-01T00:00:00Z`, 'invalid_date');
+  return { seconds: Math.floor(ms / 1000), nanos: 0 };
+}
 
 function changeRequest(ctx: RouteContext, body: FileOptions, files: repository.FileOperationInput[]): repository.ChangeFilesRequestInput {
   return {
     ref: repoRef(ctx), branch: body.branch ?? '', new_branch: body.new_branch ?? '', message: body.message ?? '',
     author: { name: body.author?.name ?? '', email: body.author?.email ?? '' },
     committer: { name: body.committer?.name ?? '', email: body.committer?.email ?? '' },
-    author_date: dateOf(body.dates?.author), committer_date: dateOf(body.dates?.committer),
+    author_date: dateOf(body.dates?.author, 'dates.author'), committer_date: dateOf(body.dates?.committer, 'dates.committer'),
     signoff: body.signoff ?? false, force_push: body.force_push ?? false, files,
   };
 }
