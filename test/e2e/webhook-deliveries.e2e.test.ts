@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { bootE2e, type E2e, type Writer } from '../support/e2e.js';
 import { cloneUrl, gitIn } from '../support/git-cli.js';
+import { eventually } from '../support/eventually.js';
 import { checkPayload } from '../support/payload-contract.js';
 
 jest.setTimeout(120_000);
@@ -244,6 +245,54 @@ describe('issue and pull request deliveries', () => {
     const commented = await deliveryOf(path, 'pull_request_comment', 'created');
     expect(commented.headers['x-gitea-event']).toBe('issue_comment');
     expect(commented.payload).toMatchObject({ action: 'created', is_pull: true, comment: { body: 'Ready' }, issue: { pull_request: { merged: false } } });
+  });
+
+  test('a pull request from a fork names the fork as its head repository, so CI can clone the head from it, until the fork is deleted', async () => {
+    const owner = await e2e.newWriter();
+    const contributor = await e2e.newWriter();
+    const { path, base } = await repoWithHook(owner, 'contributed', ['pull_request']);
+    await pushCommit(owner, 'contributed', 'Base commit');
+    const fork = await contributor.client.post(`${base}/forks`, {});
+    expect(fork.status).toBe(202);
+    const forkPath = `/repos/${contributor.username}/${fork.body.name}`;
+    const topic = await contributor.client.post(`${forkPath}/contents/fix.txt`, {
+      content: Buffer.from('a fix\n').toString('base64'), message: 'Fix it', new_branch: 'topic',
+    });
+    expect(topic.status).toBe(201);
+    const pull = await contributor.client.post(`${base}/pulls`, { head: `${contributor.username}:topic`, base: 'main', title: 'A fix from my fork' });
+    expect(pull.status).toBe(201);
+
+    const opened = await deliveryOf(path, 'pull_request', 'opened');
+    expect(opened.payload.pull_request.head).toMatchObject({
+      ref: 'topic', sha: topic.body.commit.sha, label: `${contributor.username}:topic`, repo_id: fork.body.id,
+      repo: {
+        id: fork.body.id, full_name: `${contributor.username}/${fork.body.name}`, fork: true, clone_url: fork.body.clone_url,
+        owner: { login: contributor.username }, parent: { full_name: `${owner.username}/contributed` },
+      },
+    });
+    expect(opened.payload.pull_request.base).toMatchObject({ ref: 'main', repo: { full_name: `${owner.username}/contributed` } });
+
+    /** The pull's head in the delivery of a title edit, edited until `check` holds. */
+    let edits = 0;
+    const headOnceEdited = (check: (head: Record<string, any>) => boolean, what: string) => eventually(async () => {
+      const title = `A fix, edited ${edits++}`;
+      expect((await owner.client.patch(`${base}/pulls/${pull.body.number}`, { title })).status).toBe(201);
+      for (;;) {
+        const edited = received.find((r) => r.url === path && JSON.parse(r.body.toString()).pull_request?.title === title);
+        if (edited) return JSON.parse(edited.body.toString()).pull_request.head as Record<string, any>;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }, check, what);
+
+    // The fork renamed shows renamed (a moment later: its update event is consumed).
+    expect((await contributor.client.patch(forkPath, { name: 'renamed-fork' })).status).toBe(200);
+    await headOnceEdited((h) => h.repo?.full_name === `${contributor.username}/renamed-fork`, 'a delivery with the renamed fork');
+
+    // Once the fork is gone, the deliveries keep the head's ref and sha and show no
+    // repository, as Gitea's do.
+    expect((await contributor.client.delete(`/repos/${contributor.username}/renamed-fork`)).status).toBe(204);
+    const head = await headOnceEdited((h) => h.repo === null, 'a delivery without the deleted fork');
+    expect(head).toMatchObject({ ref: 'topic', sha: topic.body.commit.sha, repo_id: -1, repo: null });
   });
 });
 

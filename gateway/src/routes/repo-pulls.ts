@@ -146,6 +146,7 @@ export const repoPullRoutes: Route[] = [
         assignees, labels: body.labels ?? [], milestone: body.milestone ?? 0, due_date: timestampOf(body.due_date, 'due_date'),
         assignable: await assignableFor(ctx, call, assignees),
         head_repo_id: fork?.head?.repository?.id ?? 0, head_owner_login: fork?.head?.owner?.login ?? '',
+        head_repository: fork?.head ? { repository: fork.head.repository, repository_owner: fork.head.owner, repository_parent: fork.head.parent } : undefined,
       }, call.options);
       if (fork) {
         // The pull's own ref, fetched from the fork (a push meanwhile reaches it through the push consumer).

@@ -45,6 +45,12 @@ export interface PullGitFacts {
   changedFiles: number;
 }
 
+/**
+ * A fork as the repository service describes it (its repository, owner and parent). Opaque
+ * here: collaboration only hands it on to the events of pulls from that fork.
+ */
+export type ForkFacts = object;
+
 export interface NewPull extends PullGitFacts {
   /** The base branch's head the facts were computed against ('' when not told). */
   baseSha?: string;
@@ -52,6 +58,8 @@ export interface NewPull extends PullGitFacts {
   headBranch: string;
   headRepoId: number;
   headOwnerLogin: string;
+  /** The fork the head is in, as the gateway resolved it (a head in the base has none). */
+  headFork?: ForkFacts;
 }
 
 export type PullAction = 'opened' | 'closed' | 'reopened' | 'edited' | 'synchronized'

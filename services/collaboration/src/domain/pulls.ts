@@ -4,7 +4,7 @@
 // may do what comes from the permission the gateway resolved (scope.ts), as for issues.
 import { alreadyExists, DomainError, invalid, notFound, type Caller, type RepositoryScope } from '@anvil/kit';
 import { changeContext, createIssueFields, type IssueDeps } from './issues.js';
-import type { NewPull, Pull, PullGitFacts, PullStore } from './pull-store.js';
+import type { ForkFacts, NewPull, Pull, PullGitFacts, PullStore } from './pull-store.js';
 import { requireNotArchived, scopedRepository } from './scope.js';
 
 export interface PullDeps extends IssueDeps {
@@ -19,8 +19,8 @@ export interface CreatePullInput {
   baseBranch: string;
   headBranch: string;
   /** A head in a fork of the base's network (the gateway resolved it); unset for a head in the base. */
-  headRepository?: { id: number; ownerLogin: string };
-  facts: Omit<NewPull, 'baseBranch' | 'headBranch' | 'headRepoId' | 'headOwnerLogin'>;
+  headRepository?: { id: number; ownerLogin: string; fork?: ForkFacts };
+  facts: Omit<NewPull, 'baseBranch' | 'headBranch' | 'headRepoId' | 'headOwnerLogin' | 'headFork'>;
   assignees: string[];
   labels: number[];
   milestone: number;
@@ -40,7 +40,7 @@ export async function createPull(deps: PullDeps, scope: RepositoryScope | undefi
   });
   const pull = await deps.pulls.create(changeContext(repository, caller), issue, {
     ...input.facts, baseBranch: input.baseBranch, headBranch: input.headBranch,
-    headRepoId: fromFork?.id ?? repository.id, headOwnerLogin: fromFork?.ownerLogin ?? '',
+    headRepoId: fromFork?.id ?? repository.id, headOwnerLogin: fromFork?.ownerLogin ?? '', headFork: fromFork?.fork,
   });
   if (!pull) {
     throw alreadyExists(`pull request already exists for these targets [head_branch: ${input.headBranch}, base_branch: ${input.baseBranch}]`, 'pull_exists');

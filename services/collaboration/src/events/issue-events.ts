@@ -16,8 +16,11 @@ export const ISSUE_EVENT_TYPE = 'anvil.collaboration.v1.IssueEvent';
 /** `collaboration.issue.<action>`, e.g. collaboration.issue.label_updated. */
 export const issueSubject = (action: IssueEventFacts['action']) => `collaboration.issue.${action}`;
 
-/** `pull`: the pull when the issue is one, for the pull_request_* webhooks. */
-export function outboxRowOfIssueEvent(context: ChangeContext, issue: Issue, facts: IssueEventFacts, pull?: Pull): OutboxEventRow {
+/**
+ * `pull`: the pull when the issue is one, for the pull_request_* webhooks, with its head's
+ * repository when that is a fork (store/fork-repositories.ts).
+ */
+export function outboxRowOfIssueEvent(context: ChangeContext, issue: Issue, facts: IssueEventFacts, pull?: Pull, headRepository?: pb.HeadRepositoryInput): OutboxEventRow {
   const { scope } = context.repository;
   return outboxEvent(issueSubject(facts.action), ISSUE_EVENT_TYPE, {
     action: facts.action,
@@ -31,6 +34,7 @@ export function outboxRowOfIssueEvent(context: ChangeContext, issue: Issue, fact
     removed_labels: (facts.removedLabels ?? []).map(labelMessage),
     assignee: facts.assignee ? userMessage(facts.assignee) : undefined,
     pull_request: pull ? pullMessage(pull) : undefined,
+    head_repository: headRepository,
   } satisfies pb.IssueEventInput);
 }
 

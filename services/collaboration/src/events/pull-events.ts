@@ -10,10 +10,14 @@ import { userMessage } from '../grpc/messages.js';
 import { payloadRepositoryFacts } from './repository-facts.js';
 import type { UserProfile } from '../domain/users.js';
 
-/** What a review event adds: the review (type and body) or the reviewer asked for. */
+/**
+ * What a review event adds: the review (type and body) or the reviewer asked for; and for a
+ * pull from a fork, the fork as the read model knows it (store/fork-repositories.ts).
+ */
 export interface PullEventExtras {
   review?: { type: string; content: string };
   requestedReviewer?: UserProfile;
+  headRepository?: pb.HeadRepositoryInput;
 }
 
 export const PULL_EVENT_TYPE = 'anvil.collaboration.v1.PullRequestEvent';
@@ -32,5 +36,6 @@ export function outboxRowOfPullEvent(context: ChangeContext, pull: Pull, action:
     ...payloadRepositoryFacts(scope),
     review: extras.review,
     requested_reviewer: extras.requestedReviewer ? userMessage(extras.requestedReviewer) : undefined,
+    head_repository: extras.headRepository,
   } satisfies pb.PullRequestEventInput);
 }

@@ -1,9 +1,11 @@
 // Consumes the repository service's repository events: a deleted repository's issues, labels,
-// milestones and watches go with it (nothing else of the repository is copied here), and a
-// created repository is watched by whoever created it, as Gitea does.
+// milestones and watches go with it, a created repository is watched by whoever created it,
+// as Gitea does, and forks are kept as the events describe them (the head.repo of pull
+// events from a fork, store/fork-repositories.ts); nothing else of a repository is copied.
 import type { ConsumerOptions, Logger } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
 import type { CollaborationTx } from '../store/db.js';
+import { forgetFork, putFork } from '../store/fork-repositories.js';
 import { removeRepositoryIssues } from '../store/issues.js';
 import { changeWatch, removeRepositoryWatches } from '../store/watches.js';
 
@@ -14,12 +16,17 @@ export function repositoryConsumer(log: Logger): Omit<ConsumerOptions<Collaborat
     durable: REPOSITORY_CONSUMER,
     filter: 'repository.repo.>',
     async handle(event, tx) {
-      if (event.subject === 'repository.repo.created') {
-        const created = event.payload as repository.RepositoryCreated | undefined;
-        const id = Number(created?.repository?.id ?? 0);
-        const creator = Number(created?.actor_id ?? 0);
+      if (event.subject === 'repository.repo.created' || event.subject === 'repository.repo.updated') {
+        const changed = event.payload as repository.RepositoryCreated | undefined;
+        const id = Number(changed?.repository?.id ?? 0);
+        if (!id) return;
+        // fork_id is 0 for a fork whose parent was deleted: it stands alone, no pull's head.
+        if (Number(changed!.repository!.fork_id) > 0) {
+          await putFork(tx, id, { repository: changed!.repository, repository_owner: changed!.repository_owner, repository_parent: changed!.repository_parent });
+        } else if (event.subject === 'repository.repo.updated') await forgetFork(tx, id);
+        const creator = Number(changed!.actor_id ?? 0);
         // The relay publishes the repo_watch event written here with the next outbox poll.
-        if (id && creator > 0) await changeWatch(tx, id, creator, true);
+        if (event.subject === 'repository.repo.created' && creator > 0) await changeWatch(tx, id, creator, true);
         return;
       }
       if (event.subject !== 'repository.repo.deleted') return;
@@ -30,6 +37,7 @@ export function repositoryConsumer(log: Logger): Omit<ConsumerOptions<Collaborat
       }
       await removeRepositoryIssues(tx, id);
       await removeRepositoryWatches(tx, id);
+      await forgetFork(tx, id);
     },
   };
 }

@@ -15,7 +15,9 @@ export function pullService(deps: AutoMergeDeps): ServiceImplementation<collabor
     async CreatePull(request, { caller, repository }) {
       return pullMessage(await createPull(deps, repository, caller, {
         title: request.title, body: request.body, baseBranch: request.base_branch, headBranch: request.head_branch,
-        headRepository: Number(request.head_repo_id) > 0 ? { id: Number(request.head_repo_id), ownerLogin: request.head_owner_login } : undefined,
+        headRepository: Number(request.head_repo_id) > 0
+          ? { id: Number(request.head_repo_id), ownerLogin: request.head_owner_login, fork: request.head_repository?.repository ? request.head_repository : undefined }
+          : undefined,
         facts: {
           headSha: request.head_sha, mergeBase: request.merge_base, mergeable: request.mergeable, conflictedFiles: request.conflicted_files,
           additions: request.additions, deletions: request.deletions, changedFiles: request.changed_files, baseSha: request.base_sha,

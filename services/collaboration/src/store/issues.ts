@@ -14,6 +14,7 @@ import { announceIssueCounts, moveIssueCount, takeIssueIndex } from './issue-cou
 import { findPullIn } from './pulls.js';
 import { recordTimeline } from './timeline.js';
 import { profileOf, rememberUsers, usersByLogin } from './users.js';
+import { headRepositoryOf } from './fork-repositories.js';
 
 /** Milestone counts are recounted, not adjusted, so they stay exact whatever happened. */
 async function recountMilestones(tx: CollaborationTx, ids: Array<number | null | undefined>): Promise<void> {
@@ -39,7 +40,7 @@ export function issueStore(db: CollaborationDb, options: OutboxStoreOptions = {}
         // A pull's label, assignee and milestone changes fire the pull_request_* webhooks,
         // whose payload is the pull: it goes with the event.
         const pull = issue.isPull ? await findPullIn(tx, byId(issue.id)) : undefined;
-        const row = outboxRowOfIssueEvent({ ...context, sender }, issue, facts, pull);
+        const row = outboxRowOfIssueEvent({ ...context, sender }, issue, facts, pull, await headRepositoryOf(tx, pull));
         await tx.outboxEvent.create({ data: row });
         published.push(row.id);
       },

@@ -9,6 +9,7 @@ import type { CollaborationTx } from './db.js';
 import { moveIssueCount } from './issue-counts.js';
 import { readIssue } from './issue-rows.js';
 import { findPullIn } from './pulls.js';
+import { headRepositoryOf } from './fork-repositories.js';
 
 export interface OpenPull {
   issueId: number;
@@ -46,7 +47,7 @@ export async function openPullsOnBranch(tx: CollaborationTx, repositoryId: numbe
 
 async function publish(tx: CollaborationTx, context: ChangeContext, issueId: number, action: PullAction): Promise<void> {
   const pull = await findPullIn(tx, Prisma.sql`i.id = ${BigInt(issueId)}`);
-  if (pull) await tx.outboxEvent.create({ data: outboxRowOfPullEvent(context, pull, action) });
+  if (pull) await tx.outboxEvent.create({ data: outboxRowOfPullEvent(context, pull, action, { headRepository: await headRepositoryOf(tx, pull) }) });
 }
 
 /** New facts for a pull; `synchronized` when its head moved. */

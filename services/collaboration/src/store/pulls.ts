@@ -13,6 +13,7 @@ import type { CollaborationDb, CollaborationTx } from './db.js';
 import { announceIssueCounts, moveIssueCount, takeIssueIndex } from './issue-counts.js';
 import { filtersOf, readIssue, SELECT_ISSUE, toIssue, type IssueRow } from './issue-rows.js';
 import { rememberUsers } from './users.js';
+import { headRepositoryOf, rememberFork } from './fork-repositories.js';
 
 type Client = CollaborationDb | CollaborationTx;
 
@@ -84,7 +85,7 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
     outboxTransaction(db, (tx: CollaborationTx, published: string[]) => ({
       tx,
       async publish(context: ChangeContext, pull: Pull, action: PullAction) {
-        const row = outboxRowOfPullEvent(context, pull, action);
+        const row = outboxRowOfPullEvent(context, pull, action, { headRepository: await headRepositoryOf(tx, pull) });
         await tx.outboxEvent.create({ data: row });
         published.push(row.id);
       },
@@ -129,6 +130,7 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
         // A base no push has told collaboration of yet gets its head from the facts; a row the
         // push consumer wrote is newer or equal, so it stays.
         if (pull.baseSha) await rememberBranchHead(tx, repositoryId, pull.baseBranch, pull.baseSha, { replace: false });
+        if (pull.headFork) await rememberFork(tx, pull.headRepoId, pull.headFork);
         const stored = (await readPull(tx, byId(Number(created.id))))!;
         // ONE opened event: labels, assignees and milestone set at creation add none.
         await publish(context, stored, 'opened');

@@ -9,6 +9,7 @@ import { outboxRowOfPullEvent, type PullEventExtras } from '../events/pull-event
 import type { CollaborationDb, CollaborationTx } from './db.js';
 import type { Prisma } from './generated/client.js';
 import { rememberUsers } from './users.js';
+import { headRepositoryOf } from './fork-repositories.js';
 
 type Client = CollaborationDb | CollaborationTx;
 
@@ -64,7 +65,7 @@ export function reviewStore(db: CollaborationDb, options: OutboxStoreOptions = {
     outboxTransaction(db, (tx: CollaborationTx, published: string[]) => ({
       tx,
       async publish(context: ChangeContext, pull: Pull, action: PullAction, extras?: PullEventExtras) {
-        const row = outboxRowOfPullEvent(context, pull, action, extras);
+        const row = outboxRowOfPullEvent(context, pull, action, { ...extras, headRepository: await headRepositoryOf(tx, pull) });
         await tx.outboxEvent.create({ data: row });
         published.push(row.id);
       },

@@ -47,12 +47,18 @@ function issueJson(issue: pb.Issue, pull: pb.PullRequest | null | undefined, eve
   };
 }
 
-function pullJson(pull: pb.PullRequest, event: WithRepository, rootUrl: string) {
+/** Gitea's ToAPIPullRequest(pr, nil) shows a repository as an anonymous reader would. */
+const asAnonymous = (facts: RepositoryFacts, rootUrl: string) => payloadRepository(facts, facts.repository!.private ? 'none' : 'read', rootUrl);
+
+/** What a pull event says of its repository, and of its head's when that is a fork that still exists. */
+type WithHead = WithRepository & { head_repository?: pb.HeadRepository | null };
+
+function pullJson(pull: pb.PullRequest, event: WithHead, rootUrl: string) {
   const repo = issueRepository(event);
-  // Gitea's ToAPIPullRequest(pr, nil) shows the base repository as an anonymous reader would.
-  const repoJson = payloadRepository(event, event.repository!.private ? 'none' : 'read', rootUrl);
-  // The repository's JSON is given, so the presenter needs no access record of its own.
-  return presentPull(pull, { access: {} as never, repo, caller: ANONYMOUS, rootUrl, repoJson: repoJson as never });
+  const head = event.head_repository?.repository ? event.head_repository : undefined;
+  const headRepos = head ? new Map([[Number(head.repository!.id), asAnonymous(head, rootUrl)]]) : undefined;
+  // The repositories' JSON is given, so the presenter needs no access record of its own.
+  return presentPull(pull, { access: {} as never, repo, caller: ANONYMOUS, rootUrl, repoJson: asAnonymous(event, rootUrl) as never, headRepos: headRepos as never });
 }
 
 /** Gitea's IssuePayload (issues, issue_assign, issue_label, issue_milestone). */
@@ -75,7 +81,7 @@ interface PullFacts {
   permission?: PayloadPermission;
 }
 
-function pullPayload(facts: PullFacts, event: WithRepository & { sender?: identity.User | null }, rootUrl: string) {
+function pullPayload(facts: PullFacts, event: WithHead & { sender?: identity.User | null }, rootUrl: string) {
   const changes = changesOf(facts.changes);
   return {
     action: facts.action, number: Number(facts.pull.issue!.index), ...(changes ? { changes } : {}),
