@@ -169,3 +169,37 @@ describe('a private repository\'s remembered answers', () => {
     expect(elsewhere.status).toBe(404);
   });
 });
+
+describe('the ref advertisement a clone or fetch starts with', () => {
+  /** What `info/refs?service=git-upload-pack` answers through the gateway at `root`: status and the refs advertised. */
+  async function advertised(root: string, path: string, who?: { username: string; token: string }) {
+    const headers: Record<string, string> = who ? { authorization: `Basic ${Buffer.from(`${who.username}:${who.token}`).toString('base64')}` } : {};
+    const res = await fetch(`${root}${path.slice('/repos/'.length)}.git/info/refs?service=git-upload-pack`, { headers });
+    const text = await res.text();
+    const refs = new Map([...text.matchAll(/([0-9a-f]{40}) (refs\/[^\0\n]+)/g)].map((m) => [m[2], m[1]]));
+    return { status: res.status, contentType: res.headers.get('content-type'), refs };
+  }
+
+  test('follows a branch made through the API on every gateway, and is never given to those who may not read', async () => {
+    const owner = await newWriter();
+    const base = await newRepository(owner, { private: true });
+    for (const root of [e2e.system.baseUrl, secondUrl, e2e.system.baseUrl, secondUrl]) {
+      const answer = await advertised(root, base, owner);
+      expect(answer).toMatchObject({ status: 200, contentType: 'application/x-git-upload-pack-advertisement' });
+      expect([...answer.refs.keys()]).toEqual(['refs/heads/main']);
+    }
+
+    const made = await owner.client.post(`${base}/branches`, { new_branch_name: 'feature', old_branch_name: 'main' });
+    expect(made.status).toBe(201);
+    // The gateway that handled the write at once, the other one when the hint arrives.
+    expect((await advertised(e2e.system.baseUrl, base, owner)).refs.get('refs/heads/feature')).toBe(made.body.commit.id);
+    const madeAt = Date.now();
+    const elsewhere = await readUntil(() => advertised(secondUrl, base, owner), (a) => a.refs.has('refs/heads/feature'), 5_000);
+    expect(elsewhere.refs.get('refs/heads/feature')).toBe(made.body.commit.id);
+    expect(Date.now() - madeAt).toBeLessThan(5_000);
+
+    const stranger = await newWriter();
+    expect((await advertised(e2e.system.baseUrl, base, stranger)).status).toBe(404);
+    expect((await advertised(secondUrl, base)).status).toBe(401);
+  });
+});

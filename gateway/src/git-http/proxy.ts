@@ -3,7 +3,8 @@
 // repositories; Basic with a password or a token otherwise; 401 with WWW-Authenticate so
 // git prompts), resolves the caller's permission (remembered by the gateway, else one
 // ResolveRepository call), then streams the request to the repository service's HTTP side
-// channel with http-proxy-middleware, adding a signed grant. No pack is buffered here.
+// channel with http-proxy-middleware, adding a signed grant. No pack is buffered here; a
+// fetch's ref advertisement is remembered (advertisement.ts).
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { ANONYMOUS, atLeast, DomainError, type Caller } from '@anvil/kit';
@@ -12,6 +13,7 @@ import { MalformedCredential, readCredential } from '../auth/credentials.js';
 import { grantsScopes, requiredScopes } from '../auth/scopes.js';
 import { resolveRouteRepository } from '../http/repo-access.js';
 import type { Deps } from '../http/route.js';
+import { uploadPackAdvertisement } from './advertisement.js';
 import { GIT_GRANT_HEADER, signGrant } from './grant.js';
 
 const GIT_PATH = /^\/([A-Za-z0-9_][A-Za-z0-9_.-]*)\/([A-Za-z0-9_.-]+?)(\.git)?\/(info\/refs|git-upload-pack|git-receive-pack)$/;
@@ -106,6 +108,17 @@ export function gitHttp(deps: Deps): RequestHandler {
     if (repo.status === 'migrating') return text(res, 404, 'Repository is being migrated');
 
     const grant = signGrant(secret, caller, resolved);
+    if (action === 'info/refs' && !push) {
+      const header = req.headers['git-protocol'];
+      const protocol = typeof header === 'string' && /^version=\d$/.test(header) ? header : '';
+      try {
+        const answer = await uploadPackAdvertisement(deps, resolved, protocol, grant);
+        if (answer) return void res.writeHead(answer.status, answer.headers).end(answer.body);
+      } catch (err) {
+        log.error({ err }, 'git HTTP advertisement failed');
+        return text(res, 503, 'repository service unavailable');
+      }
+    }
     const query = action === 'info/refs' ? `?service=${service}` : '';
     req.url = `/${encodeURIComponent(repo.owner_login)}/${encodeURIComponent(repo.name)}/${action}${query}`;
     req.headers[GIT_GRANT_HEADER] = grant;
