@@ -29,6 +29,11 @@ export interface PullGit {
   resolve(revision: string): Promise<string | undefined>;
   /** Full ref names → object ids in one git process; absent refs are left out. */
   resolveRefs(refs: readonly string[]): Promise<Map<string, string>>;
+  /**
+   * As resolveRefs, for a writer that has moved nothing yet in its turn: branches come from
+   * the ref rows the previous turn wrote (one SQL statement, no git process).
+   */
+  resolveRefsAtTurnStart(refs: readonly string[]): Promise<Map<string, string>>;
   mergeBase(a: string, b: string): Promise<string | undefined>;
   isAncestor(a: string, b: string): Promise<boolean>;
   divergence(base: string, head: string): Promise<{ ahead: number; behind: number }>;

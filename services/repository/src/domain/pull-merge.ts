@@ -10,7 +10,7 @@ import { checkProtectedPush, ruleFor, type BranchProtection, type Pusher } from 
 import type { BranchProtectionStore } from './branch-protection-store.js';
 import { isBranchName, publishRefMove, pusherOf, type BranchDeps } from './branches.js';
 import { atLeast } from './permission.js';
-import { requireMergeBase, resolveSide, type PullGit, type PullGitDeps } from './pull-git.js';
+import { requireMergeBase, resolveSide, type PullGit, type PullGitDeps, type TrialMerge } from './pull-git.js';
 import type { RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 import type { Signature } from './commit-writing.js';
@@ -94,7 +94,10 @@ export async function rebaseOnto(git: PullGit, base: string, head: string, commi
   return tip;
 }
 
-async function buildMerge(git: PullGit, style: MergeStyle, baseSha: string, headSha: string, message: string, author: Signature, committer: Signature): Promise<string> {
+/** `trial`: the trial merge of base and head when already started (merge and squash). */
+async function buildMerge(
+  git: PullGit, style: MergeStyle, baseSha: string, headSha: string, message: string, author: Signature, committer: Signature, trial?: Promise<TrialMerge>,
+): Promise<string> {
   if (style === 'fast-forward-only') {
     if (!(await git.isAncestor(baseSha, headSha))) throw new DomainError('bad_request', 'the base branch is not an ancestor of the head: fast-forward is impossible', 'not_fast_forward');
     return headSha;
@@ -104,7 +107,7 @@ async function buildMerge(git: PullGit, style: MergeStyle, baseSha: string, head
     const rebased = await rebaseOnto(git, baseSha, headSha, committer);
     return git.commitTree({ tree: await git.treeOf(rebased), parents: [baseSha, rebased], message, author: committer, committer });
   }
-  const merged = await git.trialMerge(baseSha, headSha);
+  const merged = await (trial ?? git.trialMerge(baseSha, headSha));
   if (merged.conflicts.length) {
     throw new DomainError('bad_request', `the pull request has conflicts: ${merged.conflicts.join(', ')}`, 'not_mergeable');
   }
@@ -141,6 +144,10 @@ export async function mergeToRef(deps: PullMergeDeps, access: RepositoryAccess, 
   }
   const who = deps.signatureOf(caller);
   who.catch(() => {}); // awaited below; a refusal before then must not leave it unhandled
+  // A merge or squash takes the trial merge whatever the checks below decide, so it runs
+  // beside them (its objects are only written: nothing refers to them until the base moves).
+  const trial = style === 'merge' || style === 'squash' ? git.trialMerge(baseSha, headSha) : undefined;
+  trial?.catch(() => {}); // awaited in buildMerge, after the checks' own refusals
   // One merge base answers both: no common history, or the head already in the base (the base is its own merge base with it).
   const mergeBase = await requireMergeBase({ access, git, baseSha, headSha });
   if (mergeBase === headSha) throw new DomainError('bad_request', 'the head is already merged into the base', 'already_merged');
@@ -153,7 +160,7 @@ export async function mergeToRef(deps: PullMergeDeps, access: RepositoryAccess, 
   // Gitea names the head branch (pr.HeadBranch), also when the merge takes the pull's own ref.
   const headLabel = input.head.startsWith('refs/heads/') ? input.head.slice('refs/heads/'.length) : head;
   const message = input.message || defaultMergeMessage(style, input, headLabel);
-  const newSha = await buildMerge(git, style, baseSha, headSha, message, author, committer);
+  const newSha = await buildMerge(git, style, baseSha, headSha, message, author, committer, trial);
 
   // THE check, as for a push; a merger allowed by the merge whitelist needs no push permission.
   // A merge or squash commit has the base as its first parent: that move is known to be a fast-forward.
@@ -183,9 +190,10 @@ export async function mergeToRef(deps: PullMergeDeps, access: RepositoryAccess, 
 }
 
 /**
- * The base's and the head's commits, from one git process when both are full ref names. A
- * head branch that no longer exists falls back to the pull's own ref (refs/pull/<index>/head),
- * which outlives it; `head` is the ref the merge takes.
+ * The base's and the head's commits, from the ref rows when both are branches (the merge
+ * has moved nothing yet in its turn), else from one git process. A head branch that no
+ * longer exists falls back to the pull's own ref (refs/pull/<index>/head), which outlives
+ * it; `head` is the ref the merge takes.
  */
 async function resolveMergeSides(git: PullGit, input: MergeInput): Promise<{ baseSha: string; headSha: string; head: string }> {
   const baseRef = `refs/heads/${input.baseBranch}`;
@@ -194,12 +202,12 @@ async function resolveMergeSides(git: PullGit, input: MergeInput): Promise<{ bas
     const [baseSha, headSha] = await Promise.all([resolveSide(git, baseRef, 'base'), resolveSide(git, input.head, 'head')]);
     return { baseSha, headSha, head: input.head };
   }
-  const found = await git.resolveRefs([baseRef, input.head, ...(pullRef ? [pullRef] : [])]);
+  const found = await git.resolveRefsAtTurnStart([baseRef, input.head]);
   const baseSha = found.get(baseRef);
   if (!baseSha) throw notFound(`base does not exist [base: ${baseRef}]`, 'base_not_found');
   const fallback = pullRef && input.head.startsWith('refs/heads/') && !found.has(input.head) ? pullRef : undefined;
   const head = fallback ?? input.head;
-  const headSha = found.get(head);
+  const headSha = fallback ? (await git.resolveRefs([fallback])).get(fallback) : found.get(head);
   if (!headSha) throw notFound(`head does not exist [head: ${input.head}]`, 'head_not_found');
   return { baseSha, headSha, head };
 }

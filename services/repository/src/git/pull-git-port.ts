@@ -18,7 +18,14 @@ export function pullGitOf(gitDir: string, updaters?: RefUpdaters, refs?: RefInde
   const moved = async (moves: ReadonlyArray<{ ref: string; newSha: string }>) => refs?.noteMoves(gitDir, moves);
   return {
     resolve: (revision) => resolveCommit(gitDir, revision),
-    resolveRefs: (refs) => resolveRefs(gitDir, refs),
+    resolveRefs: (names) => resolveRefs(gitDir, names),
+    async resolveRefsAtTurnStart(names) {
+      // Branches only: a tag's row holds the commit it peels to, where git names the tag object.
+      const snapshot = refs && names.every((n) => n.startsWith('refs/heads/')) ? await refs.snapshot(gitDir, undefined, undefined, true) : undefined;
+      if (!snapshot) return resolveRefs(gitDir, names);
+      const wanted = new Set(names);
+      return new Map(snapshot.refs.filter((r) => wanted.has(r.name) && r.objectType === 'commit').map((r) => [r.name, r.objectId]));
+    },
     mergeBase: (a, b) => mergeBase(gitDir, a, b),
     isAncestor: (a, b) => isAncestor(gitDir, a, b),
     divergence: (base, head) => divergence(gitDir, base, head),
