@@ -1,6 +1,7 @@
-// The route index sends each request to the routes of its first path segment only; what a
-// client sees must stay what express alone would answer: same route, same params, order
-// kept, case-insensitive paths, HEAD served by GET, OPTIONS and unknown paths falling through.
+// The route index sends each request to the routes of its first path segment, and within
+// those to the routes of its next literal segment after parameters; what a client sees must
+// stay what express alone would answer: same route, same params, order kept,
+// case-insensitive paths, HEAD served by GET, OPTIONS and unknown paths falling through.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -19,6 +20,11 @@ beforeAll(async () => {
   const api = express.Router({ caseSensitive: false, strict: false });
   const index = routeIndex(api);
   index.add('GET', '/repos/search', [answer('search')]);
+  // Literal in the second segment, before a route whose parameters would also match it.
+  index.add('GET', '/repos/issues/search', [answer('issue search')]);
+  index.add('GET', '/repos/:owner/:repo/pulls/:index.:diffType', [answer('pull diff')]);
+  index.add('GET', '/repos/:owner/:repo/pulls/:index', [answer('pull')]);
+  index.add('GET', '/repos/:owner/:repo/branches/:branch', [answer('branch')]);
   index.add('GET', '/repos/:owner/:repo', [answer('repo')]);
   index.add('DELETE', '/repos/:owner/:repo', [answer('delete repo')]);
   index.add('GET', '/user', [answer('me')]);
@@ -55,6 +61,14 @@ describe('route index', () => {
 
   it('keeps registration order within a segment (a literal path before a parameter one)', async () => {
     expect((await call('/repos/search')).body.route).toBe('search');
+  });
+
+  it('finds a repository route by the segment after the owner and name, with its params, in registration order', async () => {
+    expect((await call('/repos/ada/demo/pulls/3.diff')).body).toMatchObject({ route: 'pull diff', params: { owner: 'ada', repo: 'demo', index: '3', diffType: 'diff' } });
+    expect((await call('/repos/ada/demo/pulls/3')).body).toMatchObject({ route: 'pull', params: { index: '3' } });
+    expect((await call('/REPOS/ada/demo/Branches/main/')).body).toMatchObject({ route: 'branch', params: { branch: 'main' } });
+    expect((await call('/repos/issues/search')).body.route).toBe('issue search');
+    expect((await call('/repos/issues/other')).body).toMatchObject({ route: 'repo', params: { owner: 'issues', repo: 'other' } });
   });
 
   it('picks the route by method', async () => {
