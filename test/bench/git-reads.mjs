@@ -55,7 +55,8 @@ async function seedRepository(ctx, name, { isPrivate = false, files = 11 } = {})
 
 /** With cpu-profile.cjs loaded (BENCH_PROFILE_DIR): the system's node processes drop what they profiled so far. */
 function restartProfiles(rootPid) {
-  if (!process.env.BENCH_PROFILE_DIR) return;
+  // Only processes that loaded cpu-profile.cjs (BENCH_NODE_OPTIONS) handle SIGUSR2; it kills the others.
+  if (!process.env.BENCH_PROFILE_DIR || !(process.env.BENCH_NODE_OPTIONS ?? '').includes('cpu-profile')) return;
   for (const pid of processTree(rootPid)) {
     if (!['git', 'other', 'gone'].includes(processKind(pid))) process.kill(pid, 'SIGUSR2');
   }
