@@ -13,6 +13,13 @@ import type { Answer } from '../caches/answers.js';
 import type { Deps } from '../http/route.js';
 import { GIT_GRANT_HEADER } from './grant.js';
 
+/**
+ * An advertisement this long (a repository with tens of thousands of refs) is not kept, as
+ * the answer cache keeps no answer over 1 MiB: the caller streams it through the proxy instead
+ * of this gateway holding it whole.
+ */
+const MAX_KEPT_BYTES = 1 << 20;
+
 /** Only these side-channel headers are part of the advertisement's answer. */
 const KEPT_HEADERS = ['content-type', 'cache-control', 'expires', 'pragma'];
 
@@ -39,10 +46,18 @@ function fetchAdvertisement(deps: Deps, repo: repository.Repository, protocol: s
   return new Promise((resolve, reject) => {
     const upstream = httpRequest(`http://${deps.config.repositoryHttpAddress}${path}`, { method: 'GET', headers }, (res) => {
       const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        bytes += chunk.length;
+        if (bytes <= MAX_KEPT_BYTES) return;
+        // Settled here: what the destroyed request still reports settles nothing.
+        upstream.destroy();
+        resolve(undefined);
+      });
       res.on('aborted', () => reject(new DomainError('unavailable', 'repository service cut the advertisement short')));
       res.on('end', () => {
-        // Anything but a whole 200 is not kept: the caller proxies the request instead.
+        // Anything but a whole 200 under the bound is not kept: the caller proxies the request instead.
         if (res.statusCode !== 200) return resolve(undefined);
         const kept: Record<string, string> = {};
         for (const name of KEPT_HEADERS) {
