@@ -8,6 +8,29 @@ import { createConnection, createServer, type Server } from 'node:net';
 const PICK_FROM = 20_000;
 const PICK_SPAN = 12_000;
 
+// A port handed out is free only until someone binds it, and a service binds its port only
+// once migrated, seconds later. Two things could take it in that window:
+// - this process handing it out again: it remembers what it handed out recently;
+// - another process drawing at the same moment: jest's parallel workers (each boots whole
+//   systems) draw from disjoint stretches of the range, one per worker.
+const RECENT_LIMIT = 2_048;
+const recentlyHandedOut = new Set<number>();
+
+function remember(port: number): void {
+  recentlyHandedOut.add(port);
+  if (recentlyHandedOut.size > RECENT_LIMIT) recentlyHandedOut.delete(recentlyHandedOut.values().next().value!);
+}
+
+const WORKER_SLOTS = 4;
+
+/** The stretch of ports this process draws from. */
+export function pickRange(workerId = process.env.JEST_WORKER_ID): { from: number; span: number } {
+  const worker = Number(workerId);
+  if (!Number.isInteger(worker) || worker < 1) return { from: PICK_FROM, span: PICK_SPAN };
+  const span = Math.floor(PICK_SPAN / WORKER_SLOTS);
+  return { from: PICK_FROM + ((worker - 1) % WORKER_SLOTS) * span, span };
+}
+
 function listenOn(port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -18,9 +41,12 @@ function listenOn(port: number, host: string): Promise<Server> {
 }
 
 async function listenOnFreePort(host: string): Promise<Server> {
+  const { from, span } = pickRange();
   for (let attempt = 0; attempt < 50; attempt += 1) {
+    const port = from + Math.floor(Math.random() * span);
+    if (recentlyHandedOut.has(port)) continue;
     try {
-      return await listenOn(PICK_FROM + Math.floor(Math.random() * PICK_SPAN), host);
+      return await listenOn(port, host);
     } catch {
       // Taken: draw again.
     }
@@ -34,14 +60,17 @@ function close(server: Server): Promise<void> {
 
 /**
  * `count` distinct free ports. All sockets stay open until every port is picked, so the
- * kernel cannot hand out the same port twice; another process may still take one before
- * the caller binds it (rare enough for tests and first boots).
+ * kernel cannot hand out the same port twice; this process does not hand them out again
+ * soon (see above). A process outside our control may still take one before the caller
+ * binds it.
  */
 export async function freePorts(count: number, host = '127.0.0.1'): Promise<number[]> {
   const servers: Server[] = [];
   try {
     for (let i = 0; i < count; i++) servers.push(await listenOnFreePort(host));
-    return servers.map((s) => (s.address() as { port: number }).port);
+    const ports = servers.map((s) => (s.address() as { port: number }).port);
+    ports.forEach(remember);
+    return ports;
   } finally {
     await Promise.all(servers.map(close));
   }

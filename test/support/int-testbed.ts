@@ -8,9 +8,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { connect, headers, nanos, RetentionPolicy, StorageType } from 'nats';
 import { encodeEvent } from '@anvil/proto';
 import {
-  applyMigrations, connectEventBus, createServiceClient, dropDatabase, EVENT_TYPE_HEADER, startGrpcServer, streamName,
+  connectEventBus, createServiceClient, dropDatabase, EVENT_TYPE_HEADER, startGrpcServer, streamName,
   type EventBus, type GrpcServerOptions, type Logger, type RunningGrpcServer, type ServiceClient,
 } from '@anvil/kit';
+import { createMigratedDatabase } from './database-templates.js';
 import { withDatabase } from './isolation.js';
 
 export const PG_URL = process.env.ANVIL_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -27,10 +28,13 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** Creates the database `name` on the test server and applies the service's migrations. */
-export async function testDatabase(name: string, migrationsDir: string, log: Logger): Promise<TestDatabase> {
+/**
+ * Creates the database `name` on the test server with the service's migrations applied
+ * (cloned from a migrated template: database-templates.ts).
+ */
+export async function testDatabase(name: string, migrationsDir: string): Promise<TestDatabase> {
   const url = withDatabase(PG_URL, name);
-  await applyMigrations({ databaseUrl: url, migrationsDir, log });
+  await createMigratedDatabase(PG_URL, name, migrationsDir);
   return { url, drop: () => dropDatabase(url) };
 }
 

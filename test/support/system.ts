@@ -8,12 +8,14 @@
 //   ... new ApiClient(system.baseUrl) ...
 //   await system.shutdown();
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fetchHealth } from '../../cli/src/health.js';
 import { freePorts, isListening, waitUntil } from '../../cli/src/net.js';
-import { DEPLOYABLES, ProcessRunner, SERVICES, type DeployableName, type ProcessExit } from '../../cli/src/processes.js';
+import { DEPLOYABLES, ProcessRunner, REPO_ROOT, SERVICES, type DeployableName, type ProcessExit } from '../../cli/src/processes.js';
+import { serviceDatabaseUrl, type ServiceName } from '@anvil/kit';
+import { createMigratedDatabase } from './database-templates.js';
 import { deleteRunStreams, dropRunDatabases, newRunNames, withDatabase } from './isolation.js';
 
 export interface AdminAccount {
@@ -66,6 +68,20 @@ const INHERITED = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'TZ', 'AN
 
 function listenPort(address: string): number {
   return Number(address.slice(address.lastIndexOf(':') + 1));
+}
+
+/**
+ * Each service's database made already migrated, from a template (database-templates.ts),
+ * before the services start: they find their migrations applied. A root without a
+ * service's migrations (this harness's own tests run fakes) leaves that service to itself.
+ */
+async function premigrate(databaseRoot: string, root: string): Promise<void> {
+  await Promise.all(SERVICES.map(async (service) => {
+    const migrationsDir = join(root, 'services', service, 'prisma', 'migrations');
+    if (!(await access(migrationsDir).then(() => true, () => false))) return;
+    const database = new URL(serviceDatabaseUrl(databaseRoot, service as ServiceName)).pathname.slice(1);
+    await createMigratedDatabase(databaseRoot, database, migrationsDir);
+  }));
 }
 
 export async function bootSystem(options: BootOptions = {}): Promise<RunningSystem> {
@@ -146,6 +162,7 @@ export async function bootSystem(options: BootOptions = {}): Promise<RunningSyst
   }
 
   try {
+    await premigrate(env.ANVIL_DATABASE_URL, options.root ?? REPO_ROOT);
     // Services first so the gateway's first health checks find them starting, not absent.
     for (const name of SERVICES) runner.startDeployable(name, envOf(name), { root: options.root });
     runner.startDeployable('gateway', envOf('gateway'), { root: options.root });

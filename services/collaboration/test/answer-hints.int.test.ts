@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { ANSWERS_CHANNEL, createLogger } from '@anvil/kit';
+import { ANSWERS_CHANNEL } from '@anvil/kit';
 import { newRunId, testDatabase, type TestDatabase } from '../../../test/support/int-testbed.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
@@ -16,7 +16,7 @@ let writer: pg.Client;
 const heard: string[] = [];
 
 beforeAll(async () => {
-  database = await testDatabase(`anvil_answer_hints_${newRunId()}`, MIGRATIONS_DIR, createLogger('test'));
+  database = await testDatabase(`anvil_answer_hints_${newRunId()}`, MIGRATIONS_DIR);
   listener = new pg.Client({ connectionString: database.url });
   writer = new pg.Client({ connectionString: database.url });
   await Promise.all([listener.connect(), writer.connect()]);

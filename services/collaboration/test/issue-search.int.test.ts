@@ -4,7 +4,7 @@
 // name; "created", "assigned", "mentioned" and "review_requested" mean the caller.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { fileURLToPath } from 'node:url';
-import { createLogger, prismaAdapter, type Caller, type RepositoryScope } from '@anvil/kit';
+import { prismaAdapter, type Caller, type RepositoryScope } from '@anvil/kit';
 import { searchIssues, type SearchDeps, type SearchIssuesInput } from '../src/domain/issue-search.js';
 import { createIssue, type IssueDeps } from '../src/domain/issues.js';
 import { PrismaClient } from '../src/store/generated/client.js';
@@ -13,7 +13,6 @@ import { issueStore } from '../src/store/issues.js';
 import { newRunId, testDatabase, type TestDatabase } from '../../../test/support/int-testbed.js';
 
 process.env.ANVIL_LOG_LEVEL ??= 'silent';
-const log = createLogger('collaboration-test');
 const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 
 let database: TestDatabase;
@@ -46,7 +45,7 @@ const search = (repositoryIds: number[], extra: Partial<SearchIssuesInput> = {},
 const titles = (page: { items: Array<{ title: string }> }) => page.items.map((i) => i.title).sort();
 
 beforeAll(async () => {
-  database = await testDatabase(`anvil_collaboration_search_test_${newRunId()}`, MIGRATIONS_DIR, log);
+  database = await testDatabase(`anvil_collaboration_search_test_${newRunId()}`, MIGRATIONS_DIR);
   db = new PrismaClient({ adapter: prismaAdapter(database.url), log: [{ emit: 'event', level: 'query' }] });
   db.$on('query', (e) => statements.push(e.query));
   deps = { issues: issueStore(db), issueSearch: issueSearchStore(db) };

@@ -39,7 +39,7 @@ const list = (repositoryId: number, extra: Partial<Parameters<typeof listIssues>
 });
 
 beforeAll(async () => {
-  database = await testDatabase(`anvil_collaboration_issues_test_${newRunId()}`, MIGRATIONS_DIR, log);
+  database = await testDatabase(`anvil_collaboration_issues_test_${newRunId()}`, MIGRATIONS_DIR);
   db = new PrismaClient({ adapter: prismaAdapter(database.url), log: [{ emit: 'event', level: 'query' }] });
   db.$on('query', (e) => statements.push(e.query));
   deps = { issues: issueStore(db) };

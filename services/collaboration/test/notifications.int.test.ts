@@ -76,7 +76,7 @@ function startNotifications(wrap?: (handle: (e: Parameters<ReturnType<typeof not
 
 beforeAll(async () => {
   const run = newRunId();
-  database = await testDatabase(`anvil_collaboration_notifications_test_${run}`, MIGRATIONS_DIR, log);
+  database = await testDatabase(`anvil_collaboration_notifications_test_${run}`, MIGRATIONS_DIR);
   db = new PrismaClient({ adapter: prismaAdapter(database.url) });
   // A short duplicate window lets a test publish an event id again, as a redelivery would.
   events = await testEventBus('collaboration-notifications-test', `notify${run}`, log, { duplicateWindowMs: DUPLICATE_WINDOW_MS });

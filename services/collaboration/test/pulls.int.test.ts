@@ -4,7 +4,7 @@
 // stored git facts, and a merge is recorded once even when a push recorded it first.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { fileURLToPath } from 'node:url';
-import { createLogger, prismaAdapter } from '@anvil/kit';
+import { prismaAdapter } from '@anvil/kit';
 import { createIssue } from '../src/domain/issues.js';
 import { createPull, listPulls, markPullMerged, type PullDeps } from '../src/domain/pulls.js';
 import { PrismaClient } from '../src/store/generated/client.js';
@@ -14,7 +14,6 @@ import { newRunId, testDatabase, type TestDatabase } from '../../../test/support
 import { ada, adaScope } from './support/scope.js';
 
 process.env.ANVIL_LOG_LEVEL ??= 'silent';
-const log = createLogger('collaboration-test');
 const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 
 let database: TestDatabase;
@@ -30,7 +29,7 @@ const open = (repositoryId: number, headBranch: string, extra: Partial<Parameter
 });
 
 beforeAll(async () => {
-  database = await testDatabase(`anvil_collaboration_pulls_test_${newRunId()}`, MIGRATIONS_DIR, log);
+  database = await testDatabase(`anvil_collaboration_pulls_test_${newRunId()}`, MIGRATIONS_DIR);
   db = new PrismaClient({ adapter: prismaAdapter(database.url) });
   deps = { issues: issueStore(db), pulls: pullStore(db) };
 }, 60_000);

@@ -54,7 +54,7 @@ const entriesOf = async (issueId: number) => (await db.comment.findMany({ where:
 const kindOf = (promise: Promise<unknown>) => promise.then(() => 'ok', (err: { kind?: string }) => err.kind);
 
 beforeAll(async () => {
-  database = await testDatabase(`anvil_collaboration_times_test_${newRunId()}`, MIGRATIONS_DIR, log);
+  database = await testDatabase(`anvil_collaboration_times_test_${newRunId()}`, MIGRATIONS_DIR);
   db = new PrismaClient({ adapter: prismaAdapter(database.url), log: [{ emit: 'event', level: 'query' }] });
   db.$on('query', (e) => statements.push(e.query));
   deps = { issues: issueStore(db), trackedTimes: trackedTimeStore(db), stopwatches: stopwatchStore(db), timeTrackingEnabled: true };

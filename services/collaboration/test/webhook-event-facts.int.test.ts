@@ -6,7 +6,7 @@
 // a fork's parent as the gateway resolved them (the payload's repository shows them).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { fileURLToPath } from 'node:url';
-import { createLogger, prismaAdapter, type Caller } from '@anvil/kit';
+import { prismaAdapter, type Caller } from '@anvil/kit';
 import { decodeEvent } from '@anvil/proto';
 import { createComment } from '../src/domain/comments.js';
 import { editIssue } from '../src/domain/issues.js';
@@ -22,7 +22,6 @@ import { newRunId, testDatabase, type TestDatabase } from '../../../test/support
 import { ada, adaScope } from './support/scope.js';
 
 process.env.ANVIL_LOG_LEVEL ??= 'silent';
-const log = createLogger('collaboration-test');
 const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 
 let database: TestDatabase;
@@ -43,7 +42,7 @@ async function eventsOn(subject: string): Promise<Array<Record<string, any>>> {
 }
 
 beforeAll(async () => {
-  database = await testDatabase(`anvil_collaboration_hook_facts_test_${newRunId()}`, MIGRATIONS_DIR, log);
+  database = await testDatabase(`anvil_collaboration_hook_facts_test_${newRunId()}`, MIGRATIONS_DIR);
   db = new PrismaClient({ adapter: prismaAdapter(database.url) });
   deps = { issues: issueStore(db), pulls: pullStore(db), reviews: reviewStore(db), comments: commentStore(db) };
   for (const user of [ada, bob, carol]) {

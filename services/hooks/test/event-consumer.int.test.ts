@@ -76,7 +76,8 @@ describe('a replica killed mid-burst', () => {
       const repoId = 1;
       const hook = await hookFor(own, repoId);
       const child = fork(fileURLToPath(new URL('./support/consumer-process.mjs', import.meta.url)), [], {
-        env: { ...process.env, DATABASE_URL: own.databaseUrl, NATS_URL: process.env.ANVIL_TEST_NATS_URL ?? 'nats://127.0.0.1:4222', NAMESPACE: own.bus.namespace },
+        // The durable consumer is the child's: what it held comes back after 3 s, not 30.
+        env: { ...process.env, ANVIL_EVENTS_ACK_WAIT_MS: '3000', DATABASE_URL: own.databaseUrl, NATS_URL: process.env.ANVIL_TEST_NATS_URL ?? 'nats://127.0.0.1:4222', NAMESPACE: own.bus.namespace },
         stdio: 'ignore',
       });
       let ids: string[];

@@ -94,7 +94,7 @@ export async function hooksTestbed(name: string): Promise<HooksTestbed> {
   const runId = newRunId();
   const teardown = new Teardown();
   return teardown.guard(async () => {
-    const database = await testDatabase(`anvil_hooks_${name}_test_${runId}`, MIGRATIONS_DIR, log);
+    const database = await testDatabase(`anvil_hooks_${name}_test_${runId}`, MIGRATIONS_DIR);
     teardown.add(() => database.drop());
     const db = createDb(database.url);
     teardown.add(() => db.$disconnect());

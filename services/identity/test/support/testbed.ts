@@ -61,7 +61,7 @@ export async function identityTestbed(name: string): Promise<IdentityTestbed> {
   const runId = newRunId();
   const teardown = new Teardown();
   return teardown.guard(async () => {
-    const database = await testDatabase(`anvil_identity_${name}_test_${runId}`, MIGRATIONS_DIR, log);
+    const database = await testDatabase(`anvil_identity_${name}_test_${runId}`, MIGRATIONS_DIR);
     teardown.add(() => database.drop());
     const db = createDb(database.url);
     teardown.add(() => db.$disconnect());

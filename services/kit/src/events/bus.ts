@@ -19,6 +19,21 @@ export function eventsNamespace(env: Record<string, string | undefined> = proces
   return ns;
 }
 
+/**
+ * How long JetStream waits for a consumer to acknowledge an event before it hands the event
+ * to another puller (ANVIL_EVENTS_ACK_WAIT_MS, default 30 s): what a replica killed
+ * mid-event costs in delay. Consumers report work in progress more often than this
+ * (consumer.ts), so a slow handler is not redelivered meanwhile. Read when a durable
+ * consumer is first created; an existing one keeps its own.
+ */
+export function eventsAckWaitMs(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.ANVIL_EVENTS_ACK_WAIT_MS;
+  if (raw === undefined || raw === '') return 30_000;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 1_000) throw new Error(`ANVIL_EVENTS_ACK_WAIT_MS must be a whole number of milliseconds, at least 1000, got ${JSON.stringify(raw)}`);
+  return ms;
+}
+
 export function streamName(namespace: string): string {
   return namespace.toUpperCase().replace(/[^A-Z0-9]/g, '_');
 }

@@ -5,7 +5,7 @@
 import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type JsMsg } from 'nats';
 import type { Logger } from 'pino';
 import { decodeEvent } from '@anvil/proto';
-import type { EventBus } from './bus.js';
+import { eventsAckWaitMs, type EventBus } from './bus.js';
 import { EVENT_TYPE_HEADER } from './outbox.js';
 import type { SqlClient, TransactionalSqlClient } from './sql.js';
 import { inConsumerSpan } from '../telemetry/events.js';
@@ -75,12 +75,13 @@ export interface RunningConsumer {
 
 export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptions<Tx>): Promise<RunningConsumer> {
   const { bus, durable, log } = options;
+  const ackWaitMs = eventsAckWaitMs();
   const config = {
     durable_name: durable,
     filter_subject: bus.subject(options.filter),
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
-    ack_wait: nanos(30_000),
+    ack_wait: nanos(ackWaitMs),
     max_deliver: -1,
   };
   try {
@@ -109,8 +110,8 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
   /** The consumer's `prepare` for one event, telling JetStream the event is in hand meanwhile. */
   const prepareOf = async (m: JsMsg, event: ReceivedEvent): Promise<unknown> => {
     if (!options.prepare) return undefined;
-    // ack_wait is 30 s: a long preparation would otherwise be delivered again meanwhile.
-    const beat = setInterval(() => m.working(), 10_000);
+    // A preparation longer than the ack wait would otherwise be delivered again meanwhile.
+    const beat = setInterval(() => m.working(), ackWaitMs / 3);
     try {
       return await options.prepare(event);
     } finally {

@@ -67,7 +67,7 @@ async function metric(name: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  const database = await testDatabase(`anvil_kit_outbox_test_${newRunId()}`, MIGRATIONS, log);
+  const database = await testDatabase(`anvil_kit_outbox_test_${newRunId()}`, MIGRATIONS);
   teardown.add(() => database.drop());
   db = createDb(database.url);
   teardown.add(() => db.$disconnect());

@@ -62,7 +62,7 @@ export async function repositoryTestbed(name: string): Promise<RepositoryTestbed
   return teardown.guard(async () => {
     const dir = await mkdtemp(join(tmpdir(), `anvil-${name}-int-`));
     teardown.add(() => rm(dir, { recursive: true, force: true }));
-    const database = await testDatabase(`anvil_repository_${name}_test_${runId}`, MIGRATIONS_DIR, log);
+    const database = await testDatabase(`anvil_repository_${name}_test_${runId}`, MIGRATIONS_DIR);
     teardown.add(() => database.drop());
     const db = createDb(database.url);
     teardown.add(() => db.$disconnect());
