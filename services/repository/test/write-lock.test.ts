@@ -4,6 +4,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { DomainError } from '@anvil/kit';
 import { RepositoryWriteLock } from '../src/domain/write-lock.js';
+import { settleRefs } from '../src/domain/write-turn.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -44,5 +45,22 @@ describe('the repository write lock', () => {
     expect((err as DomainError).kind).toBe('unavailable');
     await third;
     expect(ran).toEqual(['first', 'third']);
+  });
+
+  it('writes the refs table before a writer publishes its move, and not again at the turn end', async () => {
+    const log: string[] = [];
+    const lock = new RepositoryWriteLock({ afterTurn: async (owner, name) => void log.push(`refs of ${owner}/${name} written`) });
+    await lock.run('ada', 'site', async () => {
+      log.push('branch moved');
+      await settleRefs();
+      log.push('push event committed');
+    });
+    await lock.run('ada', 'site', async () => void log.push('tag created, nothing published'));
+    expect(log).toEqual([
+      'branch moved', 'refs of ada/site written', 'push event committed',
+      'tag created, nothing published', 'refs of ada/site written',
+    ]);
+    await settleRefs(); // outside any turn: nothing to write
+    expect(log).toHaveLength(5);
   });
 });

@@ -11,6 +11,7 @@ import type { RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 import type { CommitInfo, CommitSummary } from './push.js';
 import { refuseMirrorWrites } from './repository.js';
+import { settleRefs } from './write-turn.js';
 
 
 /** A branch and its head commit, as git lists it. */
@@ -141,6 +142,7 @@ export async function publishRefMove(deps: BranchDeps, access: RepositoryAccess,
   const { commits, total } = after !== zero && before !== zero && deps.git.commitsBetween
     ? await deps.git.commitsBetween(repo.owner_login, repo.name, after, [before])
     : { commits: [], total: 0 };
+  await settleRefs();
   await deps.store.transaction(async (tx) => {
     const repository = repo.empty && after !== zero ? await tx.update(repo.id, { empty: false }) : repo;
     if (before === zero) await tx.publish({ kind: 'branch.created', repository, name: branch, ref, sha: after, pusher });
@@ -229,6 +231,7 @@ export async function renameBranch(deps: BranchDeps, access: RepositoryAccess, b
   } catch {
     throw new DomainError('conflict', 'the branch was updated meanwhile', 'branch_out_of_date');
   }
+  await settleRefs();
   await deps.store.transaction(async (tx) => {
     const repository = branch === repo.default_branch ? await tx.update(repo.id, { default_branch: newName }) : repo;
     const pusher = { id: caller.userId, login: caller.login };

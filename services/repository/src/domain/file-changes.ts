@@ -14,6 +14,7 @@ import type { RepositoryAccess } from './repositories.js';
 import type { TreeEntry } from './git-objects.js';
 import type { IndexChange, Signature } from './commit-writing.js';
 import { refuseMirrorWrites } from './repository.js';
+import { settleRefs } from './write-turn.js';
 
 export type FileOperationKind = 'create' | 'update' | 'upload' | 'rename' | 'delete';
 
@@ -329,6 +330,7 @@ async function publishWrite(deps: ContentDeps, access: RepositoryAccess, caller:
   };
   const pusher = { id: caller.userId, login: caller.login };
   const becomesDefault = repo.empty && write.branch !== repo.default_branch;
+  await settleRefs();
   await deps.store.transaction(async (tx) => {
     // The first commit makes the repository non-empty, on the branch it landed on (as a first push does).
     const repository = repo.empty ? await tx.update(repo.id, { empty: false, default_branch: write.branch }) : repo;

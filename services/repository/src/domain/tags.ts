@@ -8,6 +8,7 @@ import type { RawCommit } from './commits.js';
 import type { RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 import { refuseMirrorWrites } from './repository.js';
+import { settleRefs } from './write-turn.js';
 
 /** A tag as git holds it. */
 export interface GitTag {
@@ -117,6 +118,7 @@ export async function createTag(deps: TagDeps, access: RepositoryAccess, input: 
   }
   const created = await deps.tags.findTag(gitDir, input.tagName);
   if (!created) throw tagNotFound(input.tagName);
+  await settleRefs();
   await deps.store.transaction((tx) => tx.publish(tagEvent(access, created, caller, 'tag.created')));
   return { tag: created, repository: nameOf(access) };
 }
@@ -127,6 +129,7 @@ export async function deleteTag(deps: TagDeps, access: RepositoryAccess, tag: st
   if (!found) throw tagNotFound(tag);
   // Deleting only what we read: a tag moved meanwhile is left alone (and reported missing).
   if (!(await deps.tags.deleteTag(gitDir, found.name, found.id))) throw tagNotFound(tag);
+  await settleRefs();
   await deps.store.transaction((tx) => tx.publish(tagEvent(access, found, caller, 'tag.deleted')));
 }
 

@@ -22,7 +22,9 @@ export function inWriteTurn(owner: string, name: string): boolean {
 
 // `afterTurn` runs at the end of every turn that ran, before the next writer's: the refs
 // table is rewritten from git there (git/ref-index.ts), so it moves with every ref change of
-// a push or an API write. Its failure is reported, not thrown: the write itself landed.
+// a push or an API write. A writer that publishes events about its move runs it earlier,
+// before those events commit (settleRefs in write-turn.ts); the turn's end then has nothing
+// left to write. Its failure is reported, not thrown: the write itself landed.
 
 export interface WriteTurnHooks {
   afterTurn?(owner: string, name: string): Promise<void>;
@@ -44,10 +46,16 @@ export class RepositoryWriteLock {
     await previous;
     try {
       if (signal?.aborted) throw new DomainError('unavailable', 'the caller stopped waiting before its turn to write', 'abandoned');
+      let settled = false;
+      const syncRefs = () => this.hooks.afterTurn?.(owner, name).catch((err) => this.hooks.onAfterTurnError?.(err, key));
+      const settle = async () => {
+        settled = true;
+        await syncRefs();
+      };
       try {
-        return await runAsWriter(key, work);
+        return await runAsWriter(key, work, settle);
       } finally {
-        await this.hooks.afterTurn?.(owner, name).catch((err) => this.hooks.onAfterTurnError?.(err, key));
+        if (!settled) await syncRefs();
       }
     } finally {
       release();

@@ -4,14 +4,30 @@
 // (git/process-slots.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-const writer = new AsyncLocalStorage<string>();
+interface Turn {
+  /** owner/name, lower-cased. */
+  repository: string;
+  settleRefs(): Promise<void>;
+}
+
+const turn = new AsyncLocalStorage<Turn>();
 
 /** Runs `work` as the writer of `repository` (owner/name, lower-cased). */
-export function runAsWriter<T>(repository: string, work: () => Promise<T>): Promise<T> {
-  return writer.run(repository, work);
+export function runAsWriter<T>(repository: string, work: () => Promise<T>, settle: () => Promise<void> = async () => {}): Promise<T> {
+  return turn.run({ repository, settleRefs: settle }, work);
 }
 
 /** The repository whose write turn the current code runs in, if any. */
 export function currentWriter(): string | undefined {
-  return writer.getStore();
+  return turn.getStore()?.repository;
+}
+
+/**
+ * Brings the repository's refs table up to what the turn moved in git, now instead of at the
+ * turn's end. A writer calls it after its last ref move and before it commits the events
+ * that tell of the move (push, branch.*, tag.*): a subscriber that reads branches on such an
+ * event then finds the new head, never the old one. Outside a write turn it does nothing.
+ */
+export function settleRefs(): Promise<void> {
+  return turn.getStore()?.settleRefs() ?? Promise.resolve();
 }

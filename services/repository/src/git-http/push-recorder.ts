@@ -15,6 +15,7 @@ import type { Repository } from '../domain/repository.js';
 import type { RepositoryEvent } from '../domain/store.js';
 import { commitsBetween, type RefMap } from '../git/refs.js';
 import { setHead } from '../git/storage.js';
+import { settleRefs } from '../domain/write-turn.js';
 
 const MAX_COMMITS_PER_PUSH = 100;
 
@@ -50,6 +51,7 @@ export async function recordPush(ctx: PushContext, before: RefMap, after: RefMap
   const hasBranches = [...after.keys()].some((r) => r.startsWith('refs/heads/'));
   const defaultBranch = defaultBranchAfterPush(repo.default_branch, after);
   const size = await ctx.sizeOf();
+  await settleRefs();
   await ctx.deps.store.transaction(async (tx) => {
     const updated: Repository = await tx.update(repo.id, { empty: !hasBranches, default_branch: defaultBranch, size });
     for (const push of pushes) {
