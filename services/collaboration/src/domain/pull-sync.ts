@@ -36,11 +36,13 @@ export type PushOutcome =
  * refs/pull/<index>/head, which the caller brought up to date (fetchForkHead) when the fork
  * was pushed; its base never has the fork's branch.
  */
-export async function outcomeOfPush(git: PullGitReader, repo: RepositoryName, pull: { index: number; baseBranch: string; headBranch: string; fromFork?: boolean }): Promise<PushOutcome> {
+export async function outcomeOfPush(git: PullGitReader, repo: RepositoryName, pull: { index: number; baseBranch: string; headBranch: string; headSha?: string; fromFork?: boolean }): Promise<PushOutcome> {
   const pullRef = `refs/pull/${pull.index}/head`;
   const facts = await git.compare(repo, pull.baseBranch, pull.fromFork ? pullRef : `refs/heads/${pull.headBranch}`);
   if (!facts) return { kind: 'unchanged' };
-  if (!pull.fromFork) await git.keepHead(repo, pull.index, facts.headSha);
+  // refs/pull/<index>/head moved with the stored head (this is where it moves): a push to the
+  // base leaves it where it is, sparing a ref write per open pull of a busy base.
+  if (!pull.fromFork && facts.headSha !== pull.headSha) await git.keepHead(repo, pull.index, facts.headSha);
   if (facts.ahead === 0) return { kind: 'merged', headSha: facts.headSha, mergeCommitSha: facts.baseSha };
   return { kind: 'synchronized', facts };
 }

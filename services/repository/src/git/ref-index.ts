@@ -132,8 +132,8 @@ export function commitRow(ref: string, sha: string, raw: Buffer): GitRefRow | un
   return headRow(ref, { sha, message: text.slice(end + 2), author: people.author, committer: people.committer });
 }
 
-/** What a write turn told the index it moved (noteMove, noteCommitMove, noteRemoval). */
-type Moved = { row: GitRefRow } | { removed: string } | 'full';
+/** What a write turn told the index it moved (noteMove, noteMoves): a row, a removed row, a ref without a row, or anything (full rewrite). */
+type Moved = { row: GitRefRow } | { removed: string } | 'no-row' | 'full';
 
 export class RefIndex {
   private readonly pending = new Set<string>();
@@ -154,14 +154,18 @@ export class RefIndex {
   }
 
   /**
-   * Tells of refs this write turn moved (a merge's base, a deleted head branch): each new
-   * value is read from its commit object (the cat-file cache, no process). Refs outside
-   * refs/heads/ and refs/tags/ have no rows; anything not a plain commit asks for the full
-   * rewrite at the turn's end.
+   * Tells of refs this write turn moved (a merge's base, a deleted head branch, a pull's
+   * refs/pull/<index>/head): each new value is read from its commit object (the cat-file
+   * cache, no process). Refs outside refs/heads/ and refs/tags/ have no rows: a turn that
+   * moved only those writes nothing. Anything not a plain commit asks for the full rewrite at
+   * the turn's end.
    */
   async noteMoves(gitDir: string, moves: ReadonlyArray<{ ref: string; newSha: string }>): Promise<void> {
     for (const { ref, newSha } of moves) {
-      if (!ref.startsWith(HEADS) && !ref.startsWith(TAGS)) continue;
+      if (!ref.startsWith(HEADS) && !ref.startsWith(TAGS)) {
+        this.note(gitDir, 'no-row');
+        continue;
+      }
       if (/^0+$/.test(newSha)) {
         this.note(gitDir, { removed: ref });
         continue;
@@ -208,6 +212,7 @@ export class RefIndex {
   private async writeMoves(owner: string, name: string, moved: Moved[]): Promise<boolean> {
     if (moved.includes('full')) return false;
     for (const m of moved) {
+      if (m === 'no-row') continue;
       const written = m === 'full' ? false : 'row' in m ? await this.rows.upsert(owner, name, m.row) : await this.rows.remove(owner, name, m.removed);
       if (!written) return false;
     }
