@@ -171,13 +171,14 @@ export class ProcessRunner {
 
   /**
    * Starts `node <dir>/dist/main.js` for a deployable, with `env`, the deployable's malloc
-   * settings (deployableEnv) and V8 flags (deployableNodeFlags). It runs in our working directory so relative paths in
-   * its env (ANVIL_CONFIG) mean what they mean to us.
+   * settings (deployableEnv) and V8 flags (deployableNodeFlags, then `nodeFlags`). It runs in
+   * our working directory so relative paths in its env (ANVIL_CONFIG) mean what they mean to us.
    */
-  startDeployable(name: DeployableName, env: NodeJS.ProcessEnv, options: { root?: string; cwd?: string } = {}): void {
+  startDeployable(name: DeployableName, env: NodeJS.ProcessEnv, options: { root?: string; cwd?: string; nodeFlags?: readonly string[] } = {}): void {
     const entry = deployableEntry(name, options.root);
     if (!existsSync(entry)) throw new Error(`${entry} does not exist: run \`pnpm build\` first`);
-    this.start({ name, command: process.execPath, args: [...deployableNodeFlags(name), entry], env: deployableEnv(name, env), cwd: options.cwd ?? process.cwd() });
+    const args = [...deployableNodeFlags(name), ...(options.nodeFlags ?? []), entry];
+    this.start({ name, command: process.execPath, args, env: deployableEnv(name, env), cwd: options.cwd ?? process.cwd() });
   }
 
   /** Prints a line of our own under `name`, aligned and colored like the children's. */

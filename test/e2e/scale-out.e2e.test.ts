@@ -22,6 +22,7 @@ import { waitUntil } from '../../cli/src/net.js';
 import { accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
 import { bootE2e, type E2e } from '../support/e2e.js';
+import { TEST_NODE_FLAGS } from '../support/system.js';
 import { freePorts, isListening } from '../support/free-port.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 
@@ -30,7 +31,7 @@ jest.setTimeout(600_000);
 const STATELESS = ['identity', 'collaboration', 'hooks'] as const;
 type Stateless = (typeof STATELESS)[number];
 const WORKERS = 6;
-const UNITS = 36;
+const UNITS = 24;
 
 interface Replica {
   name: string;
@@ -95,7 +96,7 @@ beforeAll(async () => {
 
   // The second replicas: the same build and environment, their own listen and metrics ports.
   const start = (name: DeployableName, env: Record<string, string>, metricsPort: number) => {
-    const child = spawn(process.execPath, [...deployableNodeFlags(name), deployableEntry(name)], {
+    const child = spawn(process.execPath, [...deployableNodeFlags(name), ...TEST_NODE_FLAGS, deployableEntry(name)], {
       env: { ...e2e.system.env, ...env, ANVIL_METRICS_ADDR: `127.0.0.1:${metricsPort}` },
       stdio: ['ignore', 'ignore', 'pipe'],
     });

@@ -62,6 +62,15 @@ export interface RunningSystem {
   shutdown(): Promise<void>;
 }
 
+/**
+ * V8 flags of the booted deployables beyond their own: no optimizing compiler. A test's
+ * processes live seconds, and at boot TurboFan compiled code that was never used long
+ * enough to pay back: without it a boot costs about a quarter less CPU (7.3 → 5.7 s for
+ * the five processes on the 2-core machine), which is most of what a run of the suite does.
+ * What the code does is the same in every tier.
+ */
+export const TEST_NODE_FLAGS = ['--no-opt'];
+
 // Only what a process needs from the outer world: the developer's own ANVIL_* variables
 // must not leak into a run, nor jest's NODE_OPTIONS.
 const INHERITED = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'TZ', 'ANVIL_LOG_LEVEL'];
@@ -164,8 +173,8 @@ export async function bootSystem(options: BootOptions = {}): Promise<RunningSyst
   try {
     await premigrate(env.ANVIL_DATABASE_URL, options.root ?? REPO_ROOT);
     // Services first so the gateway's first health checks find them starting, not absent.
-    for (const name of SERVICES) runner.startDeployable(name, envOf(name), { root: options.root });
-    runner.startDeployable('gateway', envOf('gateway'), { root: options.root });
+    for (const name of SERVICES) runner.startDeployable(name, envOf(name), { root: options.root, nodeFlags: TEST_NODE_FLAGS });
+    runner.startDeployable('gateway', envOf('gateway'), { root: options.root, nodeFlags: TEST_NODE_FLAGS });
     await waitHealthy(options.bootTimeoutMs ?? 120_000);
   } catch (err) {
     const message = report(`the system did not boot: ${(err as Error).message}`);
@@ -185,7 +194,7 @@ export async function bootSystem(options: BootOptions = {}): Promise<RunningSyst
       await runner.kill(name, 'SIGKILL');
     },
     start: async (name) => {
-      runner.startDeployable(name, envOf(name), { root: options.root });
+      runner.startDeployable(name, envOf(name), { root: options.root, nodeFlags: TEST_NODE_FLAGS });
       const abort = () => (runner.isRunning(name) ? undefined : `${name} exited`);
       try {
         // A service listens only once migrated and ready to serve; the gateway once routed.
