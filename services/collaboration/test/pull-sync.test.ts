@@ -1,6 +1,6 @@
 // What a push means for one open pull (domain/pull-sync.ts), against a fake of the
 // repository service's answers: the pull's own ref follows its head, and only its head.
-import { outcomeOfPush, type PullGitReader } from '../src/domain/pull-sync.js';
+import { outcomeOfPush, sharingCompares, type PullGitReader } from '../src/domain/pull-sync.js';
 
 const repo = { owner: 'ada', name: 'site' };
 
@@ -35,5 +35,16 @@ describe('a push seen by an open pull', () => {
     const { git } = fakeGit({ headSha: head, ahead: 0, baseSha: 'c'.repeat(40) });
     expect(await outcomeOfPush(git, repo, { index: 7, baseBranch: 'main', headBranch: 'topic', headSha: head }))
       .toEqual({ kind: 'merged', headSha: head, mergeCommitSha: 'c'.repeat(40) });
+  });
+
+  it('asks the repository service once for pulls of one push that share base and head', async () => {
+    const head = 'a'.repeat(40);
+    const { git } = fakeGit({ headSha: head, ahead: 1, baseSha: 'c'.repeat(40) });
+    let compares = 0;
+    const counted: PullGitReader = { ...git, compare: (...args) => (compares++, git.compare(...args)) };
+    const reader = sharingCompares(counted);
+    for (const index of [1, 2, 3]) await outcomeOfPush(reader, repo, { index, baseBranch: 'main', headBranch: 'topic', headSha: head });
+    await outcomeOfPush(reader, repo, { index: 4, baseBranch: 'main', headBranch: 'other', headSha: head });
+    expect(compares).toBe(2);
   });
 });

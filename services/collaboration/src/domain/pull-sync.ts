@@ -26,6 +26,28 @@ export interface PullGitReader<Base = unknown> {
   fetchForkHead(baseRepositoryId: number, headRepositoryId: number, headBranch: string, index: number): Promise<{ base: Base } | undefined>;
 }
 
+/**
+ * `git` with each distinct compare asked once: open pulls of one push that share their base
+ * and head (their facts are the same) cost one compare between them. Meant to live for one
+ * event's preparation, whose answers are all as of that push.
+ */
+export function sharingCompares<Base>(git: PullGitReader<Base>): PullGitReader<Base> {
+  const asked = new Map<string, ReturnType<PullGitReader['compare']>>();
+  return {
+    ...git,
+    compare(repo, baseBranch, head) {
+      const key = `${repo.owner}/${repo.name}\0${baseBranch}\0${head}`;
+      let answer = asked.get(key);
+      if (!answer) {
+        answer = git.compare(repo, baseBranch, head);
+        asked.set(key, answer);
+        answer.catch(() => asked.delete(key));
+      }
+      return answer;
+    },
+  };
+}
+
 export type PushOutcome =
   | { kind: 'unchanged' }
   | { kind: 'synchronized'; facts: PullGitFacts }

@@ -4,7 +4,7 @@
 import type { ConsumerOptions, Logger, ReceivedEvent, RepositoryScope } from '@anvil/kit';
 import type { identity, repository } from '@anvil/proto';
 import type { ChangeContext } from '../domain/issue-store.js';
-import { outcomeOfPush, type PullGitReader, type PushOutcome } from '../domain/pull-sync.js';
+import { outcomeOfPush, sharingCompares, type PullGitReader, type PushOutcome } from '../domain/pull-sync.js';
 import type { CollaborationTx } from '../store/db.js';
 import { openPullsOnBranch, storeFacts, storeManualMerge, type OpenPull } from '../store/pull-sync.js';
 import { forgetBranchHead, rememberBranchHead } from '../store/pulls.js';
@@ -69,6 +69,7 @@ export function pushConsumer(log: Logger, db: CollaborationTx, git: () => PullGi
       if (!pushed || /^0+$/.test(pushed.push.after)) return [];
       const { repo, branch } = pushed;
       const prepared: PreparedPull[] = [];
+      const reader = sharingCompares(git());
       for (const pull of await openPullsOnBranch(db, Number(repo.id), branch, { lock: false })) {
         const fromFork = pull.headRepoId !== pull.repositoryId;
         let base: repository.Repository = repo;
@@ -78,7 +79,7 @@ export function pushConsumer(log: Logger, db: CollaborationTx, git: () => PullGi
           if (!fetched) continue;
           base = fetched.base;
         }
-        prepared.push({ pull, base, outcome: await outcomeOfPush(git(), { owner: base.owner_login, name: base.name }, { ...pull, fromFork }) });
+        prepared.push({ pull, base, outcome: await outcomeOfPush(reader, { owner: base.owner_login, name: base.name }, { ...pull, fromFork }) });
       }
       return prepared;
     },
