@@ -195,6 +195,21 @@ describe('asking for reviews', () => {
     expect((await poster.client.post(`${base}/pulls/${pull.body.number}/requested_reviewers`, { reviewers: [reviewer.username] })).status).toBe(201);
     expect((await poster.client.delete(`${base}/pulls/${pull.body.number}/requested_reviewers`, { reviewers: [reviewer.username] })).status).toBe(204);
   });
+
+  it('lets a collaborator who may only read ask for and withdraw reviews, as Gitea does', async () => {
+    const { owner, reviewer, base } = await pullWithReviewer();
+    const reader = await e2e.newWriter({ scopes: SCOPES });
+    expect((await owner.client.put(`${base}/collaborators/${reader.username}`, { permission: 'read' })).status).toBe(204);
+    const asked = await reader.client.post(`${base}/pulls/1/requested_reviewers`, { reviewers: [reviewer.username] });
+    expect(asked.status).toBe(201);
+    expect(asked.body).toEqual([expect.objectContaining({ state: 'REQUEST_REVIEW', user: expect.objectContaining({ login: reviewer.username }) })]);
+    expect((await reader.client.delete(`${base}/pulls/1/requested_reviewers`, { reviewers: [reviewer.username] })).status).toBe(204);
+    // Reading the repository is not enough without the collaborator grant.
+    expect((await owner.client.delete(`${base}/collaborators/${reader.username}`)).status).toBe(204);
+    const refused = await reader.client.post(`${base}/pulls/1/requested_reviewers`, { reviewers: [reviewer.username] });
+    expect(refused.status).toBe(422);
+    expect(refused.body.message).toMatch(/^Doer can't choose reviewer/);
+  });
 });
 
 describe('asking teams to review', () => {

@@ -1,7 +1,7 @@
 // The permission matrix for organization-owned repositories: who gets what through org
 // ownership, teams and org visibility (Gitea's GetUserRepoPermission).
 import { describe, expect, it } from '@jest/globals';
-import { canCreateOrgRepository, orgFactsOf, teamMode, type MemberTeam } from '../src/domain/org-access.js';
+import { canCreateOrgRepository, orgFactsOf, reachesPullRequests, teamMode, type MemberTeam } from '../src/domain/org-access.js';
 import { permissionFlags, permissionOf, type AccessMode } from '../src/domain/permission.js';
 
 const ORG = 100;
@@ -91,5 +91,19 @@ describe('who may create repositories in an organization', () => {
     expect(canCreateOrgRepository([team({ canCreateOrgRepo: true })], ORG)).toBe(true);
     expect(canCreateOrgRepository([team()], ORG)).toBe(false);
     expect(canCreateOrgRepository([], ORG)).toBe(false);
+  });
+});
+
+describe('who may ask for reviews through a team (Gitea\'s CanDoerChangeReviewRequests)', () => {
+  it('is a member of a team that has the repository and reads its pull requests, whatever else it may do', () => {
+    expect(reachesPullRequests([team({ permission: 'read' })], ORG, REPO)).toBe(true);
+    expect(reachesPullRequests([team({ permission: 'none', unitsMap: { 'repo.pulls': 'read', 'repo.code': 'none' } })], ORG, REPO)).toBe(true);
+  });
+
+  it('is not a member whose team lacks the repository, reads no pull requests, or belongs to another organization', () => {
+    expect(reachesPullRequests([team({ repositoryIds: [OTHER_REPO] })], ORG, REPO)).toBe(false);
+    expect(reachesPullRequests([team({ permission: 'none', unitsMap: { 'repo.code': 'write' } })], ORG, REPO)).toBe(false);
+    expect(reachesPullRequests([team({ orgId: ORG + 1 })], ORG, REPO)).toBe(false);
+    expect(reachesPullRequests([], ORG, REPO)).toBe(false);
   });
 });

@@ -53,12 +53,12 @@ export function requireReviewDismisser(repository: ScopedRepository): void {
 
 /**
  * Asking for or withdrawing reviews (Gitea's IsValidReviewRequest and
- * CanDoerChangeReviewRequests): the pull's poster or a writer; a reviewer may also withdraw
- * their own request. Gitea also lets collaborators and organization team members who may only
- * read; Anvil's resolution carries the permission, not how it was granted, so they are
- * refused. Gitea answers a refusal 422 with this message.
+ * CanDoerChangeReviewRequests): the pull's poster, a writer, a collaborator or a member of an
+ * organization team that reaches the pull requests even with read access only (the
+ * resolution's `collaborator`); a reviewer may also withdraw their own request. Gitea
+ * answers a refusal 422 with this message.
  */
 export function requireReviewRequester(repository: ScopedRepository, caller: Caller, issue: { posterId: number }, change: 'choose' | 'remove', ownRequestOnly = false): void {
-  if (isWriter(repository) || issue.posterId === caller.userId || (change === 'remove' && ownRequestOnly)) return;
+  if (isWriter(repository) || repository.scope?.collaborator || issue.posterId === caller.userId || (change === 'remove' && ownRequestOnly)) return;
   throw invalid(`Doer can't ${change} reviewer [user_id: ${caller.userId}, repo_id: ${repository.id}]`, 'review_request_denied');
 }

@@ -117,7 +117,7 @@ export function forkPayload(event: pb.RepositoryForked, rootUrl: string) {
     forkee: payloadRepository(parentFacts, event.parent_permission || 'read', rootUrl),
     repository: payloadRepository({
       repository: event.repository, repository_owner: event.repository_owner,
-      repository_parent: { repository: event.parent, owner: event.parent_owner, permission: '', parent: null },
+      repository_parent: { repository: event.parent, owner: event.parent_owner, permission: '', parent: null, collaborator: false },
     }, event.permission || 'owner', rootUrl),
     sender: payloadUser(senderOf(event.sender, event.actor ?? { id: Number(event.actor_id), login: '' }), rootUrl),
   };

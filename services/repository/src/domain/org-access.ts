@@ -44,6 +44,15 @@ export function hasRepository(team: Pick<MemberTeam, 'includesAllRepositories' |
   return team.includesAllRepositories || team.repositoryIds.includes(repositoryId);
 }
 
+/**
+ * Gitea's GetTeamsWithAccessToAnyRepoUnit(read, pulls) as CanDoerChangeReviewRequests asks
+ * it: one of the user's teams of `orgId` has the repository and reads its pull requests.
+ */
+export function reachesPullRequests(teams: MemberTeam[], orgId: number, repositoryId: number): boolean {
+  const pullsMode = (t: MemberTeam) => (toAccessMode(t.permission) !== 'none' ? toAccessMode(t.permission) : toAccessMode(t.unitsMap?.['repo.pulls'] ?? 'none'));
+  return teams.some((t) => t.orgId === orgId && hasRepository(t, repositoryId) && atLeast(pullsMode(t), 'read'));
+}
+
 /** Org owners are the members of a team with owner permission (the Owners team). */
 export function isOrgOwner(teams: MemberTeam[], orgId: number): boolean {
   return teams.some((t) => t.orgId === orgId && t.permission === 'owner');

@@ -1,7 +1,7 @@
 // Repository use cases: create, resolve with the caller's permission, edit, delete, search.
 // Git storage is reached through the GitStorage port so these rules stay testable.
 import { DomainError, alreadyExists, forbidden, invalid, notFound, type Caller } from '@anvil/kit';
-import { canCreateOrgRepository, orgFactsOf, type MemberTeam } from './org-access.js';
+import { canCreateOrgRepository, orgFactsOf, reachesPullRequests, type MemberTeam } from './org-access.js';
 import type { Owner } from './owner.js';
 import { isPublicOnly, permissionOf, type AccessMode } from './permission.js';
 import { internalTrackerOf, type InternalTracker } from './internal-tracker.js';
@@ -54,6 +54,8 @@ export interface RepositoryAccess {
   permission: AccessMode;
   /** A fork's parent, when loaded (forks.ts withParents); null when it is no fork. */
   parent?: RepositoryWithOwner | null;
+  /** Collaborator or in a team reaching its pull requests (ResolveRepository only; see the .proto). */
+  collaborator?: boolean;
 }
 
 export interface RepositoryDeps {
@@ -111,7 +113,8 @@ export async function resolveRepository(store: RepositoryStore, ownerLogin: stri
     }
     throw repoNotFound();
   }
-  return { repository: found.repository, owner: found.owner, permission };
+  const collaborator = Boolean(found.collaboration) || reachesPullRequests(found.teams, found.owner.id, found.repository.id);
+  return { repository: found.repository, owner: found.owner, permission, collaborator };
 }
 
 export async function getRepositoryById(store: RepositoryStore, id: number, caller: Caller): Promise<RepositoryAccess> {

@@ -30,7 +30,7 @@ export function accessReply(access: RepositoryAccess): repository.RepositoryAcce
   const parent = access.parent
     ? { repository: repositoryMessage(access.parent.repository), permission: access.permission, owner: ownerUserMessage(access.parent.owner) }
     : null;
-  return { repository: repositoryMessage(access.repository), permission: access.permission, owner: ownerUserMessage(access.owner), parent };
+  return { repository: repositoryMessage(access.repository), permission: access.permission, owner: ownerUserMessage(access.owner), parent, collaborator: access.collaborator ?? false };
 }
 
 /** The reply of one repository, its parent loaded when it is a fork. */
