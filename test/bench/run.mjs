@@ -23,7 +23,7 @@ import autocannon from 'autocannon';
 import { connect } from 'nats';
 import pg from 'pg';
 import { freePorts, waitUntil } from '../../cli/dist/net.js';
-import { signPayload } from '../../services/kit/dist/index.js';
+import { signPayload, streamName } from '../../services/kit/dist/index.js';
 import { startCpuMeter, processTree, pidsMatching } from './cpu-time.mjs';
 import { benchClone, buildCloneRepository } from './git-clone.mjs';
 import { benchMigrate } from './migrate.mjs';
@@ -404,7 +404,7 @@ async function eventsCaughtUp(natsUrl, ns) {
   const nc = await connect({ servers: natsUrl });
   try {
     const jsm = await nc.jetstreamManager();
-    const stream = ns.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+    const stream = streamName(ns);
     const deadline = Date.now() + 300_000;
     // Twice in a row: an event still in an outbox reaches the stream a moment later.
     for (let idleChecks = 0; ;) {

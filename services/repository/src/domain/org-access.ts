@@ -40,6 +40,12 @@ export function teamMode(team: Pick<MemberTeam, 'permission' | 'unitsMap'>): Acc
   return atLeast(mode, 'admin') ? 'owner' : mode;
 }
 
+/** A team's access to one unit (`repo.pulls`): its overall permission, else that unit's own. */
+function unitMode(team: Pick<MemberTeam, 'permission' | 'unitsMap'>, unit: string): AccessMode {
+  const overall = toAccessMode(team.permission);
+  return overall !== 'none' ? overall : toAccessMode(team.unitsMap?.[unit] ?? 'none');
+}
+
 export function hasRepository(team: Pick<MemberTeam, 'includesAllRepositories' | 'repositoryIds'>, repositoryId: number): boolean {
   return team.includesAllRepositories || team.repositoryIds.includes(repositoryId);
 }
@@ -49,8 +55,7 @@ export function hasRepository(team: Pick<MemberTeam, 'includesAllRepositories' |
  * it: one of the user's teams of `orgId` has the repository and reads its pull requests.
  */
 export function reachesPullRequests(teams: MemberTeam[], orgId: number, repositoryId: number): boolean {
-  const pullsMode = (t: MemberTeam) => (toAccessMode(t.permission) !== 'none' ? toAccessMode(t.permission) : toAccessMode(t.unitsMap?.['repo.pulls'] ?? 'none'));
-  return teams.some((t) => t.orgId === orgId && hasRepository(t, repositoryId) && atLeast(pullsMode(t), 'read'));
+  return teams.some((t) => t.orgId === orgId && hasRepository(t, repositoryId) && atLeast(unitMode(t, 'repo.pulls'), 'read'));
 }
 
 /** Org owners are the members of a team with owner permission (the Owners team). */

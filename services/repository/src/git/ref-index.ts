@@ -212,8 +212,8 @@ export class RefIndex {
   private async writeMoves(owner: string, name: string, moved: Moved[]): Promise<boolean> {
     if (moved.includes('full')) return false;
     for (const m of moved) {
-      if (m === 'no-row') continue;
-      const written = m === 'full' ? false : 'row' in m ? await this.rows.upsert(owner, name, m.row) : await this.rows.remove(owner, name, m.removed);
+      if (m === 'no-row' || m === 'full') continue; // 'full' returned above
+      const written = 'row' in m ? await this.rows.upsert(owner, name, m.row) : await this.rows.remove(owner, name, m.removed);
       if (!written) return false;
     }
     return true;
