@@ -96,10 +96,16 @@ export async function benchPulls({ baseUrl, token, owner, gitRoot, collaboration
   }
   log(`pulls: seeded ${PULLS} pull requests`);
   const listUrl = `${baseUrl}api/v1${base}/pulls?state=all&limit=50`;
-  await load(listUrl, token, Math.min(3, duration)); // warm-up: JIT, pools, caches
-  const stopMeter = cpuMeter ? await cpuMeter() : undefined;
-  const list = await load(listUrl, token, duration);
-  if (stopMeter) list.cpu = await stopMeter(list.requests);
+  // Twice: as a client that takes gzip (Go's net/http, browsers) and as one that asks for none.
+  const measureList = async (headers) => {
+    await load(listUrl, token, Math.min(3, duration), headers); // warm-up: JIT, pools, caches
+    const stopMeter = cpuMeter ? await cpuMeter() : undefined;
+    const list = await load(listUrl, token, duration, headers);
+    if (stopMeter) list.cpu = await stopMeter(list.requests);
+    return list;
+  };
+  const gzipList = await measureList({ 'accept-encoding': 'gzip' });
+  const list = await measureList({});
 
   // Merges: MERGES branches from main, one new file each, one pull each, all merged at once.
   const pulls = [];
@@ -146,5 +152,5 @@ export async function benchPulls({ baseUrl, token, owner, gitRoot, collaboration
     rawMs.push(performance.now() - started);
   }
   const big = { runs: BIG_RUNS, commits: BIG_COMMITS, apiP50: p50(apiMs.length ? apiMs : busyMs), busyP50: p50(busyMs), rawP50: p50(rawMs), idle: apiMs.length > 0, idleWaitMs };
-  return { list, pulls: PULLS, merges: MERGES, landed, conflicts, other: statuses.length - landed - conflicts, lost, big };
+  return { list, gzipList, pulls: PULLS, merges: MERGES, landed, conflicts, other: statuses.length - landed - conflicts, lost, big };
 }

@@ -129,6 +129,51 @@ describe('reads right after writes, through the gateway that remembers answers',
   });
 });
 
+describe('answers for clients that take gzip', () => {
+  test('a repeated page comes gzipped to a client that asks for it, the same JSON, and plain to one that does not', async () => {
+    const owner = await newWriter();
+    const base = await newRepository(owner);
+    // A page of pulls is big (each carries its base and head repositories): worth compressing.
+    for (let i = 0; i < 3; i++) {
+      const branch = `topic-${i}`;
+      expect((await owner.client.post(`${base}/contents/${branch}.txt`, { content: Buffer.from(`${i}\n`).toString('base64'), new_branch: branch })).status).toBe(201);
+      expect((await owner.client.post(`${base}/pulls`, { title: `topic ${i}`, head: branch, base: 'main' })).status).toBe(201);
+    }
+    const read = (encoding: string) => owner.client.request('GET', `${base}/pulls?state=all`, { headers: { 'accept-encoding': encoding } });
+    const plain = await read('identity');
+    expect(plain.status).toBe(200);
+    expect(plain.body).toHaveLength(3);
+    // fetch unpacks what it asked gzip for: the header tells how it travelled. An answer is
+    // compressed from its second send on (a late hint of the writes above may drop it once).
+    const second = await readUntil(() => read('gzip'), (res) => res.headers.get('content-encoding') === 'gzip', 5_000);
+    expect(second.headers.get('content-encoding')).toBe('gzip');
+    expect(second.headers.get('vary')).toBe('Accept-Encoding');
+    expect(second.body).toEqual(plain.body);
+    expect(second.headers.get('x-total-count')).toBe('3');
+    const again = await read('identity');
+    expect(again.headers.get('content-encoding')).toBeNull();
+    expect(again.body).toEqual(plain.body);
+  });
+
+  test('a raw file sent gzipped names its ETag weakly, and that ETag still answers 304', async () => {
+    const owner = await newWriter();
+    const base = await newRepository(owner);
+    const text = 'a line that repeats\n'.repeat(200);
+    expect((await owner.client.post(`${base}/contents/notes.txt`, { content: Buffer.from(text).toString('base64') })).status).toBe(201);
+    const raw = (headers: Record<string, string>) => fetch(`${e2e.system.baseUrl}api/v1${base}/raw/notes.txt`, { headers: { authorization: `token ${owner.token}`, ...headers } });
+    const plain = await raw({ 'accept-encoding': 'identity' });
+    const strong = plain.headers.get('etag');
+    expect(strong).toMatch(/^"/);
+    expect(await plain.text()).toBe(text);
+    const packed = await readUntil(() => raw({ 'accept-encoding': 'gzip' }), (res) => res.headers.get('content-encoding') === 'gzip', 5_000);
+    expect(packed.headers.get('content-encoding')).toBe('gzip');
+    expect(await packed.text()).toBe(text);
+    expect(packed.headers.get('etag')).toBe(`W/${strong}`);
+    expect((await raw({ 'accept-encoding': 'gzip', 'if-none-match': packed.headers.get('etag')! })).status).toBe(304);
+    expect((await raw({ 'accept-encoding': 'identity', 'if-none-match': packed.headers.get('etag')! })).status).toBe(304);
+  });
+});
+
 describe('a private repository\'s remembered answers', () => {
   test('are not served to a stranger, to anyone signed out, or to a token without the repository scope', async () => {
     const owner = await newWriter();

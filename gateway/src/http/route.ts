@@ -19,6 +19,7 @@ import { verifyJsonDepth } from './request-hygiene.js';
 import { contextGuardOf, publicOnlyGuardOf } from './context-guard.js';
 import { repoAccessRefusal, resolveRouteRepository, type RepoAccess } from './repo-access.js';
 import { routeIndex } from './route-index.js';
+import { bodyFor, compressible, sameEntityTag, weakened } from './answer-encoding.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -118,7 +119,7 @@ export const plainText = (text: string): Reply => ({ status: 200, body: text, co
 function stillFresh(req: Request, answer: Answer): boolean {
   const etag = answer.headers.etag;
   const ifNoneMatch = req.headers['if-none-match'];
-  if (ifNoneMatch !== undefined) return etag !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*');
+  if (ifNoneMatch !== undefined) return etag !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || sameEntityTag(tag, etag));
   const lastModified = answer.headers['last-modified'];
   const ifModifiedSince = req.headers['if-modified-since'];
   return lastModified !== undefined && ifModifiedSince !== undefined && Date.parse(ifModifiedSince) >= Date.parse(lastModified);
@@ -133,6 +134,18 @@ function sendAnswer(req: Request, res: Response, answer: Answer): void {
     return;
   }
   for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+  if (compressible(answer)) {
+    res.setHeader('vary', 'Accept-Encoding');
+    const { body, gzip } = bodyFor(req, answer);
+    if (gzip) {
+      res.setHeader('content-encoding', 'gzip');
+      if (answer.headers.etag !== undefined) res.setHeader('etag', weakened(answer.headers.etag));
+    }
+    res.setHeader('content-length', body.length);
+    res.writeHead(answer.status);
+    res.end(body);
+    return;
+  }
   res.setHeader('content-length', answer.body.length);
   res.writeHead(answer.status);
   res.end(answer.body);

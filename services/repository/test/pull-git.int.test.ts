@@ -2,10 +2,11 @@
 // head with its base, finding conflicts before a merge, each merge style, merges refused by
 // branch protection, and a merge that loses the race to a push leaving nothing half-merged.
 import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Caller } from '@anvil/kit';
+import { decodeEvent } from '@anvil/proto';
 import { createBranchProtection, DEFAULT_PROTECTION } from '../src/domain/branch-protections.js';
 import { checkMergeability, countDiverging, diffStats, getMergeBase, listPullCommits, pullDiff, type PullGitDeps } from '../src/domain/pull-git.js';
 import { mergeToRef, updatePullRef, type MergeInput, type PullMergeDeps } from '../src/domain/pull-merge.js';
@@ -19,6 +20,7 @@ import { gitRefRows } from '../src/store/git-refs.js';
 import { RefIndex } from '../src/git/ref-index.js';
 import { readRefRows } from '../src/git/ref-snapshot.js';
 import { commitStatusStore } from '../src/store/commit-statuses.js';
+import { commitsBetween } from '../src/git/refs.js';
 import { repositoryTestbed, type RepositoryTestbed } from './support/testbed.js';
 
 jest.setTimeout(60_000);
@@ -227,6 +229,60 @@ describe('merging a pull request', () => {
   });
 });
 
+describe('the push event of a merge', () => {
+  /** The newest push event of the repository's main branch, decoded. */
+  async function lastPushOfMain(repositoryName: string) {
+    const rows = await tb.db.outboxEvent.findMany({ where: { subject: 'repository.push' }, orderBy: { seq: 'desc' }, take: 20 });
+    const pushes = rows.map((r) => decodeEvent<any>(r.type, r.payload)).filter((p) => p.repository?.name === repositoryName && p.ref === 'refs/heads/main');
+    return pushes[0];
+  }
+
+  /** A head that adds nested files, changes one, removes one, makes a file executable and turns a file into a directory. */
+  async function manyKindsOfChange() {
+    const r = await repo();
+    await r.commit('keep.txt', 'keep\n', 'keep');
+    await r.commit('gone.txt', 'gone\n', 'gone');
+    await r.commit('tool.sh', 'echo\n', 'tool');
+    await r.commit('thing', 'a file\n', 'thing');
+    await r.push('HEAD:main');
+    await r.checkout('topic');
+    await run(['rm', '-q', 'gone.txt', 'thing'], r.work);
+    await chmod(join(r.work, 'tool.sh'), 0o755);
+    await run(['add', 'tool.sh'], r.work);
+    await run(['commit', '-q', '-m', 'remove and chmod'], r.work);
+    await mkdir(join(r.work, 'thing'), { recursive: true });
+    await mkdir(join(r.work, 'src/deep/er'), { recursive: true });
+    await r.commit('thing/inside.txt', 'now a directory\n', 'dir');
+    await r.commit('src/deep/er/a.ts', 'a\n', 'nested');
+    await r.commit('src/b.ts', 'b\n', 'nested b');
+    await r.commit('keep.txt', 'changed\n', 'change keep');
+    await r.checkout('main', 'origin/main');
+    await r.commit('z.txt', 'z\n', 'base moves');
+    await r.push('topic', 'main');
+    return r;
+  }
+
+  for (const style of ['merge', 'squash'] as const) {
+    it(`lists the ${style} commit with the files it changes, as git log lists it for a push`, async () => {
+      const r = await manyKindsOfChange();
+      const base = await r.branch('main');
+      const result = await merge(r.name, { style });
+      const event = await lastPushOfMain(r.name);
+      const byGit = await commitsBetween(r.gitDir, result.mergeCommitSha, [base], 100);
+      expect(event).toMatchObject({ before: base, after: result.mergeCommitSha });
+      expect(Number(event.total_commits)).toBe(byGit.total);
+      expect(byGit.commits).toHaveLength(1);
+      const [listed] = event.commits;
+      const [git] = byGit.commits;
+      expect({ id: listed.id, message: listed.message, author: listed.author.name, added: listed.added, removed: listed.removed, modified: listed.modified })
+        .toEqual({ id: git.id, message: git.message, author: git.authorName, added: git.added, removed: git.removed, modified: git.modified });
+      expect(listed.added).toEqual(['src/b.ts', 'src/deep/er/a.ts', 'thing/inside.txt']);
+      expect(listed.removed).toEqual(['gone.txt', 'thing']);
+      expect(listed.modified).toEqual(['keep.txt', 'tool.sh']);
+    });
+  }
+});
+
 describe('the refs table after a merge', () => {
   it('writes just the rows the merge moved (the base, a deleted head branch), each as git would give it', async () => {
     const rows = gitRefRows(tb.db);
@@ -295,7 +351,7 @@ describe('a merge racing a push', () => {
     const racing: PullMergeDeps = {
       ...deps,
       pullGit: (owner, name) => {
-        const real = pullGitOf(tb.storage.pathOf(owner, name));
+        const real = pullGitOf(tb.storage.pathOf(owner, name), tb.storage.objects(tb.storage.pathOf(owner, name)));
         return {
           ...real,
           updateRefs: async (moves) => {

@@ -77,6 +77,10 @@ export interface PullStore {
   list(context: { repository: ChangeContext['repository'] }, query: IssueQuery): Promise<{ items: Pull[]; total: number }>;
   /** Moves an open pull to another base with its new facts; 'duplicate' when an open pull already has that head and base. */
   changeBase(context: ChangeContext, index: number, baseBranch: string, facts: PullGitFacts): Promise<Pull | 'duplicate' | undefined>;
-  /** Closes the pull as merged and publishes its closed event; undefined when there is none. */
+  /**
+   * Closes the pull as merged and publishes its closed event; a pull merged already is
+   * answered as it is, unchanged (its merge_commit_sha tells whose merge it was); undefined
+   * when there is none.
+   */
   markMerged(context: ChangeContext, index: number, merge: { mergeCommitSha: string; headSha: string; mergedById: number }): Promise<Pull | undefined>;
 }

@@ -109,13 +109,11 @@ export async function changePullBase(deps: PullDeps, scope: RepositoryScope | un
  */
 export async function markPullMerged(deps: PullDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, merge: { mergeCommitSha: string; headSha: string }): Promise<Pull> {
   const repository = scopedRepository(scope);
-  const pull = await deps.pulls.find(repository.id, index);
-  if (!pull) throw pullNotFound();
-  // The merge's own push may have reached the push consumer first and marked it merged.
-  if (pull.hasMerged && pull.mergeCommitSha === merge.mergeCommitSha) return pull;
-  if (pull.hasMerged) throw new DomainError('bad_request', 'The PR is already merged', 'already_merged');
   const merged = await deps.pulls.markMerged(changeContext(repository, caller), index, { ...merge, mergedById: caller.userId });
   if (!merged) throw pullNotFound();
+  // Merged with another commit: someone else's merge. With this one: ours, or our own push
+  // seen first by the push consumer.
+  if (merged.mergeCommitSha !== merge.mergeCommitSha) throw new DomainError('bad_request', 'The PR is already merged', 'already_merged');
   return merged;
 }
 

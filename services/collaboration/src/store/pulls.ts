@@ -202,19 +202,21 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
     markMerged(context, index, merge) {
       return inTransaction(async (tx, publish) => {
         await rememberUsers(tx, context.knownUsers);
-        const locked = await tx.$queryRaw<Array<{ id: bigint; is_closed: boolean }>>`
-          SELECT id, is_closed FROM issue WHERE repository_id = ${BigInt(context.repository.id)} AND index = ${BigInt(index)} AND is_pull FOR UPDATE`;
+        const locked = await tx.$queryRaw<Array<{ id: bigint; is_closed: boolean; has_merged: boolean }>>`
+          SELECT i.id, i.is_closed, pr.has_merged FROM issue i JOIN pull_request pr ON pr.issue_id = i.id
+          WHERE i.repository_id = ${BigInt(context.repository.id)} AND i.index = ${BigInt(index)} AND i.is_pull FOR UPDATE OF i`;
         if (!locked.length) return undefined;
-        const id = locked[0].id;
-        const now = new Date();
-        await tx.pullRequest.update({
-          where: { issue_id: id },
-          data: { has_merged: true, merged_at: now, merged_by_id: BigInt(merge.mergedById), merge_commit_sha: merge.mergeCommitSha, head_sha: merge.headSha },
-        });
-        if (!locked[0].is_closed) {
-          await tx.issue.update({ where: { id }, data: { is_closed: true, closed_at: now, updated_at: now } });
-          await moveIssueCount(tx, context.repository.id, { isPull: true, isClosed: false }, { isPull: true, isClosed: true });
-        }
+        const { id, is_closed: wasClosed, has_merged: wasMerged } = locked[0];
+        // Merged already (the merge's own push may have reached the push consumer first): as it is.
+        if (wasMerged) return readPull(tx, byId(Number(id)));
+        // The pull and its issue in one statement: the merge is on every merge's path.
+        await tx.$executeRaw`
+          WITH merged AS (
+            UPDATE pull_request SET has_merged = true, merged_at = now(), merged_by_id = ${BigInt(merge.mergedById)},
+              merge_commit_sha = ${merge.mergeCommitSha}, head_sha = ${merge.headSha}
+            WHERE issue_id = ${id})
+          UPDATE issue SET is_closed = true, closed_at = now(), updated_at = now() WHERE id = ${id} AND NOT is_closed`;
+        if (!wasClosed) await moveIssueCount(tx, context.repository.id, { isPull: true, isClosed: false }, { isPull: true, isClosed: true });
         const merged = (await readPull(tx, byId(Number(id))))!;
         await publish(context, merged, 'closed');
         return merged;

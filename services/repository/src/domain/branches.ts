@@ -132,16 +132,21 @@ function refuseReadOnly(access: RepositoryAccess): void {
 /**
  * Publishes what a push of the same ref move would (src/git-http/push-recorder.ts):
  * branch.created, push, branch.deleted, so webhooks cannot tell the API from `git push`.
+ * `listed`: the move's commits as `git log` would list them, when the writer already knows
+ * them (a merge that built its one commit itself), so no git process is started for them.
  */
-export async function publishRefMove(deps: BranchDeps, access: RepositoryAccess, caller: Caller, branch: string, before: string, after: string): Promise<void> {
+export async function publishRefMove(
+  deps: BranchDeps, access: RepositoryAccess, caller: Caller, branch: string, before: string, after: string,
+  listed?: { commits: CommitInfo[]; total: number },
+): Promise<void> {
   const repo = access.repository;
   const zero = '0'.repeat(Math.max(before.length, after.length));
   const ref = `refs/heads/${branch}`;
   const pusher = { id: caller.userId, login: caller.login };
   // A new branch from an existing commit brings no new commits; a move lists before..after.
-  const { commits, total } = after !== zero && before !== zero && deps.git.commitsBetween
-    ? await deps.git.commitsBetween(repo.owner_login, repo.name, after, [before])
-    : { commits: [], total: 0 };
+  const none = { commits: [], total: 0 };
+  const moved = after !== zero && before !== zero;
+  const { commits, total } = !moved ? none : listed ?? (await deps.git.commitsBetween?.(repo.owner_login, repo.name, after, [before])) ?? none;
   await settleRefs();
   await deps.store.transaction(async (tx) => {
     const repository = repo.empty && after !== zero ? await tx.update(repo.id, { empty: false }) : repo;

@@ -46,6 +46,8 @@ export interface PullGit {
   commitTree(parts: CommitParts): Promise<string>;
   cherryPick(commit: string, onto: string, committer: Signature): Promise<string | undefined>;
   treeOf(commit: string): Promise<string>;
+  /** The paths `toTree` changes from `fromCommit`'s tree (diff-tree --name-status, no renames), read without a process. */
+  pathChanges(fromCommit: string, toTree: string): Promise<{ added: string[]; removed: string[]; modified: string[] }>;
   /** Compare-and-swap (all zeros: create / delete); throws when the ref moved meanwhile. */
   updateRef(ref: string, newSha: string, oldSha: string): Promise<void>;
   /** Points a ref no one else writes (refs/pull/<index>/head) at a commit. */

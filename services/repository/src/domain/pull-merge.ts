@@ -13,7 +13,8 @@ import { atLeast } from './permission.js';
 import { requireMergeBase, resolveSide, type PullGit, type PullGitDeps, type TrialMerge } from './pull-git.js';
 import type { RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
-import type { Signature } from './commit-writing.js';
+import type { CommitParts, Signature } from './commit-writing.js';
+import type { CommitInfo } from './push.js';
 import type { CommitStatusStore } from './commit-statuses.js';
 import { pusherTeamNames } from './org-access.js';
 import { mayOverride, mergeRefusal, type ReviewVerdict } from './pull-merge-rules.js';
@@ -94,25 +95,46 @@ export async function rebaseOnto(git: PullGit, base: string, head: string, commi
   return tip;
 }
 
-/** `trial`: the trial merge of base and head when already started (merge and squash). */
+/**
+ * The new tip of the base. `built`: the one commit a merge or squash wrote on top of the base
+ * (the base's first-parent history gains just it). `trial`: the trial merge of base and head
+ * when already started (merge and squash).
+ */
 async function buildMerge(
   git: PullGit, style: MergeStyle, baseSha: string, headSha: string, message: string, author: Signature, committer: Signature, trial?: Promise<TrialMerge>,
-): Promise<string> {
+): Promise<{ sha: string; built?: CommitParts }> {
   if (style === 'fast-forward-only') {
     if (!(await git.isAncestor(baseSha, headSha))) throw new DomainError('bad_request', 'the base branch is not an ancestor of the head: fast-forward is impossible', 'not_fast_forward');
-    return headSha;
+    return { sha: headSha };
   }
-  if (style === 'rebase') return rebaseOnto(git, baseSha, headSha, committer);
+  if (style === 'rebase') return { sha: await rebaseOnto(git, baseSha, headSha, committer) };
   if (style === 'rebase-merge') {
     const rebased = await rebaseOnto(git, baseSha, headSha, committer);
-    return git.commitTree({ tree: await git.treeOf(rebased), parents: [baseSha, rebased], message, author: committer, committer });
+    return { sha: await git.commitTree({ tree: await git.treeOf(rebased), parents: [baseSha, rebased], message, author: committer, committer }) };
   }
   const merged = await (trial ?? git.trialMerge(baseSha, headSha));
   if (merged.conflicts.length) {
     throw new DomainError('bad_request', `the pull request has conflicts: ${merged.conflicts.join(', ')}`, 'not_mergeable');
   }
   const parents = style === 'squash' ? [baseSha] : [baseSha, headSha];
-  return git.commitTree({ tree: merged.tree, parents, message, author: style === 'squash' ? author : committer, committer });
+  const built = { tree: merged.tree, parents, message, author: style === 'squash' ? author : committer, committer };
+  return { sha: await git.commitTree(built), built };
+}
+
+/**
+ * The push event's commits for a merge or squash commit this merge wrote, as `git log
+ * --first-parent --name-status` lists them (push-recorder.ts): that one commit, with the
+ * paths it changes from the base, read over the cat-file cache instead of a `git log`.
+ * `brought`: how many commits the base gains (the head's own, plus the merge commit).
+ */
+async function listBuilt(git: PullGit, baseSha: string, sha: string, built: CommitParts, brought: number): Promise<{ commits: CommitInfo[]; total: number }> {
+  const paths = await git.pathChanges(baseSha, built.tree);
+  const commit: CommitInfo = {
+    id: sha, message: built.message, ...paths,
+    authorName: built.author.name, authorEmail: built.author.email, authorTime: built.author.time,
+    committerName: built.committer.name, committerEmail: built.committer.email, committerTime: built.committer.time,
+  };
+  return { commits: [commit], total: brought };
 }
 
 /**
@@ -148,10 +170,14 @@ export async function mergeToRef(deps: PullMergeDeps, access: RepositoryAccess, 
   // beside them (its objects are only written: nothing refers to them until the base moves).
   const trial = style === 'merge' || style === 'squash' ? git.trialMerge(baseSha, headSha) : undefined;
   trial?.catch(() => {}); // awaited in buildMerge, after the checks' own refusals
+  // A merge commit brings the head's commits the base lacks: counted beside the trial merge
+  // for the push event (and the outdated-branch rule reads how far the head is behind).
+  const divergence = style === 'merge' || rule?.blockOnOutdatedBranch ? git.divergence(baseSha, headSha) : undefined;
+  divergence?.catch(() => {});
   // One merge base answers both: no common history, or the head already in the base (the base is its own merge base with it).
   const mergeBase = await requireMergeBase({ access, git, baseSha, headSha });
   if (mergeBase === headSha) throw new DomainError('bad_request', 'the head is already merged into the base', 'already_merged');
-  await checkMergeRules(deps, { access, git, rule, pusher, baseSha, headSha, input });
+  await checkMergeRules(deps, { access, git, rule, pusher, baseSha, headSha, input, divergence });
   requireStyleAllowed(repo.pull_request_settings, style);
 
   const now = Math.floor(Date.now() / 1000);
@@ -160,7 +186,10 @@ export async function mergeToRef(deps: PullMergeDeps, access: RepositoryAccess, 
   // Gitea names the head branch (pr.HeadBranch), also when the merge takes the pull's own ref.
   const headLabel = input.head.startsWith('refs/heads/') ? input.head.slice('refs/heads/'.length) : head;
   const message = input.message || defaultMergeMessage(style, input, headLabel);
-  const newSha = await buildMerge(git, style, baseSha, headSha, message, author, committer, trial);
+  const { sha: newSha, built } = await buildMerge(git, style, baseSha, headSha, message, author, committer, trial);
+  const brought = style === 'squash' ? Promise.resolve(1) : divergence?.then((d) => d.ahead + 1);
+  const listed = built && brought ? brought.then((n) => listBuilt(git, baseSha, newSha, built, n)) : undefined;
+  listed?.catch(() => {}); // awaited once the base moved; a refusal below must not leave it unhandled
 
   // THE check, as for a push; a merger allowed by the merge whitelist needs no push permission.
   // A merge or squash commit has the base as its first parent: that move is known to be a fast-forward.
@@ -182,7 +211,7 @@ export async function mergeToRef(deps: PullMergeDeps, access: RepositoryAccess, 
   } catch {
     throw new DomainError('conflict', 'merge push out of date', 'push_out_of_date');
   }
-  await publishRefMove(deps.branches, access, caller, input.baseBranch, baseSha, newSha);
+  await publishRefMove(deps.branches, access, caller, input.baseBranch, baseSha, newSha, await listed);
   // Asked for, or the repository's default_delete_branch_after_merge when the merger did not say.
   const toDelete = input.deleteHeadBranch || (repo.pull_request_settings.default_delete_branch_after_merge ? input.defaultDeleteHeadBranch ?? '' : '');
   const headBranchDeleted = await deleteHeadBranch(deps, access, caller, toDelete, headSha, rules);
@@ -227,13 +256,15 @@ interface RuleContext {
   baseSha: string;
   headSha: string;
   input: MergeInput;
+  /** How far head and base diverge, when already asked for. */
+  divergence?: Promise<{ ahead: number; behind: number }>;
 }
 
 /** The base rule's review and status rules (pull-merge-rules.ts), asking git and the store only for what the rule enables. */
-async function checkMergeRules(deps: PullMergeDeps, { access, git, rule, pusher, baseSha, headSha, input }: RuleContext): Promise<void> {
+async function checkMergeRules(deps: PullMergeDeps, { access, git, rule, pusher, baseSha, headSha, input, divergence }: RuleContext): Promise<void> {
   if (!rule) return;
   const verdicts = input.reviews ?? [];
-  const behind = rule.blockOnOutdatedBranch ? (await git.divergence(baseSha, headSha)).behind : 0;
+  const behind = rule.blockOnOutdatedBranch ? (await (divergence ?? git.divergence(baseSha, headSha))).behind : 0;
   const statuses = rule.enableStatusCheck ? await deps.statuses.latestPerContext(access.repository.id, headSha) : [];
   const teams = new Map<number, readonly string[]>();
   if (rule.enableApprovalsWhitelist && rule.approvalsWhitelistTeams.length) {

@@ -9,12 +9,15 @@ import { commitTree } from './file-changes-git.js';
 import { changedFilesWithStats, cherryPick, commitsOnHead, divergence, mergeBase, rangeDiff, resolveRefs, treeOf, trialMerge, updateRefs } from './pull-git.js';
 import { resolveCommit } from './refs.js';
 import type { RepositoryStorage } from './storage.js';
+import type { RepositoryObjects } from './repository-objects.js';
+import { diffTrees } from './tree-diff.js';
 
 /**
  * `updaters`: the long-lived ref updaters (ref-updater.ts); without them each move runs its
  * own git. `refs`: told of each branch move, so the turn's end writes just those rows.
+ * `objects`: the repository's objects over the cat-file cache, for tree walks without a process.
  */
-export function pullGitOf(gitDir: string, updaters?: RefUpdaters, refs?: RefIndex): PullGit {
+export function pullGitOf(gitDir: string, objects: RepositoryObjects, updaters?: RefUpdaters, refs?: RefIndex): PullGit {
   const moved = async (moves: ReadonlyArray<{ ref: string; newSha: string }>) => refs?.noteMoves(gitDir, moves);
   return {
     resolve: (revision) => resolveCommit(gitDir, revision),
@@ -37,6 +40,10 @@ export function pullGitOf(gitDir: string, updaters?: RefUpdaters, refs?: RefInde
     commitTree: (parts) => commitTree(gitDir, parts),
     cherryPick: (commit, onto, committer) => cherryPick(gitDir, commit, onto, committer),
     treeOf: (commit) => treeOf(gitDir, commit),
+    async pathChanges(fromCommit, toTree) {
+      const from = await objects.peel(fromCommit, 'tree');
+      return diffTrees(objects, from?.oid, toTree);
+    },
     updateRef: async (ref, newSha, oldSha) => {
       await (updaters ? updaters.update(gitDir, [{ ref, newSha, oldSha }]) : updateRef(gitDir, ref, newSha, oldSha));
       await moved([{ ref, newSha }]);
@@ -55,5 +62,8 @@ export function pullGitOf(gitDir: string, updaters?: RefUpdaters, refs?: RefInde
 }
 
 export function pullGit(storage: RepositoryStorage, refs?: RefIndex): (owner: string, name: string) => PullGit {
-  return (owner, name) => pullGitOf(storage.pathOf(owner, name), storage.refUpdaters, refs);
+  return (owner, name) => {
+    const gitDir = storage.pathOf(owner, name);
+    return pullGitOf(gitDir, storage.objects(gitDir), storage.refUpdaters, refs);
+  };
 }
