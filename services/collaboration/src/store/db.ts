@@ -1,6 +1,7 @@
 // The collaboration service's Prisma client. The store is the only folder that imports it.
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import { poolConfig } from '@anvil/kit';
 import { PrismaClient, type Prisma } from './generated/client.js';
 
 export type CollaborationDb = PrismaClient;
@@ -15,7 +16,7 @@ export type CollaborationTx = Prisma.TransactionClient;
 const pools = new WeakMap<CollaborationDb, pg.Pool>();
 
 export function createDb(databaseUrl: string): CollaborationDb {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  const pool = new pg.Pool(poolConfig(databaseUrl));
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   pools.set(db, pool);
   return db;

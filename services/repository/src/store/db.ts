@@ -1,6 +1,7 @@
 // The repository service's Prisma client. The store is the only folder that imports it.
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import { poolConfig } from '@anvil/kit';
 import { PrismaClient, type Prisma } from './generated/client.js';
 
 export type RepositoryDb = PrismaClient;
@@ -15,7 +16,7 @@ export type RepositoryTx = Prisma.TransactionClient;
 const pools = new WeakMap<RepositoryDb, pg.Pool>();
 
 export function createDb(databaseUrl: string): RepositoryDb {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  const pool = new pg.Pool(poolConfig(databaseUrl));
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   pools.set(db, pool);
   return db;
