@@ -262,6 +262,22 @@ describe('the push event of a merge', () => {
     return r;
   }
 
+  it('lists a merge by someone git writes differently (a name with trailing crud) as git stored it', async () => {
+    const r = await manyKindsOfChange();
+    const base = await r.branch('main');
+    await tb.db.owner.update({ where: { id: 1n }, data: { full_name: ' Alice, the merger; ' } });
+    try {
+      const result = await merge(r.name, {});
+      const [listed] = (await lastPushOfMain(r.name)).commits;
+      const [git] = (await commitsBetween(r.gitDir, result.mergeCommitSha, [base], 100)).commits;
+      expect(listed.author.name).toBe(git.authorName);
+      expect(git.authorName).toBe('Alice, the merger');
+      expect(listed.added).toEqual(git.added);
+    } finally {
+      await tb.db.owner.update({ where: { id: 1n }, data: { full_name: '' } });
+    }
+  });
+
   for (const style of ['merge', 'squash'] as const) {
     it(`lists the ${style} commit with the files it changes, as git log lists it for a push`, async () => {
       const r = await manyKindsOfChange();

@@ -13,7 +13,7 @@ import { atLeast } from './permission.js';
 import { requireMergeBase, resolveSide, type PullGit, type PullGitDeps, type TrialMerge } from './pull-git.js';
 import type { RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
-import type { CommitParts, Signature } from './commit-writing.js';
+import { writtenAsGiven, type CommitParts, type Signature } from './commit-writing.js';
 import type { CommitInfo } from './push.js';
 import type { CommitStatusStore } from './commit-statuses.js';
 import { pusherTeamNames } from './org-access.js';
@@ -188,7 +188,8 @@ export async function mergeToRef(deps: PullMergeDeps, access: RepositoryAccess, 
   const message = input.message || defaultMergeMessage(style, input, headLabel);
   const { sha: newSha, built } = await buildMerge(git, style, baseSha, headSha, message, author, committer, trial);
   const brought = style === 'squash' ? Promise.resolve(1) : divergence?.then((d) => d.ahead + 1);
-  const listed = built && brought ? brought.then((n) => listBuilt(git, baseSha, newSha, built, n)) : undefined;
+  // A commit git wrote itself (an unusual name or e-mail) is listed by `git log`, as git stored it.
+  const listed = built && brought && writtenAsGiven(built) ? brought.then((n) => listBuilt(git, baseSha, newSha, built, n)) : undefined;
   listed?.catch(() => {}); // awaited once the base moved; a refusal below must not leave it unhandled
 
   // THE check, as for a push; a merger allowed by the merge whitelist needs no push permission.

@@ -9,7 +9,7 @@
 // An author or committer whose name or e-mail git would clean up (leading or trailing
 // punctuation or whitespace, `<`, `>` or a newline inside, an empty name) is handed to
 // `git commit-tree` itself, so git's rules for those stay git's.
-import type { CommitParts, NewCommit, Signature, WrittenCommit } from '../domain/commit-writing.js';
+import { writtenAsGiven, type CommitParts, type NewCommit, type Signature, type WrittenCommit } from '../domain/commit-writing.js';
 import { git, runGit } from './command.js';
 import { LooseObjectWriter, type ObjectFormat } from './object-writer.js';
 
@@ -32,17 +32,6 @@ async function commitTreeByGit(gitDir: string, parts: CommitParts): Promise<stri
   return (await runGit(cmd.build(), { stdin: parts.message })).trim();
 }
 
-// git's ident.c crud(): what it strips from both ends of a name or e-mail.
-const crud = (c: number) => c <= 32 || c === 0x2c || c === 0x3a || c === 0x3b || c === 0x3c || c === 0x3e || c === 0x22 || c === 0x5c || c === 0x27;
-
-/** A name or e-mail git writes exactly as given (nothing to strip or drop). */
-function writtenAsIs(value: string): boolean {
-  if (/[\n<>\0]/.test(value)) return false;
-  return value === '' || (!crud(value.charCodeAt(0)) && !crud(value.charCodeAt(value.length - 1)));
-}
-
-/** An author or committer commitTree writes itself, exactly as given (else git commit-tree does). */
-export const plainSignature = (s: Signature) => s.name !== '' && writtenAsIs(s.name) && writtenAsIs(s.email) && Number.isSafeInteger(s.time) && s.time >= 0;
 
 /** The commit object's bytes, as `commit-tree` writes them (no encoding header, no signature). */
 function commitBytes(parts: CommitParts): Buffer {
@@ -53,7 +42,7 @@ function commitBytes(parts: CommitParts): Buffer {
 
 /** Writes one commit object of `parts.tree`; moves no ref. */
 export async function commitTree(gitDir: string, parts: CommitParts, writer = new LooseObjectWriter(gitDir, formatOf(parts.tree))): Promise<string> {
-  if (!plainSignature(parts.author) || !plainSignature(parts.committer) || parts.message.includes('\0')) return commitTreeByGit(gitDir, parts);
+  if (!writtenAsGiven(parts)) return commitTreeByGit(gitDir, parts);
   return writer.write('commit', commitBytes(parts));
 }
 
