@@ -56,6 +56,14 @@ export function bodyFor(req: Request, answer: Answer & Encodings): { body: Buffe
   return answer.gzip ? { body: answer.gzip, gzip: true } : { body: answer.body, gzip: false };
 }
 
+/**
+ * Whether this answer already goes gzipped to this request (a 304 then repeats the weak ETag
+ * the 200 carried, and says it varies by encoding).
+ */
+export function goesGzipped(req: Request, answer: Answer & Encodings): boolean {
+  return compressible(answer) && Boolean(answer.gzip) && acceptsGzip(req);
+}
+
 /** A strong ETag names one representation: the gzipped one is a weak match of the plain (RFC 9110 §8.8.3). */
 export function weakened(etag: string): string {
   return etag.startsWith('W/') ? etag : `W/${etag}`;

@@ -19,7 +19,7 @@ import { verifyJsonDepth } from './request-hygiene.js';
 import { contextGuardOf, publicOnlyGuardOf } from './context-guard.js';
 import { repoAccessRefusal, resolveRouteRepository, type RepoAccess } from './repo-access.js';
 import { routeIndex } from './route-index.js';
-import { bodyFor, compressible, sameEntityTag, weakened } from './answer-encoding.js';
+import { bodyFor, compressible, goesGzipped, sameEntityTag, weakened } from './answer-encoding.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -130,6 +130,10 @@ function sendAnswer(req: Request, res: Response, answer: Answer): void {
   if (res.headersSent) return;
   if (stillFresh(req, answer)) {
     for (const name of ['etag', 'last-modified', 'cache-control']) if (answer.headers[name] !== undefined) res.setHeader(name, answer.headers[name]!);
+    if (goesGzipped(req, answer)) {
+      res.setHeader('vary', 'Accept-Encoding');
+      if (answer.headers.etag !== undefined) res.setHeader('etag', weakened(answer.headers.etag));
+    }
     res.writeHead(304).end();
     return;
   }
