@@ -7,6 +7,7 @@ import { DomainError, notFound } from '@anvil/kit';
 import type { RepositoryAccess } from './repositories.js';
 import type { CommitParts, Signature } from './commit-writing.js';
 import type { RawCommit } from './commits.js';
+import type { PathChanges } from './push.js';
 import { cutDiffAroundLine } from './diff-hunk.js';
 
 /** Two commits merged in memory: the merged tree (with conflict markers where `conflicts` is not empty). */
@@ -47,7 +48,7 @@ export interface PullGit {
   cherryPick(commit: string, onto: string, committer: Signature): Promise<string | undefined>;
   treeOf(commit: string): Promise<string>;
   /** The paths `toTree` changes from `fromCommit`'s tree (diff-tree --name-status, no renames), read without a process. */
-  pathChanges(fromCommit: string, toTree: string): Promise<{ added: string[]; removed: string[]; modified: string[] }>;
+  pathChanges(fromCommit: string, toTree: string): Promise<PathChanges>;
   /** Compare-and-swap (all zeros: create / delete); throws when the ref moved meanwhile. */
   updateRef(ref: string, newSha: string, oldSha: string): Promise<void>;
   /** Points a ref no one else writes (refs/pull/<index>/head) at a commit. */

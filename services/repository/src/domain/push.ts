@@ -15,12 +15,16 @@ export interface CommitSummary {
   committerTime: number;
 }
 
-/** A commit as a push reports it, with the files it changed. */
-export interface CommitInfo extends CommitSummary {
-  id: string;
+/** The paths one tree changes from another, as `git diff-tree --name-status --no-renames` names them. */
+export interface PathChanges {
   added: string[];
   removed: string[];
   modified: string[];
+}
+
+/** A commit as a push reports it, with the files it changed. */
+export interface CommitInfo extends CommitSummary, PathChanges {
+  id: string;
 }
 
 export interface RefUpdate {

@@ -32,7 +32,6 @@ async function commitTreeByGit(gitDir: string, parts: CommitParts): Promise<stri
   return (await runGit(cmd.build(), { stdin: parts.message })).trim();
 }
 
-
 /** The commit object's bytes, as `commit-tree` writes them (no encoding header, no signature). */
 function commitBytes(parts: CommitParts): Buffer {
   const ident = (s: Signature) => `${s.name} <${s.email}> ${s.time} +0000`;

@@ -3,16 +3,11 @@
 // as removed plus the directory's files added), read over the cat-file cache: a merge that
 // built its commit itself describes it in its push event without starting `git log`. Only
 // subtrees whose ids differ are opened, so the cost follows the change, not the tree.
+import type { PathChanges } from '../domain/push.js';
 import type { RawTreeEntry, RepositoryObjects } from './repository-objects.js';
 
-export interface PathChanges {
-  added: string[];
-  removed: string[];
-  modified: string[];
-}
-
-/** git's tree order: names compared bytewise, a directory's as if it ended in `/`. */
-const sortKey = (e: RawTreeEntry) => Buffer.from(e.type === 'tree' ? `${e.name}/` : e.name);
+/** git's tree order, which trees are stored in: names compared bytewise, a directory's as if it ended in `/`. */
+const orderKey = (e: RawTreeEntry) => Buffer.from(e.type === 'tree' ? `${e.name}/` : e.name);
 
 async function entriesOf(objects: RepositoryObjects, tree: string | undefined): Promise<RawTreeEntry[]> {
   if (!tree) return [];
@@ -31,9 +26,10 @@ export async function diffTrees(objects: RepositoryObjects, from: string | undef
 async function walk(objects: RepositoryObjects, from: string | undefined, to: string | undefined, prefix: string, out: PathChanges): Promise<void> {
   if (from === to) return;
   const [before, after] = await Promise.all([entriesOf(objects, from), entriesOf(objects, to)]);
-  const byKey = (entries: RawTreeEntry[]) => entries.map((e) => ({ e, key: sortKey(e) })).sort((a, b) => Buffer.compare(a.key, b.key));
-  const left = byKey(before);
-  const right = byKey(after);
+  // Both lists are in tree order already; walking them side by side is git's diff-tree.
+  const keyed = (entries: RawTreeEntry[]) => entries.map((e) => ({ e, key: orderKey(e) }));
+  const left = keyed(before);
+  const right = keyed(after);
   let i = 0;
   let j = 0;
   while (i < left.length || j < right.length) {
