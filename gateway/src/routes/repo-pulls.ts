@@ -1,8 +1,8 @@
 // Pull requests (routers/api/v1/repo/pull.go). Git facts come from the repository service's
 // narrow pull RPCs (pull_git.proto) and are handed to collaboration, which stores them: a
-// list is one collaboration call and never runs git. A merge lands in the repository service
-// (its write turn, THE protection check, update-ref <new> <old>) before collaboration
-// records it, as Gitea pushes the merge before it marks the pull merged.
+// list is one collaboration call and never runs git. A merge is one collaboration call too:
+// it has the repository service land the merge (its write turn, THE protection check,
+// update-ref <new> <old>) and then records it, as Gitea pushes before it marks the pull merged.
 import { DomainError, forbidden, invalid, notFound } from '@anvil/kit';
 import type { collaboration, repository } from '@anvil/proto';
 import { repoAccessRefusal } from '../http/repo-access.js';
@@ -265,42 +265,19 @@ export const repoPullRoutes: Route[] = [
       const body = ctx.body as MergePullBody;
       const style = body.Do ?? body.do ?? '';
       if (!MERGE_STYLES.has(style)) throw invalid(`[Do]: In(merge,rebase,rebase-merge,squash,fast-forward-only,manually-merged)`, 'invalid_merge_style');
-      // The reviewers' verdicts (for the base rule's review rules, decided by the repository
-      // service) are asked for alongside the pull: one round trip less on every merge.
-      const summary = ctx.deps.services.reviews.GetReviewSummary({ pull_index: indexOf(ctx.params.index) }, call.options);
-      summary.catch(() => {}); // awaited below; the pull's own refusals come first
-      const pull = await pullOf(ctx, call, ctx.params.index);
-      if (pull.has_merged) throw new DomainError('bad_request', 'The PR is already merged', 'already_merged');
-      if (pull.issue!.state === 'closed') throw notFound('The target couldn\'t be found.', 'pull_closed');
       const message = [body.merge_title_field, body.merge_message_field].filter(Boolean).join('\n\n');
-      // merge_when_checks_succeed: merged now when the head's checks already succeed (Gitea),
-      // else kept (201) for collaboration's commit status consumer to merge as this caller.
-      if (body.merge_when_checks_succeed && style !== 'manually-merged') {
-        const combined = await ctx.deps.services.commitStatuses.GetCombinedStatus({ ref: refOf(call), revision: pull.head_sha, page: { page: 1, limit: 1 } }, call.options);
-        if (combined.state !== 'success') {
-          await ctx.deps.services.pulls.ScheduleAutoMerge({
-            index: pull.issue!.index, style, message: message ? `${message}\n` : '', delete_branch_after_merge: body.delete_branch_after_merge ?? false,
-          }, call.options);
-          return created(undefined);
-        }
-      }
-      // A fork's head is merged from the base's copy (refs/pull/<index>/head): a branch of the
-      // same name in the base is another branch, and the fork's branch is the fork's to keep.
-      const fromFork = isFromFork(pull, Number(call.access.repository!.id));
-      const merged = await ctx.deps.services.pullGit.MergeToRef({
-        // The head branch while it exists; the repository service falls back to the pull's
-        // own ref (refs/pull/<index>/head) once the branch is gone.
-        ref: refOf(call), base_branch: pull.base_branch, head: fromFork ? pullRef(pull) : `refs/heads/${pull.head_branch}`, style,
-        message: message ? `${message}\n` : '', expected_head_sha: body.head_commit_id ?? '', pull_index: pull.issue!.index,
-        pull_title: pull.issue!.title, delete_head_branch: body.delete_branch_after_merge && !fromFork ? pull.head_branch : '',
+      // One call: collaboration reads the pull and its reviews, has the repository service
+      // merge as this caller, and records the merge before answering. merge_when_checks_succeed
+      // merges now when the head's checks already succeed (Gitea), else keeps it (201).
+      const { scheduled } = await ctx.deps.services.pulls.MergePull({
+        index: indexOf(ctx.params.index), style, message: message ? `${message}\n` : '',
         // Not said: the repository's default_delete_branch_after_merge decides.
-        default_delete_head_branch: body.delete_branch_after_merge === undefined && !fromFork ? pull.head_branch : '',
-        author_name: '', author_email: '', reviews: { verdicts: (await summary).verdicts }, force_merge: body.force_merge ?? false,
-        merge_commit_id: body.merge_commit_id ?? '',
+        delete_branch_after_merge: body.delete_branch_after_merge, head_commit_id: body.head_commit_id ?? '',
+        force_merge: body.force_merge ?? false, merge_commit_id: body.merge_commit_id ?? '',
+        merge_when_checks_succeed: body.merge_when_checks_succeed ?? false,
         // Merges of one repository take turns: a merge may wait behind others before its own.
       }, { ...call.options, deadlineMs: 60_000 });
-      await ctx.deps.services.pulls.MarkPullMerged({ index: pull.issue!.index, merge_commit_sha: merged.merge_commit_sha, head_sha: merged.head_sha }, call.options);
-      return ok(undefined);
+      return scheduled ? created(undefined) : ok(undefined);
     }),
   },
   {

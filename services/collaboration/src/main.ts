@@ -1,13 +1,13 @@
 // The collaboration service: wiring only (DESIGN.md §2).
 import { fileURLToPath } from 'node:url';
 import { ANSWERS_CHANNEL, answerHintForwarder, listenForNotifications, runService, type ServiceDeps } from '@anvil/kit';
-import type { AutoMergeDeps } from './domain/auto-merge.js';
 import type { DependencyDeps } from './domain/issue-dependencies.js';
 import type { PinDeps } from './domain/issue-pins.js';
 import type { SearchDeps } from './domain/issue-search.js';
 import type { LabelDeps } from './domain/labels.js';
 import type { MilestoneDeps } from './domain/milestones.js';
 import type { NotificationDeps } from './domain/notifications.js';
+import type { PullMergeDeps } from './domain/pull-merge.js';
 import type { ReactionDeps } from './domain/reactions.js';
 import type { ReviewDeps } from './domain/reviews.js';
 import type { StopwatchDeps } from './domain/stopwatches.js';
@@ -26,7 +26,7 @@ import { milestoneGrpcService } from './grpc/milestone-service.js';
 import { notificationGrpcService } from './grpc/notification-service.js';
 import { pullGrpcService } from './grpc/pull-service.js';
 import { reactionGrpcService } from './grpc/reaction-service.js';
-import { repositoryAutoMerger, repositoryPullGit } from './grpc/repository-pull-git.js';
+import { repositoryMerger, repositoryPullGit } from './grpc/repository-pull-git.js';
 import { reviewGrpcService } from './grpc/review-service.js';
 import { subscriptionGrpcService } from './grpc/subscription-service.js';
 import { trackedTimeGrpcService } from './grpc/tracked-time-service.js';
@@ -51,12 +51,16 @@ import { trackedTimeStore } from './store/tracked-times.js';
 import { watchStore } from './store/watches.js';
 
 type Contexts = SearchDeps & LabelDeps & MilestoneDeps & ReactionDeps & SubscriptionDeps & PinDeps & DependencyDeps & ReviewDeps
-  & TrackedTimeDeps & StopwatchDeps & AutoMergeDeps & WatchDeps & NotificationDeps;
+  & TrackedTimeDeps & StopwatchDeps & PullMergeDeps & WatchDeps & NotificationDeps;
 
 /** The stores and settings every gRPC service and consumer shares, made once before serving. */
-function contextsOf({ db, relay, config }: ServiceDeps<CollaborationDb>): Contexts {
+function contextsOf({ db, relay, config, secret, onShutdown }: ServiceDeps<CollaborationDb>): Contexts {
   const onPublished = () => relay.kick();
+  // Merges (the merge route's and scheduled ones) are the repository service's to perform.
+  const merger = repositoryMerger(config.addresses.repository, secret);
+  onShutdown('repository merge client', async () => merger.close());
   return {
+    merger,
     issues: issueStore(db, { onPublished }), labels: labelStore(db, { onPublished }), milestones: milestoneStore(db, { onPublished }),
     comments: commentStore(db, { onPublished }), reactions: reactionStore(db), allowedReactions: config.settings.ui.REACTIONS,
     subscriptions: subscriptionStore(db), pins: pinStore(db), dependencies: dependencyStore(db), issueSearch: issueSearchStore(db),
@@ -95,16 +99,13 @@ await runService<CollaborationDb, CollaborationTx, Contexts>({
     // Pull requests follow pushes; the repository service answers their git facts.
     const pullGit = repositoryPullGit(deps.config.addresses.repository, deps.secret);
     deps.onShutdown('repository client', async () => pullGit.close());
-    // Scheduled merges (merge_when_checks_succeed) are performed when a status makes the head succeed.
-    const merger = repositoryAutoMerger(deps.config.addresses.repository, deps.secret);
-    deps.onShutdown('repository merge client', async () => merger.close());
     // Repositories whose issue counts were kept before they were announced tell repository once.
     void announceUnannouncedCounts(deps.db)
       .then((count) => count && (deps.relay.kick(), deps.log.info({ count }, 'announced the issue counts of existing repositories')))
       .catch((err: unknown) => deps.log.warn({ err }, 'announcing existing issue counts stopped'));
     return [
       identityUserConsumer(deps.log), repositoryConsumer(deps.log), pushConsumer(deps.log, deps.db, () => pullGit),
-      autoMergeConsumer(deps.log, all, () => merger), notificationConsumer(),
+      autoMergeConsumer(deps.log, all, () => all.merger), notificationConsumer(),
     ];
   },
 });

@@ -197,11 +197,6 @@ export function latestVerdicts(reviews: readonly Review[]): Review[] {
   return [...latest.values()];
 }
 
-export async function reviewSummary(deps: ReviewDeps, scope: RepositoryScope | undefined, index: number): Promise<Review[]> {
-  const { pull } = await pullOf(deps, scope, index);
-  return latestVerdicts((await deps.reviews.list(pull, { offset: 0, limit: 10_000 })).items);
-}
-
 async function reviewerIdsOf(deps: ReviewDeps, logins: string[]): Promise<number[]> {
   const wanted = [...new Set(logins.map((l) => l.trim()).filter(Boolean))];
   const users = wanted.length ? await deps.issues.usersByLogin(wanted) : [];

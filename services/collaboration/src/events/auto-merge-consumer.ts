@@ -7,7 +7,7 @@ import { DomainError } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
 import type { PullStore } from '../domain/pull-store.js';
 import { latestVerdicts, type ReviewStore } from '../domain/reviews.js';
-import type { RepositoryName } from '../domain/pull-sync.js';
+import type { PullMerger } from '../domain/pull-merge.js';
 import { autoMergesAtHead } from '../store/auto-merges.js';
 import type { CollaborationTx } from '../store/db.js';
 import { storeManualMerge } from '../store/pull-sync.js';
@@ -15,27 +15,7 @@ import { consumerContextOf } from './push-consumer.js';
 
 export const AUTO_MERGE_CONSUMER = 'collaboration-auto-merge';
 
-export interface AutoMergeInput {
-  baseBranch: string;
-  head: string;
-  style: string;
-  message: string;
-  pullIndex: number;
-  pullTitle: string;
-  deleteHeadBranch: string;
-  expectedHeadSha: string;
-  verdicts: Array<{ reviewerId: number; state: string; official: boolean; stale: boolean }>;
-}
-
-/** The repository service's answers an auto-merge needs. */
-export interface AutoMerger {
-  /** The head's combined status is success (asked as the system). */
-  checksSucceeded(repo: RepositoryName, sha: string): Promise<boolean>;
-  /** Merges as `doer`; a refusal (rules, conflicts, a race) throws DomainError. */
-  merge(repo: RepositoryName, doer: Caller, input: AutoMergeInput): Promise<{ mergeCommitSha: string; headSha: string }>;
-}
-
-export function autoMergeConsumer(log: Logger, stores: { pulls: PullStore; reviews: ReviewStore }, merger: () => AutoMerger): Omit<ConsumerOptions<CollaborationTx>, 'db' | 'bus' | 'log'> {
+export function autoMergeConsumer(log: Logger, stores: { pulls: PullStore; reviews: ReviewStore }, merger: () => PullMerger): Omit<ConsumerOptions<CollaborationTx>, 'db' | 'bus' | 'log'> {
   return {
     durable: AUTO_MERGE_CONSUMER,
     filter: 'repository.status',

@@ -2,15 +2,16 @@
 // repository the gateway resolved (signed metadata), encode the reply.
 import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type collaboration } from '@anvil/proto';
-import { changePullBase, createPull, getPull, getPullByBranches, listPulls, markPullMerged } from '../domain/pulls.js';
-import { cancelAutoMerge, scheduleAutoMerge, type AutoMergeDeps } from '../domain/auto-merge.js';
+import { changePullBase, createPull, getPull, getPullByBranches, listPulls } from '../domain/pulls.js';
+import { cancelAutoMerge, scheduleAutoMerge } from '../domain/auto-merge.js';
+import { mergePull, type PullMergeDeps } from '../domain/pull-merge.js';
 import { assignableOf, pageOf } from './issue-service.js';
 import { dateOf } from './messages.js';
 import { pullMessage } from './pull-messages.js';
 
 export const PULL_SERVICE_NAME = 'anvil.collaboration.v1.PullService';
 
-export function pullService(deps: AutoMergeDeps): ServiceImplementation<collaboration.PullServiceHandlers> {
+export function pullService(deps: PullMergeDeps): ServiceImplementation<collaboration.PullServiceHandlers> {
   return {
     async CreatePull(request, { caller, repository }) {
       return pullMessage(await createPull(deps, repository, caller, {
@@ -44,8 +45,12 @@ export function pullService(deps: AutoMergeDeps): ServiceImplementation<collabor
         additions: request.additions, deletions: request.deletions, changedFiles: request.changed_files,
       }));
     },
-    async MarkPullMerged(request, { caller, repository }) {
-      return pullMessage(await markPullMerged(deps, repository, caller, request.index, { mergeCommitSha: request.merge_commit_sha, headSha: request.head_sha }));
+    async MergePull(request, { caller, repository }) {
+      const done = await mergePull(deps, repository, caller, Number(request.index), {
+        style: request.style, message: request.message, deleteBranchAfterMerge: request.delete_branch_after_merge, headCommitId: request.head_commit_id,
+        forceMerge: request.force_merge, mergeCommitId: request.merge_commit_id, mergeWhenChecksSucceed: request.merge_when_checks_succeed,
+      });
+      return { scheduled: done === 'scheduled' };
     },
     async ScheduleAutoMerge(request, { caller, repository }) {
       await scheduleAutoMerge(deps, repository, caller, request.index, { style: request.style, message: request.message, deleteBranchAfterMerge: request.delete_branch_after_merge });
@@ -58,7 +63,7 @@ export function pullService(deps: AutoMergeDeps): ServiceImplementation<collabor
   };
 }
 
-export function pullGrpcService(deps: AutoMergeDeps) {
+export function pullGrpcService(deps: PullMergeDeps) {
   return {
     name: PULL_SERVICE_NAME,
     definition: loadAnvilGrpc().anvil.collaboration.v1.PullService.service,

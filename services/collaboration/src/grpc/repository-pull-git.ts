@@ -5,7 +5,7 @@
 import { createServiceClient, DomainError, SYSTEM, type ServiceClient } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import type { PullGitReader } from '../domain/pull-sync.js';
-import type { AutoMerger } from '../events/auto-merge-consumer.js';
+import type { PullMerger } from '../domain/pull-merge.js';
 
 export function repositoryPullGit(address: string, secret: string): PullGitReader<repository.Repository> & { close(): void } {
   const client: ServiceClient<repository.PullGitServiceClient> = createServiceClient(loadAnvilGrpc().anvil.repository.v1.PullGitService, address, secret, { deadlineMs: 60_000 });
@@ -47,8 +47,11 @@ export function repositoryPullGit(address: string, secret: string): PullGitReade
   };
 }
 
-/** The merges collaboration performs itself (merge_when_checks_succeed), as their doer. */
-export function repositoryAutoMerger(address: string, secret: string): AutoMerger & { close(): void } {
+/**
+ * The merges collaboration asks for (POST /pulls/{index}/merge, and merge_when_checks_succeed
+ * when the checks succeed), as their doer, forwarding the gateway's resolution when there is one.
+ */
+export function repositoryMerger(address: string, secret: string): PullMerger & { close(): void } {
   const anvil = loadAnvilGrpc().anvil.repository.v1;
   const pulls: ServiceClient<repository.PullGitServiceClient> = createServiceClient(anvil.PullGitService, address, secret, { deadlineMs: 60_000 });
   const statuses: ServiceClient<repository.CommitStatusServiceClient> = createServiceClient(anvil.CommitStatusService, address, secret);
@@ -57,14 +60,15 @@ export function repositoryAutoMerger(address: string, secret: string): AutoMerge
       const combined = await statuses.GetCombinedStatus({ ref, revision: sha, page: { page: 1, limit: 1 } }, { caller: SYSTEM });
       return combined.state === 'success';
     },
-    async merge(ref, doer, input) {
+    async merge(ref, doer, input, scope) {
       const merged = await pulls.MergeToRef({
-        ref, base_branch: input.baseBranch, head: input.head, style: input.style, message: input.message, expected_head_sha: input.expectedHeadSha,
-        pull_index: input.pullIndex, pull_title: input.pullTitle, delete_head_branch: input.deleteHeadBranch, default_delete_head_branch: '',
+        ref, base_branch: input.baseBranch, head: input.head, style: input.style, message: input.message,
+        expected_head_sha: input.expectedHeadSha, pull_index: input.pullIndex, pull_title: input.pullTitle,
+        delete_head_branch: input.deleteHeadBranch, default_delete_head_branch: input.defaultDeleteHeadBranch ?? '',
         author_name: '', author_email: '', reviews: {
           verdicts: input.verdicts.map((v) => ({ reviewer_id: v.reviewerId, state: v.state, official: v.official, stale: v.stale })),
-        }, force_merge: false, merge_commit_id: '',
-      }, { caller: doer });
+        }, force_merge: input.forceMerge ?? false, merge_commit_id: input.mergeCommitId ?? '',
+      }, { caller: doer, repository: scope });
       return { mergeCommitSha: merged.merge_commit_sha, headSha: merged.head_sha };
     },
     close: () => {

@@ -3,7 +3,7 @@
 import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type collaboration, type identity } from '@anvil/proto';
 import {
-  cancelReviewRequests, createReview, deleteReview, dismissReview, requestReviews, getReview, listReviewComments, listReviews, reviewSummary, submitReview,
+  cancelReviewRequests, createReview, deleteReview, dismissReview, requestReviews, getReview, listReviewComments, listReviews, submitReview,
   type Review, type ReviewComment, type ReviewDeps, type TeamSnapshot,
 } from '../domain/reviews.js';
 import { pageOf } from './issue-service.js';
@@ -65,10 +65,6 @@ export function reviewService(deps: ReviewDeps): ServiceImplementation<collabora
     async CancelReviewRequests(request, { caller, repository }) {
       await cancelReviewRequests(deps, repository, caller, request.pull_index, request.reviewers, teamSnapshots(request.teams));
       return {};
-    },
-    async GetReviewSummary(request, { repository }) {
-      const verdicts = await reviewSummary(deps, repository, request.pull_index);
-      return { verdicts: verdicts.map((r) => ({ reviewer_id: r.reviewerId, state: r.state, official: r.official, stale: r.stale })) };
     },
   };
 }

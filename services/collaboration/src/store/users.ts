@@ -11,10 +11,23 @@ const rowOf = (user: UserProfile) => ({
   type: user.type === 'organization' ? 'organization' : 'user', profile: user as unknown as Prisma.InputJsonValue,
 });
 
+/**
+ * Users whose rows this process found already stored (an insert that inserted nothing), so
+ * every write need not ask again: a statement less on each write path. Only rows found
+ * committed are remembered (an insert of ours may still roll back with its transaction), and
+ * forgetUser drops them. Bounded: cleared whole when full.
+ */
+const stored = new Set<number>();
+const STORED_MAX = 10_000;
+
 /** Adds users the read model has not heard of yet; never overwrites what identity's events wrote. */
 export async function rememberUsers(db: Client, users: UserProfile[]): Promise<void> {
-  const known = users.filter((u) => u.id > 0 && u.login);
-  if (known.length) await db.user.createMany({ data: known.map(rowOf), skipDuplicates: true });
+  const unknown = users.filter((u) => u.id > 0 && u.login && !stored.has(u.id));
+  if (!unknown.length) return;
+  const { count } = await db.user.createMany({ data: unknown.map(rowOf), skipDuplicates: true });
+  if (count > 0) return;
+  if (stored.size + unknown.length > STORED_MAX) stored.clear();
+  for (const u of unknown) stored.add(u.id);
 }
 
 /** identity.user.created/updated: the user as identity describes them now. */
@@ -25,6 +38,7 @@ export async function putUser(db: Client, user: UserProfile): Promise<void> {
 
 /** identity.user.deleted: their issues stay, shown by Gitea's ghost user. */
 export async function forgetUser(db: Client, id: number): Promise<void> {
+  stored.delete(id);
   await db.user.deleteMany({ where: { id: BigInt(id) } });
   await db.issueAssignee.deleteMany({ where: { user_id: BigInt(id) } });
 }
