@@ -36,13 +36,21 @@ export async function announceIssueCounts(tx: CollaborationTx, repositoryId: num
   });
 }
 
-/** Moves one issue or pull from the counter `from` to `to` (`to` absent: deleted), and announces the counts. */
-export async function moveIssueCount(tx: CollaborationTx, repositoryId: number, from: IssueKind, to: IssueKind | undefined): Promise<void> {
+/**
+ * The statement that moves one issue or pull from the counter `from` to `to` (`to` absent:
+ * deleted) and reads the counts back (IssueCounts): a writer may run it as the last part of
+ * its own statement, then announce what it read.
+ */
+export function countMove(repositoryId: number, from: IssueKind, to: IssueKind | undefined): Prisma.Sql {
   const changes = [Prisma.sql`${columnOf(from)} = ${columnOf(from)} - 1`];
   if (to) changes.push(Prisma.sql`${columnOf(to)} = ${columnOf(to)} + 1`);
-  const [counts] = await tx.$queryRaw<IssueCounts[]>`
-    UPDATE issue_index SET ${Prisma.join(changes)}, counts_version = counts_version + 1
+  return Prisma.sql`UPDATE issue_index SET ${Prisma.join(changes)}, counts_version = counts_version + 1
     WHERE repository_id = ${BigInt(repositoryId)} ${RETURNING_COUNTS}`;
+}
+
+/** Moves one issue or pull from the counter `from` to `to` (`to` absent: deleted), and announces the counts. */
+export async function moveIssueCount(tx: CollaborationTx, repositoryId: number, from: IssueKind, to: IssueKind | undefined): Promise<void> {
+  const [counts] = await tx.$queryRaw<IssueCounts[]>`${countMove(repositoryId, from, to)}`;
   await announceIssueCounts(tx, repositoryId, counts);
 }
 

@@ -10,8 +10,8 @@ import type { UserProfile } from '../domain/users.js';
 import { outboxRowOfPullEvent } from '../events/pull-events.js';
 import { Prisma } from './generated/client.js';
 import type { CollaborationDb, CollaborationTx } from './db.js';
-import { announceIssueCounts, moveIssueCount, takeIssueIndex } from './issue-counts.js';
-import { filtersOf, readIssue, SELECT_ISSUE, toIssue, type IssueRow } from './issue-rows.js';
+import { announceIssueCounts, countMove, takeIssueIndex, type IssueCounts } from './issue-counts.js';
+import { filtersOf, SELECT_ISSUE, toIssue, type IssueRow } from './issue-rows.js';
 import { rememberUsers } from './users.js';
 import { headRepositoryOf, rememberFork } from './fork-repositories.js';
 
@@ -46,13 +46,6 @@ const PULL_COLUMNS = Prisma.sql`
     ORDER BY r.team_id, r.updated_at DESC, r.id DESC) latest), '[]') AS requested_teams,
   (SELECT count(*) FROM pull_review r WHERE r.issue_id = pr.issue_id AND r.state IN ('APPROVED', 'REQUEST_CHANGES', 'COMMENT')) AS review_comments`;
 
-/** The pull row of one issue, in one statement. */
-async function pullRow(db: Client, issueId: number): Promise<PullRow | undefined> {
-  const [row] = await db.$queryRaw<PullRow[]>`
-    SELECT ${PULL_COLUMNS} FROM pull_request pr LEFT JOIN "user" mu ON mu.id = pr.merged_by_id WHERE pr.issue_id = ${BigInt(issueId)}`;
-  return row;
-}
-
 function toPull(issue: Issue, row: PullRow): Pull {
   return {
     issue, baseBranch: row.base_branch, headBranch: row.head_branch, headRepoId: Number(row.head_repo_id),
@@ -70,11 +63,14 @@ export async function findPullIn(db: Client, where: Prisma.Sql): Promise<Pull | 
   return readPull(db, where);
 }
 
+/** A pull by a condition on its issue (`i.`): the issue's columns and the pull's, in one statement. */
 async function readPull(db: Client, where: Prisma.Sql): Promise<Pull | undefined> {
-  const issue = await readIssue(db, where);
-  if (!issue || !issue.isPull) return undefined;
-  const row = await pullRow(db, issue.id);
-  return row ? toPull(issue, row) : undefined;
+  const [row] = await db.$queryRaw<Array<IssueRow & PullRow>>`
+    ${SELECT_ISSUE}, ${PULL_COLUMNS}
+    FROM issue i LEFT JOIN "user" p ON p.id = i.poster_id
+      JOIN pull_request pr ON pr.issue_id = i.id LEFT JOIN "user" mu ON mu.id = pr.merged_by_id
+    WHERE ${where}`;
+  return row ? toPull(toIssue(row), row) : undefined;
 }
 
 const byId = (id: number) => Prisma.sql`i.id = ${BigInt(id)}`;
@@ -209,17 +205,20 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
         const { id, is_closed: wasClosed, has_merged: wasMerged } = locked[0];
         // Merged already (the merge's own push may have reached the push consumer first): as it is.
         if (wasMerged) return readPull(tx, byId(Number(id)));
-        // The pull and its issue in one statement: the merge is on every merge's path.
-        await tx.$executeRaw`
-          WITH merged AS (
-            UPDATE pull_request SET has_merged = true, merged_at = now(), merged_by_id = ${BigInt(merge.mergedById)},
-              merge_commit_sha = ${merge.mergeCommitSha}, head_sha = ${merge.headSha}
-            WHERE issue_id = ${id})
-          UPDATE issue SET is_closed = true, closed_at = now(), updated_at = now() WHERE id = ${id} AND NOT is_closed`;
-        if (!wasClosed) await moveIssueCount(tx, context.repository.id, { isPull: true, isClosed: false }, { isPull: true, isClosed: true });
-        const merged = (await readPull(tx, byId(Number(id))))!;
-        await publish(context, merged, 'closed');
-        return merged;
+        // The pull, its issue and the repository's counts in one statement: it is on every merge's path.
+        const merged = Prisma.sql`UPDATE pull_request SET has_merged = true, merged_at = now(), merged_by_id = ${BigInt(merge.mergedById)},
+          merge_commit_sha = ${merge.mergeCommitSha}, head_sha = ${merge.headSha} WHERE issue_id = ${id}`;
+        if (wasClosed) {
+          await tx.$executeRaw`${merged}`;
+        } else {
+          const [counts] = await tx.$queryRaw<IssueCounts[]>`
+            WITH merged AS (${merged}), closed AS (UPDATE issue SET is_closed = true, closed_at = now(), updated_at = now() WHERE id = ${id})
+            ${countMove(context.repository.id, { isPull: true, isClosed: false }, { isPull: true, isClosed: true })}`;
+          await announceIssueCounts(tx, context.repository.id, counts);
+        }
+        const pull = (await readPull(tx, byId(Number(id))))!;
+        await publish(context, pull, 'closed');
+        return pull;
       });
     },
   };
