@@ -126,6 +126,35 @@ describe('merging under branch protection', () => {
     expect((await reader.client.post(`${base}/pulls/1/merge`, { do: 'merge' })).status).toBe(200);
   });
 
+  it('lets a reader in a merge-whitelisted team merge, and refuses a reader in another team', async () => {
+    const owner = await e2e.newWriter({ scopes: [...SCOPES, 'write:organization'] });
+    const member = await e2e.newWriter({ scopes: SCOPES });
+    const outsider = await e2e.newWriter({ scopes: SCOPES });
+    const org = e2e.users.unique('mergers-');
+    expect((await owner.client.post('/orgs', { username: org })).status).toBe(201);
+    expect((await owner.client.post(`/orgs/${org}/repos`, { name: 'app', auto_init: true, private: true })).status).toBe(201);
+    const base = `/repos/${org}/app`;
+    expect((await owner.client.post(`${base}/contents/feature.txt`, { content: b64('one\n'), new_branch: 'topic' })).status).toBe(201);
+    expect((await owner.client.post(`${base}/pulls`, { title: 'Add feature', head: 'topic', base: 'main' })).status).toBe(201);
+    const readersTeam = async (name: string, who: Writer) => {
+      const team = await owner.client.post(`/orgs/${org}/teams`, { name, permission: 'read', units: ['repo.code', 'repo.pulls'] });
+      expect(team.status).toBe(201);
+      expect((await owner.client.put(`/teams/${team.body.id}/members/${who.username}`)).status).toBe(204);
+      expect((await owner.client.put(`/teams/${team.body.id}/repos/${org}/app`)).status).toBe(204);
+      await e2e.users.eventually(() => who.client.get(base), 200);
+    };
+    await readersTeam('Mergers', member);
+    await readersTeam('others', outsider);
+    expect((await owner.client.post(`${base}/branch_protections`, {
+      rule_name: 'main', enable_merge_whitelist: true, merge_whitelist_teams: ['mergers'],
+    })).status).toBe(201);
+
+    const refused = await outsider.client.post(`${base}/pulls/1/merge`, { do: 'merge' });
+    expect([refused.status, refused.body.message]).toEqual([405, 'User not allowed to merge PR']);
+    expect((await member.client.post(`${base}/pulls/1/merge`, { do: 'merge' })).status).toBe(200);
+    expect((await member.client.get(`${base}/pulls/1`)).body.merged).toBe(true);
+  });
+
   it('refuses a pull that changes a protected file with the rule\'s message', async () => {
     const owner = await e2e.newWriter({ scopes: SCOPES });
     const { base } = await repoWithPull(owner, 'deps.lock');

@@ -60,9 +60,9 @@ export interface BranchView {
 }
 
 /** The caller as branch protection sees them, with their team names in an owning org (every API write path). */
-export async function pusherOf(store: RepositoryStore, access: RepositoryAccess, caller: Caller): Promise<Pusher> {
-  const teams = await pusherTeamNames(store, access.owner, caller.userId);
-  return { id: caller.userId, login: caller.login, permission: access.permission, teams };
+/** `teams`: the caller's teams in the owning organization when already read (else asked for here). */
+export async function pusherOf(store: RepositoryStore, access: RepositoryAccess, caller: Caller, teams?: string[]): Promise<Pusher> {
+  return { id: caller.userId, login: caller.login, permission: access.permission, teams: teams ?? await pusherTeamNames(store, access.owner, caller.userId) };
 }
 
 function viewOf(head: BranchHead, rules: BranchProtection[], pusher: Pusher): BranchView {

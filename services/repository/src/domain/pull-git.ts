@@ -8,6 +8,7 @@ import type { RepositoryAccess } from './repositories.js';
 import type { CommitParts, Signature } from './commit-writing.js';
 import type { RawCommit } from './commits.js';
 import type { PathChanges } from './push.js';
+import type { BranchProtection } from './branch-protection.js';
 import { cutDiffAroundLine } from './diff-hunk.js';
 
 /** Two commits merged in memory: the merged tree (with conflict markers where `conflicts` is not empty). */
@@ -25,6 +26,13 @@ export interface FileChange {
   previousFilename: string;
 }
 
+/** What a writer's turn starts from: the refs it asked for, and what was read with them. */
+export interface TurnStart {
+  refs: Map<string, string>;
+  /** The branch rules and the user's teams, when the ref rows answered and they were asked for. */
+  rules?: { protections: BranchProtection[]; teams: string[] };
+}
+
 /** The git operations pull requests need over one bare repository (git/pull-git-port.ts implements it). */
 export interface PullGit {
   resolve(revision: string): Promise<string | undefined>;
@@ -32,9 +40,10 @@ export interface PullGit {
   resolveRefs(refs: readonly string[]): Promise<Map<string, string>>;
   /**
    * As resolveRefs, for a writer that has moved nothing yet in its turn: branches come from
-   * the ref rows the previous turn wrote (one SQL statement, no git process).
+   * the ref rows the previous turn wrote (one SQL statement, no git process). `rulesFor`: a
+   * user whose teams in the owning organization, with the branch rules, the same statement reads.
    */
-  resolveRefsAtTurnStart(refs: readonly string[]): Promise<Map<string, string>>;
+  resolveRefsAtTurnStart(refs: readonly string[], rulesFor?: number): Promise<TurnStart>;
   mergeBase(a: string, b: string): Promise<string | undefined>;
   isAncestor(a: string, b: string): Promise<boolean>;
   divergence(base: string, head: string): Promise<{ ahead: number; behind: number }>;

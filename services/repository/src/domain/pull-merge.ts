@@ -10,7 +10,7 @@ import { checkProtectedPush, ruleFor, type BranchProtection, type Pusher } from 
 import type { BranchProtectionStore } from './branch-protection-store.js';
 import { isBranchName, publishRefMove, pusherOf, type BranchDeps } from './branches.js';
 import { atLeast } from './permission.js';
-import { requireMergeBase, resolveSide, type PullGit, type PullGitDeps, type TrialMerge } from './pull-git.js';
+import { requireMergeBase, resolveSide, type PullGit, type PullGitDeps, type TrialMerge, type TurnStart } from './pull-git.js';
 import type { RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 import { writtenAsGiven, type CommitParts, type Signature } from './commit-writing.js';
@@ -150,10 +150,15 @@ export async function mergeToRef(deps: PullMergeDeps, access: RepositoryAccess, 
   const style = input.style as MergeStyle;
   if (!isBranchName(input.baseBranch)) throw notFound(`base does not exist [base: ${input.baseBranch}]`, 'base_not_found');
   const git = deps.pullGit(repo.owner_login, repo.name);
-  // What does not depend on git is asked for while git resolves the sides.
-  const [{ baseSha, headSha, head }, rules, pusher] = await Promise.all([
-    resolveMergeSides(git, input), deps.protections.list(repo.id), pusherOf(deps.store, access, caller),
-  ]);
+  // The sides, the base's rules and the merger's teams: one statement when the ref rows answer,
+  // else git and two reads side by side.
+  const fromRows = input.head.startsWith('refs/heads/') && isValidRefName(input.head);
+  const read = fromRows ? undefined : Promise.all([deps.protections.list(repo.id), pusherOf(deps.store, access, caller)]);
+  read?.catch(() => {}); // awaited below, after the sides' own refusals
+  const { baseSha, headSha, head, rules: readWithRefs } = await resolveMergeSides(git, input, caller.userId);
+  const [rules, pusher] = readWithRefs
+    ? [readWithRefs.protections, await pusherOf(deps.store, access, caller, readWithRefs.teams)]
+    : await (read ?? Promise.all([deps.protections.list(repo.id), pusherOf(deps.store, access, caller)]));
   if (input.expectedHeadSha && input.expectedHeadSha !== headSha) {
     throw new DomainError('conflict', 'the head of the pull request has changed: merge again with the new head', 'head_moved');
   }
@@ -221,25 +226,26 @@ export async function mergeToRef(deps: PullMergeDeps, access: RepositoryAccess, 
 
 /**
  * The base's and the head's commits, from the ref rows when both are branches (the merge
- * has moved nothing yet in its turn), else from one git process. A head branch that no
+ * has moved nothing yet in its turn), with the branch rules and `rulesFor`'s teams read in
+ * the same statement; else from one git process, without them. A head branch that no
  * longer exists falls back to the pull's own ref (refs/pull/<index>/head), which outlives
  * it; `head` is the ref the merge takes.
  */
-async function resolveMergeSides(git: PullGit, input: MergeInput): Promise<{ baseSha: string; headSha: string; head: string }> {
+async function resolveMergeSides(git: PullGit, input: MergeInput, rulesFor: number): Promise<{ baseSha: string; headSha: string; head: string; rules?: TurnStart['rules'] }> {
   const baseRef = `refs/heads/${input.baseBranch}`;
   const pullRef = input.pullIndex > 0 ? `refs/pull/${input.pullIndex}/head` : undefined;
   if (!input.head.startsWith('refs/') || !isValidRefName(input.head)) {
     const [baseSha, headSha] = await Promise.all([resolveSide(git, baseRef, 'base'), resolveSide(git, input.head, 'head')]);
     return { baseSha, headSha, head: input.head };
   }
-  const found = await git.resolveRefsAtTurnStart([baseRef, input.head]);
+  const { refs: found, rules } = await git.resolveRefsAtTurnStart([baseRef, input.head], rulesFor);
   const baseSha = found.get(baseRef);
   if (!baseSha) throw notFound(`base does not exist [base: ${baseRef}]`, 'base_not_found');
   const fallback = pullRef && input.head.startsWith('refs/heads/') && !found.has(input.head) ? pullRef : undefined;
   const head = fallback ?? input.head;
   const headSha = fallback ? (await git.resolveRefs([fallback])).get(fallback) : found.get(head);
   if (!headSha) throw notFound(`head does not exist [head: ${input.head}]`, 'head_not_found');
-  return { baseSha, headSha, head };
+  return { baseSha, headSha, head, rules };
 }
 
 /** Gitea's ErrInvalidMergeStyle, answered 405 with its message. */

@@ -22,12 +22,16 @@ export function pullGitOf(gitDir: string, objects: RepositoryObjects, updaters?:
   return {
     resolve: (revision) => resolveCommit(gitDir, revision),
     resolveRefs: (names) => resolveRefs(gitDir, names),
-    async resolveRefsAtTurnStart(names) {
+    async resolveRefsAtTurnStart(names, rulesFor) {
       // Branches only: a tag's row holds the commit it peels to, where git names the tag object.
-      const snapshot = refs && names.every((n) => n.startsWith('refs/heads/')) ? await refs.snapshot(gitDir, undefined, undefined, true) : undefined;
-      if (!snapshot) return resolveRefs(gitDir, names);
+      const extras = rulesFor === undefined ? undefined : { protections: true, userId: rulesFor };
+      const snapshot = refs && names.every((n) => n.startsWith('refs/heads/')) ? await refs.snapshot(gitDir, undefined, extras, true) : undefined;
+      if (!snapshot) return { refs: await resolveRefs(gitDir, names) };
       const wanted = new Set(names);
-      return new Map(snapshot.refs.filter((r) => wanted.has(r.name) && r.objectType === 'commit').map((r) => [r.name, r.objectId]));
+      return {
+        refs: new Map(snapshot.refs.filter((r) => wanted.has(r.name) && r.objectType === 'commit').map((r) => [r.name, r.objectId])),
+        rules: snapshot.protections && { protections: snapshot.protections, teams: snapshot.teams ?? [] },
+      };
     },
     mergeBase: (a, b) => mergeBase(gitDir, a, b),
     isAncestor: (a, b) => isAncestor(gitDir, a, b),
