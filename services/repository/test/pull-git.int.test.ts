@@ -197,6 +197,22 @@ describe('merging a pull request', () => {
     await expect(merge(r.name, {})).rejects.toMatchObject({ reason: 'already_merged' });
   });
 
+  it('refuses, in every style, a head with no history in common with the base and a head already in it, moving nothing', async () => {
+    const r = await repo();
+    await run(['checkout', '-q', '--orphan', 'topic'], r.work);
+    await r.commit('orphan.txt', 'o\n', 'unrelated');
+    await r.checkout('main', 'origin/main');
+    await r.push('main:old');
+    await r.commit('later.txt', 'l\n');
+    await r.push('topic', 'main');
+    const before = await r.branch('main');
+    for (const style of ['merge', 'squash', 'rebase', 'rebase-merge', 'fast-forward-only']) {
+      await expect(merge(r.name, { style })).rejects.toMatchObject({ reason: 'no_merge_base' });
+      await expect(merge(r.name, { style, head: 'old' })).rejects.toMatchObject({ reason: 'already_merged' });
+    }
+    expect(await r.branch('main')).toBe(before);
+  });
+
   it('deletes the head branch after the merge when asked, and the pull keeps its head ref', async () => {
     const r = await diverged();
     const head = await r.branch('topic');

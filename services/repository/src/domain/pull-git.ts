@@ -15,6 +15,8 @@ import { cutDiffAroundLine } from './diff-hunk.js';
 export interface TrialMerge {
   tree: string;
   conflicts: string[];
+  /** The two share no history: git refused to merge them (no tree, no conflicts). */
+  unrelated?: boolean;
 }
 
 /** One file changed between two commits (renames detected; line counts 0 for binary files). */
@@ -100,9 +102,11 @@ export async function openRange(deps: PullGitDeps, access: RepositoryAccess, bas
   return { access, git, baseSha, headSha };
 }
 
+export const noMergeBase = () => new DomainError('bad_request', 'the base and head have no common history', 'no_merge_base');
+
 export async function requireMergeBase(range: PullRange): Promise<string> {
   const base = await range.git.mergeBase(range.baseSha, range.headSha);
-  if (!base) throw new DomainError('bad_request', 'the base and head have no common history', 'no_merge_base');
+  if (!base) throw noMergeBase();
   return base;
 }
 

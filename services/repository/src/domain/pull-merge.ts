@@ -10,7 +10,7 @@ import { checkProtectedPush, ruleFor, type BranchProtection, type Pusher } from 
 import type { BranchProtectionStore } from './branch-protection-store.js';
 import { isBranchName, publishRefMove, pusherOf, type BranchDeps } from './branches.js';
 import { atLeast } from './permission.js';
-import { requireMergeBase, resolveSide, type PullGit, type PullGitDeps, type TrialMerge, type TurnStart } from './pull-git.js';
+import { noMergeBase, requireMergeBase, resolveSide, type PullGit, type PullGitDeps, type TrialMerge, type TurnStart } from './pull-git.js';
 import type { RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 import { writtenAsGiven, type CommitParts, type Signature } from './commit-writing.js';
@@ -23,6 +23,8 @@ import { manualMergeCommit } from './manual-merge.js';
 import { refuseMirrorWrites } from './repository.js';
 
 export const MERGE_STYLES = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only'] as const;
+
+const alreadyMerged = () => new DomainError('bad_request', 'the head is already merged into the base', 'already_merged');
 export type MergeStyle = (typeof MERGE_STYLES)[number];
 
 export interface MergeInput {
@@ -174,14 +176,22 @@ export async function mergeToRef(deps: PullMergeDeps, access: RepositoryAccess, 
   // A merge or squash takes the trial merge whatever the checks below decide, so it runs
   // beside them (its objects are only written: nothing refers to them until the base moves).
   const trial = style === 'merge' || style === 'squash' ? git.trialMerge(baseSha, headSha) : undefined;
-  trial?.catch(() => {}); // awaited in buildMerge, after the checks' own refusals
-  // A merge commit brings the head's commits the base lacks: counted beside the trial merge
-  // for the push event (and the outdated-branch rule reads how far the head is behind).
-  const divergence = style === 'merge' || rule?.blockOnOutdatedBranch ? git.divergence(baseSha, headSha) : undefined;
+  trial?.catch(() => {}); // awaited below
+  // Counted beside the trial merge: a merge commit brings the head's commits the base lacks
+  // (the push event lists how many), and the outdated-branch rule reads how far the head is behind.
+  const divergence = trial || rule?.blockOnOutdatedBranch ? git.divergence(baseSha, headSha) : undefined;
   divergence?.catch(() => {});
-  // One merge base answers both: no common history, or the head already in the base (the base is its own merge base with it).
-  const mergeBase = await requireMergeBase({ access, git, baseSha, headSha });
-  if (mergeBase === headSha) throw new DomainError('bad_request', 'the head is already merged into the base', 'already_merged');
+  if (trial && divergence) {
+    // Two processes answer what a merge base would: git refuses to merge histories without
+    // one, and a head with nothing ahead of the base is in it already.
+    const [merged, { ahead }] = await Promise.all([trial, divergence]);
+    if (merged.unrelated) throw noMergeBase();
+    if (ahead === 0) throw alreadyMerged();
+  } else {
+    // One merge base answers both: no common history, or the head already in the base (the base is its own merge base with it).
+    const mergeBase = await requireMergeBase({ access, git, baseSha, headSha });
+    if (mergeBase === headSha) throw alreadyMerged();
+  }
   await checkMergeRules(deps, { access, git, rule, pusher, baseSha, headSha, input, divergence });
   requireStyleAllowed(repo.pull_request_settings, style);
 

@@ -81,8 +81,15 @@ export async function divergence(gitDir: string, base: string, head: string): Pr
 export async function trialMerge(gitDir: string, ours: string, theirs: string): Promise<TrialMerge> {
   need(ours, theirs);
   const cmd = git('merge-tree', { gitDir }).flag('--write-tree', '--name-only', '--no-messages', '-z').oid(ours).oid(theirs).build();
-  // Exit 1 is "merged with conflicts": the output still holds the tree and the paths.
-  const out = await runGit(cmd, { answerExitCodes: [1] });
+  let out: string;
+  try {
+    // Exit 1 is "merged with conflicts": the output still holds the tree and the paths.
+    out = await runGit(cmd, { answerExitCodes: [1] });
+  } catch (err) {
+    // Histories without a merge base (git runs with LANG=C, so its message is this one).
+    if (err instanceof GitError && err.stderr.includes('refusing to merge unrelated histories')) return { tree: '', conflicts: [], unrelated: true };
+    throw err;
+  }
   const [tree, ...paths] = out.split('\0').filter(Boolean);
   return { tree: tree.trim(), conflicts: [...new Set(paths)] };
 }
@@ -188,7 +195,7 @@ export async function cherryPick(gitDir: string, commit: string, onto: string, c
   const ontoHeader = await readCommitHeader(gitDir, onto);
   const stand = await commitTree(gitDir, { tree: ontoHeader.tree, parents: [original.parents[0]], message: 'rebase\n', author: committer, committer });
   const merged = await trialMerge(gitDir, stand, commit);
-  if (merged.conflicts.length) return undefined;
+  if (merged.unrelated || merged.conflicts.length) return undefined;
   return commitTree(gitDir, {
     tree: merged.tree, parents: [onto], message: original.message,
     author: { name: original.authorName, email: original.authorEmail, time: original.authorTime }, committer,
