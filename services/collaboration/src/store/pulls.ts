@@ -9,9 +9,9 @@ import type { TeamSnapshot } from '../domain/reviews.js';
 import type { UserProfile } from '../domain/users.js';
 import { outboxRowOfPullEvent } from '../events/pull-events.js';
 import { Prisma } from './generated/client.js';
-import type { CollaborationDb, CollaborationTx } from './db.js';
+import { queryRows, type CollaborationDb, type CollaborationTx } from './db.js';
 import { announceIssueCounts, countMove, takeIssueIndex, type IssueCounts } from './issue-counts.js';
-import { filtersOf, SELECT_ISSUE, toIssue, type IssueRow } from './issue-rows.js';
+import { filtersOf, SELECT_ISSUE, statementKey, toIssue, type IssueRow } from './issue-rows.js';
 import { rememberUsers } from './users.js';
 import { headRepositoryOf, rememberFork } from './fork-repositories.js';
 
@@ -63,13 +63,17 @@ export async function findPullIn(db: Client, where: Prisma.Sql): Promise<Pull | 
   return readPull(db, where);
 }
 
-/** A pull by a condition on its issue (`i.`): the issue's columns and the pull's, in one statement. */
+/**
+ * A pull by a condition on its issue (`i.`): the issue's columns and the pull's, in one
+ * statement, prepared on the pg pool outside a transaction (the conditions are a fixed few).
+ */
 async function readPull(db: Client, where: Prisma.Sql): Promise<Pull | undefined> {
-  const [row] = await db.$queryRaw<Array<IssueRow & PullRow>>`
+  const sql = Prisma.sql`
     ${SELECT_ISSUE}, ${PULL_COLUMNS}
     FROM issue i LEFT JOIN "user" p ON p.id = i.poster_id
       JOIN pull_request pr ON pr.issue_id = i.id LEFT JOIN "user" mu ON mu.id = pr.merged_by_id
     WHERE ${where}`;
+  const [row] = await queryRows<IssueRow & PullRow>(db, sql, `pull-${statementKey(sql.text)}`);
   return row ? toPull(toIssue(row), row) : undefined;
 }
 
