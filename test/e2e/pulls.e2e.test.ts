@@ -223,6 +223,19 @@ describe('pushes to a pull request\'s branches', () => {
     expect(read.body).toMatchObject({ head: { sha: more.body.commit.sha }, additions: 5, changed_files: 2, mergeable: true });
   });
 
+  it('turns a pull unmergeable when its base changes the same file, and leaves another pull on that base as it was', async () => {
+    const owner = await e2e.newWriter({ scopes: SCOPES });
+    const base = await repoWithTopic(owner);
+    expect((await owner.client.post(`${base}/contents/other.txt`, { content: b64('x\n'), new_branch: 'other', message: 'Add other' })).status).toBe(201);
+    expect((await owner.client.post(`${base}/pulls`, { title: 'Feature', head: 'topic', base: 'main' })).status).toBe(201);
+    expect((await owner.client.post(`${base}/pulls`, { title: 'Other', head: 'other', base: 'main' })).status).toBe(201);
+    const moved = await owner.client.post(`${base}/contents/feature.txt`, { content: b64('main\n'), message: 'Main has its own feature' });
+    expect(moved.status).toBe(201);
+    const conflicted = await eventually(() => owner.client.get(`${base}/pulls/1`), (r) => r.body.mergeable === false, 'the feature pull turns unmergeable');
+    expect(conflicted.body.base.sha).toBe(moved.body.commit.sha);
+    expect((await owner.client.get(`${base}/pulls/2`)).body).toMatchObject({ mergeable: true, changed_files: 1, additions: 1, base: { sha: moved.body.commit.sha } });
+  });
+
   it('marks a pull merged when its head reaches the base by a push, and keeps its head after the branch is deleted', async () => {
     const owner = await e2e.newWriter({ scopes: SCOPES });
     const base = await repoWithTopic(owner);

@@ -96,8 +96,10 @@ export function pushConsumer(log: Logger, db: CollaborationTx, git: () => PullGi
       const outcomes = (prepared ?? []) as PreparedPull[];
       if (!outcomes.length) return;
       const current = new Map((await openPullsOnBranch(tx, Number(repo.id), branch)).map((p) => [p.issueId, p]));
-      for (const { pull, base, outcome } of outcomes) {
-        if (current.get(pull.issueId)?.headSha !== pull.headSha) continue;
+      for (const { pull: compared, base, outcome } of outcomes) {
+        // As it is now, under its lock: still at the head that was compared, or left alone.
+        const pull = current.get(compared.issueId);
+        if (pull?.headSha !== compared.headSha) continue;
         // A fork's push moves pulls of its parent: the push's owner and parent are the fork's.
         const context = consumerContextOf(base, push.pusher ?? undefined, base === repo ? push : { sender: push.sender });
         if (outcome.kind === 'synchronized') await storeFacts(tx, context, pull, outcome.facts);

@@ -21,6 +21,8 @@ export interface OpenPull {
   /** The head's repository: the base's own id, or a fork's. */
   headRepoId: number;
   headSha: string;
+  /** The git facts stored for it against its head and base. */
+  stored: { mergeBase: string; status: string; conflictedFiles: string[]; additions: number; deletions: number; changedFiles: number };
 }
 
 /**
@@ -32,8 +34,12 @@ export async function openPullsOnBranch(tx: CollaborationTx, repositoryId: numbe
   // The pushed branch is the base of pulls of this repository, or the head of pulls whose
   // head lives here: pulls of this repository from its own branches, and pulls of other
   // repositories from this one (it is their fork, or their parent).
-  const rows = await tx.$queryRaw<Array<{ issue_id: bigint; index: bigint; repository_id: bigint; base_branch: string; head_branch: string; head_repo_id: bigint; head_sha: string }>>`
-    SELECT pr.issue_id, i.index, pr.repository_id, pr.base_branch, pr.head_branch, pr.head_repo_id, pr.head_sha
+  const rows = await tx.$queryRaw<Array<{
+    issue_id: bigint; index: bigint; repository_id: bigint; base_branch: string; head_branch: string; head_repo_id: bigint; head_sha: string;
+    merge_base: string; status: string; conflicted_files: string[]; additions: number; deletions: number; changed_files: number;
+  }>>`
+    SELECT pr.issue_id, i.index, pr.repository_id, pr.base_branch, pr.head_branch, pr.head_repo_id, pr.head_sha,
+        pr.merge_base, pr.status, pr.conflicted_files, pr.additions, pr.deletions, pr.changed_files
       FROM pull_request pr JOIN issue i ON i.id = pr.issue_id
     WHERE NOT i.is_closed AND NOT pr.has_merged
       AND ((pr.repository_id = ${id} AND pr.base_branch = ${branch}) OR (pr.head_repo_id = ${id} AND pr.head_branch = ${branch}))
@@ -42,6 +48,9 @@ export async function openPullsOnBranch(tx: CollaborationTx, repositoryId: numbe
   return rows.map((r) => ({
     issueId: Number(r.issue_id), index: Number(r.index), repositoryId: Number(r.repository_id), baseBranch: r.base_branch,
     headBranch: r.head_branch, headRepoId: Number(r.head_repo_id), headSha: r.head_sha,
+    stored: {
+      mergeBase: r.merge_base, status: r.status, conflictedFiles: r.conflicted_files, additions: r.additions, deletions: r.deletions, changedFiles: r.changed_files,
+    },
   }));
 }
 
@@ -50,8 +59,21 @@ async function publish(tx: CollaborationTx, context: ChangeContext, issueId: num
   if (pull) await tx.outboxEvent.create({ data: outboxRowOfPullEvent(context, pull, action, { headRepository: await headRepositoryOf(tx, pull) }) });
 }
 
-/** New facts for a pull; `synchronized` when its head moved. */
+/** Whether `facts` are what is stored for the pull already (the status as storeFacts writes it). */
+function storedAlready(pull: OpenPull, facts: PullGitFacts): boolean {
+  const { stored } = pull;
+  return facts.headSha === pull.headSha && facts.mergeBase === stored.mergeBase && (facts.mergeable ? 'mergeable' : 'conflict') === stored.status
+    && facts.additions === stored.additions && facts.deletions === stored.deletions && facts.changedFiles === stored.changedFiles
+    && facts.conflictedFiles.length === stored.conflictedFiles.length && facts.conflictedFiles.every((f, i) => f === stored.conflictedFiles[i]);
+}
+
+/**
+ * New facts for a pull; `synchronized` when its head moved. `pull`: as read under its lock in
+ * this transaction. Facts that changed nothing write nothing: a base that moves on usually
+ * leaves every pull on it as it was, and a base may have thousands of open pulls.
+ */
 export async function storeFacts(tx: CollaborationTx, context: ChangeContext, pull: OpenPull, facts: PullGitFacts): Promise<void> {
+  if (storedAlready(pull, facts)) return;
   await tx.pullRequest.update({
     where: { issue_id: BigInt(pull.issueId) },
     data: {
@@ -66,7 +88,7 @@ export async function storeFacts(tx: CollaborationTx, context: ChangeContext, pu
 }
 
 /** Gitea's manually-merged detection: the base contains the head, so the pull is merged. */
-export async function storeManualMerge(tx: CollaborationTx, context: ChangeContext, pull: OpenPull, merge: { headSha: string; mergeCommitSha: string; mergedById: number }): Promise<void> {
+export async function storeManualMerge(tx: CollaborationTx, context: ChangeContext, pull: Omit<OpenPull, 'stored'>, merge: { headSha: string; mergeCommitSha: string; mergedById: number }): Promise<void> {
   const now = new Date();
   await tx.pullRequest.update({
     where: { issue_id: BigInt(pull.issueId) },
