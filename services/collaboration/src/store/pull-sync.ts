@@ -5,7 +5,7 @@ import type { ChangeContext } from '../domain/issue-store.js';
 import type { PullAction, PullGitFacts } from '../domain/pull-store.js';
 import { outboxRowOfPullEvent } from '../events/pull-events.js';
 import { Prisma } from './generated/client.js';
-import type { CollaborationTx } from './db.js';
+import { queryRows, type CollaborationTx } from './db.js';
 import { moveIssueCount } from './issue-counts.js';
 import { readIssue } from './issue-rows.js';
 import { findPullIn } from './pulls.js';
@@ -34,17 +34,20 @@ export async function openPullsOnBranch(tx: CollaborationTx, repositoryId: numbe
   // The pushed branch is the base of pulls of this repository, or the head of pulls whose
   // head lives here: pulls of this repository from its own branches, and pulls of other
   // repositories from this one (it is their fork, or their parent).
-  const rows = await tx.$queryRaw<Array<{
-    issue_id: bigint; index: bigint; repository_id: bigint; base_branch: string; head_branch: string; head_repo_id: bigint; head_sha: string;
-    merge_base: string; status: string; conflicted_files: string[]; additions: number; deletions: number; changed_files: number;
-  }>>`
+  // Outside a transaction (the consumer's look before it compares), on the pg pool: a base
+  // may have thousands of open pulls, and pg reads rows for a fraction of Prisma's CPU.
+  const rows = await queryRows<{
+    issue_id: bigint | string; index: bigint | string; repository_id: bigint | string; base_branch: string; head_branch: string;
+    head_repo_id: bigint | string; head_sha: string; merge_base: string; status: string; conflicted_files: string[];
+    additions: number; deletions: number; changed_files: number;
+  }>(tx, Prisma.sql`
     SELECT pr.issue_id, i.index, pr.repository_id, pr.base_branch, pr.head_branch, pr.head_repo_id, pr.head_sha,
         pr.merge_base, pr.status, pr.conflicted_files, pr.additions, pr.deletions, pr.changed_files
       FROM pull_request pr JOIN issue i ON i.id = pr.issue_id
     WHERE NOT i.is_closed AND NOT pr.has_merged
       AND ((pr.repository_id = ${id} AND pr.base_branch = ${branch}) OR (pr.head_repo_id = ${id} AND pr.head_branch = ${branch}))
     ORDER BY i.id
-    ${options.lock ? Prisma.sql`FOR UPDATE OF i` : Prisma.empty}`;
+    ${options.lock ? Prisma.sql`FOR UPDATE OF i` : Prisma.empty}`, `open-pulls-on-branch-${options.lock ? 'locked' : 'read'}`);
   return rows.map((r) => ({
     issueId: Number(r.issue_id), index: Number(r.index), repositoryId: Number(r.repository_id), baseBranch: r.base_branch,
     headBranch: r.head_branch, headRepoId: Number(r.head_repo_id), headSha: r.head_sha,
