@@ -8,6 +8,7 @@ import { prismaAdapter } from '@anvil/kit';
 import { createIssue } from '../src/domain/issues.js';
 import { createPull, listPulls, markPullMerged, type PullDeps } from '../src/domain/pulls.js';
 import { PrismaClient } from '../src/store/generated/client.js';
+import { createDb } from '../src/store/db.js';
 import { issueStore } from '../src/store/issues.js';
 import { forgetBranchHead, pullStore, rememberBranchHead } from '../src/store/pulls.js';
 import { newRunId, testDatabase, type TestDatabase } from '../../../test/support/int-testbed.js';
@@ -30,7 +31,8 @@ const open = (repositoryId: number, headBranch: string, extra: Partial<Parameter
 
 beforeAll(async () => {
   database = await testDatabase(`anvil_collaboration_pulls_test_${newRunId()}`, MIGRATIONS_DIR);
-  db = new PrismaClient({ adapter: prismaAdapter(database.url) });
+  // As the service makes it: a merge is recorded on the pg pool under the Prisma client.
+  db = createDb(database.url);
   deps = { issues: issueStore(db), pulls: pullStore(db) };
 }, 60_000);
 
@@ -72,6 +74,11 @@ describe('pull requests in PostgreSQL', () => {
     // The same merge again (its push got there first) is no error; another merge is.
     expect((await markPullMerged(deps, scope(2), ada, 1, { mergeCommitSha: 'c'.repeat(40), headSha: facts.headSha })).hasMerged).toBe(true);
     await expect(markPullMerged(deps, scope(2), ada, 1, { mergeCommitSha: 'd'.repeat(40), headSha: facts.headSha })).rejects.toMatchObject({ reason: 'already_merged' });
+    // The first record wrote the counts and the closed event (with its merge), in that order; the others wrote none.
+    const written = await db.outboxEvent.findMany({ where: { subject: { in: ['collaboration.repo_issue_counts.changed', 'collaboration.pull_request.closed'] } }, orderBy: { seq: 'asc' } });
+    expect(written.slice(-2).map((e) => e.subject)).toEqual(['collaboration.repo_issue_counts.changed', 'collaboration.pull_request.closed']);
+    expect(Buffer.from(written.at(-1)!.payload).includes('c'.repeat(40))).toBe(true);
+    expect(written.filter((e) => e.subject === 'collaboration.pull_request.closed')).toHaveLength(1);
     expect((await listPulls(deps, scope(2), { state: 'closed', milestone: 0, labels: [], poster: '', offset: 0, limit: 50 })).total).toBe(1);
   });
 

@@ -19,6 +19,7 @@ export * from './events/consumer.js';
 export * from './events/hints.js';
 export type * from './events/sql.js';
 export * from './db/prisma.js';
+export * from './db/pg-outbox.js';
 export * from './db/migrate.js';
 export * from './db/listen.js';
 export * from './git-names.js';

@@ -3,6 +3,7 @@
 // head repository its webhook payload shows as `head.repo` (pulls.proto HeadRepository)
 // without calling back. The repository service's events keep it; a pull opened from a fork
 // the events have not told of yet brings the fork as the gateway resolved it.
+import type { PgTransactionClient } from '@anvil/kit';
 import type { collaboration as pb } from '@anvil/proto';
 import type { ForkFacts, Pull } from '../domain/pull-store.js';
 import type { Prisma } from './generated/client.js';
@@ -30,4 +31,11 @@ export async function headRepositoryOf(tx: CollaborationTx, pull: Pull | undefin
   if (!pull || pull.headRepoId <= 0 || pull.headRepoId === pull.issue.repositoryId) return undefined;
   const row = await tx.forkRepository.findUnique({ where: { id: BigInt(pull.headRepoId) } });
   return row ? (row.facts as unknown as pb.HeadRepositoryInput) : undefined;
+}
+
+/** headRepositoryOf on a pg transaction's client (pgOutboxTransaction). */
+export async function headRepositoryOn(client: PgTransactionClient, pull: Pull | undefined): Promise<pb.HeadRepositoryInput | undefined> {
+  if (!pull || pull.headRepoId <= 0 || pull.headRepoId === pull.issue.repositoryId) return undefined;
+  const { rows } = await client.query<{ facts: pb.HeadRepositoryInput }>('SELECT facts FROM fork_repository WHERE id = $1', [String(pull.headRepoId)]);
+  return rows[0]?.facts;
 }

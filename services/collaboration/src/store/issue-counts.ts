@@ -3,6 +3,7 @@
 // as they now are to the outbox (events/issue-count-events.ts) in the same transaction. The
 // statement that changes the counts also bumps the row's `counts_version` and reads them back,
 // under the row's lock, so versions follow the order in which the changes commit.
+import type { OutboxEventRow } from '@anvil/kit';
 import { outboxRowOfIssueCounts } from '../events/issue-count-events.js';
 import { Prisma } from './generated/client.js';
 import type { CollaborationDb, CollaborationTx } from './db.js';
@@ -25,15 +26,18 @@ export interface IssueCounts {
 const columnOf = (kind: IssueKind) => Prisma.raw(`${kind.isClosed ? 'closed' : 'open'}_${kind.isPull ? 'pulls' : 'issues'}`);
 const RETURNING_COUNTS = Prisma.sql`RETURNING open_issues, closed_issues, open_pulls, closed_pulls, counts_version`;
 
+/** The outbox row announcing the counts a change left (pg answers them as strings, Prisma as bigints). */
+export function issueCountsRow(repositoryId: number, counts: IssueCounts | Record<keyof IssueCounts, string>): OutboxEventRow {
+  return outboxRowOfIssueCounts({
+    repository_id: repositoryId, open_issues: Number(counts.open_issues), closed_issues: Number(counts.closed_issues),
+    open_pulls: Number(counts.open_pulls), closed_pulls: Number(counts.closed_pulls), version: Number(counts.counts_version),
+  });
+}
+
 /** Writes the counts a change left to the outbox. */
 export async function announceIssueCounts(tx: CollaborationTx, repositoryId: number, counts: IssueCounts | undefined): Promise<void> {
   if (!counts) return;
-  await tx.outboxEvent.create({
-    data: outboxRowOfIssueCounts({
-      repository_id: repositoryId, open_issues: Number(counts.open_issues), closed_issues: Number(counts.closed_issues),
-      open_pulls: Number(counts.open_pulls), closed_pulls: Number(counts.closed_pulls), version: Number(counts.counts_version),
-    }),
-  });
+  await tx.outboxEvent.create({ data: issueCountsRow(repositoryId, counts) });
 }
 
 /**

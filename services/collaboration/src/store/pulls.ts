@@ -2,18 +2,18 @@
 // one transaction with their event. The index comes from the same `issue_index` upsert
 // issues use, so pulls and issues never share a number; the duplicate-pull check runs under
 // that row's lock, so two creators of the same head/base cannot both pass it.
-import { outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
+import { outboxTransaction, pgOutboxTransaction, type OutboxStoreOptions, type PgTransactionClient } from '@anvil/kit';
 import type { ChangeContext, Issue } from '../domain/issue-store.js';
 import type { Pull, PullAction, PullStatus, PullStore } from '../domain/pull-store.js';
 import type { TeamSnapshot } from '../domain/reviews.js';
 import type { UserProfile } from '../domain/users.js';
 import { outboxRowOfPullEvent } from '../events/pull-events.js';
 import { Prisma } from './generated/client.js';
-import { queryRows, type CollaborationDb, type CollaborationTx } from './db.js';
-import { announceIssueCounts, countMove, takeIssueIndex, type IssueCounts } from './issue-counts.js';
+import { poolOf, queryRows, type CollaborationDb, type CollaborationTx } from './db.js';
+import { announceIssueCounts, countMove, issueCountsRow, takeIssueIndex, type IssueCounts } from './issue-counts.js';
 import { filtersOf, SELECT_ISSUE, statementKey, toIssue, type IssueRow } from './issue-rows.js';
-import { rememberUsers } from './users.js';
-import { headRepositoryOf, rememberFork } from './fork-repositories.js';
+import { rememberUsers, rememberUsersOn } from './users.js';
+import { headRepositoryOf, headRepositoryOn, rememberFork } from './fork-repositories.js';
 
 type Client = CollaborationDb | CollaborationTx;
 
@@ -68,13 +68,25 @@ export async function findPullIn(db: Client, where: Prisma.Sql): Promise<Pull | 
  * statement, prepared on the pg pool outside a transaction (the conditions are a fixed few).
  */
 async function readPull(db: Client, where: Prisma.Sql): Promise<Pull | undefined> {
+  const { sql, name } = pullQuery(where);
+  const [row] = await queryRows<IssueRow & PullRow>(db, sql, name);
+  return row ? toPull(toIssue(row), row) : undefined;
+}
+
+/** readPull on a pg transaction's client (pgOutboxTransaction). */
+async function readPullOn(client: PgTransactionClient, where: Prisma.Sql): Promise<Pull | undefined> {
+  const { sql, name } = pullQuery(where);
+  const { rows: [row] } = await client.query<IssueRow & PullRow>({ name, text: sql.text, values: sql.values });
+  return row ? toPull(toIssue(row), row) : undefined;
+}
+
+function pullQuery(where: Prisma.Sql): { sql: Prisma.Sql; name: string } {
   const sql = Prisma.sql`
     ${SELECT_ISSUE}, ${PULL_COLUMNS}
     FROM issue i LEFT JOIN "user" p ON p.id = i.poster_id
       JOIN pull_request pr ON pr.issue_id = i.id LEFT JOIN "user" mu ON mu.id = pr.merged_by_id
     WHERE ${where}`;
-  const [row] = await queryRows<IssueRow & PullRow>(db, sql, `pull-${statementKey(sql.text)}`);
-  return row ? toPull(toIssue(row), row) : undefined;
+  return { sql, name: `pull-${statementKey(sql.text)}` };
 }
 
 const byId = (id: number) => Prisma.sql`i.id = ${BigInt(id)}`;
@@ -199,31 +211,35 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
       });
     },
 
+    // On the pg pool rather than in Prisma's interactive transaction: it is on every merge's
+    // path, and its statements run while the merge's push is being consumed (pg-outbox.ts).
     markMerged(context, index, merge) {
-      return inTransaction(async (tx, publish) => {
-        await rememberUsers(tx, context.knownUsers);
-        const locked = await tx.$queryRaw<Array<{ id: bigint; is_closed: boolean; has_merged: boolean }>>`
-          SELECT i.id, i.is_closed, pr.has_merged FROM issue i JOIN pull_request pr ON pr.issue_id = i.id
-          WHERE i.repository_id = ${BigInt(context.repository.id)} AND i.index = ${BigInt(index)} AND i.is_pull FOR UPDATE OF i`;
+      const pool = poolOf(db);
+      if (!pool) throw new Error('markMerged needs a client made by createDb');
+      return pgOutboxTransaction(pool, async (client, publish) => {
+        await rememberUsersOn(client, context.knownUsers);
+        const { rows: locked } = await client.query<{ id: string; is_closed: boolean; has_merged: boolean }>({
+          name: 'pull-merge-lock',
+          text: `SELECT i.id, i.is_closed, pr.has_merged FROM issue i JOIN pull_request pr ON pr.issue_id = i.id
+                 WHERE i.repository_id = $1 AND i.index = $2 AND i.is_pull FOR UPDATE OF i`,
+          values: [String(context.repository.id), String(index)],
+        });
         if (!locked.length) return undefined;
         const { id, is_closed: wasClosed, has_merged: wasMerged } = locked[0];
         // Merged already (the merge's own push may have reached the push consumer first): as it is.
-        if (wasMerged) return readPull(tx, byId(Number(id)));
-        // The pull, its issue and the repository's counts in one statement: it is on every merge's path.
+        if (wasMerged) return readPullOn(client, byId(Number(id)));
+        // The pull, its issue and the repository's counts in one statement.
         const merged = Prisma.sql`UPDATE pull_request SET has_merged = true, merged_at = now(), merged_by_id = ${BigInt(merge.mergedById)},
-          merge_commit_sha = ${merge.mergeCommitSha}, head_sha = ${merge.headSha} WHERE issue_id = ${id}`;
-        if (wasClosed) {
-          await tx.$executeRaw`${merged}`;
-        } else {
-          const [counts] = await tx.$queryRaw<IssueCounts[]>`
-            WITH merged AS (${merged}), closed AS (UPDATE issue SET is_closed = true, closed_at = now(), updated_at = now() WHERE id = ${id})
-            ${countMove(context.repository.id, { isPull: true, isClosed: false }, { isPull: true, isClosed: true })}`;
-          await announceIssueCounts(tx, context.repository.id, counts);
-        }
-        const pull = (await readPull(tx, byId(Number(id))))!;
-        await publish(context, pull, 'closed');
+          merge_commit_sha = ${merge.mergeCommitSha}, head_sha = ${merge.headSha} WHERE issue_id = ${BigInt(id)}`;
+        const sql = wasClosed ? merged : Prisma.sql`
+          WITH merged AS (${merged}), closed AS (UPDATE issue SET is_closed = true, closed_at = now(), updated_at = now() WHERE id = ${BigInt(id)})
+          ${countMove(context.repository.id, { isPull: true, isClosed: false }, { isPull: true, isClosed: true })}`;
+        const { rows: [counts] } = await client.query<Record<keyof IssueCounts, string>>({ name: `pull-merge-${wasClosed ? 'closed' : 'open'}`, text: sql.text, values: sql.values });
+        if (counts) publish(issueCountsRow(context.repository.id, counts));
+        const pull = (await readPullOn(client, byId(Number(id))))!;
+        publish(outboxRowOfPullEvent(context, pull, 'closed', { headRepository: await headRepositoryOn(client, pull) }));
         return pull;
-      });
+      }, options);
     },
   };
 }

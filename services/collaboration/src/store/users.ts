@@ -1,5 +1,6 @@
 // The user read model (table "user"): identity's User message per user, from identity's
 // events and from the signed caller and repository owner on writes.
+import type { PgTransactionClient } from '@anvil/kit';
 import type { UserProfile } from '../domain/users.js';
 import type { Prisma } from './generated/client.js';
 import type { CollaborationDb, CollaborationTx } from './db.js';
@@ -20,14 +21,30 @@ const rowOf = (user: UserProfile) => ({
 const stored = new Set<number>();
 const STORED_MAX = 10_000;
 
+const notStored = (users: UserProfile[]) => users.filter((u) => u.id > 0 && u.login && !stored.has(u.id));
+
+function noteStored(users: UserProfile[], inserted: number): void {
+  if (inserted > 0) return;
+  if (stored.size + users.length > STORED_MAX) stored.clear();
+  for (const u of users) stored.add(u.id);
+}
+
 /** Adds users the read model has not heard of yet; never overwrites what identity's events wrote. */
 export async function rememberUsers(db: Client, users: UserProfile[]): Promise<void> {
-  const unknown = users.filter((u) => u.id > 0 && u.login && !stored.has(u.id));
+  const unknown = notStored(users);
   if (!unknown.length) return;
   const { count } = await db.user.createMany({ data: unknown.map(rowOf), skipDuplicates: true });
-  if (count > 0) return;
-  if (stored.size + unknown.length > STORED_MAX) stored.clear();
-  for (const u of unknown) stored.add(u.id);
+  noteStored(unknown, count);
+}
+
+/** rememberUsers on a pg transaction's client (pgOutboxTransaction). */
+export async function rememberUsersOn(client: PgTransactionClient, users: UserProfile[]): Promise<void> {
+  const unknown = notStored(users);
+  if (!unknown.length) return;
+  const values = unknown.flatMap((u) => { const row = rowOf(u); return [row.id.toString(), row.login, row.lower_name, row.type, JSON.stringify(u)]; });
+  const tuples = unknown.map((_, i) => `($${5 * i + 1}, $${5 * i + 2}, $${5 * i + 3}, $${5 * i + 4}, $${5 * i + 5}::jsonb)`);
+  const { rowCount } = await client.query(`INSERT INTO "user" (id, login, lower_name, type, profile) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING`, values);
+  noteStored(unknown, rowCount ?? 0);
 }
 
 /** identity.user.created/updated: the user as identity describes them now. */
