@@ -8,9 +8,9 @@ import type { BranchProtectionStore } from './branch-protection-store.js';
 import { pusherTeamNames } from './org-access.js';
 import { atLeast } from './permission.js';
 import type { RepositoryAccess } from './repositories.js';
-import type { RepositoryStore } from './store.js';
+import type { RepositoryEvent, RepositoryStore } from './store.js';
 import type { CommitInfo, CommitSummary } from './push.js';
-import { refuseMirrorWrites } from './repository.js';
+import { refuseMirrorWrites, type Repository } from './repository.js';
 import { settleRefs } from './write-turn.js';
 
 
@@ -147,13 +147,21 @@ export async function publishRefMove(
   const none = { commits: [], total: 0 };
   const moved = after !== zero && before !== zero;
   const { commits, total } = !moved ? none : listed ?? (await deps.git.commitsBetween?.(repo.owner_login, repo.name, after, [before])) ?? none;
+  const eventsOf = (repository: Repository): RepositoryEvent[] => [
+    ...(before === zero ? [{ kind: 'branch.created' as const, repository, name: branch, ref, sha: after, pusher }] : []),
+    { kind: 'push', repository, push: { ref, before, after, commits, totalCommits: total }, pusher },
+    ...(after === zero ? [{ kind: 'branch.deleted' as const, repository, name: branch, ref, sha: before, pusher }] : []),
+  ];
   await settleRefs();
-  await deps.store.transaction(async (tx) => {
-    const repository = repo.empty && after !== zero ? await tx.update(repo.id, { empty: false }) : repo;
-    if (before === zero) await tx.publish({ kind: 'branch.created', repository, name: branch, ref, sha: after, pusher });
-    await tx.publish({ kind: 'push', repository, push: { ref, before, after, commits, totalCommits: total }, pusher });
-    if (after === zero) await tx.publish({ kind: 'branch.deleted', repository, name: branch, ref, sha: before, pusher });
-  });
+  if (repo.empty && after !== zero) {
+    await deps.store.transaction(async (tx) => {
+      const repository = await tx.update(repo.id, { empty: false });
+      for (const event of eventsOf(repository)) await tx.publish(event);
+    });
+  } else {
+    // The usual move changes no row of ours (git holds it): the events alone, in one statement.
+    await deps.store.publishAlone(eventsOf(repo));
+  }
 }
 
 export interface CreateBranchInput {

@@ -9,7 +9,7 @@ import { permissionOf } from './permission.js';
 import { parseGoDuration, parseRemoteAddress, type LocalImportPolicy, type RemoteAddress } from './remote-address.js';
 import { validateDescription, validateRepositoryName, type Repository } from './repository.js';
 import type { RepositoryAccess } from './repositories.js';
-import type { RepositoryReader, RepositoryWriter } from './store.js';
+import type { RepositoryReader, RepositoryStore, RepositoryWriter } from './store.js';
 import type { InternalTracker } from './internal-tracker.js';
 
 /** A migration's own row: the sync schedule of a mirror, the progress of a running clone. */
@@ -32,7 +32,7 @@ export interface MigrationWriter extends RepositoryWriter {
   finishMigration(repositoryId: number, nextSyncAt: Date | null): Promise<void>;
 }
 
-export interface MigrationStore extends RepositoryReader {
+export interface MigrationStore extends RepositoryReader, Pick<RepositoryStore, 'publishAlone'> {
   transaction<T>(work: (tx: MigrationWriter) => Promise<T>): Promise<T>;
   findMigration(repositoryId: number): Promise<MirrorRecord | undefined>;
   /** Claims up to `limit` mirrors due at `now`, leasing each for `leaseMs`; their ids. */

@@ -127,4 +127,10 @@ export interface RepositoryWriter extends RepositoryReader, TeamRepositoryWriter
 
 export interface RepositoryStore extends RepositoryReader {
   transaction<T>(work: (tx: RepositoryWriter) => Promise<T>): Promise<T>;
+  /**
+   * Writes events that go with no change of the store's rows (a ref move: git holds the
+   * change), in one statement, in this order; what they show beside the repository (its
+   * owner, the sender) is read before it. Atomic as a transaction is, for fewer round trips.
+   */
+  publishAlone(events: RepositoryEvent[]): Promise<void>;
 }

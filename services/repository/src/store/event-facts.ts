@@ -7,7 +7,7 @@ import type { identity, repository as pb } from '@anvil/proto';
 import type { Repository } from '../domain/repository.js';
 import { ownerUserMessage, repositoryMessage } from '../grpc/messages.js';
 import type { Repository as RepositoryRow } from './generated/client.js';
-import type { RepositoryTx } from './db.js';
+import type { RepositoryDb, RepositoryTx } from './db.js';
 import { toOwner } from './owners.js';
 
 export interface EventFacts {
@@ -17,10 +17,10 @@ export interface EventFacts {
 }
 
 /**
- * The facts of events written in one transaction: a push writes two or three events for one
- * repository and pusher, so each user and parent is read once per transaction.
+ * The facts of events written in one transaction (or one statement): a push writes two or
+ * three events for one repository and pusher, so each user and parent is read once per transaction.
  */
-export function eventFactsReader(tx: RepositoryTx, toRepository: (row: RepositoryRow) => Repository) {
+export function eventFactsReader(tx: RepositoryDb | RepositoryTx, toRepository: (row: RepositoryRow) => Repository) {
   const users = new Map<number, Promise<identity.UserInput | undefined>>();
   const parents = new Map<number, Promise<pb.RepositoryAccessInput | undefined>>();
 

@@ -336,6 +336,13 @@ export function repositoryStore(db: RepositoryDb, options: OutboxStoreOptions = 
   return {
     ...reader(db),
     transaction: (work) => outboxTransaction(db, writer, work, options),
+    async publishAlone(events) {
+      if (!events.length) return;
+      const facts = eventFactsReader(db, toRepository);
+      const rows = await Promise.all(events.map((event) => outboxRowWithFacts(facts, event)));
+      await db.outboxEvent.createMany({ data: rows });
+      options.onPublished?.();
+    },
   };
 }
 
