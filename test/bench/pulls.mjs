@@ -36,13 +36,13 @@ function gitOut(args, gitDir, input) {
 
 const git = async (args, gitDir) => (await gitOut(args, gitDir)).code;
 
-/** `branch` from `from` with BIG_COMMITS commits, each adding one file (git fast-import). */
-async function hundredCommitBranch(gitDir, branch, from) {
+/** `ref` (refs/heads/… by default) from `from` with BIG_COMMITS commits, each adding one file (git fast-import). */
+async function hundredCommitBranch(gitDir, branch, from, ref = `refs/heads/${branch}`) {
   let stream = '';
   for (let i = 1; i <= BIG_COMMITS; i++) {
     const message = `${branch} commit ${i}\n`;
     const content = `${branch} ${i}\n`;
-    stream += `commit refs/heads/${branch}\ncommitter Bench <bench@example.com> ${1_700_000_000 + i} +0000\ndata ${Buffer.byteLength(message)}\n${message}`;
+    stream += `commit ${ref}\ncommitter Bench <bench@example.com> ${1_700_000_000 + i} +0000\ndata ${Buffer.byteLength(message)}\n${message}`;
     if (i === 1) stream += `from ${from}\n`;
     stream += `M 100644 inline ${branch}/file-${i}.txt\ndata ${Buffer.byteLength(content)}\n${content}\n`;
   }
@@ -131,7 +131,12 @@ export async function benchPulls({ baseUrl, token, owner, gitRoot, collaboration
     // Even runs wait for the consumers to catch up first; odd ones start at once.
     const waits = run % 2 === 0 && idle;
     const main = (await gitOut(['rev-parse', 'refs/heads/main'], gitDir)).out;
-    await hundredCommitBranch(gitDir, `big-${run}`, main);
+    // The pull's head becomes a branch the way a user's does (here the branch API; a push
+    // does the same), so the service knows it as it knows every branch. Written straight
+    // into refs/heads/, it was unknown to the service's ref rows until the next full
+    // rewrite, and each merge looked it up with a git process that a real merge never runs.
+    await hundredCommitBranch(gitDir, `big-${run}`, main, `refs/bench/big-${run}`);
+    await ok(call(baseUrl, token, 'POST', `${base}/branches`, { new_branch_name: `big-${run}`, old_ref_name: `refs/bench/big-${run}` }), `branch big-${run}`);
     await hundredCommitBranch(gitDir, `raw-${run}`, main);
     const pull = await ok(call(baseUrl, token, 'POST', `${base}/pulls`, { title: `Big ${run}`, head: `big-${run}`, base: 'main' }), `pull big-${run}`);
     if (waits) {
