@@ -27,15 +27,20 @@ export async function forgetFork(tx: CollaborationTx, id: number): Promise<void>
 }
 
 /** The head repository of `pull` when it is a fork the read model knows; one lookup by key. */
+/** The pull's head repository when it is another one (a fork), else undefined. */
+const forkIdOf = (pull: Pull | undefined) => (pull && pull.headRepoId > 0 && pull.headRepoId !== pull.issue.repositoryId ? pull.headRepoId : undefined);
+
 export async function headRepositoryOf(tx: CollaborationTx, pull: Pull | undefined): Promise<pb.HeadRepositoryInput | undefined> {
-  if (!pull || pull.headRepoId <= 0 || pull.headRepoId === pull.issue.repositoryId) return undefined;
-  const row = await tx.forkRepository.findUnique({ where: { id: BigInt(pull.headRepoId) } });
+  const forkId = forkIdOf(pull);
+  if (forkId === undefined) return undefined;
+  const row = await tx.forkRepository.findUnique({ where: { id: BigInt(forkId) } });
   return row ? (row.facts as unknown as pb.HeadRepositoryInput) : undefined;
 }
 
 /** headRepositoryOf on a pg transaction's client (pgOutboxTransaction). */
 export async function headRepositoryOn(client: PgTransactionClient, pull: Pull | undefined): Promise<pb.HeadRepositoryInput | undefined> {
-  if (!pull || pull.headRepoId <= 0 || pull.headRepoId === pull.issue.repositoryId) return undefined;
-  const { rows } = await client.query<{ facts: pb.HeadRepositoryInput }>('SELECT facts FROM fork_repository WHERE id = $1', [String(pull.headRepoId)]);
+  const forkId = forkIdOf(pull);
+  if (forkId === undefined) return undefined;
+  const { rows } = await client.query<{ facts: pb.HeadRepositoryInput }>('SELECT facts FROM fork_repository WHERE id = $1', [String(forkId)]);
   return rows[0]?.facts;
 }

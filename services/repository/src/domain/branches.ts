@@ -59,8 +59,10 @@ export interface BranchView {
   userCanMerge: boolean;
 }
 
-/** The caller as branch protection sees them, with their team names in an owning org (every API write path). */
-/** `teams`: the caller's teams in the owning organization when already read (else asked for here). */
+/**
+ * The caller as branch protection sees them, with their team names in an owning org (every
+ * API write path). `teams`: those names when already read (else asked for here).
+ */
 export async function pusherOf(store: RepositoryStore, access: RepositoryAccess, caller: Caller, teams?: string[]): Promise<Pusher> {
   return { id: caller.userId, login: caller.login, permission: access.permission, teams: teams ?? await pusherTeamNames(store, access.owner, caller.userId) };
 }

@@ -154,13 +154,14 @@ export async function mergeToRef(deps: PullMergeDeps, access: RepositoryAccess, 
   const git = deps.pullGit(repo.owner_login, repo.name);
   // The sides, the base's rules and the merger's teams: one statement when the ref rows answer,
   // else git and two reads side by side.
+  const readApart = () => Promise.all([deps.protections.list(repo.id), pusherOf(deps.store, access, caller)]);
   const fromRows = input.head.startsWith('refs/heads/') && isValidRefName(input.head);
-  const read = fromRows ? undefined : Promise.all([deps.protections.list(repo.id), pusherOf(deps.store, access, caller)]);
+  const read = fromRows ? undefined : readApart();
   read?.catch(() => {}); // awaited below, after the sides' own refusals
   const { baseSha, headSha, head, rules: readWithRefs } = await resolveMergeSides(git, input, caller.userId);
   const [rules, pusher] = readWithRefs
     ? [readWithRefs.protections, await pusherOf(deps.store, access, caller, readWithRefs.teams)]
-    : await (read ?? Promise.all([deps.protections.list(repo.id), pusherOf(deps.store, access, caller)]));
+    : await (read ?? readApart());
   if (input.expectedHeadSha && input.expectedHeadSha !== headSha) {
     throw new DomainError('conflict', 'the head of the pull request has changed: merge again with the new head', 'head_moved');
   }
