@@ -30,10 +30,17 @@ describe('a traced API write', () => {
     const created = await owner.client.request('POST', '/user/repos', { body: { name: e2e.users.unique('traced-') }, headers: { traceparent } });
     expect(created.status).toBe(201);
 
-    const services = (spans: typeof receiver.spans) => new Set(spans.filter((span) => span.traceId === traceId).map((span) => span.service));
-    const consumed = (spans: typeof receiver.spans) =>
-      spans.some((span) => span.traceId === traceId && span.service === 'anvil-collaboration' && span.name === 'consume collaboration-repository');
-    await receiver.waitFor((spans) => services(spans).has('anvil-gateway') && services(spans).has('anvil-repository') && consumed(spans));
+    // Each process exports its spans in batches of its own, so wait for every span asserted
+    // below, not just for one span of each process: the repository's publish span can be
+    // exported before its server span is.
+    const inTrace = (spans: typeof receiver.spans, service: string, named: (name: string) => boolean) =>
+      spans.some((span) => span.traceId === traceId && span.service === service && named(span.name));
+    await receiver.waitFor((spans) =>
+      inTrace(spans, 'anvil-gateway', (name) => name === 'POST /api/v1/user/repos') &&
+      inTrace(spans, 'anvil-gateway', (name) => name === 'CreateRepository') &&
+      inTrace(spans, 'anvil-repository', (name) => name.endsWith('/CreateRepository')) &&
+      inTrace(spans, 'anvil-repository', (name) => name === 'publish repository.repo.created') &&
+      inTrace(spans, 'anvil-collaboration', (name) => name === 'consume collaboration-repository'));
     const trace = receiver.spans.filter((span) => span.traceId === traceId);
     const http = trace.find((span) => span.service === 'anvil-gateway' && span.name === 'POST /api/v1/user/repos')!;
     expect(http).toBeDefined();
