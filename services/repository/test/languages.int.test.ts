@@ -1,7 +1,7 @@
 // Language statistics over real PostgreSQL and real git: computed once per commit and
 // cached, the repository's `language` set to the top one, stats gone with the repository.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { getLanguages, type LanguageDeps } from '../src/domain/language-stats.js';
+import { getLanguages, refreshLanguages, type LanguageDeps } from '../src/domain/language-stats.js';
 import { createRepository, deleteRepository, type RepositoryDeps, resolveRepository } from '../src/domain/repositories.js';
 import { languageGit } from '../src/git/language-git.js';
 import { linguistTable } from '../src/git/linguist-table.js';
@@ -48,5 +48,22 @@ describe('language statistics', () => {
 
     await deleteRepository(repos, await resolveRepository(repos.store, 'ada', 'calc', ada), ada);
     expect(await db.languageStats.count({ where: { repository_id: BigInt(created.repository.id) } })).toBe(0);
+  });
+
+  it('keep only the newest pushed commit\'s statistics, and the repository\'s language follows the push that changes it', async () => {
+    const created = await createRepository(repos, { owner_id: 1, name: 'shift', description: '', private: false, default_branch: '', auto_init: false, readme: '', template: false, object_format_name: '' }, ada);
+    const id = BigInt(created.repository.id);
+    const gitDir = storage.pathOf('ada', 'shift');
+    const who = { name: 'Ada', email: 'ada@example.com' };
+    const pushed = { id: created.repository.id, ownerLogin: 'ada', name: 'shift' };
+    const first = await commitInitialFiles(gitDir, 'main', { 'a.py': 'print(1)\n' }, 'Python\n', who);
+    await refreshLanguages(languages, pushed, first);
+    expect((await db.repository.findUnique({ where: { id } }))?.language).toBe('Python');
+
+    const second = await commitInitialFiles(gitDir, 'next', { 'b.go': 'package b\n\n// longer than the Python\n' }, 'Go\n', who);
+    await refreshLanguages(languages, pushed, second);
+    expect(await db.languageStats.findMany({ where: { repository_id: id }, select: { commit_sha: true, languages: true } }))
+      .toEqual([{ commit_sha: second, languages: { Go: 37 } }]);
+    expect((await db.repository.findUnique({ where: { id } }))?.language).toBe('Go');
   });
 });

@@ -11,8 +11,11 @@ import type { OutboxStoreOptions } from './prisma.js';
 /** The client a pg outbox transaction's work runs its statements on. */
 export type PgTransactionClient = Pick<pg.PoolClient, 'query'>;
 
-function insertEvents(rows: OutboxEventRow[]): pg.QueryConfig {
-  const values: unknown[] = [];
+/**
+ * The INSERT of `rows` into the outbox, in order, as one statement; its parameters follow
+ * `values` (a statement that does more than insert, such as a CTE, passes its own first).
+ */
+export function insertEvents(rows: readonly OutboxEventRow[], values: unknown[] = []): pg.QueryConfig {
   const tuples = rows.map((row) => {
     values.push(row.id, row.subject, row.type, Buffer.from(row.payload), row.trace_context);
     const n = values.length;

@@ -11,9 +11,10 @@ import { isBranchName, pusherOf } from './branches.js';
 import { contentTypeOf, type ContentDeps, type ContentItem, type RepoFiles } from './contents.js';
 import { atLeast } from './permission.js';
 import type { RepositoryAccess } from './repositories.js';
+import type { RepositoryEvent } from './store.js';
 import type { TreeEntry } from './git-objects.js';
 import type { IndexChange, Signature } from './commit-writing.js';
-import { refuseMirrorWrites } from './repository.js';
+import { refuseMirrorWrites, type Repository } from './repository.js';
 import { settleRefs } from './write-turn.js';
 
 export type FileOperationKind = 'create' | 'update' | 'upload' | 'rename' | 'delete';
@@ -330,16 +331,25 @@ async function publishWrite(deps: ContentDeps, access: RepositoryAccess, caller:
   };
   const pusher = { id: caller.userId, login: caller.login };
   const becomesDefault = repo.empty && write.branch !== repo.default_branch;
+  const eventsOf = (repository: Repository): RepositoryEvent[] => [
+    ...(write.before === write.zero ? [{ kind: 'branch.created' as const, repository, name: write.branch, ref, sha: commit.sha, pusher }] : []),
+    { kind: 'push', repository, push: { ref, before: write.before, after: commit.sha, commits: [info], totalCommits: 1 }, pusher },
+  ];
+  // The size grows by the objects written, with the events (as a push's objects would be
+  // counted); measuring the whole directory again costs more than the write.
+  const grown = write.bytes ? { repositoryId: repo.id, bytes: write.bytes } : undefined;
   await settleRefs();
-  await deps.store.transaction(async (tx) => {
-    // The first commit makes the repository non-empty, on the branch it landed on (as a first push does).
-    const repository = repo.empty ? await tx.update(repo.id, { empty: false, default_branch: write.branch }) : repo;
-    // The size grows by the objects written, in the same transaction (as a push's objects
-    // would be counted); measuring the whole directory again costs more than the write.
-    if (write.bytes) await tx.growSize(repo.id, write.bytes);
-    if (write.before === write.zero) await tx.publish({ kind: 'branch.created', repository, name: write.branch, ref, sha: commit.sha, pusher });
-    await tx.publish({ kind: 'push', repository, push: { ref, before: write.before, after: commit.sha, commits: [info], totalCommits: 1 }, pusher });
-  });
+  if (repo.empty) {
+    await deps.store.transaction(async (tx) => {
+      // The first commit makes the repository non-empty, on the branch it landed on (as a first push does).
+      const repository = await tx.update(repo.id, { empty: false, default_branch: write.branch });
+      if (grown) await tx.growSize(repo.id, grown.bytes);
+      for (const event of eventsOf(repository)) await tx.publish(event);
+    });
+  } else {
+    // The usual write changes no row but the size: that and the events, in one statement.
+    await deps.store.publishAlone(eventsOf(repo), grown);
+  }
   if (becomesDefault) await files.setDefaultBranch(write.branch);
   if (write.bytes === undefined) deps.sizes.refresh(repo.id, () => files.size());
 }

@@ -131,6 +131,8 @@ export interface RepositoryStore extends RepositoryReader {
    * Writes events that go with no change of the store's rows (a ref move: git holds the
    * change), in one statement, in this order; what they show beside the repository (its
    * owner, the sender) is read before it. Atomic as a transaction is, for fewer round trips.
+   * `grown`: the one row change such a move may carry, the repository's size grown by the
+   * objects the write added, made in the same statement.
    */
-  publishAlone(events: RepositoryEvent[]): Promise<void>;
+  publishAlone(events: RepositoryEvent[], grown?: { repositoryId: number; bytes: number }): Promise<void>;
 }

@@ -2,8 +2,8 @@
 import { alreadyExists } from '@anvil/kit';
 import type { BranchProtection } from '../domain/branch-protection.js';
 import type { BranchProtectionFields, BranchProtectionStore } from '../domain/branch-protection-store.js';
-import type { BranchProtection as Row, Prisma } from './generated/client.js';
-import type { RepositoryDb } from './db.js';
+import { Prisma, type BranchProtection as Row } from './generated/client.js';
+import { queryRows, type RepositoryDb } from './db.js';
 
 const ids = (values: bigint[]) => values.map(Number);
 const bigints = (values: number[]) => values.map((v) => BigInt(v));
@@ -94,8 +94,10 @@ function toColumns(f: Partial<BranchProtectionFields>): Prisma.BranchProtectionU
 export function branchProtectionStore(db: RepositoryDb): BranchProtectionStore {
   return {
     async list(repositoryId) {
-      const rows = await db.branchProtection.findMany({ where: { repository_id: BigInt(repositoryId) }, orderBy: [{ priority: 'asc' }, { id: 'asc' }] });
-      return rows.map(toProtection);
+      // Read by every contents write and branch list: a prepared statement on the pool.
+      const rows = await queryRows<{ rule: Record<string, unknown> }>(db, Prisma.sql`
+        SELECT to_jsonb(b) AS rule FROM branch_protection b WHERE b.repository_id = ${BigInt(repositoryId)} ORDER BY b.priority, b.id`, 'list-branch-protections');
+      return rows.map((row) => protectionFromJson(row.rule));
     },
     async find(repositoryId, ruleName) {
       const row = await db.branchProtection.findUnique({ where: { repository_id_rule_name: { repository_id: BigInt(repositoryId), rule_name: ruleName } } });

@@ -26,3 +26,16 @@ export function createDb(databaseUrl: string): RepositoryDb {
 export function poolOf(db: RepositoryDb | RepositoryTx): pg.Pool | undefined {
   return pools.get(db as RepositoryDb);
 }
+
+/**
+ * Runs `sql` on the pool's `pg` client when there is one (outside a transaction), else
+ * through Prisma. `name` prepares it once per connection: give one only when the statement's
+ * text comes from a small fixed set. `pg` answers int8 columns as strings and json as parsed
+ * values; the statements here return rows as to_jsonb() writes them, the same either way.
+ */
+export async function queryRows<Row>(db: RepositoryDb | RepositoryTx, sql: Prisma.Sql, name?: string): Promise<Row[]> {
+  const pool = poolOf(db);
+  if (!pool) return db.$queryRaw<Row[]>(sql);
+  const { rows } = await pool.query({ ...(name ? { name } : {}), text: sql.text, values: sql.values });
+  return rows as Row[];
+}

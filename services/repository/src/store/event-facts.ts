@@ -8,7 +8,7 @@ import type { Repository } from '../domain/repository.js';
 import { ownerUserMessage, repositoryMessage } from '../grpc/messages.js';
 import type { Repository as RepositoryRow } from './generated/client.js';
 import type { RepositoryDb, RepositoryTx } from './db.js';
-import { toOwner } from './owners.js';
+import { ownerReader } from './owners.js';
 
 export interface EventFacts {
   repository_owner?: identity.UserInput;
@@ -21,6 +21,7 @@ export interface EventFacts {
  * three events for one repository and pusher, so each user and parent is read once per transaction.
  */
 export function eventFactsReader(tx: RepositoryDb | RepositoryTx, toRepository: (row: RepositoryRow) => Repository) {
+  const owners = ownerReader(tx);
   const users = new Map<number, Promise<identity.UserInput | undefined>>();
   const parents = new Map<number, Promise<pb.RepositoryAccessInput | undefined>>();
 
@@ -29,7 +30,7 @@ export function eventFactsReader(tx: RepositoryDb | RepositoryTx, toRepository: 
     let user = users.get(id);
     if (!user) {
       user = id > 0
-        ? tx.owner.findUnique({ where: { id: BigInt(id) } }).then((row) => (row ? ownerUserMessage(toOwner(row)) : undefined))
+        ? owners.findById(id).then((owner) => (owner ? ownerUserMessage(owner) : undefined))
         : Promise.resolve(undefined);
       users.set(id, user);
     }

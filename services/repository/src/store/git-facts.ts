@@ -1,14 +1,15 @@
 // The git facts of a repository (`repository.licenses`); written
 // only when they changed, so a redelivered event neither bumps `updated_at` nor wakes caches.
 import type { GitFactsStore } from '../domain/git-facts.js';
-import type { RepositoryDb } from './db.js';
+import { queryRows, type RepositoryDb } from './db.js';
+import { Prisma } from './generated/client.js';
 
 export function gitFactsStore(db: RepositoryDb): GitFactsStore {
   return {
     async save(repositoryId, facts) {
-      await db.$executeRaw`
+      await queryRows(db, Prisma.sql`
         UPDATE repository SET licenses = ${facts.licenses}::text[]
-        WHERE id = ${BigInt(repositoryId)} AND licenses IS DISTINCT FROM ${facts.licenses}::text[]`;
+        WHERE id = ${BigInt(repositoryId)} AND licenses IS DISTINCT FROM ${facts.licenses}::text[]`, 'save-git-facts');
     },
     async idsWithoutFacts(afterId, limit) {
       const rows = await db.repository.findMany({

@@ -1,7 +1,8 @@
 // Cached language statistics (table `language_stats`, keyed by repository id + commit sha)
 // and the repository's top language (`repository.language`), written together.
 import type { LanguageStatsStore } from '../domain/language-stats.js';
-import type { RepositoryDb } from './db.js';
+import { queryRows, type RepositoryDb } from './db.js';
+import { Prisma } from './generated/client.js';
 
 // The statistics of a commit never change (its files and .gitattributes are fixed), and
 // repository ids are never reused: each process remembers the ones it read or wrote, so a
@@ -19,7 +20,8 @@ export function languageStatsStore(db: RepositoryDb): LanguageStatsStore {
       const key = `${repositoryId}:${commitSha}`;
       const known = remembered.get(key);
       if (known) return new Map(known);
-      const row = await db.languageStats.findUnique({ where: { repository_id_commit_sha: { repository_id: BigInt(repositoryId), commit_sha: commitSha } } });
+      const [row] = await queryRows<{ languages: Record<string, number> }>(db, Prisma.sql`
+        SELECT languages FROM language_stats WHERE repository_id = ${BigInt(repositoryId)} AND commit_sha = ${commitSha}`, 'find-language-stats');
       if (!row) return undefined;
       const sizes = new Map(Object.entries(row.languages as Record<string, number>));
       remember(key, sizes);
@@ -28,16 +30,14 @@ export function languageStatsStore(db: RepositoryDb): LanguageStatsStore {
     async save(repositoryId, commitSha, sizes, primary) {
       const id = BigInt(repositoryId);
       const languages = Object.fromEntries(sizes);
-      await db.$transaction([
-        // Only the latest computed commit is kept; two computations of one commit agree.
-        db.languageStats.deleteMany({ where: { repository_id: id, commit_sha: { not: commitSha } } }),
-        db.languageStats.upsert({
-          where: { repository_id_commit_sha: { repository_id: id, commit_sha: commitSha } },
-          create: { repository_id: id, commit_sha: commitSha, languages },
-          update: { languages },
-        }),
-        db.repository.updateMany({ where: { id, language: { not: primary } }, data: { language: primary } }),
-      ]);
+      // Every push to a default branch saves once, in one statement: only the latest computed
+      // commit is kept (two computations of one commit agree), and the top language is
+      // written only when it changed. The three parts touch different rows.
+      await queryRows(db, Prisma.sql`
+        WITH dropped AS (DELETE FROM language_stats WHERE repository_id = ${id} AND commit_sha <> ${commitSha}),
+             top AS (UPDATE repository SET language = ${primary}, updated_at = now() WHERE id = ${id} AND language <> ${primary})
+        INSERT INTO language_stats (repository_id, commit_sha, languages) VALUES (${id}, ${commitSha}, ${JSON.stringify(languages)}::jsonb)
+        ON CONFLICT (repository_id, commit_sha) DO UPDATE SET languages = EXCLUDED.languages`, 'save-language-stats');
       remember(`${repositoryId}:${commitSha}`, new Map(sizes));
     },
   };

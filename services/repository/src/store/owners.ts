@@ -2,7 +2,7 @@
 import type { Owner, OwnerReader, OwnerType, OwnerVisibility } from '../domain/owner.js';
 import type { OwnerWriter } from '../domain/owner-read-model.js';
 import { Prisma, type Owner as OwnerRow } from './generated/client.js';
-import type { RepositoryDb, RepositoryTx } from './db.js';
+import { queryRows, type RepositoryDb, type RepositoryTx } from './db.js';
 
 export function toOwner(row: OwnerRow): Owner {
   return {
@@ -34,11 +34,20 @@ function toRow(owner: Owner) {
   };
 }
 
+/** An owner row as to_jsonb() writes it: the id arrives as a number, the timestamp as text. */
+export type OwnerJson = Record<keyof OwnerRow, unknown>;
+
+export function ownerRowFromJson(json: OwnerJson): OwnerRow {
+  return { ...(json as unknown as OwnerRow), id: BigInt(json.id as number), updated_at: new Date(json.updated_at as string) };
+}
+
 export function ownerReader(db: RepositoryDb | RepositoryTx): OwnerReader {
   return {
+    // A contents write reads its committer and the owner and sender of its push event:
+    // outside a transaction, a prepared statement on the pool skips Prisma's per-query cost.
     async findById(id) {
-      const row = await db.owner.findUnique({ where: { id: BigInt(id) } });
-      return row ? toOwner(row) : undefined;
+      const [row] = await queryRows<{ owner: OwnerJson }>(db, Prisma.sql`SELECT to_jsonb(o) AS owner FROM owner o WHERE o.id = ${BigInt(id)}`, 'find-owner');
+      return row ? toOwner(ownerRowFromJson(row.owner)) : undefined;
     },
     async findByLogin(login) {
       const row = await db.owner.findUnique({ where: { lower_name: login.toLowerCase() } });

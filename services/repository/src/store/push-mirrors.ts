@@ -1,7 +1,7 @@
-// Push-mirror rows (Prisma).
+// Push-mirror rows.
 import type { PushMirrorRecord, PushMirrorStore } from '../domain/push-mirrors.js';
-import type { PushMirror as Row } from './generated/client.js';
-import type { RepositoryDb } from './db.js';
+import { Prisma, type PushMirror as Row } from './generated/client.js';
+import { queryRows, type RepositoryDb } from './db.js';
 
 function toRecord(row: Row): PushMirrorRecord {
   return {
@@ -41,8 +41,11 @@ export function pushMirrorStore(db: RepositoryDb): PushMirrorStore {
         WHERE repository_id = ${BigInt(repositoryId)} AND remote_name = ${remoteName}`;
     },
     async markDueAfterPush(repositoryId) {
-      const { count } = await db.pushMirror.updateMany({ where: { repository_id: BigInt(repositoryId), sync_on_commit: true }, data: { next_sync_at: new Date() } });
-      return count;
+      // Every push asks, and most repositories have no push mirror: a prepared statement.
+      const rows = await queryRows<{ n: number }>(db, Prisma.sql`
+        WITH due AS (UPDATE push_mirror SET next_sync_at = now() WHERE repository_id = ${BigInt(repositoryId)} AND sync_on_commit RETURNING 1)
+        SELECT count(*)::int AS n FROM due`, 'mark-push-mirrors-due');
+      return rows[0]?.n ?? 0;
     },
     async claimDue(now, leaseMs, limit) {
       // The same lease as pull mirrors (store/migrations.ts): one replica per due push mirror.

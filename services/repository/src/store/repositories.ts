@@ -1,6 +1,6 @@
 // Repositories and collaborations in PostgreSQL (tables `repository`, `collaboration`),
 // with the outbox rows of their events written in the same transaction.
-import { alreadyExists, outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
+import { alreadyExists, insertEvents, outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
 import type { Owner } from '../domain/owner.js';
 import type { CollaboratorMode } from '../domain/permission.js';
 import { internalTrackerOf } from '../domain/internal-tracker.js';
@@ -9,11 +9,11 @@ import type { Repository } from '../domain/repository.js';
 import type { NewRepository, RepositoryEvent, RepositoryPatch, RepositoryReader, RepositoryStore, RepositoryWithOwner, RepositoryWriter, SearchFilter } from '../domain/store.js';
 import { outboxRowOf } from '../events/repository-events.js';
 import { eventFactsReader, type EventFactsReader } from './event-facts.js';
-import type { Owner as OwnerRow, Prisma, Repository as RepositoryRow } from './generated/client.js';
-import { poolOf, type RepositoryDb, type RepositoryTx } from './db.js';
+import { Prisma, type Repository as RepositoryRow } from './generated/client.js';
+import { poolOf, queryRows, type RepositoryDb, type RepositoryTx } from './db.js';
 import { memberTeamsOf, toMemberTeam } from './org-teams.js';
 import { teamRepositoryReader, teamRepositoryWriter } from './team-repositories.js';
-import { ownerReader, toOwner } from './owners.js';
+import { ownerReader, ownerRowFromJson, toOwner, type OwnerJson } from './owners.js';
 import { dropRepositoryStars } from './stars.js';
 import { assignableUsers } from './assignees.js';
 import type { MemberTeam } from '../domain/org-access.js';
@@ -54,7 +54,6 @@ function toColumns(patch: RepositoryPatch): Prisma.RepositoryUpdateInput {
 
 // to_jsonb() rows: bigints arrive as numbers, timestamps as ISO strings.
 type RepositoryJson = Record<keyof RepositoryRow, unknown>;
-type OwnerJson = Record<keyof OwnerRow, unknown>;
 
 function repositoryRowFromJson(json: RepositoryJson): RepositoryRow {
   const date = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));
@@ -70,10 +69,6 @@ function repositoryRowFromJson(json: RepositoryJson): RepositoryRow {
     created_at: date(json.created_at)!,
     updated_at: date(json.updated_at)!,
   };
-}
-
-function ownerRowFromJson(json: OwnerJson): OwnerRow {
-  return { ...(json as unknown as OwnerRow), id: BigInt(json.id as number), updated_at: new Date(json.updated_at as string) };
 }
 
 // The repository, its owner, the viewer's collaboration and the viewer's teams in the
@@ -203,8 +198,11 @@ function reader(db: RepositoryDb | RepositoryTx): RepositoryReader {
       };
     },
     async findById(id) {
-      const row = await db.repository.findUnique({ where: { id: BigInt(id) } });
-      return row ? (await withOwners([row]))[0] : undefined;
+      // Every push and every consumer of a push reads its repository by id: one prepared
+      // statement on the pool where there is one (not inside a transaction).
+      const [row] = await queryRows<{ repo: RepositoryJson; owner: OwnerJson }>(db, Prisma.sql`
+        SELECT to_jsonb(r) AS repo, to_jsonb(o) AS owner FROM repository r JOIN owner o ON o.id = r.owner_id WHERE r.id = ${BigInt(id)}`, 'find-repository');
+      return row ? { repository: toRepository(repositoryRowFromJson(row.repo)), owner: toOwner(ownerRowFromJson(row.owner)) } : undefined;
     },
     async findManyById(ids) {
       if (!ids.length) return [];
@@ -336,12 +334,24 @@ export function repositoryStore(db: RepositoryDb, options: OutboxStoreOptions = 
   return {
     ...reader(db),
     transaction: (work) => outboxTransaction(db, writer, work, options),
-    async publishAlone(events) {
-      if (!events.length) return;
+    async publishAlone(events, grown) {
+      if (!events.length && !grown) return;
       const facts = eventFactsReader(db, toRepository);
       const rows = await Promise.all(events.map((event) => outboxRowWithFacts(facts, event)));
-      await db.outboxEvent.createMany({ data: rows });
-      options.onPublished?.();
+      const pool = poolOf(db);
+      if (pool && rows.length) {
+        // One statement on the pool, the size growth in a CTE beside the events' insert.
+        const values: unknown[] = grown ? [grown.bytes, grown.repositoryId] : [];
+        const insert = insertEvents(rows, values);
+        const text = grown ? `WITH grown AS (UPDATE repository SET size = size + $1, updated_at = now() WHERE id = $2) ${insert.text}` : insert.text;
+        await pool.query({ text, values });
+      } else {
+        await db.$transaction([
+          ...(grown ? [db.repository.update({ where: { id: BigInt(grown.repositoryId) }, data: { size: { increment: BigInt(grown.bytes) } } })] : []),
+          ...(rows.length ? [db.outboxEvent.createMany({ data: rows })] : []),
+        ]);
+      }
+      if (rows.length) options.onPublished?.();
     },
   };
 }
