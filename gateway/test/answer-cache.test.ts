@@ -77,18 +77,37 @@ describe('answers remembered by the gateway', () => {
     expect(state.runs).toBe(1);
   });
 
-  it('bypasses and forgets a repository\'s answers while a write to it runs in this gateway', async () => {
+  it('forgets a repository\'s answers when a write to it starts in this gateway and again when it ends', async () => {
     const cache = new AnswerCache(10_000);
-    const { state, compute } = route();
+    const { state, compute } = route('before');
     await cache.get(issues(), compute);
     cache.writeStarted(scope);
-    await cache.get(issues(), compute);
+    // Reads that overlap the write are answered once and then remembered, like any other.
+    expect(text(await cache.get(issues(), compute))).toBe('before');
+    expect(text(await cache.get(issues(), compute))).toBe('before');
     expect(state.runs).toBe(2);
     state.body = 'after';
     cache.writeEnded(scope);
+    // The writer's next read, and everyone's, shows the write.
     expect(text(await cache.get(issues(), compute))).toBe('after');
     expect(text(await cache.get(issues(), compute))).toBe('after');
     expect(state.runs).toBe(3);
+  });
+
+  it('keeps nothing a read computed during a write but finished after it', async () => {
+    const cache = new AnswerCache(10_000);
+    const { state, compute } = route('before');
+    cache.writeStarted(scope);
+    let release!: () => void;
+    const slow = cache.get(issues(), async () => {
+      await new Promise<void>((resolve) => (release = resolve));
+      return compute();
+    });
+    state.body = 'after';
+    cache.writeEnded(scope);
+    release();
+    await slow;
+    expect(text(await cache.get(issues(), compute))).toBe('after');
   });
 
   it('keeps nothing when its TTL is 0, and nothing larger than an answer may be', async () => {

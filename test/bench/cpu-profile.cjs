@@ -12,7 +12,9 @@ const dir = process.env.BENCH_PROFILE_DIR || '/tmp/anvil-profiles';
 const session = new inspector.Session();
 session.connect();
 session.post('Profiler.enable');
-session.post('Profiler.setSamplingInterval', { interval: 500 });
+// BENCH_PROFILE_INTERVAL_US: a longer interval where sampling every 500 µs costs the process
+// too much (on some machines it slowed the system several times over).
+session.post('Profiler.setSamplingInterval', { interval: Number(process.env.BENCH_PROFILE_INTERVAL_US) || 500 });
 session.post('Profiler.start');
 
 function save(profile, part) {

@@ -220,6 +220,20 @@ const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, M
 
 const commitCount = (gitDir) => Number(execFileSync('git', ['--git-dir', gitDir, 'rev-list', '--count', 'refs/heads/main'], { encoding: 'utf8' }).trim());
 
+/** CPU (ms) of every process whose command name is `name` (PostgreSQL's backends, NATS), live ones only. */
+function commandCpuMs(name) {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== name) continue;
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    } catch { /* gone */ }
+  }
+  return ticks * 10;
+}
+
 /**
  * CPU (ms) of a process tree, split into its own (node) and its reaped children's (git), and
  * the own CPU by kind of process (gateway, repository, ..., git for the long-lived ones).
@@ -292,9 +306,13 @@ export async function benchMixed(ctx) {
   // With BENCH_PROFILE_DIR the next profiles hold the measured mixed load alone.
   restartProfiles(supervisor.pid);
   const beforeMeasured = gitDirs.map(commitCount);
+  const cpuAtStart = treeCpu(supervisor.pid);
+  const [pgAtStart, natsAtStart, clientAtStart] = [commandCpuMs('postgres'), commandCpuMs('nats-server'), process.cpuUsage()];
   const started = Date.now();
   await run(duration, true);
   const seconds = (Date.now() - started) / 1000;
+  const cpuAtEnd = treeCpu(supervisor.pid);
+  const [pgAtEnd, natsAtEnd, clientAtEnd] = [commandCpuMs('postgres'), commandCpuMs('nats-server'), process.cpuUsage(clientAtStart)];
   const all = [...samples.values()].flat().sort((a, b) => a - b);
   console.log(`\nMixed workload: ${connections} connections, ${duration} s, 20 repositories (+1 private), no cache warm-up beyond ${WARMUP} s`);
   console.log(`${machine()}\n`);
@@ -312,6 +330,13 @@ export async function benchMixed(ctx) {
   const createP99 = pct([...creates].sort((a, b) => a - b), 99);
   console.log(`\nall: ${fmt(rps)} req/s, p99 ${fmt(pct(all, 99), 1)} ms (target ≥ 1,000 req/s, p99 ≤ 100 ms: ${rps >= 1000 && pct(all, 99) <= 100 ? 'met' : 'MISSED'}); ` +
     `contents creates p99 ${fmt(createP99, 1)} ms (target ≤ 500 ms: ${createP99 <= 500 ? 'met' : 'MISSED'})`);
+  // Where the two cores went while it ran: which process is the one to make cheaper.
+  const busy = (kind) => (cpuAtEnd.byKind[kind] ?? 0) - (cpuAtStart.byKind[kind] ?? 0);
+  const shares = Object.keys(cpuAtEnd.byKind).filter((k) => k !== 'gone' && busy(k) > 0).sort((a, b) => busy(b) - busy(a));
+  const ofOneCore = (ms) => fmt((100 * ms) / (seconds * 1000));
+  console.log(`CPU while it ran, % of one core: ${shares.map((k) => `${k} ${ofOneCore(busy(k))}`).join(', ')}, ` +
+    `git processes ${ofOneCore(cpuAtEnd.gitMs - cpuAtStart.gitMs)}, PostgreSQL ${ofOneCore(pgAtEnd - pgAtStart)}, NATS ${ofOneCore(natsAtEnd - natsAtStart)}, ` +
+    `the bench's client ${ofOneCore((clientAtEnd.user + clientAtEnd.system) / 1000)}`);
   console.log(`contents creates landed ${landed}, commits added ${added} (warm-up writes before the count excluded; since seeding ${after.reduce((s, n, i) => s + n - before[i], 0)}), lost ${landed - added}: ${landed === added ? 'met' : 'MISSED'}`);
 
   // The CPU one contents write costs, on a quiet system: node (all of Anvil's processes) and

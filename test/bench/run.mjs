@@ -87,6 +87,7 @@ async function systemEnv(dataDir, suffix = '') {
     // (Node 20 refuses --cpu-prof in NODE_OPTIONS).
     ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
     ...(process.env.BENCH_PROFILE_DIR ? { BENCH_PROFILE_DIR: process.env.BENCH_PROFILE_DIR } : {}),
+    ...(process.env.BENCH_PROFILE_INTERVAL_US ? { BENCH_PROFILE_INTERVAL_US: process.env.BENCH_PROFILE_INTERVAL_US } : {}),
     // e.g. BENCH_OTLP_ENDPOINT=http://127.0.0.1:4318 to trace every request (spans over OTLP/HTTP).
     ...(process.env.BENCH_OTLP_ENDPOINT ? { OTEL_EXPORTER_OTLP_ENDPOINT: process.env.BENCH_OTLP_ENDPOINT } : {}),
     // e.g. BENCH_GLIBC_TUNABLES=glibc.malloc.arena_max=2 to try allocator settings on every process.

@@ -18,8 +18,10 @@
 //   repository and collaboration databases name the repository (or `*`), the services
 //   forward that as the repository-answers hint, and every gateway drops its answers;
 // - a write this gateway handles under the repository's path (or any write elsewhere, which
-//   may change anything): bypassed while it runs, dropped when it starts and when it ends, so
-//   a client reads its own write at once (the same rules as repository-access.ts).
+//   may change anything): dropped when it starts and when its response is done, so a client
+//   reads its own write at once; a read that overlaps the write may be answered from what
+//   was filled meanwhile, which the second drop removes (the same rules as
+//   repository-access.ts, which says why).
 // A fill that started before a drop is not stored (the clock below), and a request never
 // joins a fill that started before a drop, so no answer older than a change is ever served
 // after the change was announced.
@@ -72,8 +74,6 @@ export class AnswerCache {
   private clock = 0;
   private allDroppedAt = 0;
   private droppedAt = new Map<string, number>();
-  private writes = 0;
-  private scopeWrites = new Map<string, number>();
 
   /**
    * @param ttlMs how long an answer may be served; 0 turns the cache off.
@@ -102,7 +102,7 @@ export class AnswerCache {
    */
   async get(subject: AnswerSubject, compute: () => Promise<Answer | undefined>): Promise<Answer | undefined> {
     const tags = AnswerCache.tagsOf(subject);
-    if (!this.enabled || this.writes > 0 || this.scopeWrites.has(tags[1].slice('name:'.length))) return compute();
+    if (!this.enabled) return compute();
     const key = AnswerCache.keyOf(subject);
     const hit = this.entries.get(key);
     if (hit) {
@@ -149,21 +149,13 @@ export class AnswerCache {
     this.bytes = 0;
   }
 
-  /** A write request started in this gateway: bypass what it may change until writeEnded(). */
+  /** A write request started in this gateway: forget what it may change. */
   writeStarted(scope: WriteScope): void {
-    if (scope === undefined) this.writes++;
-    else this.scopeWrites.set(scope, (this.scopeWrites.get(scope) ?? 0) + 1);
     this.dropScope(scope);
   }
 
+  /** Its response is done: forget again what it may have changed meanwhile. */
   writeEnded(scope: WriteScope): void {
-    if (scope === undefined) {
-      this.writes = Math.max(0, this.writes - 1);
-    } else {
-      const left = (this.scopeWrites.get(scope) ?? 1) - 1;
-      if (left > 0) this.scopeWrites.set(scope, left);
-      else this.scopeWrites.delete(scope);
-    }
     this.dropScope(scope);
   }
 

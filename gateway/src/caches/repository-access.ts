@@ -10,13 +10,17 @@
 //   it as the repository-access hint naming the repository (or any, for owners and teams),
 //   and every gateway drops what it remembers of it; a fork's entry shows its parent as
 //   resolved, so a change to the parent alone reaches it by the TTL;
-// - a write this gateway handles that may change it: while one is in flight the entries it
-//   may change are bypassed (neither read nor filled), and they are dropped when the write
-//   starts and when it ends, so a client reads its own write on the next request even
-//   before the hint arrives. A write under /repos/{owner}/{repo} (or a push to it) can
-//   change only that repository's answers; any other write (an organization's teams, a
-//   user, a site setting) may change any answer, so it bypasses and drops them all. A
-//   commit to one repository thus leaves every other repository's answers cached.
+// - a write this gateway handles that may change it: the entries it may change are dropped
+//   when the write starts and again when its response is done, and a lookup that began
+//   before either drop fills nothing, so a client reads its own write on the next request
+//   even before the hint arrives. Between the two drops the entries are used and filled as
+//   usual: a read that overlaps a write may see the state before it or after it, as it could
+//   without the cache, and nothing filled then outlives the write's end. (They used to be
+//   bypassed for the whole write; under a steady stream of writes that sent every read of a
+//   repository being written to the repository service.) A write under /repos/{owner}/{repo}
+//   (or a push to it) can change only that repository's answers; any other write (an
+//   organization's teams, a user, a site setting) may change any answer, so it drops them
+//   all. A commit to one repository thus leaves every other repository's answers cached.
 // Only answers are remembered, never failures (a 404 costs the call it always did).
 import type { Caller } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
@@ -35,10 +39,6 @@ export class RepositoryAccessCache {
   private entries = new Map<string, Entry>();
   /** Lookups on their way; one dropped from here (a change meanwhile) does not fill the cache. */
   private inFlight = new Map<string, Promise<ResolvedRepository>>();
-  /** Writes in flight that may change any answer. */
-  private writes = 0;
-  /** Writes in flight per repository they may change. */
-  private repositoryWrites = new Map<string, number>();
 
   constructor(private readonly ttlMs = 10_000, private readonly maxEntries = 50_000) {}
 
@@ -51,7 +51,7 @@ export class RepositoryAccessCache {
   }
 
   async get(key: string, load: () => Promise<ResolvedRepository>): Promise<ResolvedRepository> {
-    if (this.ttlMs <= 0 || this.writes > 0 || this.repositoryWrites.has(repositoryOfKey(key))) return load();
+    if (this.ttlMs <= 0) return load();
     const hit = this.entries.get(key);
     if (hit && hit.expires > Date.now()) return hit.value;
     let pending = this.inFlight.get(key);
@@ -99,27 +99,19 @@ export class RepositoryAccessCache {
     }
   }
 
-  /** A write request started in this gateway: bypass what it may change until writeEnded(). */
+  /** A write request started in this gateway: forget what it may change. */
   writeStarted(scope: WriteScope): void {
-    if (scope === undefined) {
-      this.writes++;
-      this.dropAll();
-      return;
-    }
-    this.repositoryWrites.set(scope, (this.repositoryWrites.get(scope) ?? 0) + 1);
-    this.drop(scope);
+    this.dropScope(scope);
   }
 
+  /** Its response is done: forget again what it may have changed meanwhile. */
   writeEnded(scope: WriteScope): void {
-    if (scope === undefined) {
-      this.writes = Math.max(0, this.writes - 1);
-      this.dropAll();
-      return;
-    }
-    const left = (this.repositoryWrites.get(scope) ?? 1) - 1;
-    if (left > 0) this.repositoryWrites.set(scope, left);
-    else this.repositoryWrites.delete(scope);
-    this.drop(scope);
+    this.dropScope(scope);
+  }
+
+  private dropScope(scope: WriteScope): void {
+    if (scope === undefined) this.dropAll();
+    else this.drop(scope);
   }
 
   private put(key: string, value: ResolvedRepository): void {
