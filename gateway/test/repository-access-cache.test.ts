@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ANONYMOUS, type Caller } from '@anvil/kit';
+import { ANONYMOUS, DomainError, type Caller } from '@anvil/kit';
 import { isWrite, RepositoryAccessCache, trackWrites, writeScopeOf, type ResolvedRepository } from '../src/caches/repository-access.js';
 
 const alice: Caller = { userId: 5, login: 'alice', isAdmin: false, restricted: false, scopes: ['all'] };
@@ -211,5 +211,56 @@ describe('remembered repositories in the gateway', () => {
     expect((await cache.get(key, load)).permission).toBe('read');
     expect((await cache.get(key, load)).permission).toBe('read');
     expect(state.calls).toBe(3);
+  });
+
+  it('answers a stranger\'s probe of a hidden repository 404 again without asking, until any access hint', async () => {
+    const cache = new RepositoryAccessCache(10_000);
+    const stranger = RepositoryAccessCache.keyOf(ANONYMOUS, 'alice', 'secret');
+    let calls = 0;
+    let found = false;
+    const load = async () => {
+      calls++;
+      if (!found) throw new DomainError('not_found', 'GetRepositoryByName', 'repo_not_found');
+      return access('read');
+    };
+    await expect(cache.get(stranger, load)).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(cache.get(stranger, load)).rejects.toMatchObject({ kind: 'not_found' });
+    expect(calls).toBe(1);
+    // The repository is made public: the hint names its id, which the remembered 404 cannot know.
+    found = true;
+    cache.dropRepositoryIds(['42']);
+    expect((await cache.get(stranger, load)).permission).toBe('read');
+    expect(calls).toBe(2);
+  });
+
+  it('never remembers a failure other than not found', async () => {
+    const cache = new RepositoryAccessCache(10_000);
+    let calls = 0;
+    const load = async (): Promise<ResolvedRepository> => {
+      calls++;
+      throw new DomainError('unavailable', 'repository service unavailable');
+    };
+    await expect(cache.get(key, load)).rejects.toMatchObject({ kind: 'unavailable' });
+    await expect(cache.get(key, load)).rejects.toMatchObject({ kind: 'unavailable' });
+    expect(calls).toBe(2);
+  });
+
+  it('forgets every remembered 404 when this gateway handles any write (a fork or a rename makes a new name resolve)', async () => {
+    const cache = new RepositoryAccessCache(10_000);
+    const forkKey = RepositoryAccessCache.keyOf(alice, 'alice', 'fork-of-app');
+    let forked = false;
+    let calls = 0;
+    const load = async () => {
+      calls++;
+      if (!forked) throw new DomainError('not_found', 'GetRepositoryByName', 'repo_not_found');
+      return access('owner');
+    };
+    await expect(cache.get(forkKey, load)).rejects.toMatchObject({ kind: 'not_found' });
+    const scope = writeScopeOf('/api/v1/repos/bob/app/forks');
+    cache.writeStarted(scope);
+    forked = true;
+    cache.writeEnded(scope);
+    expect((await cache.get(forkKey, load)).permission).toBe('owner');
+    expect(calls).toBe(2);
   });
 });

@@ -201,6 +201,24 @@ describe('a private repository\'s remembered answers', () => {
     expect((await userOnly.get(`${base}/contents/README.md`)).status).toBe(403);
   });
 
+  test('a stranger\'s 404 for a private repository gives way as soon as the repository is made public, on every gateway', async () => {
+    const owner = await newWriter();
+    const base = await newRepository(owner, { private: true });
+    const other = new ApiClient(secondUrl);
+    // Both gateways answer the probe 404, and now remember that answer.
+    for (let i = 0; i < 2; i++) {
+      expect((await e2e.anonymous.get(base)).status).toBe(404);
+      expect((await other.get(base)).status).toBe(404);
+    }
+    expect((await owner.client.patch(base, { private: false })).status).toBe(200);
+    // The gateway that handled the write forgets at once; the other one when the hint arrives.
+    expect((await e2e.anonymous.get(base)).status).toBe(200);
+    const madePublic = Date.now();
+    const elsewhere = await readUntil(() => other.get(base), (res) => res.status === 200, 5_000);
+    expect(elsewhere.status).toBe(200);
+    expect(Date.now() - madePublic).toBeLessThan(5_000);
+  });
+
   test('are no longer served to a collaborator once removed', async () => {
     const owner = await newWriter();
     const base = await newRepository(owner, { private: true });

@@ -21,14 +21,21 @@
 //   (or a push to it) can change only that repository's answers; any other write (an
 //   organization's teams, a user, a site setting) may change any answer, so it drops them
 //   all. A commit to one repository thus leaves every other repository's answers cached.
-// Only answers are remembered, never failures (a 404 costs the call it always did).
-import type { Caller } from '@anvil/kit';
+// "Not found" is remembered too: a stranger probing a private repository (or a name that
+// does not exist) is answered 404 without a call. Such an entry names no repository id, and
+// a write to one repository can make another name resolve (a rename, a fork, a transfer),
+// so every repository-access hint and every write this gateway handles drops them all: any
+// change that could make the name resolve (a creation, a rename, a new collaborator or
+// team, a repository made public) raises a hint. Other failures are never remembered.
+import { DomainError, type Caller } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
 
 export type ResolvedRepository = repository.RepositoryAccess;
 
 interface Entry {
-  value: ResolvedRepository;
+  value?: ResolvedRepository;
+  /** The not-found error to raise again, instead of a value. */
+  missing?: DomainError;
   expires: number;
 }
 
@@ -39,6 +46,8 @@ export class RepositoryAccessCache {
   private entries = new Map<string, Entry>();
   /** Lookups on their way; one dropped from here (a change meanwhile) does not fill the cache. */
   private inFlight = new Map<string, Promise<ResolvedRepository>>();
+  /** Keys whose entry may be a remembered "not found". */
+  private missingKeys = new Set<string>();
 
   constructor(private readonly ttlMs = 10_000, private readonly maxEntries = 50_000) {}
 
@@ -53,7 +62,10 @@ export class RepositoryAccessCache {
   async get(key: string, load: () => Promise<ResolvedRepository>): Promise<ResolvedRepository> {
     if (this.ttlMs <= 0) return load();
     const hit = this.entries.get(key);
-    if (hit && hit.expires > Date.now()) return hit.value;
+    if (hit && hit.expires > Date.now()) {
+      if (hit.missing) throw hit.missing;
+      return hit.value!;
+    }
     let pending = this.inFlight.get(key);
     if (!pending) {
       const loading: Promise<ResolvedRepository> = load().then(
@@ -61,12 +73,15 @@ export class RepositoryAccessCache {
           // Still registered: nothing dropped it, so no change or write began meanwhile.
           if (this.inFlight.get(key) === loading) {
             this.inFlight.delete(key);
-            this.put(key, value);
+            this.put(key, { value });
           }
           return value;
         },
         (err: unknown) => {
-          if (this.inFlight.get(key) === loading) this.inFlight.delete(key);
+          if (this.inFlight.get(key) === loading) {
+            this.inFlight.delete(key);
+            if (err instanceof DomainError && err.kind === 'not_found') this.put(key, { missing: err });
+          }
           throw err;
         },
       );
@@ -79,6 +94,7 @@ export class RepositoryAccessCache {
   dropAll(): void {
     this.entries.clear();
     this.inFlight.clear();
+    this.missingKeys.clear();
   }
 
   /**
@@ -88,8 +104,14 @@ export class RepositoryAccessCache {
   dropRepositoryIds(ids: readonly string[]): void {
     if (ids.includes('*')) return this.dropAll();
     const dropped = new Set(ids);
-    for (const [key, entry] of this.entries) if (dropped.has(String(entry.value.repository?.id))) this.entries.delete(key);
+    for (const [key, entry] of this.entries) if (entry.value && dropped.has(String(entry.value.repository?.id))) this.entries.delete(key);
+    this.dropMissing();
     this.inFlight.clear();
+  }
+
+  private dropMissing(): void {
+    for (const key of this.missingKeys) if (this.entries.get(key)?.missing) this.entries.delete(key);
+    this.missingKeys.clear();
   }
 
   /** Forgets one repository's answers, for every caller. */
@@ -110,13 +132,15 @@ export class RepositoryAccessCache {
   }
 
   private dropScope(scope: WriteScope): void {
-    if (scope === undefined) this.dropAll();
-    else this.drop(scope);
+    if (scope === undefined) return this.dropAll();
+    this.drop(scope);
+    this.dropMissing();
   }
 
-  private put(key: string, value: ResolvedRepository): void {
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(key, { value, expires: Date.now() + this.ttlMs });
+  private put(key: string, found: Omit<Entry, 'expires'>): void {
+    if (this.entries.size >= this.maxEntries) this.dropAll();
+    this.entries.set(key, { ...found, expires: Date.now() + this.ttlMs });
+    if (found.missing) this.missingKeys.add(key);
   }
 }
 
