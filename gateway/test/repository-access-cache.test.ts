@@ -153,7 +153,7 @@ describe('remembered repositories in the gateway', () => {
 
   it('scopes a write to the repository its path names, and any other write to everything', () => {
     const app = RepositoryAccessCache.repositoryOf('alice', 'app');
-    expect(writeScopeOf('/api/v1/repos/alice/app')).toBe(app);
+    expect(writeScopeOf('/api/v1/repos/alice/app/topics')).toBe(app);
     expect(writeScopeOf('/api/v1/repos/Alice/App/collaborators/bob')).toBe(app);
     expect(writeScopeOf('/alice/app.git/git-receive-pack')).toBe(app);
     expect(writeScopeOf('/alice/app/git-receive-pack')).toBe(app);
@@ -213,7 +213,7 @@ describe('remembered repositories in the gateway', () => {
     expect(state.calls).toBe(3);
   });
 
-  it('answers a stranger\'s probe of a hidden repository 404 again without asking, until any access hint', async () => {
+  it('answers a stranger\'s probe of a hidden repository 404 again without asking, until a hint says a name may resolve', async () => {
     const cache = new RepositoryAccessCache(10_000);
     const stranger = RepositoryAccessCache.keyOf(ANONYMOUS, 'alice', 'secret');
     let calls = 0;
@@ -226,9 +226,13 @@ describe('remembered repositories in the gateway', () => {
     await expect(cache.get(stranger, load)).rejects.toMatchObject({ kind: 'not_found' });
     await expect(cache.get(stranger, load)).rejects.toMatchObject({ kind: 'not_found' });
     expect(calls).toBe(1);
-    // The repository is made public: the hint names its id, which the remembered 404 cannot know.
+    // Another repository's size moved (a push): that says nothing about names.
+    cache.dropRepositoryIds(['7']);
+    await expect(cache.get(stranger, load)).rejects.toMatchObject({ kind: 'not_found' });
+    expect(calls).toBe(1);
+    // The repository is made public: its id comes marked, and the remembered 404 cannot know its id.
     found = true;
-    cache.dropRepositoryIds(['42']);
+    cache.dropRepositoryIds(['7', '+42']);
     expect((await cache.get(stranger, load)).permission).toBe('read');
     expect(calls).toBe(2);
   });
@@ -245,7 +249,7 @@ describe('remembered repositories in the gateway', () => {
     expect(calls).toBe(2);
   });
 
-  it('forgets every remembered 404 when this gateway handles any write (a fork or a rename makes a new name resolve)', async () => {
+  it('forgets every remembered 404 when this gateway forks a repository (a new name resolves)', async () => {
     const cache = new RepositoryAccessCache(10_000);
     const forkKey = RepositoryAccessCache.keyOf(alice, 'alice', 'fork-of-app');
     let forked = false;
@@ -262,5 +266,13 @@ describe('remembered repositories in the gateway', () => {
     cache.writeEnded(scope);
     expect((await cache.get(forkKey, load)).permission).toBe('owner');
     expect(calls).toBe(2);
+  });
+
+  it('counts a write that makes another name resolve (a fork, a rename, a transfer, a generation) as a write to anything', () => {
+    for (const path of ['/api/v1/repos/a/b/forks', '/api/v1/repos/a/b', '/api/v1/repos/a/b/transfer', '/api/v1/repos/a/b/transfer/accept', '/api/v1/repos/a/b/generate']) {
+      expect(writeScopeOf(path)).toBeUndefined();
+    }
+    expect(writeScopeOf('/api/v1/repos/a/b/contents/forks')).toBe(RepositoryAccessCache.repositoryOf('a', 'b'));
+    expect(writeScopeOf('/api/v1/repos/a/b/collaborators/c')).toBe(RepositoryAccessCache.repositoryOf('a', 'b'));
   });
 });

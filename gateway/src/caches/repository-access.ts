@@ -22,11 +22,14 @@
 //   organization's teams, a user, a site setting) may change any answer, so it drops them
 //   all. A commit to one repository thus leaves every other repository's answers cached.
 // "Not found" is remembered too: a stranger probing a private repository (or a name that
-// does not exist) is answered 404 without a call. Such an entry names no repository id, and
-// a write to one repository can make another name resolve (a rename, a fork, a transfer),
-// so every repository-access hint and every write this gateway handles drops them all: any
-// change that could make the name resolve (a creation, a rename, a new collaborator or
-// team, a repository made public) raises a hint. Other failures are never remembered.
+// does not exist) is answered 404 without a call. Such an entry names no repository id, so
+// it goes with any change that may make a name resolve: a repository-access hint whose id
+// is marked so (a repository created, deleted, renamed, moved, made public or private, a
+// collaboration or team grant: migration 20261129090000 of the repository service), a
+// hint for any repository, and a write through this gateway to that name or to anything
+// (writeScopeOf counts a fork, a rename, a transfer or a generation from a template as a
+// write to anything, since it makes a new name resolve). A repository's ordinary changes
+// (its size and counts move with every push) leave them. Other failures are never remembered.
 import { DomainError, type Caller } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
 
@@ -102,10 +105,17 @@ export class RepositoryAccessCache {
    * caller. A lookup in flight may have read them before the change: all are left unfilled.
    */
   dropRepositoryIds(ids: readonly string[]): void {
-    if (ids.includes('*')) return this.dropAll();
-    const dropped = new Set(ids);
+    const dropped = new Set<string>();
+    let namesMayResolve = false;
+    for (const id of ids) {
+      // `+<id>`: a change that may make a name resolve for someone told it does not.
+      const plain = id.startsWith('+') ? id.slice(1) : id;
+      if (plain === '*' || plain === '') return this.dropAll();
+      namesMayResolve ||= plain !== id;
+      dropped.add(plain);
+    }
     for (const [key, entry] of this.entries) if (entry.value && dropped.has(String(entry.value.repository?.id))) this.entries.delete(key);
-    this.dropMissing();
+    if (namesMayResolve) this.dropMissing();
     this.inFlight.clear();
   }
 
@@ -132,9 +142,8 @@ export class RepositoryAccessCache {
   }
 
   private dropScope(scope: WriteScope): void {
-    if (scope === undefined) return this.dropAll();
-    this.drop(scope);
-    this.dropMissing();
+    if (scope === undefined) this.dropAll();
+    else this.drop(scope);
   }
 
   private put(key: string, found: Omit<Entry, 'expires'>): void {
@@ -156,6 +165,8 @@ export function isWrite(method: string, path: string): boolean {
 }
 
 const API_REPOSITORY = /^\/api\/v1\/repos\/([^/]+)\/([^/]+)(?:\/|$)/;
+/** Writes under a repository's path that make another name resolve: they may change anything. */
+const NEW_NAME = /^\/api\/v1\/repos\/[^/]+\/[^/]+(?:\/(?:forks|generate|transfer(?:\/(?:accept|reject))?)\/?)?$/;
 const GIT_REPOSITORY = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/git-receive-pack$/;
 
 /**
@@ -163,6 +174,7 @@ const GIT_REPOSITORY = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/git-receive-pack$/;
  * /repos/{owner}/{repo}/..., a push), or anything. A name that does not decode is anything.
  */
 export function writeScopeOf(path: string): WriteScope {
+  if (NEW_NAME.test(path)) return undefined;
   const match = API_REPOSITORY.exec(path) ?? GIT_REPOSITORY.exec(path);
   if (!match) return undefined;
   try {

@@ -112,7 +112,12 @@ describe('gateways hear of every change to what a repository resolves to', () =>
     };
     // A push or contents write moves the row's size and counts.
     expect(await accessAfter(() => tb.db.repository.update({ where: { id: repo.id }, data: { size: 1234n } }))).toEqual([String(repo.id)]);
-    expect(await accessAfter(() => tb.db.collaboration.create({ data: { repository_id: repo.id, user_id: 2n, mode: 'read' } }))).toEqual([String(repo.id)]);
+    // A grant, or a repository made public, may make the name resolve for someone who was
+    // told "not found" (gateways remember that too): the id comes marked.
+    expect(await accessAfter(() => tb.db.collaboration.create({ data: { repository_id: repo.id, user_id: 2n, mode: 'read' } }))).toEqual([`+${repo.id}`]);
+    expect(await accessAfter(() => tb.db.repository.update({ where: { id: repo.id }, data: { private: !repo.private } }))).toEqual([`+${repo.id}`]);
+    expect(await accessAfter(() => tb.db.repository.update({ where: { id: repo.id }, data: { name: 'App2', lower_name: 'app2' } }))).toEqual([`+${repo.id}`]);
+    await accessAfter(() => tb.db.repository.update({ where: { id: repo.id }, data: { name: repo.name, lower_name: repo.lower_name, private: repo.private } }));
     // A team's membership may change any of its organization's repositories.
     expect(await accessAfter(() => tb.db.orgTeamMember.create({ data: { team_id: 20n, org_id: 10n, user_id: 1n } }))).toEqual(['*']);
   });

@@ -10,7 +10,9 @@ import type { NotificationHandler } from '../db/listen.js';
 export const HINTS = {
   /**
    * Something ResolveRepository reads changed (repository service → gateways). The payload:
-   * the repositories' ids, comma separated, or `*` for any repository.
+   * the repositories' ids, comma separated, or `*` for any repository; an id marked `+<id>`
+   * is a change that may make a name resolve for someone who was told it does not (a
+   * repository created, renamed or made public, a collaboration or team grant).
    */
   repositoryAccess: 'repository.access',
   /**
