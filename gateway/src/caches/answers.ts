@@ -18,10 +18,11 @@
 //   repository and collaboration databases name the repository (or `*`), the services
 //   forward that as the repository-answers hint, and every gateway drops its answers;
 // - a write this gateway handles under the repository's path (or any write elsewhere, which
-//   may change anything): dropped when it starts and when its response is done, so a client
-//   reads its own write at once; a read that overlaps the write may be answered from what
-//   was filled meanwhile, which the second drop removes (the same rules as
-//   repository-access.ts, which says why).
+//   may change anything): dropped when its response is done, so a client reads its own
+//   write at once. A read that overlaps the write may be answered from before it or from
+//   what was filled meanwhile, as it could be without the cache; the drop removes both, and
+//   a fill that began before it is not kept. (Unlike a resolution, repository-access.ts, an
+//   answer is not dropped when the write starts too: the write itself reads no answer.)
 // A fill that started before a drop is not stored (the clock below), and a request never
 // joins a fill that started before a drop, so no answer older than a change is ever served
 // after the change was announced.
@@ -149,12 +150,10 @@ export class AnswerCache {
     this.bytes = 0;
   }
 
-  /** A write request started in this gateway: forget what it may change. */
-  writeStarted(scope: WriteScope): void {
-    this.dropScope(scope);
-  }
+  /** A write request started in this gateway: nothing to forget yet (see the top of this file). */
+  writeStarted(_scope: WriteScope): void {}
 
-  /** Its response is done: forget again what it may have changed meanwhile. */
+  /** Its response is done: forget what it may have changed. */
   writeEnded(scope: WriteScope): void {
     this.dropScope(scope);
   }

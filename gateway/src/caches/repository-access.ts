@@ -11,9 +11,10 @@
 //   and every gateway drops what it remembers of it; a fork's entry shows its parent as
 //   resolved, so a change to the parent alone reaches it by the TTL;
 // - a write this gateway handles that may change it: the entries it may change are dropped
-//   when the write starts and again when its response is done, and a lookup that began
-//   before either drop fills nothing, so a client reads its own write on the next request
-//   even before the hint arrives. Between the two drops the entries are used and filled as
+//   when the write starts (so the write's own guards resolve afresh: a permission revoked
+//   through another gateway a moment ago is not taken from here) and again when its response
+//   is done, and a lookup that began before either drop fills nothing, so a client reads its
+//   own write on the next request even before the hint arrives. Between the two drops the entries are used and filled as
 //   usual: a read that overlaps a write may see the state before it or after it, as it could
 //   without the cache, and nothing filled then outlives the write's end. (They used to be
 //   bypassed for the whole write; under a steady stream of writes that sent every read of a
