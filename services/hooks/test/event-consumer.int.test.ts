@@ -67,6 +67,17 @@ describe('events in batches', () => {
     expect(new Set(rows.map((r) => r.event_id))).toEqual(new Set(good.map((e) => e.id)));
     expect(rows).toHaveLength(20);
   });
+
+  it('passes over an event that fires no webhook without a transaction, and still delivers the next', async () => {
+    const repoId = nextRepo++;
+    const hook = await hookFor(tb, repoId);
+    const starred = await tb.publish('repository.star.added', 'anvil.repository.v1.Push', push(repoId));
+    const pushed = await tb.publish('repository.push', 'anvil.repository.v1.Push', push(repoId));
+    // The consumer takes its events in order: once the push's delivery is there, the star was seen.
+    expect((await deliveriesOnceThere(tb, hook.id, 1)).map((r) => r.event_id)).toEqual([pushed]);
+    const processed = await tb.db.processedEvent.findMany({ where: { consumer: 'hooks', event_id: { in: [starred, pushed] } }, select: { event_id: true } });
+    expect(processed.map((r) => r.event_id)).toEqual([pushed]);
+  });
 });
 
 describe('a replica killed mid-burst', () => {

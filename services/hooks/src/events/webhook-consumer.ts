@@ -50,8 +50,11 @@ export function webhookConsumer(rootUrl: string, cache?: HookMatchCache): Omit<C
   };
   return {
     durable: HOOKS_CONSUMER,
-    // Every subject: the table decides, so a new event kind needs no new consumer.
+    // Every subject: the table decides, so a new event kind needs no new consumer. An event
+    // without a row (identity's, a star, a language change) is acked at once, with no
+    // transaction or processed_event row: it could make no delivery.
     filter: '>',
+    wants: (event) => Object.hasOwn(HOOK_EVENT_KINDS, event.subject),
     handle: async (event, tx) => {
       // A deletion removes hooks: what earlier events of the batch gathered goes in first.
       if (event.subject === REPOSITORY_DELETED) await flush(tx);
