@@ -14,9 +14,10 @@
 //   when the write starts (so the write's own guards resolve afresh: a permission revoked
 //   through another gateway a moment ago is not taken from here) and again when its response
 //   is done, and a lookup that began before either drop fills nothing, so a client reads its
-//   own write on the next request even before the hint arrives. Between the two drops the entries are used and filled as
-//   usual: a read that overlaps a write may see the state before it or after it, as it could
-//   without the cache, and nothing filled then outlives the write's end. (They used to be
+//   own write on the next request even before the hint arrives. Between the two drops the
+//   entries are used and filled as usual: a read that overlaps a write may see the state
+//   before it or after it, as it could without the cache, and nothing filled then outlives
+//   the write's end. (They used to be
 //   bypassed for the whole write; under a steady stream of writes that sent every read of a
 //   repository being written to the repository service.) A write under /repos/{owner}/{repo}
 //   (or a push to it) can change only that repository's answers; any other write (an
@@ -148,7 +149,10 @@ export class RepositoryAccessCache {
   }
 
   private put(key: string, found: Omit<Entry, 'expires'>): void {
-    if (this.entries.size >= this.maxEntries) this.dropAll();
+    if (this.entries.size >= this.maxEntries) {
+      this.entries.clear();
+      this.missingKeys.clear();
+    }
     this.entries.set(key, { ...found, expires: Date.now() + this.ttlMs });
     if (found.missing) this.missingKeys.add(key);
   }

@@ -154,16 +154,34 @@ export async function publishRefMove(
     { kind: 'push', repository, push: { ref, before, after, commits, totalCommits: total }, pusher },
     ...(after === zero ? [{ kind: 'branch.deleted' as const, repository, name: branch, ref, sha: before, pusher }] : []),
   ];
+  await recordRefMove(deps.store, repo, eventsOf, { firstCommit: repo.empty && after !== zero });
+}
+
+/** What a ref move changes beside git, for recordRefMove. */
+export interface RefMoveRecord {
+  /** The move gives an empty repository its first commit. */
+  firstCommit: boolean;
+  /** With the first commit: the branch it landed on becomes the default (a contents write, as a first push does). */
+  defaultBranch?: string;
+  /** The repository's size grown by the objects the writer added. */
+  grown?: { repositoryId: number; bytes: number };
+}
+
+/**
+ * Writes a ref move's events, once the write turn's refs table is settled. The first commit
+ * of an empty repository changes its row, so that goes in a transaction with the events;
+ * the usual move changes no row of ours but the size (git holds it): the events and the
+ * size, in one statement. The contents API and the branch and merge writes share it, so a
+ * move is recorded alike whichever path made it.
+ */
+export async function recordRefMove(store: RepositoryStore, repo: Repository, eventsOf: (repository: Repository) => RepositoryEvent[], move: RefMoveRecord): Promise<void> {
   await settleRefs();
-  if (repo.empty && after !== zero) {
-    await deps.store.transaction(async (tx) => {
-      const repository = await tx.update(repo.id, { empty: false });
-      for (const event of eventsOf(repository)) await tx.publish(event);
-    });
-  } else {
-    // The usual move changes no row of ours (git holds it): the events alone, in one statement.
-    await deps.store.publishAlone(eventsOf(repo));
-  }
+  if (!move.firstCommit) return store.publishAlone(eventsOf(repo), move.grown);
+  await store.transaction(async (tx) => {
+    const repository = await tx.update(repo.id, { empty: false, ...(move.defaultBranch ? { default_branch: move.defaultBranch } : {}) });
+    if (move.grown) await tx.growSize(repo.id, move.grown.bytes);
+    for (const event of eventsOf(repository)) await tx.publish(event);
+  });
 }
 
 export interface CreateBranchInput {

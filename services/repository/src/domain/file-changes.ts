@@ -7,7 +7,7 @@
 // (and `branch.created` for a new branch) through the outbox, as a `git push` would.
 import { DomainError, forbidden, invalid, notFound, type Caller } from '@anvil/kit';
 import { checkProtectedPush, filePatterns, matchingPath, ruleFor } from './branch-protection.js';
-import { isBranchName, pusherOf } from './branches.js';
+import { isBranchName, pusherOf, recordRefMove } from './branches.js';
 import { contentTypeOf, type ContentDeps, type ContentItem, type RepoFiles } from './contents.js';
 import { atLeast } from './permission.js';
 import type { RepositoryAccess } from './repositories.js';
@@ -15,7 +15,6 @@ import type { RepositoryEvent } from './store.js';
 import type { TreeEntry } from './git-objects.js';
 import type { IndexChange, Signature } from './commit-writing.js';
 import { refuseMirrorWrites, type Repository } from './repository.js';
-import { settleRefs } from './write-turn.js';
 
 export type FileOperationKind = 'create' | 'update' | 'upload' | 'rename' | 'delete';
 
@@ -338,18 +337,7 @@ async function publishWrite(deps: ContentDeps, access: RepositoryAccess, caller:
   // The size grows by the objects written, with the events (as a push's objects would be
   // counted); measuring the whole directory again costs more than the write.
   const grown = write.bytes ? { repositoryId: repo.id, bytes: write.bytes } : undefined;
-  await settleRefs();
-  if (repo.empty) {
-    await deps.store.transaction(async (tx) => {
-      // The first commit makes the repository non-empty, on the branch it landed on (as a first push does).
-      const repository = await tx.update(repo.id, { empty: false, default_branch: write.branch });
-      if (grown) await tx.growSize(repo.id, grown.bytes);
-      for (const event of eventsOf(repository)) await tx.publish(event);
-    });
-  } else {
-    // The usual write changes no row but the size: that and the events, in one statement.
-    await deps.store.publishAlone(eventsOf(repo), grown);
-  }
+  await recordRefMove(deps.store, repo, eventsOf, { firstCommit: repo.empty, defaultBranch: write.branch, grown });
   if (becomesDefault) await files.setDefaultBranch(write.branch);
   if (write.bytes === undefined) deps.sizes.refresh(repo.id, () => files.size());
 }
