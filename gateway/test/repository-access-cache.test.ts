@@ -80,6 +80,35 @@ describe('remembered repositories in the gateway', () => {
     expect(state.calls).toBe(1);
   });
 
+  it('keeps a lookup that was on its way when another repository changed', async () => {
+    const cache = new RepositoryAccessCache(10_000);
+    let release!: () => void;
+    const slow = () => new Promise<ResolvedRepository>((resolve) => (release = () => resolve(access('write'))));
+    const pending = cache.get(key, slow);
+    cache.dropRepositoryIds(['2']);
+    release();
+    await pending;
+    const { state, load } = service('none');
+    expect((await cache.get(key, load)).permission).toBe('write');
+    expect(state.calls).toBe(0);
+  });
+
+  it('a read that joined a lookup begun before its repository changed asks again instead of sharing it', async () => {
+    const cache = new RepositoryAccessCache(10_000);
+    let release!: () => void;
+    const first = cache.get(key, () => new Promise<ResolvedRepository>((resolve) => (release = () => resolve(access('write')))));
+    const { state, load } = service('read');
+    const joined = cache.get(key, load);
+    cache.dropRepositoryIds(['1']);
+    release();
+    // The first lookup overlapped the change and may show either side of it; the one that
+    // joined it is shown the change, and what it asked is what is remembered.
+    expect((await first).permission).toBe('write');
+    expect((await joined).permission).toBe('read');
+    expect((await cache.get(key, load)).permission).toBe('read');
+    expect(state.calls).toBe(1);
+  });
+
   it('a write that may change anything drops every repository when it starts and when it ends', async () => {
     const cache = new RepositoryAccessCache(10_000);
     const { state, load } = service('write');

@@ -281,7 +281,7 @@ export async function benchMixed(ctx) {
     ['contents get', 0.30, () => send('GET', `${pick(repos)}/contents/README.md`, auth), 200],
     ['branch list', 0.25, () => send('GET', `${pick(repos)}/branches`, auth), 200],
     ['private probe (stranger)', 0.13, () => send('GET', secret, {}), 404],
-    ['contents create', 0.02, () => send('POST', `${pick(repos)}/contents/mixed/${process.pid}-${serial++}.txt`, auth, JSON.stringify({ content: b64('mixed\n'), message: 'mixed write' })), 201],
+    ['contents create', Number(process.env.BENCH_MIXED_WRITES ?? 0.02), () => send('POST', `${pick(repos)}/contents/mixed/${process.pid}-${serial++}.txt`, auth, JSON.stringify({ content: b64('mixed\n'), message: 'mixed write' })), 201],
   ];
   const samples = new Map(kinds.map(([k]) => [k, []]));
   const wrong = new Map(kinds.map(([k]) => [k, 0]));

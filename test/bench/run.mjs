@@ -12,7 +12,8 @@
 // over 20 repositories (git-reads.mjs, git-reference.mjs).
 // Uses the machine's PostgreSQL and NATS with a throwaway database prefix and events
 // namespace, removed afterwards. Env: BENCH_CONNECTIONS (64), BENCH_DURATION seconds per
-// measurement (10), BENCH_ROUNDS (2), BENCH_PG_URL, BENCH_NATS_URL, BENCH_NODE_OPTIONS (for the system).
+// measurement (10), BENCH_ROUNDS (2), BENCH_PG_URL, BENCH_NATS_URL, BENCH_NODE_OPTIONS (for the system),
+// BENCH_MIXED_WRITES (the mixed workload's share of contents creates, 0.02).
 import { spawn, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -34,6 +35,7 @@ import { benchGitReads, benchMixed } from './git-reads.mjs';
 import { benchIssueList } from './issues.mjs';
 import { benchIssueSearch } from './issue-search.mjs';
 import { benchPulls } from './pulls.mjs';
+import { wrkLoader } from './wrk-load.mjs';
 import { benchNotifications } from './notifications.mjs';
 import { benchRepoSearch } from './repo-search.mjs';
 import { benchUserSearch } from './user-search.mjs';
@@ -430,7 +432,7 @@ async function benchPullRequests({ baseUrl, token, dataDir, log, supervisor }) {
   const processes = () => processTree(supervisor.pid);
   const r = await benchPulls({
     baseUrl, token, owner: admin.username, gitRoot: join(dataDir, 'repositories'), collaborationDbUrl: databaseUrl(`${prefix}_collaboration`),
-    load, duration: DURATION, log, idle: () => eventsCaughtUp(NATS_URL, namespace),
+    load, wrkLoad: wrkLoader(CONNECTIONS), duration: DURATION, log, idle: () => eventsCaughtUp(NATS_URL, namespace),
     cpuMeter: () => startCpuMeter({
       gateway: async () => processes().filter((pid) => commandOf(pid).includes('gateway/dist')),
       collaboration: async () => processes().filter((pid) => commandOf(pid).includes('services/collaboration')),
@@ -442,12 +444,13 @@ async function benchPullRequests({ baseUrl, token, dataDir, log, supervisor }) {
   console.log(`${machine()}\n`);
   console.log('| client asks for | req/s | p50 ms | p99 ms | CPU µs per page | load generator µs, KiB per page |');
   console.log('|---|---:|---:|---:|---|---:|');
-  for (const [what, list] of [['gzip (as Go\'s net/http, browsers)', r.gzipList], ['no encoding', r.list]]) {
+  const rows = [['gzip (as Go\'s net/http, browsers)', r.gzipList], ['no encoding', r.list], ...(r.wrkList ? [['no encoding, load from wrk', r.wrkList]] : [])];
+  for (const [what, list] of rows) {
     const cpu = list.cpu ? Object.entries(list.cpu).map(([k, us]) => `${k} ${fmt(us)}`).join(', ') : '';
     console.log(`| ${what} | ${fmt(list.rps)} | ${fmt(list.p50, 1)} | ${fmt(list.p99, 1)} | ${cpu} | ${fmt(list.client)}, ${fmt(list.bytes / 1024)} |`);
   }
-  console.log('(the load generator, autocannon, runs on the same cores and does not unpack gzip)');
-  for (const [what, list] of [['gzip', r.gzipList], ['no encoding', r.list]]) {
+  console.log('(the load generator, autocannon unless named, runs on the same cores and does not unpack gzip; wrk is measured when installed)');
+  for (const [what, list] of rows) {
     console.log(`target, ${what}: p50 ≤ 50 ms, p99 ≤ 100 ms: ${list.p50 <= 50 && list.p99 <= 100 ? 'met' : 'MISSED'}`);
   }
   console.log(`\n${r.merges} concurrent merges of different pulls into one base: ${r.landed} landed (200), ${r.conflicts} clean 409, ${r.other} other; ` +

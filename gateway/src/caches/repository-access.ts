@@ -44,15 +44,37 @@ interface Entry {
   expires: number;
 }
 
+/** What a lookup gave: a repository, a "not found" worth remembering, or another failure. */
+type Found = { value: ResolvedRepository } | { missing: DomainError } | { error: unknown };
+
+/** A lookup on its way, and when it began (the clock below). */
+interface Lookup {
+  found: Promise<Found>;
+  startedAt: number;
+}
+
 /** What a write can change: one repository (`owner\0name`, lower case) or, undefined, anything. */
 export type WriteScope = string | undefined;
 
 export class RepositoryAccessCache {
   private entries = new Map<string, Entry>();
-  /** Lookups on their way; one dropped from here (a change meanwhile) does not fill the cache. */
-  private inFlight = new Map<string, Promise<ResolvedRepository>>();
+  /** Lookups on their way, so concurrent reads of one key ask once. */
+  private inFlight = new Map<string, Lookup>();
   /** Keys whose entry may be a remembered "not found". */
   private missingKeys = new Set<string>();
+  /**
+   * A logical clock: a lookup remembers when it began, a drop when it happened. A lookup is
+   * kept (or shared with a request that joins it) only when nothing it may show was dropped
+   * since it began; what it resolved says which drops count (its repository's id, its name,
+   * "names may resolve" for a not found). So a hint for one repository does not spoil the
+   * lookups of the others on their way, as clearing them all did: under a steady stream of
+   * writes that sent a quarter of all reads to the repository service.
+   */
+  private clock = 0;
+  private allDroppedAt = 0;
+  private idDroppedAt = new Map<string, number>();
+  private nameDroppedAt = new Map<string, number>();
+  private missingDroppedAt = 0;
 
   constructor(private readonly ttlMs = 10_000, private readonly maxEntries = 50_000) {}
 
@@ -71,32 +93,43 @@ export class RepositoryAccessCache {
       if (hit.missing) throw hit.missing;
       return hit.value!;
     }
-    let pending = this.inFlight.get(key);
-    if (!pending) {
-      const loading: Promise<ResolvedRepository> = load().then(
-        (value) => {
-          // Still registered: nothing dropped it, so no change or write began meanwhile.
-          if (this.inFlight.get(key) === loading) {
-            this.inFlight.delete(key);
-            this.put(key, { value });
-          }
-          return value;
-        },
-        (err: unknown) => {
-          if (this.inFlight.get(key) === loading) {
-            this.inFlight.delete(key);
-            if (err instanceof DomainError && err.kind === 'not_found') this.put(key, { missing: err });
-          }
-          throw err;
-        },
-      );
-      this.inFlight.set(key, (pending = loading));
+    const joined = this.inFlight.get(key);
+    if (joined) {
+      const found = await joined.found;
+      // A change since it began may be one this request must see (its own write's guards):
+      // ask afresh rather than share an answer from before it.
+      if (!this.droppedSince(joined.startedAt, key, found)) return unwrap(found);
     }
-    return pending;
+    return unwrap(await this.lookUp(key, load).found);
+  }
+
+  private lookUp(key: string, load: () => Promise<ResolvedRepository>): Lookup {
+    const startedAt = this.clock;
+    const found = load().then(
+      (value): Found => ({ value }),
+      (err: unknown): Found => (err instanceof DomainError && err.kind === 'not_found' ? { missing: err } : { error: err }),
+    );
+    const lookup = { found, startedAt };
+    this.inFlight.set(key, lookup);
+    void found.then((result) => {
+      if (this.inFlight.get(key) === lookup) this.inFlight.delete(key);
+      if (!('error' in result) && !this.droppedSince(startedAt, key, result)) this.put(key, result);
+    });
+    return lookup;
+  }
+
+  private droppedSince(startedAt: number, key: string, found: Found): boolean {
+    if (this.allDroppedAt > startedAt || (this.nameDroppedAt.get(repositoryOfKey(key)) ?? 0) > startedAt) return true;
+    if ('missing' in found) return this.missingDroppedAt > startedAt;
+    if ('value' in found) return (this.idDroppedAt.get(String(found.value.repository?.id)) ?? 0) > startedAt;
+    return false;
   }
 
   /** Forgets everything: a change landed somewhere (the repository service's hint). */
   dropAll(): void {
+    this.allDroppedAt = ++this.clock;
+    this.idDroppedAt.clear();
+    this.nameDroppedAt.clear();
     this.entries.clear();
     this.inFlight.clear();
     this.missingKeys.clear();
@@ -104,7 +137,7 @@ export class RepositoryAccessCache {
 
   /**
    * Forgets the resolutions of the repositories with these ids (the access hint), for every
-   * caller. A lookup in flight may have read them before the change: all are left unfilled.
+   * caller; a lookup on its way that resolves one of them is not kept.
    */
   dropRepositoryIds(ids: readonly string[]): void {
     const dropped = new Set<string>();
@@ -116,21 +149,30 @@ export class RepositoryAccessCache {
       namesMayResolve ||= plain !== id;
       dropped.add(plain);
     }
+    if (this.tooManyDrops()) return this.dropAll();
+    for (const id of dropped) this.idDroppedAt.set(id, ++this.clock);
     for (const [key, entry] of this.entries) if (entry.value && dropped.has(String(entry.value.repository?.id))) this.entries.delete(key);
     if (namesMayResolve) this.dropMissing();
-    this.inFlight.clear();
   }
 
   private dropMissing(): void {
+    this.missingDroppedAt = ++this.clock;
     for (const key of this.missingKeys) if (this.entries.get(key)?.missing) this.entries.delete(key);
     this.missingKeys.clear();
   }
 
   /** Forgets one repository's answers, for every caller. */
   private drop(repository: string): void {
+    if (this.tooManyDrops()) return this.dropAll();
+    this.nameDroppedAt.set(repository, ++this.clock);
     for (const map of [this.entries, this.inFlight]) {
       for (const key of map.keys()) if (repositoryOfKey(key) === repository) map.delete(key);
     }
+  }
+
+  /** The record of drops per repository lasts until the next dropAll, which it forces when large. */
+  private tooManyDrops(): boolean {
+    return this.idDroppedAt.size + this.nameDroppedAt.size >= 100_000;
   }
 
   /** A write request started in this gateway: forget what it may change. */
@@ -148,14 +190,19 @@ export class RepositoryAccessCache {
     else this.drop(scope);
   }
 
-  private put(key: string, found: Omit<Entry, 'expires'>): void {
+  private put(key: string, found: { value: ResolvedRepository } | { missing: DomainError }): void {
     if (this.entries.size >= this.maxEntries) {
       this.entries.clear();
       this.missingKeys.clear();
     }
     this.entries.set(key, { ...found, expires: Date.now() + this.ttlMs });
-    if (found.missing) this.missingKeys.add(key);
+    if ('missing' in found) this.missingKeys.add(key);
   }
+}
+
+function unwrap(found: Found): ResolvedRepository {
+  if ('value' in found) return found.value;
+  throw 'missing' in found ? found.missing : found.error;
 }
 
 function repositoryOfKey(key: string): string {

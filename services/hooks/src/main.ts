@@ -72,6 +72,6 @@ await runService<HooksDb, HooksTx, Wiring>({
   // Each takes up to [webhook] CONSUMER_BATCH waiting events per transaction (one commit for
   // the batch instead of one per event: the consumer was bound by commits).
   consumers: (deps, { hookCache }) => Array.from({ length: deps.config.settings.webhook.CONSUMERS }, () => ({
-    ...webhookConsumer(deps.config.rootUrl, hookCache), batch: deps.config.settings.webhook.CONSUMER_BATCH,
+    ...webhookConsumer(deps.config.rootUrl, hookCache, deps.db), batch: deps.config.settings.webhook.CONSUMER_BATCH,
   })),
 });

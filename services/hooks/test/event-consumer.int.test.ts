@@ -78,6 +78,23 @@ describe('events in batches', () => {
     const processed = await tb.db.processedEvent.findMany({ where: { consumer: 'hooks', event_id: { in: [starred, pushed] } }, select: { event_id: true } });
     expect(processed.map((r) => r.event_id)).toEqual([pushed]);
   });
+
+  it('passes over a push to a repository no hook listens to without a transaction, and delivers a push once a hook is added', async () => {
+    const quiet = nextRepo++;
+    const watched = nextRepo++;
+    const hook = await hookFor(tb, watched);
+    const unheard = await tb.publish('repository.push', 'anvil.repository.v1.Push', push(quiet));
+    const heard = await tb.publish('repository.push', 'anvil.repository.v1.Push', push(watched));
+    expect((await deliveriesOnceThere(tb, hook.id, 1)).map((r) => r.event_id)).toEqual([heard]);
+    const processed = await tb.db.processedEvent.findMany({ where: { consumer: 'hooks', event_id: { in: [unheard, heard] } }, select: { event_id: true } });
+    expect(processed.map((r) => r.event_id)).toEqual([heard]);
+    // A hook added afterwards hears the next push to it (once the hook change's notification
+    // empties the consumers' cache, which is done here at once).
+    const late = await hookFor(tb, quiet);
+    tb.hookCache.clear();
+    const next = await tb.publish('repository.push', 'anvil.repository.v1.Push', push(quiet));
+    expect((await deliveriesOnceThere(tb, late.id, 1)).map((r) => r.event_id)).toEqual([next]);
+  });
 });
 
 describe('a replica killed mid-burst', () => {

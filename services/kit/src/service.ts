@@ -3,7 +3,10 @@
 // A service's main.ts only says what is its own.
 import type * as grpc from '@grpc/grpc-js';
 import { ConfigError, loadConfig, serviceDatabaseUrl, type Config, type ServiceName } from './config/index.js';
+import pg from 'pg';
 import { applyMigrations } from './db/migrate.js';
+import { pgSqlClient } from './db/pg-outbox.js';
+import { poolConfig } from './db/prisma.js';
 import { connectEventBus, eventsNamespace, type EventBus } from './events/bus.js';
 import { startConsumer, type ConsumerOptions } from './events/consumer.js';
 import { eventAdminGrpcService } from './events/event-admin-service.js';
@@ -81,7 +84,10 @@ export async function runService<Db extends TransactionalSqlClient<Tx> & { $disc
 
   const bus = await connectEventBus(natsUrl, `anvil-${spec.name}`, eventsNamespace(), log);
   shutdown.add('nats', () => bus.nc.drain());
-  const relay = startOutboxRelay(db, bus, log);
+  // The relay runs on a pg pool of its own (one connection is all its loop uses), not Prisma.
+  const relayPool = new pg.Pool(poolConfig(databaseUrl, 1));
+  shutdown.add('outbox relay pool', () => relayPool.end());
+  const relay = startOutboxRelay(pgSqlClient(relayPool), bus, log);
   shutdown.add('outbox relay', () => relay.stop());
 
   const deps: ServiceDeps<Db> = { config, log, db, bus, relay, secret, databaseUrl, onShutdown: (name, run) => shutdown.add(name, run) };

@@ -6,7 +6,9 @@ import type { ConsumerOptions, ReceivedEvent } from '@anvil/kit';
 import { branchFilterMatches } from '../domain/glob.js';
 import type { NewDelivery } from '../domain/deliveries.js';
 import { deliveryBody } from '../payloads/body.js';
-import type { HooksTx } from '../store/db.js';
+import type { HookEvent } from '../domain/hook-events.js';
+import type { Webhook } from '../domain/webhooks.js';
+import type { HooksDb, HooksTx } from '../store/db.js';
 import { hooksFor, queueDeliveries } from '../store/deliveries.js';
 import type { HookMatchCache } from '../store/hook-match-cache.js';
 import { removeRepositoryHooks } from '../store/webhooks.js';
@@ -23,23 +25,31 @@ const REPOSITORY_DELETED = 'repository.repo.deleted';
 export async function deliveriesForEvent(tx: HooksTx, event: ReceivedEvent, rootUrl: string, cache?: HookMatchCache): Promise<NewDelivery[]> {
   const kind = HOOK_EVENT_KINDS[event.subject];
   if (!kind || !event.payload) return [];
-  const hookEvent = hookEventOf(kind, event.payload);
-  if (!hookEvent) return [];
-  const repo = kind.repository(event.payload);
-  if (event.subject === REPOSITORY_DELETED) await removeRepositoryHooks(tx, Number(repo.id));
-  const target = { id: Number(repo.id), ownerId: Number(repo.owner_id) };
-  const load = () => hooksFor(tx, target, hookEvent);
-  const hooks = cache ? await cache.get(target, hookEvent, load) : await load();
-  const branch = kind.branch?.(event.payload);
-  const matching = hooks.filter((hook) => branch === undefined || branchFilterMatches(hook.branchFilter, branch));
-  if (!matching.length) return [];
+  if (event.subject === REPOSITORY_DELETED) await removeRepositoryHooks(tx, Number(kind.repository(event.payload).id));
+  const matched = await matchingHooks(tx, event, cache);
+  if (!matched) return [];
   const payload = kind.build(event.payload, rootUrl);
-  return matching.map((hook) => ({
-    hookId: hook.id, eventId: event.id, event: hookEvent, payload: deliveryBody(hook, hookEvent, payload),
+  return matched.hooks.map((hook) => ({
+    hookId: hook.id, eventId: event.id, event: matched.hookEvent, payload: deliveryBody(hook, matched.hookEvent, payload),
   }));
 }
 
-export function webhookConsumer(rootUrl: string, cache?: HookMatchCache): Omit<ConsumerOptions<HooksTx>, 'db' | 'bus' | 'log'> {
+/** The active hooks an event fires (its kind, repository, owner and branch), or undefined for none. */
+async function matchingHooks(db: HooksTx | HooksDb, event: ReceivedEvent, cache?: HookMatchCache): Promise<{ hookEvent: HookEvent; hooks: Webhook[] } | undefined> {
+  const kind = HOOK_EVENT_KINDS[event.subject];
+  if (!kind || !event.payload) return undefined;
+  const hookEvent = hookEventOf(kind, event.payload);
+  if (!hookEvent) return undefined;
+  const repo = kind.repository(event.payload);
+  const target = { id: Number(repo.id), ownerId: Number(repo.owner_id) };
+  const load = () => hooksFor(db, target, hookEvent);
+  const hooks = cache ? await cache.get(target, hookEvent, load) : await load();
+  const branch = kind.branch?.(event.payload);
+  const matching = hooks.filter((hook) => branch === undefined || branchFilterMatches(hook.branchFilter, branch));
+  return matching.length ? { hookEvent, hooks: matching } : undefined;
+}
+
+export function webhookConsumer(rootUrl: string, cache?: HookMatchCache, db?: HooksDb): Omit<ConsumerOptions<HooksTx>, 'db' | 'bus' | 'log'> {
   // The deliveries of the events handled in a transaction, written together at its end
   // (one INSERT and one wake-up for a batch of events instead of one each).
   const gathered = new WeakMap<HooksTx, NewDelivery[]>();
@@ -51,10 +61,13 @@ export function webhookConsumer(rootUrl: string, cache?: HookMatchCache): Omit<C
   return {
     durable: HOOKS_CONSUMER,
     // Every subject: the table decides, so a new event kind needs no new consumer. An event
-    // without a row (identity's, a star, a language change) is acked at once, with no
-    // transaction or processed_event row: it could make no delivery.
+    // without a row (identity's, a star, a language change), or one no active hook listens
+    // to (a push to a repository without hooks: most of them), is acked at once, with no
+    // transaction or processed_event row: it could make no delivery. The hooks are read
+    // through the same cache the transaction reads them from, as fresh as it is.
     filter: '>',
-    wants: (event) => Object.hasOwn(HOOK_EVENT_KINDS, event.subject),
+    wants: async (event) => Object.hasOwn(HOOK_EVENT_KINDS, event.subject)
+      && (event.subject === REPOSITORY_DELETED || !db || (await matchingHooks(db, event, cache)) !== undefined),
     handle: async (event, tx) => {
       // A deletion removes hooks: what earlier events of the batch gathered goes in first.
       if (event.subject === REPOSITORY_DELETED) await flush(tx);

@@ -59,7 +59,7 @@ interface ClaimedRow {
 }
 
 /** The active hooks an event in `repo` fires: the repository's, its owner's, and the site's system hooks. */
-export async function hooksFor(tx: HooksTx, repo: { id: number; ownerId: number }, event: HookEvent): Promise<Webhook[]> {
+export async function hooksFor(tx: HooksTx | HooksDb, repo: { id: number; ownerId: number }, event: HookEvent): Promise<Webhook[]> {
   const rows = await tx.webhook.findMany({
     where: {
       is_active: true,

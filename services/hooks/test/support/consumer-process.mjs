@@ -7,5 +7,5 @@ import { createDb } from '../../dist/store/db.js';
 const log = createLogger('hooks-consumer-child');
 const db = createDb(process.env.DATABASE_URL);
 const bus = await connectEventBus(process.env.NATS_URL, 'hooks-consumer-child', process.env.NAMESPACE, log);
-await startConsumer({ ...webhookConsumer('http://anvil.test/'), db, bus, log, batch: 16 });
+await startConsumer({ ...webhookConsumer('http://anvil.test/', undefined, db), db, bus, log, batch: 16 });
 process.send?.('ready');

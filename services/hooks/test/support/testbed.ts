@@ -79,6 +79,8 @@ export interface HooksTestbed {
   /** What main.ts seals hook secrets with. */
   box: SecretBox;
   receiver(): Promise<Receiver>;
+  /** The consumers' hook cache, which the `webhook_changed` listener empties after a hook change. */
+  hookCache: HookMatchCache;
   /** A `hooks` consumer, as one replica runs it (batches of up to `batch` waiting events, 64 as by default). */
   consumer(options?: { batch?: number }): Promise<RunningConsumer>;
   /** A sender pool, as one replica runs it, allowing `allowed` ([webhook] ALLOWED_HOST_LIST); stopped at close() if not before. */
@@ -109,10 +111,10 @@ export async function hooksTestbed(name: string): Promise<HooksTestbed> {
     const cacheListener = listenForNotifications(database.url, { [WEBHOOK_CHANNEL]: () => cache.clear() }, log, 'hook changes');
     teardown.add(() => cacheListener.stop());
     return {
-      log, db, databaseUrl: database.url, bus, box: TEST_BOX,
+      log, db, databaseUrl: database.url, bus, box: TEST_BOX, hookCache: cache,
       receiver: () => startReceiver(teardown),
       async consumer({ batch = 64 } = {}) {
-        const running = await startConsumer<HooksTx>({ ...webhookConsumer(ROOT_URL, cache), db, bus, log, batch });
+        const running = await startConsumer<HooksTx>({ ...webhookConsumer(ROOT_URL, cache, db), db, bus, log, batch });
         teardown.add(() => running.stop());
         return running;
       },

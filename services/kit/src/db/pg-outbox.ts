@@ -6,6 +6,7 @@
 // in one statement, in the order they were published.
 import type pg from 'pg';
 import type { OutboxEventRow } from '../events/outbox.js';
+import type { SqlClient, TransactionalSqlClient } from '../events/sql.js';
 import type { OutboxStoreOptions } from './prisma.js';
 
 /** The client a pg outbox transaction's work runs its statements on. */
@@ -48,4 +49,36 @@ export async function pgOutboxTransaction<R>(
   } finally {
     client.release(broken);
   }
+}
+
+/**
+ * The outbox relay's client (events/outbox.ts) over a node-postgres pool of its own: its
+ * four statements a batch (BEGIN, the pending rows, marking them sent, COMMIT) cost about
+ * 4 ms of CPU through Prisma's interactive transaction, against under 1 ms here, and they
+ * run once for nearly every write. int8 columns come back as strings, which the relay only
+ * passes back as parameters.
+ */
+export function pgSqlClient(pool: pg.Pool): TransactionalSqlClient {
+  const over = (client: pg.Pool | pg.PoolClient): SqlClient => ({
+    $queryRawUnsafe: async <T>(text: string, ...values: unknown[]) => (await client.query(text, values)).rows as T,
+    $executeRawUnsafe: async (text: string, ...values: unknown[]) => (await client.query(text, values)).rowCount ?? 0,
+  });
+  return {
+    ...over(pool),
+    async $transaction<R>(work: (tx: SqlClient) => Promise<R>): Promise<R> {
+      const client = await pool.connect();
+      let broken = false;
+      try {
+        await client.query('BEGIN');
+        const result = await work(over(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => (broken = true));
+        throw err;
+      } finally {
+        client.release(broken);
+      }
+    },
+  };
 }

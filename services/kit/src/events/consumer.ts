@@ -55,11 +55,12 @@ export interface ConsumerOptions<Tx extends SqlClient> {
   batch?: number;
   /**
    * Whether the consumer has anything to do for this event (a subject or a branch it acts
-   * on), decided from the event alone: one it does not want is acked at once, with no
-   * transaction and no processed_event row (a filter such as `repository.>` otherwise costs
-   * a transaction per event it ignores).
+   * on, or a read outside any transaction, such as whether any webhook listens): one it does
+   * not want is acked at once, with no transaction and no processed_event row (a filter such
+   * as `repository.>` otherwise costs a transaction per event it ignores). Should it be
+   * redelivered after it became wanted, it is handled then.
    */
-  wants?(event: ReceivedEvent): boolean;
+  wants?(event: ReceivedEvent): boolean | Promise<boolean>;
   /**
    * The handler may see an event twice without harm (its work is outside the transaction, or
    * redoing it converges): its events are handled without the transaction and the
@@ -119,8 +120,8 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
     }
   };
 
-  const skipped = (m: JsMsg, event: ReceivedEvent) => {
-    if (!options.wants || options.wants(event)) return false;
+  const skipped = async (m: JsMsg, event: ReceivedEvent) => {
+    if (!options.wants || (await options.wants(event))) return false;
     m.ack();
     recordConsumed(durable, 'skipped', { redelivered: m.info.redelivered, pending: m.info.pending });
     return true;
@@ -131,7 +132,7 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
     const id = idOf(m);
     try {
       const event = eventOf(m);
-      if (skipped(m, event)) return;
+      if (await skipped(m, event)) return;
       const prepared = await prepareOf(m, event);
       const fresh = await inConsumerSpan(durable, event.subject, m.headers, () => options.idempotent
         ? (async () => {
@@ -166,8 +167,11 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
     }
     let handled: Set<JsMsg>;
     try {
-      const events: Array<{ m: JsMsg; event: ReceivedEvent; prepared?: unknown }> = batch.map((m) => ({ m, event: eventOf(m) }))
-        .filter(({ m, event }) => !skipped(m, event));
+      const events: Array<{ m: JsMsg; event: ReceivedEvent; prepared?: unknown }> = [];
+      for (const m of batch) {
+        const event = eventOf(m);
+        if (!(await skipped(m, event))) events.push({ m, event });
+      }
       batch = events.map((e) => e.m);
       if (!events.length) return;
       for (const e of events) e.prepared = await prepareOf(e.m, e.event);

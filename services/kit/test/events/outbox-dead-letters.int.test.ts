@@ -1,16 +1,18 @@
 // The outbox relay against real PostgreSQL and NATS: an event that can never be published
 // is set aside as a dead letter while the events after it flow, is counted in the metrics,
 // and goes out when retried once its cause is gone. The tables are a real service's (the
-// kit's event tables are copied into each schema); identity's is used here.
+// kit's event tables are copied into each schema); identity's is used here. The relay runs
+// on a pg pool of its own, as every service runs it (kit service.ts).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { connect, nanos, RetentionPolicy, StorageType } from 'nats';
+import pg from 'pg';
 import { register } from 'prom-client';
 import { decodeEvent, encodeEvent } from '@anvil/proto';
 import {
   createLogger, EVENT_TARGET_MAX_BYTES, EVENT_TEXT_MAX_BYTES, listDeadLetters, outboxEvent,
-  retryDeadLetters, startOutboxRelay, type EventBus, type OutboxRelay,
+  pgSqlClient, retryDeadLetters, startOutboxRelay, type EventBus, type OutboxRelay,
 } from '../../src/index.js';
 import { createDb, type IdentityDb } from '../../../identity/src/store/db.js';
 import { NATS_URL, newRunId, Teardown, testDatabase, testEventBus } from '../../../../test/support/int-testbed.js';
@@ -25,6 +27,7 @@ process.env.ANVIL_LOG_LEVEL ??= 'silent';
 const log = createLogger('outbox-dead-letters-test');
 const teardown = new Teardown();
 let db: IdentityDb;
+let relayPool: pg.Pool;
 
 interface Seen { id: string; subject: string; bytes: number }
 
@@ -37,7 +40,7 @@ async function busWithRecorder(namespace: string): Promise<{ bus: EventBus; seen
   void (async () => {
     for await (const m of sub) seen.push({ id: m.headers?.get('Nats-Msg-Id') ?? '', subject: m.subject.slice(namespace.length + 1), bytes: m.data.length });
   })();
-  const relay = startOutboxRelay(db, bus, log, 100);
+  const relay = startOutboxRelay(pgSqlClient(relayPool), bus, log, 100);
   teardown.add(() => relay.stop());
   return { bus, seen, relay };
 }
@@ -71,6 +74,8 @@ beforeAll(async () => {
   teardown.add(() => database.drop());
   db = createDb(database.url);
   teardown.add(() => db.$disconnect());
+  relayPool = new pg.Pool({ connectionString: database.url, max: 1 });
+  teardown.add(() => relayPool.end());
 });
 afterAll(() => teardown.run());
 
