@@ -59,6 +59,21 @@ describe('changes that repositories\' answers show are announced per repository'
     expect(await heardAfter(`UPDATE "user" SET login = 'alicia' WHERE id = 7`)).toEqual(['*']);
   });
 
+  it('a branch\'s head names its repository only while a pull request is based on that branch', async () => {
+    // A push to a repository without pulls on the branch changes no answer (its git reads are
+    // announced by the repository service's refs).
+    expect(await heardAfter(`INSERT INTO branch_head (repository_id, name, sha, updated_at) VALUES (43, 'main', $1, now())`, ['a'.repeat(40)])).toEqual([]);
+    expect(await heardAfter(`UPDATE branch_head SET sha = $1 WHERE repository_id = 43 AND name = 'main'`, ['b'.repeat(40)])).toEqual([]);
+    await writer.query(`INSERT INTO issue (id, repository_id, index, poster_id, title, body, is_pull, created_at, updated_at)
+      VALUES (2, 43, 1, 7, 'a pull', '', true, now(), now())`);
+    await writer.query(`INSERT INTO pull_request (issue_id, repository_id, base_branch, head_branch, head_repo_id, head_sha, merge_base, status)
+      VALUES (2, 43, 'main', 'feature', 43, $1, $1, 'mergeable')`, ['c'.repeat(40)]);
+    // Now its head is the pull's base.sha.
+    expect(await heardAfter(`UPDATE branch_head SET sha = $1 WHERE repository_id = 43 AND name = 'main'`, ['d'.repeat(40)])).toEqual(['43']);
+    expect(await heardAfter(`INSERT INTO branch_head (repository_id, name, sha, updated_at) VALUES (43, 'feature', $1, now())`, ['e'.repeat(40)])).toEqual([]);
+    expect(await heardAfter(`DELETE FROM branch_head WHERE repository_id = 43 AND name = 'main'`)).toEqual(['43']);
+  });
+
   it('deleting an issue names its repository once, not every repository', async () => {
     expect(await heardAfter('DELETE FROM issue WHERE id = 1')).toEqual(['42']);
   });

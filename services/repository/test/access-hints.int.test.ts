@@ -102,6 +102,26 @@ describe('gateways hear of every change to what a repository resolves to', () =>
     expect(await answersAfter(() => tb.db.owner.update({ where: { id: 2n }, data: { full_name: 'Bob' } }))).toEqual(['*']);
   });
 
+  it('the language statistics of a commit are not announced: the head that names the commit is', async () => {
+    const repo = await tb.db.repository.findFirstOrThrow({ where: { lower_name: 'app' } });
+    const listener = new pg.Client({ connectionString: tb.databaseUrl });
+    await listener.connect();
+    try {
+      const heard: string[] = [];
+      listener.on('notification', (message) => heard.push(message.payload ?? ''));
+      await listener.query('LISTEN repository_answers_changed');
+      await tb.db.languageStats.create({ data: { repository_id: repo.id, commit_sha: 'f'.repeat(40), languages: { Go: 10 } } });
+      // NOTIFY is delivered at commit, before the next statement's answer on the listener.
+      await listener.query('SELECT pg_sleep(0.05)');
+      expect(heard).toEqual([]);
+      await tb.db.gitRefState.upsert({ where: { repository_id: repo.id }, create: { repository_id: repo.id }, update: { version: { increment: 1 } } });
+      await listener.query('SELECT pg_sleep(0.05)');
+      expect(heard).toEqual([String(repo.id)]);
+    } finally {
+      await listener.end();
+    }
+  });
+
   it('a change to one repository or its collaborators names that repository, so gateways keep every other repository resolved', async () => {
     const repo = await tb.db.repository.findFirstOrThrow({ where: { lower_name: 'app' } });
     const accessAfter = async (change: () => Promise<unknown>): Promise<Array<string | undefined>> => {
