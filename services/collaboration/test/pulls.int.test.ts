@@ -11,6 +11,7 @@ import { PrismaClient } from '../src/store/generated/client.js';
 import { createDb } from '../src/store/db.js';
 import { issueStore } from '../src/store/issues.js';
 import { forgetBranchHead, pullStore, rememberBranchHead } from '../src/store/pulls.js';
+import { anyPullOnBranch } from '../src/store/pull-sync.js';
 import { newRunId, testDatabase, type TestDatabase } from '../../../test/support/int-testbed.js';
 import { ada, adaScope } from './support/scope.js';
 
@@ -96,6 +97,21 @@ describe('pull requests in PostgreSQL', () => {
     expect(items.map((p) => p.baseSha)).toEqual(['f'.repeat(40), 'f'.repeat(40)]);
     await forgetBranchHead(db, 5n, 'main');
     expect((await listPulls(deps, scope(5), { state: 'open', milestone: 0, labels: [], poster: '', offset: 0, limit: 50 })).items[0].baseSha).toBe('');
+  });
+
+  it('show the base\'s head from git for the first pull on a base, however old the stored head, since pushes to it were not followed', async () => {
+    // Stored by a push before pushes to branches without pulls were passed over.
+    await rememberBranchHead(db, 6n, 'dev', 'd'.repeat(40), { replace: true });
+    expect(await anyPullOnBranch(db, 6, 'dev')).toBe(false);
+    const first = await createPull(deps, scope(6), ada, {
+      title: 'on dev', body: '', baseBranch: 'dev', headBranch: 'topic', facts: { ...facts, baseSha: 'e'.repeat(40) }, assignees: [], labels: [], milestone: 0,
+    });
+    expect(first.baseSha).toBe('e'.repeat(40));
+    // From now on pushes to dev (the base) and to topic (the head) are followed; others are not.
+    expect(await anyPullOnBranch(db, 6, 'dev')).toBe(true);
+    expect(await anyPullOnBranch(db, 6, 'topic')).toBe(true);
+    expect(await anyPullOnBranch(db, 6, 'other')).toBe(false);
+    expect(await anyPullOnBranch(db, 7, 'dev')).toBe(false);
   });
 
   it('show requested reviewers and teams and count submitted reviews, a page of them in one statement', async () => {

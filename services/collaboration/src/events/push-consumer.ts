@@ -6,7 +6,7 @@ import type { identity, repository } from '@anvil/proto';
 import type { ChangeContext } from '../domain/issue-store.js';
 import { outcomeOfPush, sharingCompares, type PullGitReader, type PushOutcome } from '../domain/pull-sync.js';
 import type { CollaborationTx } from '../store/db.js';
-import { openPullsOnBranch, storeFacts, storeManualMerge, type OpenPull } from '../store/pull-sync.js';
+import { anyPullOnBranch, openPullsOnBranch, storeFacts, storeManualMerge, type OpenPull } from '../store/pull-sync.js';
 import { forgetBranchHead, rememberBranchHead } from '../store/pulls.js';
 
 export const PUSH_CONSUMER = 'collaboration-pull-push';
@@ -64,6 +64,12 @@ export function pushConsumer(log: Logger, db: CollaborationTx, git: () => PullGi
   return {
     durable: PUSH_CONSUMER,
     filter: 'repository.push',
+    // A branch no pull request touches: nothing to compare and no base.sha to keep (its head
+    // is taken from git when its first pull is opened), so no transaction at all.
+    async wants(event) {
+      const pushed = pushedBranch(event);
+      return pushed !== undefined && anyPullOnBranch(db, Number(pushed.repo.id), pushed.branch);
+    },
     async prepare(event): Promise<PreparedPull[]> {
       const pushed = pushedBranch(event);
       if (!pushed || /^0+$/.test(pushed.push.after)) return [];

@@ -29,6 +29,19 @@ export interface OpenPull {
  * Locks the issue rows first (by id), as every other pull writer does (markMerged), so a
  * push and a merge recording the same pull wait for each other instead of deadlocking.
  */
+/**
+ * Whether any pull request, open or not, has the pushed branch as its base (it shows the
+ * branch's head as base.sha) or its head. A push to a branch no pull touches (most pushes)
+ * needs nothing of collaboration: one indexed statement instead of a transaction.
+ */
+export async function anyPullOnBranch(db: CollaborationTx, repositoryId: number, branch: string): Promise<boolean> {
+  const id = BigInt(repositoryId);
+  const [row] = await queryRows<{ found: boolean }>(db, Prisma.sql`
+    SELECT EXISTS (SELECT 1 FROM pull_request WHERE repository_id = ${id} AND base_branch = ${branch})
+        OR EXISTS (SELECT 1 FROM pull_request WHERE head_repo_id = ${id} AND head_branch = ${branch}) AS found`, 'any-pull-on-branch');
+  return row?.found === true;
+}
+
 export async function openPullsOnBranch(tx: CollaborationTx, repositoryId: number, branch: string, options: { lock: boolean } = { lock: true }): Promise<OpenPull[]> {
   const id = BigInt(repositoryId);
   // The pushed branch is the base of pulls of this repository, or the head of pulls whose

@@ -139,9 +139,11 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
         if (issue.milestoneId) {
           await tx.$executeRaw`UPDATE milestone SET open_issues = open_issues + 1 WHERE id = ${BigInt(issue.milestoneId)}`;
         }
-        // A base no push has told collaboration of yet gets its head from the facts; a row the
-        // push consumer wrote is newer or equal, so it stays.
-        if (pull.baseSha) await rememberBranchHead(tx, repositoryId, pull.baseBranch, pull.baseSha, { replace: false });
+        // The base's head, from the facts just read from git: pushes to a branch no pull
+        // touches are not followed, so for the first pull on a base the stored head may be
+        // old and is replaced; once a pull is based on it, every push writes it, and a row
+        // the push consumer wrote is newer or equal, so it stays.
+        if (pull.baseSha) await rememberBaseHead(tx, repositoryId, pull.baseBranch, pull.baseSha, created.id);
         if (pull.headFork) await rememberFork(tx, pull.headRepoId, pull.headFork);
         const stored = (await readPull(tx, byId(Number(created.id))))!;
         // ONE opened event: labels, assignees and milestone set at creation add none.
@@ -255,6 +257,13 @@ export async function rememberBranchHead(db: Client, repositoryId: bigint, name:
     await db.$executeRaw`INSERT INTO branch_head (repository_id, name, sha, updated_at) VALUES (${repositoryId}, ${name}, ${sha}, now())
       ON CONFLICT (repository_id, name) DO NOTHING`;
   }
+}
+
+/** Stores a new pull's base head: replacing the stored one unless another pull is based on that branch too. */
+async function rememberBaseHead(tx: Client, repositoryId: bigint, name: string, sha: string, pullIssueId: bigint): Promise<void> {
+  await tx.$executeRaw`INSERT INTO branch_head (repository_id, name, sha, updated_at) VALUES (${repositoryId}, ${name}, ${sha}, now())
+    ON CONFLICT (repository_id, name) DO UPDATE SET sha = EXCLUDED.sha, updated_at = now()
+    WHERE NOT EXISTS (SELECT 1 FROM pull_request WHERE repository_id = ${repositoryId} AND base_branch = ${name} AND issue_id <> ${pullIssueId})`;
 }
 
 /** Forgets a deleted branch's head. */
