@@ -5,10 +5,14 @@ import { DomainError, type Logger } from '@anvil/kit';
 import { accessLog, loggedPath, traceIdOf } from '../src/http/access-log.js';
 import { logFailure } from '../src/http/errors.js';
 
-function recordingLogger() {
+const LEVELS = ['debug', 'info', 'warn', 'error'];
+
+/** A logger that keeps its lines, writing those at `minimum` and above (as ANVIL_LOG_LEVEL). */
+function recordingLogger(minimum = 'info') {
   const lines: Array<{ level: string; fields: Record<string, unknown>; msg: string }> = [];
-  const at = (level: string) => (fields: Record<string, unknown>, msg: string) => { lines.push({ level, fields, msg }); };
-  return { lines, log: { info: at('info'), warn: at('warn'), error: at('error') } as unknown as Logger };
+  const enabled = (level: string) => LEVELS.indexOf(level) >= LEVELS.indexOf(minimum);
+  const at = (level: string) => (fields: Record<string, unknown>, msg: string) => { if (enabled(level)) lines.push({ level, fields, msg }); };
+  return { lines, log: { info: at('info'), warn: at('warn'), error: at('error'), isLevelEnabled: enabled } as unknown as Logger };
 }
 
 describe('the access log', () => {
@@ -29,6 +33,23 @@ describe('the access log', () => {
     expect(lines[0]).toMatchObject({ level: 'info', msg: 'request', fields: { method: 'GET', path: '/api/v1/user', status: 200, user: 'ada', trace: 'a'.repeat(32) } });
     expect(typeof lines[0]!.fields.ms).toBe('number');
     expect(JSON.stringify(lines[0])).not.toContain('secret-token');
+  });
+
+  it('writes nothing, and still answers, when the log level is above info', async () => {
+    const quiet = recordingLogger('warn');
+    const app2 = express();
+    app2.use(accessLog(quiet.log));
+    app2.get('/api/v1/version', (_req, res) => { res.status(200).json({ version: '1' }); });
+    const server2 = app2.listen(0);
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server2.address() as AddressInfo).port}/api/v1/version`);
+      expect(res.status).toBe(200);
+      await res.text();
+      await new Promise((r) => setImmediate(r));
+      expect(quiet.lines).toEqual([]);
+    } finally {
+      await new Promise<void>((done) => server2.close(() => done()));
+    }
   });
 
   it('takes the trace id from X-Request-Id, or makes one', () => {
