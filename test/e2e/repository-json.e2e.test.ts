@@ -247,5 +247,11 @@ describe('facts read from git', () => {
     expect(apache.status).toBe(201);
     const both = await eventually(async () => (await anonymous.get(`${path}/licenses`)).body as string[], (ids) => ids.length === 2, 'a second license detected');
     expect(both).toEqual(['Apache-2.0', 'MIT']);
+    // A push that touches no license file leaves them; one that removes a license file is seen.
+    expect((await owner.client.post(`${path}/contents/docs/notes.md`, { content: Buffer.from('notes\n').toString('base64') })).status).toBe(201);
+    const sha = (await owner.client.get(`${path}/contents/COPYING`)).body.sha;
+    expect((await owner.client.delete(`${path}/contents/COPYING`, { sha })).status).toBe(200);
+    const left = await eventually(async () => (await anonymous.get(`${path}/licenses`)).body as string[], (ids) => ids.length === 1, 'the removed license gone');
+    expect(left).toEqual(['MIT']);
   });
 });

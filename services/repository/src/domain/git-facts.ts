@@ -9,6 +9,8 @@ import type { RepositoryStore } from './store.js';
 export interface GitFactsReader {
   /** Root files of `branch` whose names are license file names, with their text. */
   licenseFiles(owner: string, name: string, branch: string): Promise<Array<{ name: string; text: string }>>;
+  /** The root files of `commit` whose names are license file names, as `name sha` in name order (no text read). */
+  licenseEntries(owner: string, name: string, commit: string): Promise<string[]>;
 }
 
 export interface GitFacts {
@@ -40,6 +42,25 @@ export async function refreshGitFacts(deps: GitFactsDeps, id: number): Promise<G
   const facts = { licenses: deps.detector.detect(await deps.git.licenseFiles(owner.login, repository.name, repository.default_branch)) };
   await deps.facts.save(id, facts);
   return facts;
+}
+
+/**
+ * Whether a push moved a branch without touching the license files at its root (names and
+ * contents alike): most pushes to a default branch, which then need no read and no write of
+ * the facts. Compares the trees before and after, so a force push is judged as rightly as a
+ * fast-forward. A failure to read either side says nothing: the facts are read again.
+ */
+export async function licensesUntouched(git: GitFactsReader, repository: { owner: string; name: string }, before: string, after: string): Promise<boolean> {
+  if (/^0+$/.test(before) || /^0+$/.test(after)) return false;
+  try {
+    const [was, is] = await Promise.all([
+      git.licenseEntries(repository.owner, repository.name, before),
+      git.licenseEntries(repository.owner, repository.name, after),
+    ]);
+    return was.join('\n') === is.join('\n');
+  } catch {
+    return false;
+  }
 }
 
 /**

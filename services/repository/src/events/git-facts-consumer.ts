@@ -3,7 +3,7 @@
 // deletion, and edits (a new default branch). The work is outside the event's transaction.
 import type { ConsumerOptions, Logger, ReceivedEvent } from '@anvil/kit';
 import type { repository as pb } from '@anvil/proto';
-import { refreshGitFacts, type GitFactsDeps } from '../domain/git-facts.js';
+import { licensesUntouched, refreshGitFacts, type GitFactsDeps } from '../domain/git-facts.js';
 import type { RepositoryTx } from '../store/db.js';
 
 export const GIT_FACTS_CONSUMER = 'repository-git-facts';
@@ -23,11 +23,20 @@ function affectsLicenses(event: ReceivedEvent): boolean {
   return true;
 }
 
+function untouchedByPush(event: ReceivedEvent, deps: GitFactsDeps): Promise<boolean> | false {
+  if (event.subject !== 'repository.push') return false;
+  const push = event.payload as pb.Push;
+  const repo = push.repository!;
+  return licensesUntouched(deps.git, { owner: repo.owner_login, name: repo.name }, push.before, push.after);
+}
+
 export function gitFactsConsumer(log: Logger, deps: () => GitFactsDeps): Omit<ConsumerOptions<RepositoryTx>, 'db' | 'bus' | 'log'> {
   return {
     durable: GIT_FACTS_CONSUMER,
     filter: 'repository.>',
-    wants: affectsLicenses,
+    // A push that left the root's license files as they were (compared through the cat-file
+    // cache) changes nothing either: no repository read, no license read, no write.
+    wants: async (event) => affectsLicenses(event) && !(await untouchedByPush(event, deps())),
     // Reading twice gives the same answer: no transaction or processed_event row per event.
     idempotent: true,
     async handle(event) {

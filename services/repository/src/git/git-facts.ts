@@ -26,5 +26,9 @@ export function gitFactsReader(storage: RepositoryStorage, refs?: RefIndex): Git
       }
       return files;
     },
+    async licenseEntries(owner, name, commit) {
+      const entries = await storage.objects(storage.pathOf(owner, name)).list(commit, '');
+      return entries.filter((e) => e.type === 'blob' && isLicenseFileName(e.path)).map((e) => `${e.path} ${e.sha}`).sort();
+    },
   };
 }
