@@ -25,22 +25,14 @@ export function insertEvents(rows: readonly OutboxEventRow[], values: unknown[] 
   return { text: `INSERT INTO outbox_event (id, subject, type, payload, trace_context) VALUES ${tuples.join(', ')}`, values };
 }
 
-/**
- * Runs `work` in one transaction on a connection of `pool`; what it `publish`es is written
- * to the outbox before the commit, and a commit that published wakes the relay.
- */
-export async function pgOutboxTransaction<R>(
-  pool: pg.Pool, work: (client: PgTransactionClient, publish: (row: OutboxEventRow) => void) => Promise<R>, options: OutboxStoreOptions = {},
-): Promise<R> {
+/** Runs `work` in one transaction on a connection of `pool`, rolled back if it throws. */
+async function inPgTransaction<R>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<R>): Promise<R> {
   const client = await pool.connect();
-  const events: OutboxEventRow[] = [];
   let broken = false;
   try {
     await client.query('BEGIN');
-    const result = await work(client, (row) => events.push(row));
-    if (events.length) await client.query(insertEvents(events));
+    const result = await work(client);
     await client.query('COMMIT');
-    if (events.length) options.onPublished?.();
     return result;
   } catch (err) {
     // A connection that cannot even roll back is not handed to the next caller.
@@ -49,6 +41,23 @@ export async function pgOutboxTransaction<R>(
   } finally {
     client.release(broken);
   }
+}
+
+/**
+ * Runs `work` in one transaction on a connection of `pool`; what it `publish`es is written
+ * to the outbox before the commit, and a commit that published wakes the relay.
+ */
+export async function pgOutboxTransaction<R>(
+  pool: pg.Pool, work: (client: PgTransactionClient, publish: (row: OutboxEventRow) => void) => Promise<R>, options: OutboxStoreOptions = {},
+): Promise<R> {
+  const events: OutboxEventRow[] = [];
+  const result = await inPgTransaction(pool, async (client) => {
+    const done = await work(client, (row) => events.push(row));
+    if (events.length) await client.query(insertEvents(events));
+    return done;
+  });
+  if (events.length) options.onPublished?.();
+  return result;
 }
 
 /**
@@ -65,20 +74,6 @@ export function pgSqlClient(pool: pg.Pool): TransactionalSqlClient {
   });
   return {
     ...over(pool),
-    async $transaction<R>(work: (tx: SqlClient) => Promise<R>): Promise<R> {
-      const client = await pool.connect();
-      let broken = false;
-      try {
-        await client.query('BEGIN');
-        const result = await work(over(client));
-        await client.query('COMMIT');
-        return result;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => (broken = true));
-        throw err;
-      } finally {
-        client.release(broken);
-      }
-    },
+    $transaction: <R>(work: (tx: SqlClient) => Promise<R>) => inPgTransaction(pool, (client) => work(over(client))),
   };
 }
