@@ -109,6 +109,19 @@ describe('remembered repositories in the gateway', () => {
     expect(state.calls).toBe(1);
   });
 
+  it('the reads that joined a lookup begun before their repository changed share one new lookup', async () => {
+    const cache = new RepositoryAccessCache(10_000);
+    let release!: () => void;
+    const first = cache.get(key, () => new Promise<ResolvedRepository>((resolve) => (release = () => resolve(access('write')))));
+    const { state, load } = service('read');
+    const joined = [cache.get(key, load), cache.get(key, load), cache.get(key, load)];
+    cache.dropRepositoryIds(['1']);
+    release();
+    await first;
+    expect((await Promise.all(joined)).map((r) => r.permission)).toEqual(['read', 'read', 'read']);
+    expect(state.calls).toBe(1);
+  });
+
   it('a write that may change anything drops every repository when it starts and when it ends', async () => {
     const cache = new RepositoryAccessCache(10_000);
     const { state, load } = service('write');

@@ -86,8 +86,11 @@ export class RepositoryAccessCache {
     return `${owner.toLowerCase()}\0${name.toLowerCase()}`;
   }
 
-  async get(key: string, load: () => Promise<ResolvedRepository>): Promise<ResolvedRepository> {
-    if (this.ttlMs <= 0) return load();
+  get(key: string, load: () => Promise<ResolvedRepository>): Promise<ResolvedRepository> {
+    return this.ttlMs <= 0 ? load() : this.remembered(key, load, false);
+  }
+
+  private async remembered(key: string, load: () => Promise<ResolvedRepository>, again: boolean): Promise<ResolvedRepository> {
     const hit = this.entries.get(key);
     if (hit && hit.expires > Date.now()) {
       if (hit.missing) throw hit.missing;
@@ -97,8 +100,10 @@ export class RepositoryAccessCache {
     if (joined) {
       const found = await joined.found;
       // A change since it began may be one this request must see (its own write's guards):
-      // ask afresh rather than share an answer from before it.
+      // ask afresh rather than share an answer from before it, once through the cache (the
+      // requests that joined it share one new lookup), then on its own.
       if (!this.droppedSince(joined.startedAt, key, found)) return unwrap(found);
+      if (!again) return this.remembered(key, load, true);
     }
     return unwrap(await this.lookUp(key, load).found);
   }
