@@ -89,7 +89,7 @@ describe('pull requests in PostgreSQL', () => {
     });
     expect(first.baseSha).toBe('e'.repeat(40));
     // A later pull does not move what a push said; a push does.
-    await rememberBranchHead(db, 5n, 'main', 'f'.repeat(40), { replace: true });
+    await rememberBranchHead(db, 5n, 'main', 'f'.repeat(40));
     await createPull(deps, scope(5), ada, {
       title: 'later', body: '', baseBranch: 'main', headBranch: 'later', facts: { ...facts, baseSha: 'e'.repeat(40) }, assignees: [], labels: [], milestone: 0,
     });
@@ -101,7 +101,7 @@ describe('pull requests in PostgreSQL', () => {
 
   it('show the base\'s head from git for the first pull on a base, however old the stored head, since pushes to it were not followed', async () => {
     // Stored by a push before pushes to branches without pulls were passed over.
-    await rememberBranchHead(db, 6n, 'dev', 'd'.repeat(40), { replace: true });
+    await rememberBranchHead(db, 6n, 'dev', 'd'.repeat(40));
     expect(await anyPullOnBranch(db, 6, 'dev')).toBe(false);
     const first = await createPull(deps, scope(6), ada, {
       title: 'on dev', body: '', baseBranch: 'dev', headBranch: 'topic', facts: { ...facts, baseSha: 'e'.repeat(40) }, assignees: [], labels: [], milestone: 0,

@@ -98,7 +98,7 @@ export function pushConsumer(log: Logger, db: CollaborationTx, git: () => PullGi
         await forgetBranchHead(tx, BigInt(repo.id), branch);
         return; // a deleted branch: its pulls keep their last head
       }
-      await rememberBranchHead(tx, BigInt(repo.id), branch, push.after, { replace: true });
+      await rememberBranchHead(tx, BigInt(repo.id), branch, push.after);
       const outcomes = (prepared ?? []) as PreparedPull[];
       if (!outcomes.length) return;
       const current = new Map((await openPullsOnBranch(tx, Number(repo.id), branch)).map((p) => [p.issueId, p]));

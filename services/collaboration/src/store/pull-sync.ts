@@ -26,10 +26,6 @@ export interface OpenPull {
 }
 
 /**
- * Locks the issue rows first (by id), as every other pull writer does (markMerged), so a
- * push and a merge recording the same pull wait for each other instead of deadlocking.
- */
-/**
  * Whether any pull request, open or not, has the pushed branch as its base (it shows the
  * branch's head as base.sha) or its head. A push to a branch no pull touches (most pushes)
  * needs nothing of collaboration: one indexed statement instead of a transaction.
@@ -42,6 +38,10 @@ export async function anyPullOnBranch(db: CollaborationTx, repositoryId: number,
   return row?.found === true;
 }
 
+/**
+ * Locks the issue rows first (by id), as every other pull writer does (markMerged), so a
+ * push and a merge recording the same pull wait for each other instead of deadlocking.
+ */
 export async function openPullsOnBranch(tx: CollaborationTx, repositoryId: number, branch: string, options: { lock: boolean } = { lock: true }): Promise<OpenPull[]> {
   const id = BigInt(repositoryId);
   // The pushed branch is the base of pulls of this repository, or the head of pulls whose

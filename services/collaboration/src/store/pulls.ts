@@ -248,15 +248,10 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
 
 class DuplicatePull extends Error {}
 
-/** Stores a branch's head (branch_head); with `replace: false` only when none is stored yet. */
-export async function rememberBranchHead(db: Client, repositoryId: bigint, name: string, sha: string, { replace }: { replace: boolean }): Promise<void> {
-  if (replace) {
-    await db.$executeRaw`INSERT INTO branch_head (repository_id, name, sha, updated_at) VALUES (${repositoryId}, ${name}, ${sha}, now())
-      ON CONFLICT (repository_id, name) DO UPDATE SET sha = EXCLUDED.sha, updated_at = now()`;
-  } else {
-    await db.$executeRaw`INSERT INTO branch_head (repository_id, name, sha, updated_at) VALUES (${repositoryId}, ${name}, ${sha}, now())
-      ON CONFLICT (repository_id, name) DO NOTHING`;
-  }
+/** Stores a branch's head (branch_head), as a push moved it. */
+export async function rememberBranchHead(db: Client, repositoryId: bigint, name: string, sha: string): Promise<void> {
+  await db.$executeRaw`INSERT INTO branch_head (repository_id, name, sha, updated_at) VALUES (${repositoryId}, ${name}, ${sha}, now())
+    ON CONFLICT (repository_id, name) DO UPDATE SET sha = EXCLUDED.sha, updated_at = now()`;
 }
 
 /** Stores a new pull's base head: replacing the stored one unless another pull is based on that branch too. */
