@@ -6,6 +6,8 @@ import type { identity } from '@anvil/proto';
 import { createApp } from './app.js';
 import { CredentialCache } from './auth/credential-cache.js';
 import { AnswerCache } from './caches/answers.js';
+import { AnswerShortcuts } from './caches/answer-shortcuts.js';
+import { rememberedFirst } from './http/remembered-first.js';
 import { RepositoryAccessCache } from './caches/repository-access.js';
 import { createServiceClients } from './services.js';
 
@@ -63,8 +65,13 @@ async function main(): Promise<void> {
   unsubscribes.push(subscribeHints(bus, HINTS.repositoryAnswers, (payload) => answers.dropRepositories(payload ? payload.split(',') : ['*'])));
   shutdown.add('event subscriptions', async () => unsubscribes.forEach((unsubscribe) => unsubscribe()));
 
-  const app = createApp({ config, services, credentials, repositories, answers, log });
-  const server = createServer({ keepAliveTimeout: 65_000 }, app);
+  // A GET whose remembered answer is known is sent before express (http/remembered-first.ts),
+  // unless tracing wants its span per request in express; ANVIL_ANSWER_SHORTCUTS=0 turns it off.
+  const shortcuts = answers.enabled && !tracing.enabled && process.env.ANVIL_ANSWER_SHORTCUTS !== '0'
+    ? new AnswerShortcuts({ credentials, repositories, answers })
+    : undefined;
+  const app = createApp({ config, services, credentials, repositories, answers, shortcuts, log });
+  const server = createServer({ keepAliveTimeout: 65_000 }, shortcuts ? rememberedFirst(app, shortcuts, log) : app);
   await new Promise<void>((resolve) => server.listen(config.httpPort, process.env.ANVIL_HTTP_HOST || '0.0.0.0', resolve));
   shutdown.add('http server', () => new Promise((resolve) => {
     server.close(() => resolve());

@@ -272,3 +272,51 @@ describe('the ref advertisement a clone or fetch starts with', () => {
     expect((await advertised(secondUrl, base)).status).toBe(401);
   });
 });
+
+describe('answers a gateway sends before its route table (the same GET again)', () => {
+  /** Status, headers (without the date) and body of a GET, as sent. */
+  async function sent(path: string, headers: Record<string, string> = {}) {
+    const res = await fetch(`${e2e.system.baseUrl}api/v1${path}`, { headers: { 'accept-encoding': 'identity', ...headers } });
+    const seen = Object.fromEntries([...res.headers].filter(([name]) => name !== 'date'));
+    return { status: res.status, headers: seen, body: await res.text() };
+  }
+
+  test('is the answer the route table gave, headers and all: a branch list, a repository, a stranger\'s 404', async () => {
+    const owner = await newWriter();
+    const base = await newRepository(owner);
+    const secret = await newRepository(owner, { private: true });
+    const token = { authorization: `token ${owner.token}` };
+    for (const [path, headers, status] of [[`${base}/branches`, token, 200], [base, token, 200], [secret, {}, 404]] as const) {
+      // Checked against the contract once, then compared byte for byte.
+      expect((await e2e.anonymous.request('GET', path, { headers })).status).toBe(status);
+      const first = await sent(path, headers);
+      const again = await sent(path, headers);
+      expect(again).toEqual(first);
+      expect(first.headers['access-control-expose-headers']).toBe('Link, X-Total-Count');
+    }
+  });
+
+  test('a deleted token is refused on its very next read', async () => {
+    const owner = await newWriter();
+    const base = await newRepository(owner);
+    const reader = e2e.anonymous.as({ token: owner.token });
+    for (let i = 0; i < 2; i++) expect((await reader.get(`${base}/branches`)).status).toBe(200);
+    const tokens = await owner.client.get(`/users/${owner.username}/tokens`);
+    for (const t of tokens.body as Array<{ id: number }>) expect((await owner.client.delete(`/users/${owner.username}/tokens/${t.id}`)).status).toBe(204);
+    expect((await reader.get(`${base}/branches`)).status).toBe(401);
+    expect((await reader.get(base)).status).toBe(401);
+  });
+
+  test('an admin reading with a Sudo header is answered as the user it names, not from the admin\'s own answers', async () => {
+    const owner = await newWriter();
+    const secret = await newRepository(owner, { private: true });
+    const stranger = await newWriter();
+    for (let i = 0; i < 2; i++) {
+      expect((await e2e.admin.get(secret)).status).toBe(200);
+      expect((await e2e.admin.get(`${secret}/contents/README.md`)).status).toBe(200);
+    }
+    const asStranger = { headers: { sudo: stranger.username } };
+    expect((await e2e.admin.request('GET', secret, asStranger)).status).toBe(404);
+    expect((await e2e.admin.request('GET', `${secret}/contents/README.md`, asStranger)).status).toBe(404);
+  });
+});

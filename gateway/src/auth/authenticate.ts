@@ -6,7 +6,7 @@ import { ANONYMOUS, DomainError, SYSTEM, type Caller } from '@anvil/kit';
 import type { identity } from '@anvil/proto';
 import { sendError } from '../http/errors.js';
 import type { Deps } from '../http/route.js';
-import { credentialKey } from './credential-cache.js';
+import { credentialKey, type Authenticated, type CredentialCache } from './credential-cache.js';
 import { MalformedCredential, readCredential, readSudo, type Credential } from './credentials.js';
 
 export interface AuthState {
@@ -24,13 +24,27 @@ export function callerOf(user: identity.User, scopes: string[]): Caller {
 }
 
 /** Resolves a credential through the cache; throws the service's DomainError when it is wrong. */
-export async function resolveCredential(deps: Deps, credential: Credential): Promise<AuthState> {
-  const reply = await deps.credentials.get(credentialKey(credential), () =>
+export async function resolveCredential(deps: Deps, credential: Credential, key = credentialKey(credential)): Promise<AuthState> {
+  const reply = await deps.credentials.get(key, () =>
     deps.services.identity.Authenticate(
       credential.kind === 'token' ? { token: credential.token } : { basic: { username: credential.username, password: credential.password } },
       { caller: ANONYMOUS },
     ),
   );
+  return stateOf(reply);
+}
+
+/**
+ * Who a credential (its credentialKey; '' for none) signs in as while the cache still holds
+ * it fresh, without asking identity: the same AuthState object resolveCredential gave.
+ */
+export function rememberedAuth(credentials: CredentialCache, key: string): AuthState | undefined {
+  if (key === '') return ANONYMOUS_AUTH;
+  const reply = credentials.peek(key);
+  return reply && stateOf(reply);
+}
+
+function stateOf(reply: Authenticated): AuthState {
   let state = states.get(reply);
   if (!state) {
     const user = reply.user!;
@@ -57,9 +71,12 @@ export function authenticate(deps: Deps) {
       throw err;
     }
     let state: AuthState = ANONYMOUS_AUTH;
+    // Kept for the answer shortcuts (caches/answer-shortcuts.ts): '' when none was presented.
+    res.locals.credentialKey = '';
     if (credential) {
       try {
-        state = await resolveCredential(deps, credential);
+        res.locals.credentialKey = credentialKey(credential);
+        state = await resolveCredential(deps, credential, res.locals.credentialKey as string);
       } catch (err) {
         if (err instanceof DomainError && (err.kind === 'unauthenticated' || err.kind === 'forbidden')) {
           return sendError(res, err.kind === 'forbidden' ? 403 : 401, err.message, rootUrl);
@@ -69,6 +86,7 @@ export function authenticate(deps: Deps) {
     }
     const sudo = readSudo(req);
     if (sudo) {
+      res.locals.sudo = true;
       if (!state.caller.isAdmin) return sendError(res, 403, 'Only administrators allowed to sudo.', rootUrl);
       try {
         const target = await deps.services.identity.GetUser({ login: sudo }, { caller: SYSTEM });

@@ -31,8 +31,8 @@ export class CredentialCache {
   constructor(private readonly ttlMs = 10_000, private readonly maxEntries = 50_000) {}
 
   async get(key: string, load: () => Promise<Authenticated>): Promise<Authenticated> {
-    const hit = this.entries.get(key);
-    if (hit && hit.expires > Date.now()) return hit.value;
+    const hit = this.peek(key);
+    if (hit) return hit;
     let pending = this.inFlight.get(key);
     if (!pending) {
       const generation = this.generation;
@@ -50,6 +50,12 @@ export class CredentialCache {
       this.inFlight.set(key, pending);
     }
     return pending;
+  }
+
+  /** The fresh reply remembered for this key, without loading one. */
+  peek(key: string): Authenticated | undefined {
+    const hit = this.entries.get(key);
+    return hit && hit.expires > Date.now() ? hit.value : undefined;
   }
 
   private put(key: string, value: Authenticated): void {

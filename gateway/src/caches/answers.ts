@@ -105,15 +105,8 @@ export class AnswerCache {
     const tags = AnswerCache.tagsOf(subject);
     if (!this.enabled) return compute();
     const key = AnswerCache.keyOf(subject);
-    const hit = this.entries.get(key);
-    if (hit) {
-      if (hit.expires > Date.now()) {
-        this.entries.delete(key);
-        this.entries.set(key, hit);
-        return hit.answer;
-      }
-      this.remove(key, hit);
-    }
+    const hit = this.peek(key);
+    if (hit) return hit;
     const joined = this.fills.get(key);
     if (joined) {
       // The one computing failed or gave nothing to keep: this request computes its own.
@@ -130,6 +123,19 @@ export class AnswerCache {
     } finally {
       if (this.fills.get(key) === fill) this.fills.delete(key);
     }
+  }
+
+  /** The fresh answer remembered under this key (AnswerCache.keyOf), without computing one. */
+  peek(key: string): Answer | undefined {
+    const hit = this.entries.get(key);
+    if (!hit) return undefined;
+    if (hit.expires <= Date.now()) {
+      this.remove(key, hit);
+      return undefined;
+    }
+    this.entries.delete(key);
+    this.entries.set(key, hit);
+    return hit.answer;
   }
 
   /** Forgets the answers of these repositories (their ids; `*`: every repository). */

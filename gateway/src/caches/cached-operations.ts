@@ -23,3 +23,9 @@ export const CACHED_OPERATIONS: ReadonlySet<string> = new Set([
   'repoGetLanguages', 'repoListTopics',
   'repoListStatuses', 'repoListStatusesByRef', 'repoGetCombinedStatusByRef',
 ]);
+
+// GET operations whose answer is made of the repository's resolution and the caller alone
+// (the repository's JSON): nothing to drop beyond the resolution itself, so they are not
+// kept here but only in the answer shortcuts (answer-shortcuts.ts), which hold them while
+// the gateway still holds that very resolution.
+export const RESOLUTION_OPERATIONS: ReadonlySet<string> = new Set(['repoGet']);

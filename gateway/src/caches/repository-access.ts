@@ -90,12 +90,22 @@ export class RepositoryAccessCache {
     return this.ttlMs <= 0 ? load() : this.remembered(key, load, false);
   }
 
-  private async remembered(key: string, load: () => Promise<ResolvedRepository>, again: boolean): Promise<ResolvedRepository> {
+  /**
+   * What is remembered for this key while fresh, without looking it up: the resolution, or
+   * the not-found error a lookup would raise again. One object per lookup, so a caller that
+   * kept one can tell whether it is still the one in force.
+   */
+  peek(key: string): ResolvedRepository | DomainError | undefined {
+    if (this.ttlMs <= 0) return undefined;
     const hit = this.entries.get(key);
-    if (hit && hit.expires > Date.now()) {
-      if (hit.missing) throw hit.missing;
-      return hit.value!;
-    }
+    if (!hit || hit.expires <= Date.now()) return undefined;
+    return hit.missing ?? hit.value;
+  }
+
+  private async remembered(key: string, load: () => Promise<ResolvedRepository>, again: boolean): Promise<ResolvedRepository> {
+    const hit = this.peek(key);
+    if (hit instanceof DomainError) throw hit;
+    if (hit) return hit;
     const joined = this.inFlight.get(key);
     if (joined) {
       const found = await joined.found;

@@ -41,15 +41,20 @@ export function accessLog(log: Logger): RequestHandler {
     res.locals.traceId = trace;
     res.once('close', () => {
       const auth = res.locals.auth as AuthState | undefined;
-      log.info({
-        method: req.method,
-        path: loggedPath(req.originalUrl),
-        status: res.statusCode,
-        ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
-        user: auth?.caller.login || undefined,
-        trace,
-      }, 'request');
+      logRequest(log, req.method, req.originalUrl, res.statusCode, started, auth?.caller.login, trace);
     });
     next();
   };
+}
+
+/** The line itself (also written by remembered-first.ts, which answers without express). */
+export function logRequest(log: Logger, method: string, url: string, status: number, started: bigint, user: string | undefined, trace: string): void {
+  log.info({
+    method,
+    path: loggedPath(url),
+    status,
+    ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+    user: user || undefined,
+    trace,
+  }, 'request');
 }

@@ -9,8 +9,9 @@
 // plain one in the same entry, so it lives and dies with it (and it is only kept when it is
 // smaller). Other replies (not remembered) go out as they are: compressing them would cost
 // on every request what it saves on the wire.
+import type { IncomingMessage } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import type { Request } from 'express';
+import accepts from 'accepts';
 import type { Answer } from '../caches/answers.js';
 
 /** Smaller bodies fit in one packet either way. */
@@ -27,11 +28,14 @@ export interface Encodings {
   gzip?: Buffer | null;
 }
 
-/** Whether the request's Accept-Encoding takes gzip (q > 0), as negotiator reads it. */
-export function acceptsGzip(req: Request): boolean {
+/**
+ * Whether the request's Accept-Encoding takes gzip (q > 0), as express's acceptsEncodings
+ * reads it (the same `accepts`), on a plain node request too (http/remembered-first.ts).
+ */
+export function acceptsGzip(req: IncomingMessage): boolean {
   const header = req.headers['accept-encoding'];
   if (!header || !header.includes('gzip')) return false;
-  return req.acceptsEncodings('gzip') === 'gzip';
+  return accepts(req).encodings('gzip') === 'gzip';
 }
 
 /** Whether this answer's body is worth compressing at all (its type and size). */
@@ -43,7 +47,7 @@ export function compressible(answer: Answer): boolean {
  * The body to send and its encoding: the gzipped one when the client takes gzip and the
  * answer has been sent before; else the plain one (marking it sent).
  */
-export function bodyFor(req: Request, answer: Answer & Encodings): { body: Buffer; gzip: boolean } {
+export function bodyFor(req: IncomingMessage, answer: Answer & Encodings): { body: Buffer; gzip: boolean } {
   if (!answer.sent || !acceptsGzip(req)) {
     answer.sent = true;
     return { body: answer.body, gzip: false };
@@ -60,7 +64,7 @@ export function bodyFor(req: Request, answer: Answer & Encodings): { body: Buffe
  * Whether this answer already goes gzipped to this request (a 304 then repeats the weak ETag
  * the 200 carried, and says it varies by encoding).
  */
-export function goesGzipped(req: Request, answer: Answer & Encodings): boolean {
+export function goesGzipped(req: IncomingMessage, answer: Answer & Encodings): boolean {
   return compressible(answer) && Boolean(answer.gzip) && acceptsGzip(req);
 }
 

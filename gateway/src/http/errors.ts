@@ -4,6 +4,7 @@
 // the route names a different one for that reason (Gitea's statuses are not uniform).
 import type { NextFunction, Request, Response } from 'express';
 import { DomainError, type ErrorKind, type Logger } from '@anvil/kit';
+import type { Answer } from '../caches/answers.js';
 
 export class ApiError extends Error {
   constructor(readonly status: number, message: string) {
@@ -30,6 +31,11 @@ export function errorBody(status: number, message: string, rootUrl: string): Rec
   const body: Record<string, unknown> = { message, url: `${rootUrl}api/swagger` };
   if (status === 404) body.errors = [];
   return body;
+}
+
+/** An error as a remembered answer (caches/answer-shortcuts.ts): the bytes sendError sends. */
+export function errorAnswer(status: number, message: string, rootUrl: string): Answer {
+  return { status, headers: { 'content-type': 'application/json;charset=utf-8' }, body: Buffer.from(JSON.stringify(errorBody(status, message, rootUrl))) };
 }
 
 export function sendError(res: Response, status: number, message: string, rootUrl: string): void {

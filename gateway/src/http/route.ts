@@ -3,23 +3,24 @@
 // what every route shares: sign-in and site-admin requirements, token scopes, request
 // body validation against the contract, paging headers and error mapping.
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
-import { ANONYMOUS, type Caller, type Config, type Logger } from '@anvil/kit';
+import { ANONYMOUS, DomainError, type Caller, type Config, type Logger } from '@anvil/kit';
 import { bodyOrZero, validateRequestBody, operationHasBody } from '../contract/index.js';
 import type { AuthState } from '../auth/authenticate.js';
 import type { CredentialCache } from '../auth/credential-cache.js';
-import type { RepositoryAccessCache } from '../caches/repository-access.js';
-import type { Answer, AnswerCache } from '../caches/answers.js';
-import { CACHED_OPERATIONS } from '../caches/cached-operations.js';
+import { RepositoryAccessCache } from '../caches/repository-access.js';
+import { AnswerCache, type Answer } from '../caches/answers.js';
+import type { AnswerShortcuts, Shortcut } from '../caches/answer-shortcuts.js';
+import { CACHED_OPERATIONS, RESOLUTION_OPERATIONS } from '../caches/cached-operations.js';
 import { grantsScopes, levelOfMethod, requiredScopes, type ScopeCategory } from '../auth/scopes.js';
 import type { ServiceClients } from '../services.js';
 import type { repository } from '@anvil/proto';
-import { ApiError, logFailure, publicMessage, sendError, statusOf, type StatusOverrides } from './errors.js';
+import { ApiError, errorAnswer, logFailure, publicMessage, sendError, statusOf, type StatusOverrides } from './errors.js';
 import { readPage, setPagingHeaders, type Page } from './pagination.js';
 import { verifyJsonDepth } from './request-hygiene.js';
 import { contextGuardOf, publicOnlyGuardOf } from './context-guard.js';
 import { repoAccessRefusal, resolveRouteRepository, type RepoAccess } from './repo-access.js';
 import { routeIndex } from './route-index.js';
-import { bodyFor, compressible, goesGzipped, sameEntityTag, weakened } from './answer-encoding.js';
+import { sendAnswer } from './send-answer.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -38,6 +39,8 @@ export interface Deps {
   repositories: RepositoryAccessCache;
   /** Complete answers of the hot repository reads (cached-operations.ts); absent in some tests. */
   answers?: AnswerCache;
+  /** Which of those a GET will get, kept for http/remembered-first.ts; absent while tracing. */
+  shortcuts?: AnswerShortcuts;
   log: Logger;
 }
 
@@ -113,46 +116,27 @@ export const noContent = (): Reply => ({ status: 204 });
 export const plainText = (text: string): Reply => ({ status: 200, body: text, contentType: 'text/plain;charset=utf-8' });
 
 /**
- * Whether a conditional request already holds `answer` (its ETag, else its Last-Modified), as
- * the side channel would have said for a raw file it answered itself.
+ * After a remembered answer went out (or one made of the resolution alone): lets the next
+ * identical GET take it before express (http/remembered-first.ts), while everything it
+ * rested on stays in force.
  */
-function stillFresh(req: Request, answer: Answer): boolean {
-  const etag = answer.headers.etag;
-  const ifNoneMatch = req.headers['if-none-match'];
-  if (ifNoneMatch !== undefined) return etag !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || sameEntityTag(tag, etag));
-  const lastModified = answer.headers['last-modified'];
-  const ifModifiedSince = req.headers['if-modified-since'];
-  return lastModified !== undefined && ifModifiedSince !== undefined && Date.parse(ifModifiedSince) >= Date.parse(lastModified);
+function keepShortcut(deps: Deps, req: Request, res: Response, resolution: Shortcut['resolution'], answer: Pick<Shortcut, 'answerKey' | 'answer'>, before: Record<string, unknown>): void {
+  if (!deps.shortcuts || res.locals.sudo) return;
+  const auth = res.locals.auth as AuthState;
+  const params = req.params as Record<string, string>;
+  deps.shortcuts.remember(req, req.originalUrl, {
+    credentialKey: res.locals.credentialKey as string, auth, accessKey: RepositoryAccessCache.keyOf(auth.caller, params.owner!, params.repo!),
+    resolution, ...answer, headers: headerStrings(before), route: `${req.baseUrl}${(req.route as { path: string }).path}`,
+  });
 }
 
-/** Sends a remembered (or just computed) answer; headers the route set are in it. */
-function sendAnswer(req: Request, res: Response, answer: Answer): void {
-  if (res.headersSent) return;
-  if (stillFresh(req, answer)) {
-    for (const name of ['etag', 'last-modified', 'cache-control']) if (answer.headers[name] !== undefined) res.setHeader(name, answer.headers[name]!);
-    if (goesGzipped(req, answer)) {
-      res.setHeader('vary', 'Accept-Encoding');
-      if (answer.headers.etag !== undefined) res.setHeader('etag', weakened(answer.headers.etag));
-    }
-    res.writeHead(304).end();
-    return;
+/** Headers as res.getHeaders() holds them, each as the one string sent. */
+function headerStrings(headers: Record<string, unknown>): Record<string, string> {
+  const strings: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) strings[name] = Array.isArray(value) ? value.join(', ') : String(value);
   }
-  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
-  if (compressible(answer)) {
-    res.setHeader('vary', 'Accept-Encoding');
-    const { body, gzip } = bodyFor(req, answer);
-    if (gzip) {
-      res.setHeader('content-encoding', 'gzip');
-      if (answer.headers.etag !== undefined) res.setHeader('etag', weakened(answer.headers.etag));
-    }
-    res.setHeader('content-length', body.length);
-    res.writeHead(answer.status);
-    res.end(body);
-    return;
-  }
-  res.setHeader('content-length', answer.body.length);
-  res.writeHead(answer.status);
-  res.end(answer.body);
+  return strings;
 }
 
 export function sendJson(res: Response, status: number, body: unknown): void {
@@ -207,6 +191,7 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
     const handlers: RequestHandler[] = [];
     const hasBody = operationHasBody(route.operationId);
     const cached = route.method === 'GET' && route.repoAccess !== undefined && CACHED_OPERATIONS.has(route.operationId);
+    const derived = route.method === 'GET' && route.repoAccess !== undefined && RESOLUTION_OPERATIONS.has(route.operationId);
     if (hasBody) handlers.push(route.fileBody ? parseFiles : parseJson);
     handlers.push(async (req, res) => {
       const auth = res.locals.auth as AuthState;
@@ -221,6 +206,14 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
         } catch (err) {
           const status = statusOf(err);
           logFailure(deps.log, status, err, { route: route.operationId });
+          if (status === 404 && route.method === 'GET' && deps.shortcuts && err instanceof DomainError) {
+            // A remembered "not found" (a stranger probing a private repository): the same
+            // 404 for the next identical GET, while that very "not found" is remembered.
+            const before = res.getHeaders();
+            const answer = errorAnswer(404, publicMessage(404, err), rootUrl);
+            sendAnswer(req, res, answer);
+            return keepShortcut(deps, req, res, err, { answer }, before);
+          }
           return sendError(res, status, publicMessage(status, err), rootUrl);
         }
       }
@@ -269,7 +262,7 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
         }
       };
       // The headers present before the route ran; what it (or its paging) sets is part of its answer.
-      const before = cached ? res.getHeaders() : {};
+      const before = cached || derived ? res.getHeaders() : {};
       const answerOf = (reply: Reply): Answer => {
         if (reply.total !== undefined) setPagingHeaders(req, res, ctx.page(), reply.total, rootUrl);
         const headers: Record<string, string> = {};
@@ -301,8 +294,18 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
             }
             return answerOf(reply);
           });
-          if (answer) sendAnswer(req, res, answer);
+          if (answer) {
+            sendAnswer(req, res, answer);
+            keepShortcut(deps, req, res, repository, { answerKey: AnswerCache.keyOf(subject) }, before);
+          }
           return;
+        }
+        if (derived && repository && deps.shortcuts) {
+          const reply = await route.handle(ctx);
+          if (reply.status !== 200 || reply.streamed || reply.body === undefined) return sendReply(reply);
+          const answer = answerOf(reply);
+          sendAnswer(req, res, answer);
+          return keepShortcut(deps, req, res, repository, { answer }, before);
         }
         sendReply(await route.handle(ctx));
       } catch (err) {

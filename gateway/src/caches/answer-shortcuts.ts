@@ -1,0 +1,122 @@
+// Which remembered answer (answers.ts) a GET will get, known from its URL and credential
+// before express sees it, so remembered-first.ts can send it without express's layers, the
+// route table, the credential lookup, the repository lookup and the answer lookup's
+// promises: under load those cost about as much again as sending the answer (the README's
+// "Figures" say what skipping them bought).
+//
+// A shortcut is written by the route table (route.ts) right after it served an answer the
+// whole way: sign-in, token scopes, the repository's resolution and the caller's
+// permission there, the route's guards. It names what that decision rested on, and is
+// only taken while each is still the very object in force in its own cache:
+// - the credential's cached reply (the AuthState made of it): a token revoked, a password
+//   changed or a user edited drops it there (credential-cache.ts), and its TTL ends it;
+// - the repository's resolution for that caller: every access hint, every write through
+//   this gateway to the repository and the TTL replace or drop it (repository-access.ts);
+// - the answer under its key (which holds the repository's id, the caller's permission and
+//   the URL): every answers hint, every write and the TTL drop it (answers.ts). An answer
+//   made of the resolution alone (the repository's JSON, cached-operations.ts; the 404 of a
+//   remembered "not found") is kept in the shortcut itself instead: it is as good as the
+//   resolution, which is checked already.
+// The route's guards are functions of the caller and that resolution alone, so while both
+// are the same objects they decide as they did. Anything else goes to express, which
+// decides afresh and writes a new shortcut: a shortcut never serves what the full path would
+// not.
+//
+// A request with a Sudo header or `sudo` query (an admin acting as someone else) never gets
+// one (the route table keeps none for it), nor any method but GET. The key is the URL as sent and the credential cache's key
+// for the Authorization header (a hash: no credential is kept in the clear); a token in the
+// query is part of the URL.
+import type { IncomingMessage } from 'node:http';
+import type { DomainError } from '@anvil/kit';
+import { rememberedAuth, type AuthState } from '../auth/authenticate.js';
+import { credentialKey, type CredentialCache } from '../auth/credential-cache.js';
+import { MalformedCredential, readAuthorization } from '../auth/credentials.js';
+import type { Answer, AnswerCache } from './answers.js';
+import type { RepositoryAccessCache, ResolvedRepository } from './repository-access.js';
+
+export interface Shortcut {
+  /** The credential cache's key of the credential the request presented; '' for none. */
+  credentialKey: string;
+  /** Who that credential signed in as, when the route table served the answer. */
+  auth: AuthState;
+  /** RepositoryAccessCache.keyOf the caller and the route's repository. */
+  accessKey: string;
+  /** The resolution the route's guards passed on. */
+  resolution: ResolvedRepository | DomainError;
+  /** AnswerCache.keyOf the answer served; or, for one made of the resolution alone, ... */
+  answerKey?: string;
+  /**
+   * ... the answer itself (a repository's JSON; a remembered "not found"'s 404), as good as
+   * the resolution it was made of.
+   */
+  answer?: Answer;
+  /** Headers set before the route ran (the API's Access-Control-Expose-Headers). */
+  headers: Record<string, string>;
+  /** The route's template, as the request metrics label it. */
+  route: string;
+}
+
+export interface ShortcutCaches {
+  credentials: CredentialCache;
+  repositories: RepositoryAccessCache;
+  answers: AnswerCache;
+}
+
+export class AnswerShortcuts {
+  private entries = new Map<string, Shortcut>();
+
+  constructor(private readonly caches: ShortcutCaches, private readonly maxEntries = 10_000) {}
+
+  /**
+   * Where a request's shortcut is kept, or undefined when it may not have one. `url` is the
+   * URL as sent (inside express, req.originalUrl: its routers rewrite req.url).
+   */
+  static keyOf(req: IncomingMessage, url: string): string | undefined {
+    // A `sudo` query is part of the URL, and the route table keeps no shortcut for it.
+    if (req.method !== 'GET' || req.headers.sudo !== undefined) return undefined;
+    const header = req.headers.authorization;
+    if (!header) return `\0${url}`;
+    try {
+      return `${credentialKey(readAuthorization(header))}\0${url}`;
+    } catch (err) {
+      if (err instanceof MalformedCredential) return undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * Keeps a shortcut for a request the route table just answered with a remembered answer;
+   * only while everything it rests on is still in force (as find() would check).
+   */
+  remember(req: IncomingMessage, url: string, shortcut: Shortcut): void {
+    const key = AnswerShortcuts.keyOf(req, url);
+    if (key === undefined || !this.inForce(shortcut)) return;
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.set(key, shortcut);
+  }
+
+  /** The shortcut for this request and its answer, when every object it rests on is still in force. */
+  find(req: IncomingMessage): { shortcut: Shortcut; answer: Answer } | undefined {
+    const key = req.url === undefined ? undefined : AnswerShortcuts.keyOf(req, req.url);
+    const shortcut = key === undefined ? undefined : this.entries.get(key);
+    if (!shortcut) return undefined;
+    const answer = this.inForce(shortcut);
+    if (!answer) {
+      this.entries.delete(key!);
+      return undefined;
+    }
+    return { shortcut, answer };
+  }
+
+  /** How many shortcuts are kept (tests). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private inForce(shortcut: Shortcut): Answer | undefined {
+    const { credentials, repositories, answers } = this.caches;
+    if (rememberedAuth(credentials, shortcut.credentialKey) !== shortcut.auth) return undefined;
+    if (repositories.peek(shortcut.accessKey) !== shortcut.resolution) return undefined;
+    return shortcut.answer ?? answers.peek(shortcut.answerKey!);
+  }
+}

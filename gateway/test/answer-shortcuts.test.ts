@@ -1,0 +1,106 @@
+// The answer shortcuts (caches/answer-shortcuts.ts) let a repeated GET be answered before
+// express. They must never answer what the full route table would not: each rule below is
+// a change that has to reach the very next read.
+import type { IncomingMessage } from 'node:http';
+import { describe, expect, it } from '@jest/globals';
+import { notFound, type Caller } from '@anvil/kit';
+import { rememberedAuth } from '../src/auth/authenticate.js';
+import { CredentialCache, credentialKey } from '../src/auth/credential-cache.js';
+import { AnswerShortcuts, type Shortcut } from '../src/caches/answer-shortcuts.js';
+import { AnswerCache, type Answer } from '../src/caches/answers.js';
+import { RepositoryAccessCache, type ResolvedRepository } from '../src/caches/repository-access.js';
+import { errorAnswer } from '../src/http/errors.js';
+
+const TOKEN = 'a'.repeat(40);
+const URL_READ = '/api/v1/repos/alice/app/branches';
+
+function get(url: string, headers: Record<string, string> = { authorization: `token ${TOKEN}` }, method = 'GET'): IncomingMessage {
+  return { method, url, headers } as unknown as IncomingMessage;
+}
+
+const branches: Answer = { status: 200, headers: { 'content-type': 'application/json;charset=utf-8' }, body: Buffer.from('[{"name":"main"}]') };
+
+/** Real caches holding alice's token, her resolution of alice/app and one answer, as after a served read. */
+async function served() {
+  const credentials = new CredentialCache();
+  const repositories = new RepositoryAccessCache();
+  const answers = new AnswerCache();
+  const shortcuts = new AnswerShortcuts({ credentials, repositories, answers });
+
+  const tokenKey = credentialKey({ kind: 'token', token: TOKEN });
+  await credentials.get(tokenKey, async () => ({ user: { id: 5, login: 'alice', is_admin: false, restricted: false }, scopes: ['all'], method: 'token' }) as never);
+  const auth = rememberedAuth(credentials, tokenKey)!;
+  const caller: Caller = auth.caller;
+  const accessKey = RepositoryAccessCache.keyOf(caller, 'alice', 'app');
+  const resolution = await repositories.get(accessKey, async () => ({ repository: { id: 1 }, permission: 'write' }) as ResolvedRepository);
+  const subject = { operationId: 'repoListBranches', repositoryId: '1', owner: 'alice', name: 'app', permission: 'write', caller, url: URL_READ };
+  await answers.get(subject, async () => branches);
+
+  const shortcut: Shortcut = {
+    credentialKey: tokenKey, auth, accessKey, resolution, answerKey: AnswerCache.keyOf(subject),
+    headers: { 'access-control-expose-headers': 'Link, X-Total-Count' }, route: '/api/v1/repos/:owner/:repo/branches',
+  };
+  shortcuts.remember(get(URL_READ), URL_READ, shortcut);
+  return { credentials, repositories, answers, shortcuts, shortcut };
+}
+
+describe('answers sent before the route table', () => {
+  it('are found for the same GET with the same credential, and for nothing else', async () => {
+    const { shortcuts } = await served();
+    expect(shortcuts.find(get(URL_READ))?.answer).toBe(branches);
+    expect(shortcuts.find(get(`${URL_READ}?page=2`))).toBeUndefined();
+    expect(shortcuts.find(get(URL_READ, { authorization: `token ${'b'.repeat(40)}` }))).toBeUndefined();
+    expect(shortcuts.find(get(URL_READ, {}))).toBeUndefined();
+    expect(shortcuts.find(get(URL_READ, { authorization: 'Bearer' }))).toBeUndefined();
+    expect(shortcuts.find(get(URL_READ, { authorization: `token ${TOKEN}` }, 'HEAD'))).toBeUndefined();
+    // An admin acting as someone else is answered as that user, by the route table.
+    expect(shortcuts.find(get(URL_READ, { authorization: `token ${TOKEN}`, sudo: 'bob' }))).toBeUndefined();
+  });
+
+  it('give way once the token\'s user is dropped (a token revoked, a password changed)', async () => {
+    const { shortcuts, credentials } = await served();
+    credentials.dropUser(5);
+    expect(shortcuts.find(get(URL_READ))).toBeUndefined();
+  });
+
+  it('give way once the repository is resolved anew (an access hint, or a write to it starting)', async () => {
+    const hinted = await served();
+    hinted.repositories.dropRepositoryIds(['1']);
+    expect(hinted.shortcuts.find(get(URL_READ))).toBeUndefined();
+
+    const written = await served();
+    written.repositories.writeStarted(RepositoryAccessCache.repositoryOf('alice', 'app'));
+    expect(written.shortcuts.find(get(URL_READ))).toBeUndefined();
+  });
+
+  it('give way once the answer is dropped (an answers hint, or a write to the repository ending)', async () => {
+    const { shortcuts, answers } = await served();
+    answers.dropRepositories(['1']);
+    expect(shortcuts.find(get(URL_READ))).toBeUndefined();
+  });
+
+  it('are not kept for an answer whose grounds are already gone', async () => {
+    const { credentials, repositories, answers, shortcut } = await served();
+    answers.dropAll();
+    const later = new AnswerShortcuts({ credentials, repositories, answers });
+    later.remember(get(URL_READ), URL_READ, shortcut);
+    expect(later.size).toBe(0);
+  });
+
+  it('answer a stranger\'s 404 only while that "not found" is remembered', async () => {
+    const credentials = new CredentialCache();
+    const repositories = new RepositoryAccessCache();
+    const shortcuts = new AnswerShortcuts({ credentials, repositories, answers: new AnswerCache() });
+    const probe = '/api/v1/repos/alice/secret';
+    const anonymous = rememberedAuth(credentials, '')!;
+    const accessKey = RepositoryAccessCache.keyOf(anonymous.caller, 'alice', 'secret');
+    const missing = await repositories.get(accessKey, async () => { throw notFound('repository not found'); }).catch((err: unknown) => err);
+    const answer = errorAnswer(404, 'The target couldn\'t be found.', 'http://localhost/');
+    shortcuts.remember(get(probe, {}), probe, { credentialKey: '', auth: anonymous, accessKey, resolution: missing as never, answer, headers: {}, route: '/api/v1/repos/:owner/:repo' });
+    expect(shortcuts.find(get(probe, {}))?.answer.status).toBe(404);
+
+    // The repository made public (a hint that names may resolve): the route table decides again.
+    repositories.dropRepositoryIds(['+9']);
+    expect(shortcuts.find(get(probe, {}))).toBeUndefined();
+  });
+});
