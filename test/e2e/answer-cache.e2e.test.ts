@@ -276,12 +276,13 @@ describe('the ref advertisement a clone or fetch starts with', () => {
 describe('answers a gateway sends before its route table (the same GET again)', () => {
   /** Status, headers (without the date) and body of a GET, as sent. */
   async function sent(path: string, headers: Record<string, string> = {}) {
-    const res = await fetch(`${e2e.system.baseUrl}api/v1${path}`, { headers: { 'accept-encoding': 'identity', ...headers } });
+    const url = path.startsWith('/repos/') ? `${e2e.system.baseUrl}api/v1${path}` : `${e2e.system.baseUrl}${path.slice(1)}`;
+    const res = await fetch(url, { headers: { 'accept-encoding': 'identity', ...headers } });
     const seen = Object.fromEntries([...res.headers].filter(([name]) => name !== 'date'));
     return { status: res.status, headers: seen, body: await res.text() };
   }
 
-  test('is the answer the route table gave, headers and all: a branch list, a repository, a stranger\'s 404', async () => {
+  test('is the answer the full way gave, headers and all: a branch list, a repository, a stranger\'s 404, a ref advertisement', async () => {
     const owner = await newWriter();
     const base = await newRepository(owner);
     const secret = await newRepository(owner, { private: true });
@@ -294,6 +295,15 @@ describe('answers a gateway sends before its route table (the same GET again)', 
       expect(again).toEqual(first);
       expect(first.headers['access-control-expose-headers']).toBe('Link, X-Total-Count');
     }
+    // A clone's ref advertisement, per protocol git asks for.
+    const refs = `/${base.slice('/repos/'.length)}.git/info/refs?service=git-upload-pack`;
+    for (const protocol of [{}, { 'git-protocol': 'version=2' }] as Array<Record<string, string>>) {
+      const first = await sent(refs, { ...token, ...protocol });
+      expect(first.status).toBe(200);
+      expect(first.headers['content-type']).toBe('application/x-git-upload-pack-advertisement');
+      expect(await sent(refs, { ...token, ...protocol })).toEqual(first);
+    }
+    expect((await sent(refs, token)).body).not.toEqual((await sent(refs, { ...token, 'git-protocol': 'version=2' })).body);
   });
 
   test('a deleted token is refused on its very next read', async () => {

@@ -4,9 +4,10 @@
 // promises: under load those cost about as much again as sending the answer (the README's
 // "Figures" say what skipping them bought).
 //
-// A shortcut is written by the route table (route.ts) right after it served an answer the
-// whole way: sign-in, token scopes, the repository's resolution and the caller's
-// permission there, the route's guards. It names what that decision rested on, and is
+// A shortcut is written by the route table (route.ts), or by git's HTTP handler for a
+// fetch's ref advertisement (git-http/proxy.ts), right after it served an answer the whole
+// way: sign-in, token scopes, the repository's resolution and the caller's permission
+// there, the route's guards. It names what that decision rested on, and is
 // only taken while each is still the very object in force in its own cache:
 // - the credential's cached reply (the AuthState made of it): a token revoked, a password
 //   changed or a user edited drops it there (credential-cache.ts), and its TTL ends it;
@@ -23,9 +24,10 @@
 // not.
 //
 // A request with a Sudo header or `sudo` query (an admin acting as someone else) never gets
-// one (the route table keeps none for it), nor any method but GET. The key is the URL as sent and the credential cache's key
-// for the Authorization header (a hash: no credential is kept in the clear); a token in the
-// query is part of the URL.
+// one (the route table keeps none for it), nor any method but GET. The key is the URL as
+// sent, the Git-Protocol header, and the credential cache's key for the Authorization
+// header (a hash: no credential is kept in the clear); a token in the query is part of the
+// URL.
 import type { IncomingMessage } from 'node:http';
 import type { DomainError } from '@anvil/kit';
 import { rememberedAuth, type AuthState } from '../auth/authenticate.js';
@@ -74,10 +76,13 @@ export class AnswerShortcuts {
   static keyOf(req: IncomingMessage, url: string): string | undefined {
     // A `sudo` query is part of the URL, and the route table keeps no shortcut for it.
     if (req.method !== 'GET' || req.headers.sudo !== undefined) return undefined;
+    // A fetch's ref advertisement differs by the protocol git asks for.
+    const protocol = req.headers['git-protocol'];
+    const where = protocol === undefined ? url : `${url}\0${String(protocol)}`;
     const header = req.headers.authorization;
-    if (!header) return `\0${url}`;
+    if (!header) return `\0${where}`;
     try {
-      return `${credentialKey(readAuthorization(header))}\0${url}`;
+      return `${credentialKey(readAuthorization(header))}\0${where}`;
     } catch (err) {
       if (err instanceof MalformedCredential) return undefined;
       throw err;

@@ -9,7 +9,7 @@
 import { request as httpRequest } from 'node:http';
 import { ANONYMOUS, DomainError } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
-import type { Answer } from '../caches/answers.js';
+import type { Answer, AnswerSubject } from '../caches/answers.js';
 import type { Deps } from '../http/route.js';
 import { GIT_GRANT_HEADER } from './grant.js';
 
@@ -32,11 +32,15 @@ export async function uploadPackAdvertisement(
 ): Promise<Answer | undefined> {
   if (!deps.answers?.enabled) return undefined;
   const repo = access.repository!;
-  const subject = {
+  return deps.answers.get(advertisementSubject(repo, protocol), () => fetchAdvertisement(deps, repo, protocol, grant));
+}
+
+/** Where the advertisement is remembered: one answer per repository and protocol, whoever reads. */
+export function advertisementSubject(repo: repository.Repository, protocol: string): AnswerSubject {
+  return {
     operationId: 'git-upload-pack-advertisement', repositoryId: String(repo.id), owner: repo.owner_login, name: repo.name,
     permission: 'read', caller: ANONYMOUS, url: `protocol=${protocol}`,
   };
-  return deps.answers.get(subject, () => fetchAdvertisement(deps, repo, protocol, grant));
 }
 
 function fetchAdvertisement(deps: Deps, repo: repository.Repository, protocol: string, grant: string): Promise<Answer | undefined> {

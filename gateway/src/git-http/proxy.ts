@@ -12,8 +12,11 @@ import { ANONYMOUS_AUTH, resolveCredential, type AuthState } from '../auth/authe
 import { MalformedCredential, readCredential } from '../auth/credentials.js';
 import { grantsScopes, requiredScopes } from '../auth/scopes.js';
 import { resolveRouteRepository } from '../http/repo-access.js';
-import type { Deps } from '../http/route.js';
-import { uploadPackAdvertisement } from './advertisement.js';
+import { keepShortcut, type Deps } from '../http/route.js';
+import { sendAnswer } from '../http/send-answer.js';
+import { AnswerCache } from '../caches/answers.js';
+import { credentialKey } from '../auth/credential-cache.js';
+import { advertisementSubject, uploadPackAdvertisement } from './advertisement.js';
 import { GIT_GRANT_HEADER, signGrant } from './grant.js';
 
 const GIT_PATH = /^\/([A-Za-z0-9_][A-Za-z0-9_.-]*)\/([A-Za-z0-9_.-]+?)(\.git)?\/(info\/refs|git-upload-pack|git-receive-pack)$/;
@@ -26,11 +29,13 @@ function askForCredentials(res: Response): void {
   text(res, 401, 'Unauthorized', { 'www-authenticate': 'Basic realm="Gitea"' });
 }
 
-async function authenticateGit(deps: Deps, req: Request): Promise<AuthState | 'denied'> {
+/** Who is calling; res.locals gets the auth and its credentialKey, as the API's authenticate() sets them. */
+async function authenticateGit(deps: Deps, req: Request, res: Response): Promise<AuthState | 'denied'> {
   const credential = readCredential(req);
-  if (!credential) return ANONYMOUS_AUTH;
+  res.locals.credentialKey = credential ? credentialKey(credential) : '';
+  if (!credential) return (res.locals.auth = ANONYMOUS_AUTH);
   try {
-    return await resolveCredential(deps, credential);
+    return (res.locals.auth = await resolveCredential(deps, credential, res.locals.credentialKey as string));
   } catch (err) {
     if (err instanceof DomainError && (err.kind === 'unauthenticated' || err.kind === 'forbidden')) return 'denied';
     throw err;
@@ -70,7 +75,7 @@ export function gitHttp(deps: Deps): RequestHandler {
 
     let auth: AuthState | 'denied';
     try {
-      auth = await authenticateGit(deps, req);
+      auth = await authenticateGit(deps, req, res);
     } catch (err) {
       if (err instanceof MalformedCredential) return askForCredentials(res);
       return next(err);
@@ -113,7 +118,12 @@ export function gitHttp(deps: Deps): RequestHandler {
       const protocol = typeof header === 'string' && /^version=\d$/.test(header) ? header : '';
       try {
         const answer = await uploadPackAdvertisement(deps, resolved, protocol, grant);
-        if (answer) return void res.writeHead(answer.status, answer.headers).end(answer.body);
+        if (answer) {
+          sendAnswer(req, res, answer);
+          // The next clone or fetch with the same credential and protocol is answered before express.
+          const answerKey = AnswerCache.keyOf(advertisementSubject(repo, protocol));
+          return keepShortcut(deps, req, res, { owner: owner!, name: name!, resolution: resolved, answerKey, before: {}, route: 'unmatched' });
+        }
       } catch (err) {
         log.error({ err }, 'git HTTP advertisement failed');
         return text(res, 503, 'repository service unavailable');

@@ -115,19 +115,33 @@ export const created = (body: unknown): Reply => ({ status: 201, body });
 export const noContent = (): Reply => ({ status: 204 });
 export const plainText = (text: string): Reply => ({ status: 200, body: text, contentType: 'text/plain;charset=utf-8' });
 
+/** What a request was answered from, for keepShortcut. */
+export interface Served extends Pick<Shortcut, 'resolution' | 'answerKey' | 'answer' | 'route'> {
+  /** The repository as the path names it. */
+  owner: string;
+  name: string;
+  /** The headers set before the answer's own (res.getHeaders() then). */
+  before: Record<string, unknown>;
+}
+
 /**
  * After a remembered answer went out (or one made of the resolution alone): lets the next
  * identical GET take it before express (http/remembered-first.ts), while everything it
- * rested on stays in force.
+ * rested on stays in force. res.locals holds the request's auth and credentialKey.
  */
-function keepShortcut(deps: Deps, req: Request, res: Response, resolution: Shortcut['resolution'], answer: Pick<Shortcut, 'answerKey' | 'answer'>, before: Record<string, unknown>): void {
+export function keepShortcut(deps: Deps, req: Request, res: Response, served: Served): void {
   if (!deps.shortcuts || res.locals.sudo) return;
   const auth = res.locals.auth as AuthState;
-  const params = req.params as Record<string, string>;
+  const { owner, name, before, ...answer } = served;
   deps.shortcuts.remember(req, req.originalUrl, {
-    credentialKey: res.locals.credentialKey as string, auth, accessKey: RepositoryAccessCache.keyOf(auth.caller, params.owner!, params.repo!),
-    resolution, ...answer, headers: headerStrings(before), route: `${req.baseUrl}${(req.route as { path: string }).path}`,
+    credentialKey: res.locals.credentialKey as string, auth, accessKey: RepositoryAccessCache.keyOf(auth.caller, owner, name),
+    ...answer, headers: headerStrings(before),
   });
+}
+
+/** The route's template, as the request metrics label it (request-metrics.ts). */
+function routeLabel(req: Request): string {
+  return `${req.baseUrl}${(req.route as { path: string }).path}`;
 }
 
 /** Headers as res.getHeaders() holds them, each as the one string sent. */
@@ -212,7 +226,7 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
             const before = res.getHeaders();
             const answer = errorAnswer(404, publicMessage(404, err), rootUrl);
             sendAnswer(req, res, answer);
-            return keepShortcut(deps, req, res, err, { answer }, before);
+            return keepShortcut(deps, req, res, { owner: params.owner!, name: params.repo!, resolution: err, answer, before, route: routeLabel(req) });
           }
           return sendError(res, status, publicMessage(status, err), rootUrl);
         }
@@ -296,7 +310,7 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
           });
           if (answer) {
             sendAnswer(req, res, answer);
-            keepShortcut(deps, req, res, repository, { answerKey: AnswerCache.keyOf(subject) }, before);
+            keepShortcut(deps, req, res, { owner: params.owner!, name: params.repo!, resolution: repository, answerKey: AnswerCache.keyOf(subject), before, route: routeLabel(req) });
           }
           return;
         }
@@ -305,7 +319,7 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
           if (reply.status !== 200 || reply.streamed || reply.body === undefined) return sendReply(reply);
           const answer = answerOf(reply);
           sendAnswer(req, res, answer);
-          return keepShortcut(deps, req, res, repository, { answer }, before);
+          return keepShortcut(deps, req, res, { owner: params.owner!, name: params.repo!, resolution: repository, answer, before, route: routeLabel(req) });
         }
         sendReply(await route.handle(ctx));
       } catch (err) {
