@@ -20,7 +20,9 @@ import { diffTrees } from './tree-diff.js';
 export function pullGitOf(gitDir: string, objects: RepositoryObjects, updaters?: RefUpdaters, refs?: RefIndex): PullGit {
   const moved = async (moves: ReadonlyArray<{ ref: string; newSha: string }>) => refs?.noteMoves(gitDir, moves);
   return {
-    resolve: (revision) => resolveCommit(gitDir, revision),
+    // A pull's base and head are branches: their rows answer, as for every read (a pull's
+    // re-check after each push to its base resolved both by a git process per compare).
+    resolve: (revision) => (refs && revision.startsWith('refs/heads/') ? refs.resolveBranch(gitDir, revision) : resolveCommit(gitDir, revision)),
     resolveRefs: (names) => resolveRefs(gitDir, names),
     async resolveRefsAtTurnStart(names, rulesFor) {
       // Branches only: a tag's row holds the commit it peels to, where git names the tag object.

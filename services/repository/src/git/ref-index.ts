@@ -302,6 +302,15 @@ export class RefIndex {
     return row ? tagOf(row) : undefined;
   }
 
+  /**
+   * The commit a branch (its full `refs/heads/` name) points at, from its one row; git's
+   * answer when the rows cannot say (none yet, a writer's own turn, or no row of that name).
+   */
+  async resolveBranch(gitDir: string, ref: string): Promise<string | undefined> {
+    const row = ref.startsWith(HEADS) && isSafeRef(ref) ? (await this.snapshot(gitDir, ref))?.refs[0] : undefined;
+    return row?.name === ref && row.objectType === 'commit' ? row.objectId : resolveCommitByGit(gitDir, ref);
+  }
+
   /** The commit a caller's revision names (branch, tag, full or short id, HEAD), as `rev-parse <rev>^{commit}`. */
   async resolveCommit(gitDir: string, revision: string): Promise<string | undefined> {
     if (!isSafeRef(revision)) return undefined;
