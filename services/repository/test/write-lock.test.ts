@@ -4,7 +4,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { DomainError } from '@anvil/kit';
 import { RepositoryWriteLock } from '../src/domain/write-lock.js';
-import { settleRefs } from '../src/domain/write-turn.js';
+import { readOncePerTurn, settleRefs } from '../src/domain/write-turn.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -62,5 +62,35 @@ describe('the repository write lock', () => {
     ]);
     await settleRefs(); // outside any turn: nothing to write
     expect(log).toHaveLength(5);
+  });
+
+  it('reads a row a turn asks for twice (its committer, then its events\' sender) once, and again in the next turn', async () => {
+    const lock = new RepositoryWriteLock();
+    let reads = 0;
+    const owner = () => readOncePerTurn('owner:1', async () => ({ id: 1, read: ++reads }));
+    const turn = () => lock.run('ada', 'site', async () => [await owner(), await owner()]);
+    const [committer, sender] = await turn();
+    expect(sender).toBe(committer);
+    expect(reads).toBe(1);
+    await turn();
+    expect(reads).toBe(2);
+    // Outside a turn nothing is kept.
+    await owner();
+    await owner();
+    expect(reads).toBe(4);
+  });
+
+  it('reads again in the same turn after a read that failed', async () => {
+    const lock = new RepositoryWriteLock();
+    let attempts = 0;
+    const flaky = () => readOncePerTurn('owner:2', async () => {
+      if (++attempts === 1) throw new Error('connection reset');
+      return attempts;
+    });
+    const read = await lock.run('ada', 'site', async () => {
+      await expect(flaky()).rejects.toThrow('connection reset');
+      return flaky();
+    });
+    expect(read).toBe(2);
   });
 });

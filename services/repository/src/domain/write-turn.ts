@@ -8,13 +8,32 @@ interface Turn {
   /** owner/name, lower-cased. */
   repository: string;
   settleRefs(): Promise<void>;
+  /** Rows read in this turn (readOncePerTurn), by key. */
+  read: Map<string, Promise<unknown>>;
 }
 
 const turn = new AsyncLocalStorage<Turn>();
 
 /** Runs `work` as the writer of `repository` (owner/name, lower-cased). */
 export function runAsWriter<T>(repository: string, work: () => Promise<T>, settle: () => Promise<void> = async () => {}): Promise<T> {
-  return turn.run({ repository, settleRefs: settle }, work);
+  return turn.run({ repository, settleRefs: settle, read: new Map() }, work);
+}
+
+/**
+ * A row a write turn asks for more than once, read once: a commit's committer is read for
+ * its signature and again as the sender of the events that tell of it (a statement a write).
+ * Outside a write turn, and after a failed read, `load` runs every time.
+ */
+export function readOncePerTurn<T>(key: string, load: () => Promise<T>): Promise<T> {
+  const read = turn.getStore()?.read;
+  if (!read) return load();
+  let pending = read.get(key) as Promise<T> | undefined;
+  if (!pending) {
+    pending = load();
+    read.set(key, pending);
+    pending.catch(() => read.delete(key));
+  }
+  return pending;
 }
 
 /** The repository whose write turn the current code runs in, if any. */

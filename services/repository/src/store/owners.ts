@@ -3,6 +3,7 @@ import type { Owner, OwnerReader, OwnerType, OwnerVisibility } from '../domain/o
 import type { OwnerWriter } from '../domain/owner-read-model.js';
 import { Prisma, type Owner as OwnerRow } from './generated/client.js';
 import { queryRows, type RepositoryDb, type RepositoryTx } from './db.js';
+import { readOncePerTurn } from '../domain/write-turn.js';
 
 export function toOwner(row: OwnerRow): Owner {
   return {
@@ -44,10 +45,13 @@ export function ownerRowFromJson(json: OwnerJson): OwnerRow {
 export function ownerReader(db: RepositoryDb | RepositoryTx): OwnerReader {
   return {
     // A contents write reads its committer and the owner and sender of its push event:
-    // outside a transaction, a prepared statement on the pool skips Prisma's per-query cost.
-    async findById(id) {
-      const [row] = await queryRows<{ owner: OwnerJson }>(db, Prisma.sql`SELECT to_jsonb(o) AS owner FROM owner o WHERE o.id = ${BigInt(id)}`, 'find-owner');
-      return row ? toOwner(ownerRowFromJson(row.owner)) : undefined;
+    // outside a transaction, a prepared statement on the pool skips Prisma's per-query cost,
+    // and in a write turn each of them is read once.
+    findById(id) {
+      return readOncePerTurn(`owner:${id}`, async () => {
+        const [row] = await queryRows<{ owner: OwnerJson }>(db, Prisma.sql`SELECT to_jsonb(o) AS owner FROM owner o WHERE o.id = ${BigInt(id)}`, 'find-owner');
+        return row ? toOwner(ownerRowFromJson(row.owner)) : undefined;
+      });
     },
     async findByLogin(login) {
       const row = await db.owner.findUnique({ where: { lower_name: login.toLowerCase() } });
