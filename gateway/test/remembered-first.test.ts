@@ -1,0 +1,72 @@
+// The gateway's listener (http/remembered-first.ts): a GET whose answer shortcut holds is
+// sent without the express app, with what express would have added (the headers set before
+// the route, the access log line); anything else reaches the app untouched.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Logger } from '@anvil/kit';
+import { rememberedAuth } from '../src/auth/authenticate.js';
+import { CredentialCache, credentialKey } from '../src/auth/credential-cache.js';
+import { AnswerShortcuts } from '../src/caches/answer-shortcuts.js';
+import { AnswerCache, type Answer } from '../src/caches/answers.js';
+import { RepositoryAccessCache, type ResolvedRepository } from '../src/caches/repository-access.js';
+import { rememberedFirst } from '../src/http/remembered-first.js';
+
+const TOKEN = 'c'.repeat(40);
+const PATH = '/api/v1/repos/ada/site/branches';
+const branches: Answer = { status: 200, headers: { 'content-type': 'application/json;charset=utf-8', 'x-total-count': '1' }, body: Buffer.from('[{"name":"main"}]') };
+
+const lines: Array<Record<string, unknown>> = [];
+const log = { info: (fields: Record<string, unknown>) => void lines.push(fields), isLevelEnabled: () => true } as unknown as Logger;
+const appSaw: string[] = [];
+const app = (req: IncomingMessage, res: ServerResponse) => {
+  appSaw.push(`${req.method} ${req.url}`);
+  res.writeHead(418, { 'content-type': 'text/plain' }).end('from the app');
+};
+
+let base = '';
+const server = createServer();
+
+beforeAll(async () => {
+  const credentials = new CredentialCache();
+  const repositories = new RepositoryAccessCache();
+  const answers = new AnswerCache();
+  const shortcuts = new AnswerShortcuts({ credentials, repositories, answers });
+  const key = credentialKey({ kind: 'token', token: TOKEN });
+  await credentials.get(key, async () => ({ user: { id: 3, login: 'ada', is_admin: false, restricted: false }, scopes: ['all'], method: 'token' }) as never);
+  const auth = rememberedAuth(credentials, key)!;
+  const accessKey = RepositoryAccessCache.keyOf(auth.caller, 'ada', 'site');
+  const resolution = await repositories.get(accessKey, async () => ({ repository: { id: 9 }, permission: 'owner' }) as ResolvedRepository);
+  const subject = { operationId: 'repoListBranches', repositoryId: '9', owner: 'ada', name: 'site', permission: 'owner', caller: auth.caller, url: PATH };
+  await answers.get(subject, async () => branches);
+  const req = { method: 'GET', url: PATH, headers: { authorization: `token ${TOKEN}` } } as unknown as IncomingMessage;
+  shortcuts.remember(req, PATH, {
+    credentialKey: key, auth, accessKey, resolution, answerKey: AnswerCache.keyOf(subject),
+    headers: { 'access-control-expose-headers': 'Link, X-Total-Count' }, route: '/api/v1/repos/:owner/:repo/branches',
+  });
+  server.on('request', rememberedFirst(app, shortcuts, log));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((done) => server.close(() => done())));
+
+describe('the listener in front of express', () => {
+  it('sends a remembered answer itself, with the headers set before the route and one access log line', async () => {
+    const res = await fetch(`${base}${PATH}`, { headers: { authorization: `token ${TOKEN}`, 'x-request-id': 'req-7' } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('[{"name":"main"}]');
+    expect(res.headers.get('x-total-count')).toBe('1');
+    expect(res.headers.get('access-control-expose-headers')).toBe('Link, X-Total-Count');
+    expect(res.headers.get('content-length')).toBe(String(branches.body.length));
+    expect(appSaw).toEqual([]);
+    expect(lines.at(-1)).toMatchObject({ method: 'GET', path: PATH, status: 200, user: 'ada', trace: 'req-7' });
+  });
+
+  it('hands everything else to the app: another credential, no credential, another method', async () => {
+    await (await fetch(`${base}${PATH}`, { headers: { authorization: `token ${'d'.repeat(40)}` } })).text();
+    await (await fetch(`${base}${PATH}`)).text();
+    await (await fetch(`${base}${PATH}`, { method: 'POST', headers: { authorization: `token ${TOKEN}` }, body: '{}' })).text();
+    expect(appSaw).toEqual([`GET ${PATH}`, `GET ${PATH}`, `POST ${PATH}`]);
+  });
+});
