@@ -123,9 +123,18 @@ describe('answers remembered by the gateway', () => {
   });
 
   it('lets the least recently used answers go when full', async () => {
-    const cache = new AnswerCache(10_000, 3 * (512 + 2));
+    const keyLength = AnswerCache.keyOf(issues(alice, '/issues?page=1')).length;
+    const cache = new AnswerCache(10_000, 3 * (512 + 2 + keyLength));
     const { compute } = route();
     for (const page of [1, 2, 3, 4]) await cache.get(issues(alice, `/issues?page=${page}`), compute);
     expect(cache.stats().answers).toBe(3);
+  });
+
+  it('counts each answer\'s URL against its memory, so long URLs cannot hold more than it allows', async () => {
+    const cache = new AnswerCache(10_000, 64 * 1024);
+    const { compute } = route();
+    for (let i = 0; i < 100; i++) await cache.get(issues(alice, `/issues?q=${String(i).padStart(8_000, 'x')}`), compute);
+    expect(cache.stats().bytes).toBeLessThanOrEqual(64 * 1024);
+    expect(cache.stats().answers).toBeLessThan(8);
   });
 });

@@ -87,6 +87,18 @@ describe('answers sent before the route table', () => {
     expect(later.size).toBe(0);
   });
 
+  it('take no more memory than they are allowed, however long the URLs', async () => {
+    const { credentials, repositories, answers, shortcut } = await served();
+    const bounded = new AnswerShortcuts({ credentials, repositories, answers }, 64 * 1024);
+    for (let i = 0; i < 100; i++) {
+      const url = `${URL_READ}?q=${String(i).padStart(8_000, 'x')}`;
+      bounded.remember(get(url), url, shortcut);
+    }
+    expect(bounded.takenBytes).toBeLessThanOrEqual(64 * 1024);
+    expect(bounded.size).toBeGreaterThan(0);
+    expect(bounded.size).toBeLessThan(8);
+  });
+
   it('answer a stranger\'s 404 only while that "not found" is remembered', async () => {
     const credentials = new CredentialCache();
     const repositories = new RepositoryAccessCache();

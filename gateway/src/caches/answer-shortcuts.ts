@@ -64,10 +64,16 @@ export interface ShortcutCaches {
   answers: AnswerCache;
 }
 
+/** The bookkeeping of a shortcut beyond its key and any answer it holds. */
+const SHORTCUT_OVERHEAD = 256;
+
 export class AnswerShortcuts {
   private entries = new Map<string, Shortcut>();
+  /** What the shortcuts take: their keys (a URL may be as long as a request line) and the answers they hold. */
+  private bytes = 0;
 
-  constructor(private readonly caches: ShortcutCaches, private readonly maxEntries = 10_000) {}
+  /** @param maxBytes what all shortcuts may take together; past it they are all forgotten (the next reads write them again). */
+  constructor(private readonly caches: ShortcutCaches, private readonly maxBytes = 16 * 1024 * 1024) {}
 
   /**
    * Where a request's shortcut is kept, or undefined when it may not have one. `url` is the
@@ -96,8 +102,14 @@ export class AnswerShortcuts {
   remember(req: IncomingMessage, url: string, shortcut: Shortcut): void {
     const key = AnswerShortcuts.keyOf(req, url);
     if (key === undefined || !this.inForce(shortcut)) return;
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.forget(key);
+    const bytes = bytesOf(key, shortcut);
+    if (this.bytes + bytes > this.maxBytes) {
+      this.entries.clear();
+      this.bytes = 0;
+    }
     this.entries.set(key, shortcut);
+    this.bytes += bytes;
   }
 
   /** The shortcut for this request and its answer, when every object it rests on is still in force. */
@@ -107,7 +119,7 @@ export class AnswerShortcuts {
     if (!shortcut) return undefined;
     const answer = this.inForce(shortcut);
     if (!answer) {
-      this.entries.delete(key!);
+      this.forget(key!);
       return undefined;
     }
     return { shortcut, answer };
@@ -118,10 +130,26 @@ export class AnswerShortcuts {
     return this.entries.size;
   }
 
+  /** What they take (tests). */
+  get takenBytes(): number {
+    return this.bytes;
+  }
+
+  private forget(key: string): void {
+    const old = this.entries.get(key);
+    if (!old) return;
+    this.entries.delete(key);
+    this.bytes -= bytesOf(key, old);
+  }
+
   private inForce(shortcut: Shortcut): Answer | undefined {
     const { credentials, repositories, answers } = this.caches;
     if (rememberedAuth(credentials, shortcut.credentialKey) !== shortcut.auth) return undefined;
     if (repositories.peek(shortcut.accessKey) !== shortcut.resolution) return undefined;
     return shortcut.answer ?? answers.peek(shortcut.answerKey!);
   }
+}
+
+function bytesOf(key: string, shortcut: Shortcut): number {
+  return key.length + (shortcut.answer?.body.length ?? 0) + SHORTCUT_OVERHEAD;
 }

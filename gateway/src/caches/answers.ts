@@ -194,7 +194,8 @@ export class AnswerCache {
   }
 
   private put(key: string, tags: readonly [string, string], answer: Answer): void {
-    const bytes = answer.body.length + ENTRY_OVERHEAD;
+    // The key counts too: it holds the URL, which a client may make as long as a request line.
+    const bytes = answer.body.length + key.length + ENTRY_OVERHEAD;
     if (answer.body.length > this.maxAnswerBytes || bytes > this.maxBytes) return;
     const old = this.entries.get(key);
     if (old) this.remove(key, old);
