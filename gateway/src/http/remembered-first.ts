@@ -10,8 +10,7 @@ import type { AnswerShortcuts } from '../caches/answer-shortcuts.js';
 import { logRequest, traceIdOf } from './access-log.js';
 import { sendAnswer } from './send-answer.js';
 
-export function rememberedFirst(app: RequestListener, shortcuts: AnswerShortcuts, log: Logger, options: { accessLog?: boolean } = {}): RequestListener {
-  const logging = options.accessLog !== false;
+export function rememberedFirst(app: RequestListener, shortcuts: AnswerShortcuts, log: Logger): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
     const found = shortcuts.find(req);
     if (!found) return app(req, res);
@@ -21,6 +20,6 @@ export function rememberedFirst(app: RequestListener, shortcuts: AnswerShortcuts
     sendAnswer(req, res, answer);
     // Sent in one go, so the time is taken now rather than on 'close' as express's layers do.
     recordHttpRequest('GET', shortcut.route, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
-    if (logging && log.isLevelEnabled('info')) logRequest(log, 'GET', req.url!, res.statusCode, started, shortcut.auth.caller.login, traceIdOf(req.headers));
+    if (log.isLevelEnabled('info')) logRequest(log, 'GET', req.url!, res.statusCode, started, shortcut.auth.caller.login, traceIdOf(req.headers));
   };
 }

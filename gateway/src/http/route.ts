@@ -279,10 +279,7 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
       const before = cached || derived ? res.getHeaders() : {};
       const answerOf = (reply: Reply): Answer => {
         if (reply.total !== undefined) setPagingHeaders(req, res, ctx.page(), reply.total, rootUrl);
-        const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(res.getHeaders())) {
-          if (value !== undefined && value !== before[name]) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
-        }
+        const headers = headerStrings(Object.fromEntries(Object.entries(res.getHeaders()).filter(([name, value]) => value !== before[name])));
         let body: Buffer;
         if (reply.contentType) {
           body = Buffer.isBuffer(reply.body) ? reply.body : Buffer.from(String(reply.body));
