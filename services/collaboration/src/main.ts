@@ -7,6 +7,7 @@ import type { SearchDeps } from './domain/issue-search.js';
 import type { LabelDeps } from './domain/labels.js';
 import type { MilestoneDeps } from './domain/milestones.js';
 import type { NotificationDeps } from './domain/notifications.js';
+import { MergesInFlight } from './domain/merges-in-flight.js';
 import type { PullMergeDeps } from './domain/pull-merge.js';
 import type { ReactionDeps } from './domain/reactions.js';
 import type { ReviewDeps } from './domain/reviews.js';
@@ -60,7 +61,7 @@ function contextsOf({ db, relay, config, secret, onShutdown }: ServiceDeps<Colla
   const merger = repositoryMerger(config.addresses.repository, secret);
   onShutdown('repository merge client', async () => merger.close());
   return {
-    merger,
+    merger, mergesInFlight: new MergesInFlight(),
     issues: issueStore(db, { onPublished }), labels: labelStore(db, { onPublished }), milestones: milestoneStore(db, { onPublished }),
     comments: commentStore(db, { onPublished }), reactions: reactionStore(db), allowedReactions: config.settings.ui.REACTIONS,
     subscriptions: subscriptionStore(db), pins: pinStore(db), dependencies: dependencyStore(db), issueSearch: issueSearchStore(db),
@@ -104,7 +105,7 @@ await runService<CollaborationDb, CollaborationTx, Contexts>({
       .then((count) => count && (deps.relay.kick(), deps.log.info({ count }, 'announced the issue counts of existing repositories')))
       .catch((err: unknown) => deps.log.warn({ err }, 'announcing existing issue counts stopped'));
     return [
-      identityUserConsumer(deps.log), repositoryConsumer(deps.log), pushConsumer(deps.log, deps.db, () => pullGit),
+      identityUserConsumer(deps.log), repositoryConsumer(deps.log), pushConsumer(deps.log, deps.db, () => pullGit, all.mergesInFlight),
       autoMergeConsumer(deps.log, all, () => all.merger), notificationConsumer(),
     ];
   },

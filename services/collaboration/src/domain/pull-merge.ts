@@ -7,6 +7,7 @@
 // succeeded (auto-merge.ts); the commit status consumer performs it later through the same port.
 import { DomainError, notFound, type Caller, type RepositoryScope } from '@anvil/kit';
 import { scheduleAutoMerge, type AutoMergeDeps } from './auto-merge.js';
+import type { MergesInFlight } from './merges-in-flight.js';
 import type { RepositoryName } from './pull-sync.js';
 import { markPullMerged } from './pulls.js';
 import { latestVerdicts, type ReviewDeps } from './reviews.js';
@@ -47,6 +48,8 @@ export interface PullMerger {
 
 export interface PullMergeDeps extends AutoMergeDeps, ReviewDeps {
   merger: PullMerger;
+  /** This process's merges on their way, which the push consumer waits for. */
+  mergesInFlight: MergesInFlight;
 }
 
 export interface MergeRequest {
@@ -81,13 +84,17 @@ export async function mergePull(deps: PullMergeDeps, scope: RepositoryScope | un
   // branch that is gone falls back to that ref in the repository service too.
   const fromFork = pull.headRepoId > 0 && pull.headRepoId !== repository.id;
   const ownBranch = fromFork ? '' : pull.headBranch;
-  const merged = await deps.merger.merge(name, caller, {
+  const input: RepositoryMergeInput = {
     baseBranch: pull.baseBranch, head: fromFork ? `refs/pull/${index}/head` : `refs/heads/${pull.headBranch}`,
     style: request.style, message: request.message, pullIndex: index, pullTitle: pull.issue.title,
     deleteHeadBranch: request.deleteBranchAfterMerge ? ownBranch : '',
     defaultDeleteHeadBranch: request.deleteBranchAfterMerge === undefined ? ownBranch : '',
     expectedHeadSha: request.headCommitId, verdicts, forceMerge: request.forceMerge, mergeCommitId: request.mergeCommitId,
-  }, repository.scope);
-  await markPullMerged(deps, scope, caller, index, merged);
+  };
+  // The push event the base's move raises is handled once the merge is recorded (merges-in-flight.ts).
+  await deps.mergesInFlight.during(repository.id, async () => {
+    const merged = await deps.merger.merge(name, caller, input, repository.scope);
+    await markPullMerged(deps, scope, caller, index, merged);
+  });
   return 'merged';
 }

@@ -4,6 +4,7 @@
 import type { ConsumerOptions, Logger, ReceivedEvent, RepositoryScope } from '@anvil/kit';
 import type { identity, repository } from '@anvil/proto';
 import type { ChangeContext } from '../domain/issue-store.js';
+import type { MergesInFlight } from '../domain/merges-in-flight.js';
 import { outcomeOfPush, sharingCompares, type PullGitReader, type PushOutcome } from '../domain/pull-sync.js';
 import type { CollaborationTx } from '../store/db.js';
 import { anyPullOnBranch, openPullsOnBranch, storeFacts, storeManualMerge, type OpenPull } from '../store/pull-sync.js';
@@ -60,7 +61,9 @@ function pushedBranch(event: ReceivedEvent): { push: repository.Push; repo: repo
  * still the one compared; a pull merged, closed or moved on meanwhile is left to the event
  * that did it.
  */
-export function pushConsumer(log: Logger, db: CollaborationTx, git: () => PullGitReader<repository.Repository>): Omit<ConsumerOptions<CollaborationTx>, 'db' | 'bus' | 'log'> {
+export function pushConsumer(
+  log: Logger, db: CollaborationTx, git: () => PullGitReader<repository.Repository>, merges: MergesInFlight,
+): Omit<ConsumerOptions<CollaborationTx>, 'db' | 'bus' | 'log'> {
   return {
     durable: PUSH_CONSUMER,
     filter: 'repository.push',
@@ -68,7 +71,10 @@ export function pushConsumer(log: Logger, db: CollaborationTx, git: () => PullGi
     // is taken from git when its first pull is opened), so no transaction at all.
     async wants(event) {
       const pushed = pushedBranch(event);
-      return pushed !== undefined && anyPullOnBranch(db, Number(pushed.repo.id), pushed.branch);
+      if (!pushed) return false;
+      // A merge's own push: re-checked once the merge is recorded (merges-in-flight.ts).
+      await merges.ended(Number(pushed.repo.id));
+      return anyPullOnBranch(db, Number(pushed.repo.id), pushed.branch);
     },
     async prepare(event): Promise<PreparedPull[]> {
       const pushed = pushedBranch(event);
