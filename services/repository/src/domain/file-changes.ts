@@ -6,7 +6,7 @@
 // gets a clean conflict (push out of date) and nothing is lost. Each write publishes `push`
 // (and `branch.created` for a new branch) through the outbox, as a `git push` would.
 import { DomainError, forbidden, invalid, notFound, type Caller } from '@anvil/kit';
-import { checkProtectedPush, filePatterns, matchingPath, ruleFor, type BranchProtection } from './branch-protection.js';
+import { checkProtectedPush, filePatterns, matchingPath, ruleFor } from './branch-protection.js';
 import { isBranchName, pusherOf, recordRefMove } from './branches.js';
 import { contentTypeOf, type ContentDeps, type ContentItem, type RepoFiles } from './contents.js';
 import { atLeast } from './permission.js';
@@ -210,13 +210,6 @@ export async function changeFiles(deps: ContentDeps, access: RepositoryAccess, i
   const target = input.newBranch || branch;
   const files = deps.files(repo.owner_login, repo.name);
   const zero = '0'.repeat(repo.object_format_name === 'sha256' ? 64 : 40);
-  // Read beside the ref and tree reads below, not after them: the committer's name for the
-  // signature and the repository's branch rules. Under load each statement waited its turn
-  // in every process on the way, one after the other (`pnpm bench`, mixed part).
-  const doer = doerOf(deps, caller);
-  const rules = deps.protections.list(repo.id);
-  doer.catch(() => {}); // both awaited below; a refusal before then must not leave them unhandled
-  rules.catch(() => {});
 
   // Nothing moved yet in this turn: the refs table answers, no git process.
   const base = repo.empty ? undefined : await files.resolveAtTurnStart(branch);
@@ -246,7 +239,8 @@ export async function changeFiles(deps: ContentDeps, access: RepositoryAccess, i
   const plan = input.files.map((op) => planFile(op, entries));
   const changedFiles = [...new Set(input.files.flatMap((f) => (f.fromPath !== f.path ? [f.fromPath, f.path] : [f.path])))];
 
-  const who = identities(input, await doer);
+  const doer = await doerOf(deps, caller);
+  const who = identities(input, doer);
   const now = Math.floor(Date.now() / 1000);
   const author = { ...who.author, time: seconds(input.authorDate, now) };
   const committer = { ...who.committer, time: seconds(input.committerDate, now) };
@@ -256,7 +250,7 @@ export async function changeFiles(deps: ContentDeps, access: RepositoryAccess, i
     objectFormat: repo.object_format_name === 'sha256' ? 'sha256' : 'sha1',
   });
 
-  await checkProtection(deps, access, caller, files, await rules, { branch: target, oldSha: expectedOld, newSha: written.commitSha, parent, changedFiles });
+  await checkProtection(deps, access, caller, files, { branch: target, oldSha: expectedOld, newSha: written.commitSha, parent, changedFiles });
   try {
     await files.updateRef(`refs/heads/${target}`, written.commitSha, expectedOld);
   } catch {
@@ -281,7 +275,8 @@ interface ProtectionInput {
  * (VerifyBranchProtection): a protected file names its path; anything else is "user cannot
  * commit". The commit was built on `parent`, so it is a fast-forward of it without asking git.
  */
-async function checkProtection(deps: ContentDeps, access: RepositoryAccess, caller: Caller, files: RepoFiles, rules: BranchProtection[], input: ProtectionInput): Promise<void> {
+async function checkProtection(deps: ContentDeps, access: RepositoryAccess, caller: Caller, files: RepoFiles, input: ProtectionInput): Promise<void> {
+  const rules = await deps.protections.list(access.repository.id);
   if (!ruleFor(rules, input.branch)) return;
   const pusher = await pusherOf(deps.store, access, caller);
   const facts = files.facts();
