@@ -330,6 +330,10 @@ export async function benchMixed(ctx) {
   const createP99 = pct([...creates].sort((a, b) => a - b), 99);
   console.log(`\nall: ${fmt(rps)} req/s, p99 ${fmt(pct(all, 99), 1)} ms (target ≥ 1,000 req/s, p99 ≤ 100 ms: ${rps >= 1000 && pct(all, 99) <= 100 ? 'met' : 'MISSED'}); ` +
     `contents creates p99 ${fmt(createP99, 1)} ms (target ≤ 500 ms: ${createP99 <= 500 ? 'met' : 'MISSED'})`);
+  // The target counts every request. With 2 % writes, a write slower than the p99 is half of
+  // the slowest 1 %: the reads' own p99 says how much of it is theirs.
+  const reads = kinds.filter(([kind]) => kind !== 'contents create').flatMap(([kind]) => samples.get(kind)).sort((a, b) => a - b);
+  console.log(`the reads alone: p99 ${fmt(pct(reads, 99), 1)} ms; the slowest 1 % of all requests holds ${all.length ? fmt((100 * creates.filter((ms) => ms > pct(all, 99)).length) / Math.max(1, all.filter((ms) => ms > pct(all, 99)).length)) : 0} % contents creates`);
   // Where the two cores went while it ran: which process is the one to make cheaper.
   const busy = (kind) => (cpuAtEnd.byKind[kind] ?? 0) - (cpuAtStart.byKind[kind] ?? 0);
   const shares = Object.keys(cpuAtEnd.byKind).filter((k) => k !== 'gone' && busy(k) > 0).sort((a, b) => busy(b) - busy(a));
