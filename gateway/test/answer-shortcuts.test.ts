@@ -3,13 +3,14 @@
 // a change that has to reach the very next read.
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from '@jest/globals';
-import { notFound, type Caller } from '@anvil/kit';
+import { notFound } from '@anvil/kit';
 import { rememberedAuth } from '../src/auth/authenticate.js';
-import { CredentialCache, credentialKey } from '../src/auth/credential-cache.js';
-import { AnswerShortcuts, type Shortcut } from '../src/caches/answer-shortcuts.js';
+import { CredentialCache } from '../src/auth/credential-cache.js';
+import { AnswerShortcuts } from '../src/caches/answer-shortcuts.js';
 import { AnswerCache, type Answer } from '../src/caches/answers.js';
-import { RepositoryAccessCache, type ResolvedRepository } from '../src/caches/repository-access.js';
+import { RepositoryAccessCache } from '../src/caches/repository-access.js';
 import { errorAnswer } from '../src/http/errors.js';
+import { rememberedRead } from './support/remembered-read.js';
 
 const TOKEN = 'a'.repeat(40);
 const URL_READ = '/api/v1/repos/alice/app/branches';
@@ -21,28 +22,9 @@ function get(url: string, headers: Record<string, string> = { authorization: `to
 const branches: Answer = { status: 200, headers: { 'content-type': 'application/json;charset=utf-8' }, body: Buffer.from('[{"name":"main"}]') };
 
 /** Real caches holding alice's token, her resolution of alice/app and one answer, as after a served read. */
-async function served() {
-  const credentials = new CredentialCache();
-  const repositories = new RepositoryAccessCache();
-  const answers = new AnswerCache();
-  const shortcuts = new AnswerShortcuts({ credentials, repositories, answers });
-
-  const tokenKey = credentialKey({ kind: 'token', token: TOKEN });
-  await credentials.get(tokenKey, async () => ({ user: { id: 5, login: 'alice', is_admin: false, restricted: false }, scopes: ['all'], method: 'token' }) as never);
-  const auth = rememberedAuth(credentials, tokenKey)!;
-  const caller: Caller = auth.caller;
-  const accessKey = RepositoryAccessCache.keyOf(caller, 'alice', 'app');
-  const resolution = await repositories.get(accessKey, async () => ({ repository: { id: 1 }, permission: 'write' }) as ResolvedRepository);
-  const subject = { operationId: 'repoListBranches', repositoryId: '1', owner: 'alice', name: 'app', permission: 'write', caller, url: URL_READ };
-  await answers.get(subject, async () => branches);
-
-  const shortcut: Shortcut = {
-    credentialKey: tokenKey, auth, accessKey, resolution, answerKey: AnswerCache.keyOf(subject),
-    headers: { 'access-control-expose-headers': 'Link, X-Total-Count' }, route: '/api/v1/repos/:owner/:repo/branches',
-  };
-  shortcuts.remember(get(URL_READ), URL_READ, shortcut);
-  return { credentials, repositories, answers, shortcuts, shortcut };
-}
+const served = () => rememberedRead({
+  token: TOKEN, user: { id: 5, login: 'alice' }, owner: 'alice', name: 'app', repositoryId: 1, permission: 'write', url: URL_READ, answer: branches,
+});
 
 describe('answers sent before the route table', () => {
   it('are found for the same GET with the same credential, and for nothing else', async () => {

@@ -5,12 +5,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Logger } from '@anvil/kit';
-import { rememberedAuth } from '../src/auth/authenticate.js';
-import { CredentialCache, credentialKey } from '../src/auth/credential-cache.js';
-import { AnswerShortcuts } from '../src/caches/answer-shortcuts.js';
-import { AnswerCache, type Answer } from '../src/caches/answers.js';
-import { RepositoryAccessCache, type ResolvedRepository } from '../src/caches/repository-access.js';
+import type { Answer } from '../src/caches/answers.js';
 import { rememberedFirst } from '../src/http/remembered-first.js';
+import { rememberedRead } from './support/remembered-read.js';
 
 const TOKEN = 'c'.repeat(40);
 const PATH = '/api/v1/repos/ada/site/branches';
@@ -28,21 +25,8 @@ let base = '';
 const server = createServer();
 
 beforeAll(async () => {
-  const credentials = new CredentialCache();
-  const repositories = new RepositoryAccessCache();
-  const answers = new AnswerCache();
-  const shortcuts = new AnswerShortcuts({ credentials, repositories, answers });
-  const key = credentialKey({ kind: 'token', token: TOKEN });
-  await credentials.get(key, async () => ({ user: { id: 3, login: 'ada', is_admin: false, restricted: false }, scopes: ['all'], method: 'token' }) as never);
-  const auth = rememberedAuth(credentials, key)!;
-  const accessKey = RepositoryAccessCache.keyOf(auth.caller, 'ada', 'site');
-  const resolution = await repositories.get(accessKey, async () => ({ repository: { id: 9 }, permission: 'owner' }) as ResolvedRepository);
-  const subject = { operationId: 'repoListBranches', repositoryId: '9', owner: 'ada', name: 'site', permission: 'owner', caller: auth.caller, url: PATH };
-  await answers.get(subject, async () => branches);
-  const req = { method: 'GET', url: PATH, headers: { authorization: `token ${TOKEN}` } } as unknown as IncomingMessage;
-  shortcuts.remember(req, PATH, {
-    credentialKey: key, auth, accessKey, resolution, answerKey: AnswerCache.keyOf(subject),
-    headers: { 'access-control-expose-headers': 'Link, X-Total-Count' }, route: '/api/v1/repos/:owner/:repo/branches',
+  const { shortcuts } = await rememberedRead({
+    token: TOKEN, user: { id: 3, login: 'ada' }, owner: 'ada', name: 'site', repositoryId: 9, permission: 'owner', url: PATH, answer: branches,
   });
   server.on('request', rememberedFirst(app, shortcuts, log));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -134,6 +134,11 @@ export async function benchPulls({ baseUrl, token, owner, gitRoot, collaboration
   const rawMs = [];
   const rawBusyMs = [];
   let idleWaitMs = 0;
+  const caughtUp = async () => {
+    const waitStarted = performance.now();
+    await idle();
+    idleWaitMs += performance.now() - waitStarted;
+  };
   for (let run = 0; run < 2 * BIG_RUNS; run++) {
     // Even runs wait for the consumers to catch up first; odd ones start at once.
     const waits = run % 2 === 0 && idle;
@@ -146,22 +151,14 @@ export async function benchPulls({ baseUrl, token, owner, gitRoot, collaboration
     await ok(call(baseUrl, token, 'POST', `${base}/branches`, { new_branch_name: `big-${run}`, old_ref_name: `refs/bench/big-${run}` }), `branch big-${run}`);
     await hundredCommitBranch(gitDir, `raw-${run}`, main);
     const pull = await ok(call(baseUrl, token, 'POST', `${base}/pulls`, { title: `Big ${run}`, head: `big-${run}`, base: 'main' }), `pull big-${run}`);
-    if (waits) {
-      const waitStarted = performance.now();
-      await idle();
-      idleWaitMs += performance.now() - waitStarted;
-    }
+    if (waits) await caughtUp();
     let started = performance.now();
     const merged = await call(baseUrl, token, 'POST', `${base}/pulls/${pull.number}/merge`, { do: 'merge' });
     (waits ? apiMs : busyMs).push(performance.now() - started);
     if (merged.status !== 200) throw new Error(`merge of big-${run}: ${merged.status} ${JSON.stringify(merged.body).slice(0, 300)}`);
     // The reference: the same merge by hand onto a scratch ref at main, on a machine as quiet
     // as the merge had: after the consumers of the merge's own events have caught up too.
-    if (waits) {
-      const waitStarted = performance.now();
-      await idle();
-      idleWaitMs += performance.now() - waitStarted;
-    }
+    if (waits) await caughtUp();
     const baseSha = (await gitOut(['rev-parse', 'refs/heads/main'], gitDir)).out;
     started = performance.now();
     const tree = (await gitOut(['merge-tree', '--write-tree', baseSha, `refs/heads/raw-${run}`], gitDir)).out.split('\n')[0];

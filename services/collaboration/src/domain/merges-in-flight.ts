@@ -26,7 +26,8 @@ export class MergesInFlight {
       return await running;
     } finally {
       merges.delete(ended);
-      if (merges.size === 0 && this.byRepository.get(repositoryId) === merges) this.byRepository.delete(repositoryId);
+      // Emptied, it is dropped; the repository's next merge starts a set of its own.
+      if (merges.size === 0) this.byRepository.delete(repositoryId);
     }
   }
 
