@@ -5,8 +5,10 @@
 // The 3,000 pulls are one API-created pull copied in SQL (the collaboration database), since
 // opening them through the API would time the seeding, not the list. (3) The merge of a pull
 // with 100 commits (each adding a file), p50 over BENCH_PULL_BIG_RUNS pulls, against the raw
-// git commands such a merge runs (merge-tree, commit-tree, update-ref) on branches of the
-// same shape; the branches are written straight into the bare repository by git fast-import.
+// git commands such a merge runs on branches of the same shape: merge-tree beside
+// `rev-list --left-right --count` (the merge runs both at once: the count is how many commits
+// its push event lists, and 0 means already merged), then commit-tree (the merge writes that
+// object itself) and update-ref; the branches are written straight into the bare repository by git fast-import.
 // Each timed merge starts once every consumer of the run's events has caught up (`idle`): a
 // push to a base with 1,500 open pulls re-checks each of them (as Gitea's test-patch queue
 // does), and the merges before would otherwise leave that work running under the one timed.
@@ -161,7 +163,12 @@ export async function benchPulls({ baseUrl, token, owner, gitRoot, collaboration
     if (waits) await caughtUp();
     const baseSha = (await gitOut(['rev-parse', 'refs/heads/main'], gitDir)).out;
     started = performance.now();
-    const tree = (await gitOut(['merge-tree', '--write-tree', baseSha, `refs/heads/raw-${run}`], gitDir)).out.split('\n')[0];
+    // The merge runs the trial merge and the count of the commits it brings side by side.
+    const [trial] = await Promise.all([
+      gitOut(['merge-tree', '--write-tree', baseSha, `refs/heads/raw-${run}`], gitDir),
+      gitOut(['rev-list', '--left-right', '--count', `${baseSha}...refs/heads/raw-${run}`], gitDir),
+    ]);
+    const tree = trial.out.split('\n')[0];
     const commit = (await gitOut(['commit-tree', tree, '-p', baseSha, '-p', `refs/heads/raw-${run}`, '-m', `Merge raw-${run}`], gitDir)).out;
     await gitOut(['update-ref', `refs/bench/raw-${run}`, commit, ''], gitDir);
     (waits ? rawMs : rawBusyMs).push(performance.now() - started);

@@ -186,6 +186,21 @@ describe('the refs table', () => {
     expect(reads - before).toBe(2);
   });
 
+  it('reads just the refs a writer names (a merge\'s base and head), and a call that read them answers no other', async () => {
+    const main = await sh(gitDir, ['rev-parse', 'refs/heads/main']);
+    const before = reads;
+    await refs.readCall(async () => {
+      const snapshot = await refs.snapshot(gitDir, ['refs/heads/main', 'refs/heads/absent']);
+      expect(snapshot?.refs.map((r) => [r.name, r.objectId])).toEqual([['refs/heads/main', main]]);
+      // Asked again for one of them: the same statement answers.
+      expect((await refs.snapshot(gitDir, 'refs/heads/main'))?.refs.map((r) => r.name)).toEqual(['refs/heads/main']);
+      expect(reads - before).toBe(1);
+      // A ref it did not name (the tag) is asked for.
+      expect((await refs.snapshot(gitDir))?.refs.map((r) => r.name)).toEqual(['refs/heads/main', 'refs/tags/v1']);
+      expect(reads - before).toBe(2);
+    });
+  });
+
   it('brings the branch protection rules in the same statement as the heads', async () => {
     const [repository] = await bed.db.repository.findMany({ where: { lower_name: 'tracked' } });
     await bed.db.branchProtection.create({ data: { repository_id: repository.id, rule_name: 'main', enable_push: true, push_whitelist_user_ids: [], force_push_allowlist_user_ids: [], merge_whitelist_user_ids: [], approvals_whitelist_user_ids: [] } });

@@ -197,6 +197,37 @@ describe('merging a pull request', () => {
     await expect(merge(r.name, {})).rejects.toMatchObject({ reason: 'already_merged' });
   });
 
+  it('merges a head whose commits cancel each other out (its trial merge is the base\'s own tree), as Gitea does', async () => {
+    const r = await repo();
+    await r.checkout('topic');
+    await r.commit('tmp.txt', 'tmp\n', 'add tmp');
+    await run(['rm', '-q', 'tmp.txt'], r.work);
+    await run(['commit', '-q', '-m', 'remove tmp'], r.work);
+    await r.push('topic');
+    const base = await r.branch('main');
+    const head = await r.branch('topic');
+    const result = await merge(r.name, {});
+    expect(await git(r.gitDir, 'log', '-1', '--format=%P', 'main')).toBe(`${base} ${head}`);
+    expect(await git(r.gitDir, 'rev-parse', 'main^{tree}')).toBe(await git(r.gitDir, 'rev-parse', `${base}^{tree}`));
+    expect(result.mergeCommitSha).toBe(await r.branch('main'));
+  });
+
+  it('lands the tree its mergeability check found when base and head have not moved since, and a fresh one once the base moved', async () => {
+    const r = await diverged();
+    const checked = await checkMergeability(deps, await aliceRepo(r.name), 'main', 'topic');
+    await merge(r.name, {});
+    expect(await git(r.gitDir, 'rev-parse', 'main^{tree}')).toBe(checked.treeSha);
+    // A second pull from the same head after the base moved on: merged anew, not from the first check.
+    await r.checkout('more', 'origin/topic');
+    await r.commit('d.txt', 'd\n', 'add d');
+    await r.push('more');
+    const moved = await r.branch('main');
+    await merge(r.name, { head: 'more', pullIndex: 2 });
+    const expected = (await git(r.gitDir, 'merge-tree', '--write-tree', moved, 'refs/heads/more')).split('\n')[0];
+    expect(await git(r.gitDir, 'rev-parse', 'main^{tree}')).toBe(expected);
+    expect(await git(r.gitDir, 'ls-tree', '--name-only', 'main')).toEqual(expect.stringContaining('a.txt\nb.txt\nc.txt\nd.txt'));
+  });
+
   it('refuses, in every style, a head with no history in common with the base and a head already in it, moving nothing', async () => {
     const r = await repo();
     await run(['checkout', '-q', '--orphan', 'topic'], r.work);

@@ -43,13 +43,14 @@ export async function announceIssueCounts(tx: CollaborationTx, repositoryId: num
 /**
  * The statement that moves one issue or pull from the counter `from` to `to` (`to` absent:
  * deleted) and reads the counts back (IssueCounts): a writer may run it as the last part of
- * its own statement, then announce what it read.
+ * its own statement, then announce what it read. `when`: a condition the move also needs
+ * (a writer's statement that may turn out to change nothing).
  */
-export function countMove(repositoryId: number, from: IssueKind, to: IssueKind | undefined): Prisma.Sql {
+export function countMove(repositoryId: number, from: IssueKind, to: IssueKind | undefined, when?: Prisma.Sql): Prisma.Sql {
   const changes = [Prisma.sql`${columnOf(from)} = ${columnOf(from)} - 1`];
   if (to) changes.push(Prisma.sql`${columnOf(to)} = ${columnOf(to)} + 1`);
   return Prisma.sql`UPDATE issue_index SET ${Prisma.join(changes)}, counts_version = counts_version + 1
-    WHERE repository_id = ${BigInt(repositoryId)} ${RETURNING_COUNTS}`;
+    WHERE repository_id = ${BigInt(repositoryId)} ${when ? Prisma.sql`AND ${when}` : Prisma.empty} ${RETURNING_COUNTS}`;
 }
 
 /** Moves one issue or pull from the counter `from` to `to` (`to` absent: deleted), and announces the counts. */

@@ -220,25 +220,33 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
       if (!pool) throw new Error('markMerged needs a client made by createDb');
       return pgOutboxTransaction(pool, async (client, publish) => {
         await rememberUsersOn(client, context.knownUsers);
-        const { rows: locked } = await client.query<{ id: string; is_closed: boolean; has_merged: boolean }>({
-          name: 'pull-merge-lock',
-          text: `SELECT i.id, i.is_closed, pr.has_merged FROM issue i JOIN pull_request pr ON pr.issue_id = i.id
-                 WHERE i.repository_id = $1 AND i.index = $2 AND i.is_pull FOR UPDATE OF i`,
-          values: [String(context.repository.id), String(index)],
+        const repositoryId = BigInt(context.repository.id);
+        // The issue row locked first (as every pull writer locks it), then, unless merged
+        // already (the merge's own push may have reached the push consumer first), the pull,
+        // its issue (when open) and the repository's counts: one statement.
+        const sql = Prisma.sql`
+          WITH locked AS (
+            SELECT i.id, i.is_closed, pr.has_merged FROM issue i JOIN pull_request pr ON pr.issue_id = i.id
+            WHERE i.repository_id = ${repositoryId} AND i.index = ${BigInt(index)} AND i.is_pull FOR UPDATE OF i
+          ), merged AS (
+            UPDATE pull_request SET has_merged = true, merged_at = now(), merged_by_id = ${BigInt(merge.mergedById)},
+              merge_commit_sha = ${merge.mergeCommitSha}, head_sha = ${merge.headSha}
+            WHERE issue_id = (SELECT id FROM locked WHERE NOT has_merged)
+          ), closed AS (
+            UPDATE issue SET is_closed = true, closed_at = now(), updated_at = now()
+            WHERE id = (SELECT id FROM locked WHERE NOT has_merged AND NOT is_closed) RETURNING id
+          ), counted AS (
+            ${countMove(context.repository.id, { isPull: true, isClosed: false }, { isPull: true, isClosed: true }, Prisma.sql`EXISTS (SELECT 1 FROM closed)`)}
+          )
+          SELECT l.id, l.has_merged, c.open_issues, c.closed_issues, c.open_pulls, c.closed_pulls, c.counts_version
+          FROM locked l LEFT JOIN counted c ON true`;
+        const { rows: [row] } = await client.query<{ id: string; has_merged: boolean } & Record<keyof IssueCounts, string | null>>({
+          name: 'pull-merge', text: sql.text, values: sql.values,
         });
-        if (!locked.length) return undefined;
-        const { id, is_closed: wasClosed, has_merged: wasMerged } = locked[0];
-        // Merged already (the merge's own push may have reached the push consumer first): as it is.
-        if (wasMerged) return readPullOn(client, byId(Number(id)));
-        // The pull, its issue and the repository's counts in one statement.
-        const merged = Prisma.sql`UPDATE pull_request SET has_merged = true, merged_at = now(), merged_by_id = ${BigInt(merge.mergedById)},
-          merge_commit_sha = ${merge.mergeCommitSha}, head_sha = ${merge.headSha} WHERE issue_id = ${BigInt(id)}`;
-        const sql = wasClosed ? merged : Prisma.sql`
-          WITH merged AS (${merged}), closed AS (UPDATE issue SET is_closed = true, closed_at = now(), updated_at = now() WHERE id = ${BigInt(id)})
-          ${countMove(context.repository.id, { isPull: true, isClosed: false }, { isPull: true, isClosed: true })}`;
-        const { rows: [counts] } = await client.query<Record<keyof IssueCounts, string>>({ name: `pull-merge-${wasClosed ? 'closed' : 'open'}`, text: sql.text, values: sql.values });
-        if (counts) publish(issueCountsRow(context.repository.id, counts));
-        const pull = (await readPullOn(client, byId(Number(id))))!;
+        if (!row) return undefined;
+        const pull = (await readPullOn(client, byId(Number(row.id))))!;
+        if (row.has_merged) return pull;
+        if (row.counts_version !== null) publish(issueCountsRow(context.repository.id, row as Record<keyof IssueCounts, string>));
         publish(outboxRowOfPullEvent(context, pull, 'closed', { headRepository: await headRepositoryOn(client, pull) }));
         return pull;
       }, options);

@@ -134,27 +134,31 @@ function refuseReadOnly(access: RepositoryAccess): void {
 /**
  * Publishes what a push of the same ref move would (src/git-http/push-recorder.ts):
  * branch.created, push, branch.deleted, so webhooks cannot tell the API from `git push`.
- * `listed`: the move's commits as `git log` would list them, when the writer already knows
- * them (a merge that built its one commit itself), so no git process is started for them.
+ * `listed`: the move's commits as `git log` would list them, when the writer knows them
+ * itself (a merge that built its one commit), so no git process is started for them; it may
+ * still be on its way (undefined: ask git after all).
  */
 export async function publishRefMove(
   deps: BranchDeps, access: RepositoryAccess, caller: Caller, branch: string, before: string, after: string,
-  listed?: { commits: CommitInfo[]; total: number },
+  listed?: Promise<{ commits: CommitInfo[]; total: number } | undefined>,
 ): Promise<void> {
   const repo = access.repository;
   const zero = '0'.repeat(Math.max(before.length, after.length));
   const ref = `refs/heads/${branch}`;
   const pusher = { id: caller.userId, login: caller.login };
+  // The refs table is brought up to the move while the commits are still being listed.
+  const settled = settleRefs();
   // A new branch from an existing commit brings no new commits; a move lists before..after.
   const none = { commits: [], total: 0 };
   const moved = after !== zero && before !== zero;
-  const { commits, total } = !moved ? none : listed ?? (await deps.git.commitsBetween?.(repo.owner_login, repo.name, after, [before])) ?? none;
+  const { commits, total } = !moved ? none : (await listed) ?? (await deps.git.commitsBetween?.(repo.owner_login, repo.name, after, [before])) ?? none;
+  await settled;
   const eventsOf = (repository: Repository): RepositoryEvent[] => [
     ...(before === zero ? [{ kind: 'branch.created' as const, repository, name: branch, ref, sha: after, pusher }] : []),
     { kind: 'push', repository, push: { ref, before, after, commits, totalCommits: total }, pusher },
     ...(after === zero ? [{ kind: 'branch.deleted' as const, repository, name: branch, ref, sha: before, pusher }] : []),
   ];
-  await recordRefMove(deps.store, repo, eventsOf, { firstCommit: repo.empty && after !== zero });
+  await recordRefMove(deps.store, repo, eventsOf, { firstCommit: repo.empty && after !== zero, refsSettled: true });
 }
 
 /** What a ref move changes beside git, for recordRefMove. */
@@ -165,6 +169,8 @@ export interface RefMoveRecord {
   defaultBranch?: string;
   /** The repository's size grown by the objects the writer added. */
   grown?: { repositoryId: number; bytes: number };
+  /** The writer brought the refs table up to the move itself (settleRefs), so it is not done twice. */
+  refsSettled?: boolean;
 }
 
 /**
@@ -175,7 +181,7 @@ export interface RefMoveRecord {
  * move is recorded alike whichever path made it.
  */
 export async function recordRefMove(store: RepositoryStore, repo: Repository, eventsOf: (repository: Repository) => RepositoryEvent[], move: RefMoveRecord): Promise<void> {
-  await settleRefs();
+  if (!move.refsSettled) await settleRefs();
   if (!move.firstCommit) return store.publishAlone(eventsOf(repo), move.grown);
   await store.transaction(async (tx) => {
     const repository = await tx.update(repo.id, { empty: false, ...(move.defaultBranch ? { default_branch: move.defaultBranch } : {}) });

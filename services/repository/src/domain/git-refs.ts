@@ -41,13 +41,19 @@ export interface ReadExtras {
   userId: number;
 }
 
+/**
+ * Full ref names a read is narrowed to: one, or several (a merge's base and head, where
+ * reading every ref of a repository with thousands of pull refs costs more than the merge).
+ */
+export type OnlyRefs = string | readonly string[];
+
 /** The git_ref table, addressed by the owner's login and repository name (case-insensitive). */
 export interface GitRefRows {
   /**
-   * The repository's refs (only the one named `only`, when given); undefined when its rows
+   * The repository's refs (only those `only` names, when given); undefined when its rows
    * were never written from git (the caller reads git and has them backfilled).
    */
-  read(owner: string, name: string, only?: string, extras?: ReadExtras): Promise<RefSnapshot | undefined>;
+  read(owner: string, name: string, only?: OnlyRefs, extras?: ReadExtras): Promise<RefSnapshot | undefined>;
   /** Replaces every row of the repository; false when no such repository exists. */
   replace(owner: string, name: string, refs: GitRefRow[]): Promise<boolean>;
   /**

@@ -127,16 +127,17 @@ async function buildMerge(
  * The push event's commits for a merge or squash commit this merge wrote, as `git log
  * --first-parent --name-status` lists them (push-recorder.ts): that one commit, with the
  * paths it changes from the base, read over the cat-file cache instead of a `git log`.
- * `brought`: how many commits the base gains (the head's own, plus the merge commit).
+ * `brought`: how many commits the base gains (the head's own, plus the merge commit). The
+ * paths are read at once, beside the count and the ref move.
  */
-async function listBuilt(git: PullGit, baseSha: string, sha: string, built: CommitParts, brought: number): Promise<{ commits: CommitInfo[]; total: number }> {
-  const paths = await git.pathChanges(baseSha, built.tree);
+async function listBuilt(git: PullGit, baseSha: string, sha: string, built: CommitParts, brought: Promise<number>): Promise<{ commits: CommitInfo[]; total: number }> {
+  const [paths, total] = await Promise.all([git.pathChanges(baseSha, built.tree), brought]);
   const commit: CommitInfo = {
     id: sha, message: built.message, ...paths,
     authorName: built.author.name, authorEmail: built.author.email, authorTime: built.author.time,
     committerName: built.committer.name, committerEmail: built.committer.email, committerTime: built.committer.time,
   };
-  return { commits: [commit], total: brought };
+  return { commits: [commit], total };
 }
 
 /**
@@ -183,11 +184,15 @@ export async function mergeToRef(deps: PullMergeDeps, access: RepositoryAccess, 
   const divergence = trial || rule?.blockOnOutdatedBranch ? git.divergence(baseSha, headSha) : undefined;
   divergence?.catch(() => {});
   if (trial && divergence) {
-    // Two processes answer what a merge base would: git refuses to merge histories without
-    // one, and a head with nothing ahead of the base is in it already.
-    const [merged, { ahead }] = await Promise.all([trial, divergence]);
+    // The trial merge and the count answer what a merge base would: git refuses to merge
+    // histories without one, and a head with nothing ahead of the base is in it already.
+    // Such a head merges into the base's own tree, so a trial merge with another tree needs
+    // no count yet: the count (how many commits the push event lists) runs on beside the
+    // commit and the ref move, and a remembered trial merge (the pull's mergeability check
+    // made it) leaves it the only git process of the merge.
+    const merged = await trial;
     if (merged.unrelated) throw noMergeBase();
-    if (ahead === 0) throw alreadyMerged();
+    if (merged.tree === (await git.treeOf(baseSha)) && (await divergence).ahead === 0) throw alreadyMerged();
   } else {
     // One merge base answers both: no common history, or the head already in the base (the base is its own merge base with it).
     const mergeBase = await requireMergeBase({ access, git, baseSha, headSha });
@@ -204,9 +209,12 @@ export async function mergeToRef(deps: PullMergeDeps, access: RepositoryAccess, 
   const message = input.message || defaultMergeMessage(style, input, headLabel);
   const { sha: newSha, built } = await buildMerge(git, style, baseSha, headSha, message, author, committer, trial);
   const brought = style === 'squash' ? Promise.resolve(1) : divergence?.then((d) => d.ahead + 1);
-  // A commit git wrote itself (an unusual name or e-mail) is listed by `git log`, as git stored it.
-  const listed = built && brought && writtenAsGiven(built) ? brought.then((n) => listBuilt(git, baseSha, newSha, built, n)) : undefined;
-  listed?.catch(() => {}); // awaited once the base moved; a refusal below must not leave it unhandled
+  // A commit git wrote itself (an unusual name or e-mail) is listed by `git log`, as git stored
+  // it; so is this one when the count failed (it is awaited only once the base moved, and the
+  // push event must still be written then).
+  const listed = built && brought && writtenAsGiven(built)
+    ? listBuilt(git, baseSha, newSha, built, brought).catch(() => undefined)
+    : undefined;
 
   // THE check, as for a push; a merger allowed by the merge whitelist needs no push permission.
   // A merge or squash commit has the base as its first parent: that move is known to be a fast-forward.
@@ -228,7 +236,7 @@ export async function mergeToRef(deps: PullMergeDeps, access: RepositoryAccess, 
   } catch {
     throw new DomainError('conflict', 'merge push out of date', 'push_out_of_date');
   }
-  await publishRefMove(deps.branches, access, caller, input.baseBranch, baseSha, newSha, await listed);
+  await publishRefMove(deps.branches, access, caller, input.baseBranch, baseSha, newSha, listed);
   // Asked for, or the repository's default_delete_branch_after_merge when the merger did not say.
   const toDelete = input.deleteHeadBranch || (repo.pull_request_settings.default_delete_branch_after_merge ? input.defaultDeleteHeadBranch ?? '' : '');
   const headBranchDeleted = await deleteHeadBranch(deps, access, caller, toDelete, headSha, rules);

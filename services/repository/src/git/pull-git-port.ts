@@ -8,16 +8,24 @@ import { readCommits } from './commits.js';
 import { commitTree } from './file-changes-git.js';
 import { changedFilesWithStats, cherryPick, commitsOnHead, divergence, mergeBase, rangeDiff, resolveRefs, treeOf, trialMerge, updateRefs } from './pull-git.js';
 import { resolveCommit } from './refs.js';
+import type { ImmutableCache } from './immutable-cache.js';
 import type { RepositoryStorage } from './storage.js';
 import type { RepositoryObjects } from './repository-objects.js';
 import { diffTrees } from './tree-diff.js';
+
+// A trial merge is remembered under the day it was made: its tree is written loose and stays
+// unreferenced until a merge commit names it, and git may prune such objects once they are
+// two weeks old (gc.pruneExpire), so an answer is never used after its day is over.
+const DAY_MS = 86_400_000;
 
 /**
  * `updaters`: the long-lived ref updaters (ref-updater.ts); without them each move runs its
  * own git. `refs`: told of each branch move, so the turn's end writes just those rows.
  * `objects`: the repository's objects over the cat-file cache, for tree walks without a process.
+ * `computed`: answers keyed by object ids (immutable-cache.ts): a pull's trial merge, made
+ * when its mergeability was checked, is the merge's own when base and head have not moved.
  */
-export function pullGitOf(gitDir: string, objects: RepositoryObjects, updaters?: RefUpdaters, refs?: RefIndex): PullGit {
+export function pullGitOf(gitDir: string, objects: RepositoryObjects, updaters?: RefUpdaters, refs?: RefIndex, computed?: ImmutableCache): PullGit {
   const moved = async (moves: ReadonlyArray<{ ref: string; newSha: string }>) => refs?.noteMoves(gitDir, moves);
   return {
     // A pull's base and head are branches: their rows answer, as for every read (a pull's
@@ -27,7 +35,7 @@ export function pullGitOf(gitDir: string, objects: RepositoryObjects, updaters?:
     async resolveRefsAtTurnStart(names, rulesFor) {
       // Branches only: a tag's row holds the commit it peels to, where git names the tag object.
       const extras = rulesFor === undefined ? undefined : { protections: true, userId: rulesFor };
-      const snapshot = refs && names.every((n) => n.startsWith('refs/heads/')) ? await refs.snapshot(gitDir, undefined, extras, true) : undefined;
+      const snapshot = refs && names.every((n) => n.startsWith('refs/heads/')) ? await refs.snapshot(gitDir, names, extras, true) : undefined;
       if (!snapshot) return { refs: await resolveRefs(gitDir, names) };
       const wanted = new Set(names);
       return {
@@ -38,14 +46,20 @@ export function pullGitOf(gitDir: string, objects: RepositoryObjects, updaters?:
     mergeBase: (a, b) => mergeBase(gitDir, a, b),
     isAncestor: (a, b) => isAncestor(gitDir, a, b),
     divergence: (base, head) => divergence(gitDir, base, head),
-    trialMerge: (ours, theirs) => trialMerge(gitDir, ours, theirs),
+    trialMerge: (ours, theirs) => {
+      const merge = () => trialMerge(gitDir, ours, theirs);
+      return computed ? computed.get(gitDir, `trial-merge:${Math.floor(Date.now() / DAY_MS)}:${ours}:${theirs}`, merge) : merge();
+    },
     changedFiles: (from, to) => changedFilesWithStats(gitDir, from, to),
     diff: (from, to, type) => rangeDiff(gitDir, from, to, type),
     commitsOnHead: (base, head, options) => commitsOnHead(gitDir, base, head, options),
     readCommits: (ids) => readCommits(gitDir, ids),
     commitTree: (parts) => commitTree(gitDir, parts),
     cherryPick: (commit, onto, committer) => cherryPick(gitDir, commit, onto, committer),
-    treeOf: (commit) => treeOf(gitDir, commit),
+    async treeOf(commit) {
+      const tree = await objects.peel(commit, 'tree');
+      return tree ? tree.oid : treeOf(gitDir, commit); // git says why it has none
+    },
     async pathChanges(fromCommit, toTree) {
       const from = await objects.peel(fromCommit, 'tree');
       return diffTrees(objects, from?.oid, toTree);
@@ -70,6 +84,6 @@ export function pullGitOf(gitDir: string, objects: RepositoryObjects, updaters?:
 export function pullGit(storage: RepositoryStorage, refs?: RefIndex): (owner: string, name: string) => PullGit {
   return (owner, name) => {
     const gitDir = storage.pathOf(owner, name);
-    return pullGitOf(gitDir, storage.objects(gitDir), storage.refUpdaters, refs);
+    return pullGitOf(gitDir, storage.objects(gitDir), storage.refUpdaters, refs, storage.computed);
   };
 }

@@ -17,7 +17,7 @@ import { readRefRows } from './ref-snapshot.js';
 import { resolveCommit as resolveCommitByGit } from './refs.js';
 import type { RepositoryStorage } from './storage.js';
 import { findTag as findTagByGit, listTags as listTagsByGit } from './tags.js';
-import type { GitRefRow, GitRefRows, ReadExtras, RefSnapshot } from '../domain/git-refs.js';
+import type { GitRefRow, GitRefRows, OnlyRefs, ReadExtras, RefSnapshot } from '../domain/git-refs.js';
 import type { BranchProtection } from '../domain/branch-protection.js';
 import type { ObjectInfo } from '../domain/git-objects.js';
 import type { GitTag } from '../domain/tags.js';
@@ -68,9 +68,9 @@ function dwim(snapshot: RefSnapshot, revision: string): GitRefRow | undefined | 
   return /^[0-9a-f]{4,63}$/.test(revision) ? 'ask-git' : undefined;
 }
 
-/** A snapshot one read call took: of every ref or only one, with or without extras. */
+/** A snapshot one read call took: of every ref or only some, with or without extras. */
 interface TakenSnapshot {
-  only?: string;
+  only?: OnlyRefs;
   extras?: ReadExtras;
   reading: Promise<RefSnapshot | undefined>;
 }
@@ -78,15 +78,18 @@ interface TakenSnapshot {
 /** The snapshots one read call took, by git directory: a call reads its repository's rows once. */
 type CallSnapshots = Map<string, TakenSnapshot[]>;
 
+const namesOf = (only: OnlyRefs): readonly string[] => (typeof only === 'string' ? [only] : only);
+
 /** Whether what was taken answers a question about `only` with `extras`. */
-const answers = (taken: TakenSnapshot, only?: string, extras?: ReadExtras) =>
-  (taken.only === undefined || taken.only === only)
+const answers = (taken: TakenSnapshot, only?: OnlyRefs, extras?: ReadExtras) =>
+  (taken.only === undefined || (only !== undefined && namesOf(only).every((n) => namesOf(taken.only!).includes(n))))
   && (!extras?.protections || (taken.extras?.protections === true && taken.extras.userId === extras.userId));
 
-/** A snapshot narrowed to the ref named `only` (what a statement with `only` would have answered). */
-function narrowed(snapshot: RefSnapshot | undefined, only: string | undefined): RefSnapshot | undefined {
+/** A snapshot narrowed to the refs `only` names (what a statement with `only` would have answered). */
+function narrowed(snapshot: RefSnapshot | undefined, only: OnlyRefs | undefined): RefSnapshot | undefined {
   if (!snapshot || only === undefined) return snapshot;
-  return { ...snapshot, refs: snapshot.refs.filter((r) => r.name === only) };
+  const wanted = namesOf(only);
+  return { ...snapshot, refs: snapshot.refs.filter((r) => wanted.includes(r.name)) };
 }
 
 /** A commit the service wrote itself, with what a ref row says of it. */
@@ -230,11 +233,11 @@ export class RefIndex {
   }
 
   /**
-   * The rows of the repository at `gitDir`; undefined (and a backfill queued) when it has none
-   * yet. Inside readCall() the first snapshot of all its refs is reused; `extras` (branch
+   * The rows of the repository at `gitDir` (only those `only` names, when given); undefined
+   * (and a backfill queued) when it has none yet. Inside readCall() the first snapshot of all its refs is reused; `extras` (branch
    * protections and the caller's teams) ride on the same statement.
    */
-  async snapshot(gitDir: string, only?: string, extras?: ReadExtras, atTurnStart = false): Promise<RefSnapshot | undefined> {
+  async snapshot(gitDir: string, only?: OnlyRefs, extras?: ReadExtras, atTurnStart = false): Promise<RefSnapshot | undefined> {
     const names = this.namesOf(gitDir);
     // A writer reading what it just moved: the rows are rewritten only when its turn ends.
     // Before it moved anything (atTurnStart) they are current: the previous turn's end wrote them.

@@ -7,7 +7,7 @@ import { protectionFromJson } from './branch-protections.js';
 import { poolOf, type RepositoryDb } from './db.js';
 
 // The repository by its directory's names (storage.ts lower-cases both), its state row, and
-// its refs (all, or the one named $3): no state row, no result. With $4, the first row also
+// its refs (all, or those $3 names): no state row, no result. With $4, the first row also
 // carries the repository's branch protection rules and the names of user $5's teams in the
 // owning organization (what a branch read shows), so a branch read stays one statement.
 const READ_SQL = `
@@ -25,7 +25,7 @@ LEFT JOIN LATERAL (
                WHERE m.user_id = $5::bigint AND t.org_id = r.owner_id) AS teams
   WHERE $4::boolean
 ) x ON true
-LEFT JOIN git_ref g ON g.repository_id = r.id AND ($3::text IS NULL OR g.name = $3::text)
+LEFT JOIN git_ref g ON g.repository_id = r.id AND ($3::text[] IS NULL OR g.name = ANY($3::text[]))
 WHERE r.lower_name = $2 AND lower(r.owner_login) = $1
 ORDER BY g.name`;
 
@@ -117,7 +117,7 @@ export function gitRefRows(db: RepositoryDb): GitRefRows {
 
   return {
     async read(owner, name, only, extras) {
-      const values = [...key(owner, name), only ?? null, Boolean(extras?.protections), String(Math.max(extras?.userId ?? 0, 0))];
+      const values = [...key(owner, name), only === undefined ? null : typeof only === 'string' ? [only] : only, Boolean(extras?.protections), String(Math.max(extras?.userId ?? 0, 0))];
       const { rows } = await pool.query<Row>({ name: 'read-git-refs', text: READ_SQL, values });
       if (!rows.length) return undefined;
       const first = rows[0];
