@@ -155,7 +155,9 @@ export async function benchPulls({ baseUrl, token, owner, gitRoot, collaboration
     const pull = await ok(call(baseUrl, token, 'POST', `${base}/pulls`, { title: `Big ${run}`, head: `big-${run}`, base: 'main' }), `pull big-${run}`);
     if (waits) await caughtUp();
     let started = performance.now();
+globalThis.__mt?.('b-start');
     const merged = await call(baseUrl, token, 'POST', `${base}/pulls/${pull.number}/merge`, { do: 'merge' });
+globalThis.__mt?.(waits ? 'b-end-idle' : 'b-end-busy');
     (waits ? apiMs : busyMs).push(performance.now() - started);
     if (merged.status !== 200) throw new Error(`merge of big-${run}: ${merged.status} ${JSON.stringify(merged.body).slice(0, 300)}`);
     // The reference: the same merge by hand onto a scratch ref at main, on a machine as quiet

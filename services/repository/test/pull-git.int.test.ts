@@ -9,7 +9,7 @@ import type { Caller } from '@anvil/kit';
 import { decodeEvent } from '@anvil/proto';
 import { createBranchProtection, DEFAULT_PROTECTION } from '../src/domain/branch-protections.js';
 import { checkMergeability, countDiverging, diffStats, getMergeBase, listPullCommits, pullDiff, type PullGitDeps } from '../src/domain/pull-git.js';
-import { mergeToRef, updatePullRef, type MergeInput, type PullMergeDeps } from '../src/domain/pull-merge.js';
+import { countAheadEarly, mergeToRef, updatePullRef, type MergeInput, type PullMergeDeps } from '../src/domain/pull-merge.js';
 import { createRepository, resolveRepository } from '../src/domain/repositories.js';
 import { signatureOf } from '../src/domain/signatures.js';
 import { RepositoryWriteLock } from '../src/domain/write-lock.js';
@@ -344,6 +344,31 @@ describe('the push event of a merge', () => {
       expect(listed.modified).toEqual(['keep.txt', 'tool.sh']);
     });
   }
+});
+
+describe('counting a merge\'s commits before its turn', () => {
+  it('lists as many commits in the push event whether collaboration\'s last known base and head were current, stale or not commits at all', async () => {
+    for (const hint of ['current', 'stale', 'unknown'] as const) {
+      const r = await repo();
+      await r.checkout('topic');
+      await r.commit('a.txt', 'a\n', 'add a');
+      const stale = await r.commit('b.txt', 'b\n', 'add b');
+      await r.push('topic');
+      await r.commit('c.txt', 'c\n', 'add c');
+      await r.push('topic');
+      const base = await r.branch('main');
+      const head = await r.branch('topic');
+      const known = { current: [base, head], stale: [base, stale], unknown: ['f'.repeat(40), 'e'.repeat(40)] }[hint];
+      countAheadEarly(deps, 'alice', r.name, known[0], known[1]);
+      const result = await merge(r.name, {});
+      const event = (await tb.db.outboxEvent.findMany({ where: { subject: 'repository.push' }, orderBy: { seq: 'desc' }, take: 5 }))
+        .map((row) => decodeEvent<any>(row.type, row.payload)).find((p) => p.repository?.name === r.name && p.after === result.mergeCommitSha);
+      expect(Number(event.total_commits)).toBe(Number(await git(r.gitDir, 'rev-list', '--count', `${base}..${result.mergeCommitSha}`)));
+      expect(Number(event.total_commits)).toBe(4);
+    }
+    // Names that are no repository's are left to the merge to refuse.
+    expect(() => countAheadEarly(deps, '../alice', 'x', 'f'.repeat(40), 'e'.repeat(40))).not.toThrow();
+  });
 });
 
 describe('the refs table after a merge', () => {

@@ -33,6 +33,9 @@ export interface RepositoryMergeInput {
   forceMerge?: boolean;
   /** manually-merged: the base's commit that brought the head in. */
   mergeCommitId?: string;
+  /** The base and head commits this pull's row holds (hints: the merge takes what the refs hold). */
+  knownBaseSha?: string;
+  knownHeadSha?: string;
 }
 
 /** The repository service's answers a merge needs. */
@@ -90,6 +93,7 @@ export async function mergePull(deps: PullMergeDeps, scope: RepositoryScope | un
     deleteHeadBranch: request.deleteBranchAfterMerge ? ownBranch : '',
     defaultDeleteHeadBranch: request.deleteBranchAfterMerge === undefined ? ownBranch : '',
     expectedHeadSha: request.headCommitId, verdicts, forceMerge: request.forceMerge, mergeCommitId: request.mergeCommitId,
+    knownBaseSha: pull.baseSha, knownHeadSha: pull.headSha,
   };
   // The push event the base's move raises is handled once the merge is recorded (merges-in-flight.ts).
   await deps.mergesInFlight.during(repository.id, async () => {

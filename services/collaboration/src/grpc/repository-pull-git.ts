@@ -68,6 +68,7 @@ export function repositoryMerger(address: string, secret: string): PullMerger & 
         author_name: '', author_email: '', reviews: {
           verdicts: input.verdicts.map((v) => ({ reviewer_id: v.reviewerId, state: v.state, official: v.official, stale: v.stale })),
         }, force_merge: input.forceMerge ?? false, merge_commit_id: input.mergeCommitId ?? '',
+        known_base_sha: input.knownBaseSha ?? '', known_head_sha: input.knownHeadSha ?? '',
       }, { caller: doer, repository: scope });
       return { mergeCommitSha: merged.merge_commit_sha, headSha: merged.head_sha };
     },

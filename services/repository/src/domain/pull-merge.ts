@@ -5,7 +5,7 @@
 // the repository's write turn; across replicas the compare-and-swap still decides, and the
 // loser answers push-out-of-date with nothing written to any ref. Conflicts are found before
 // anything is written, never halfway through.
-import { DomainError, forbidden, invalid, isValidRefName, notFound, type Caller } from '@anvil/kit';
+import { DomainError, forbidden, invalid, isObjectId, isValidRefName, notFound, type Caller } from '@anvil/kit';
 import { checkProtectedPush, ruleFor, type BranchProtection, type Pusher } from './branch-protection.js';
 import type { BranchProtectionStore } from './branch-protection-store.js';
 import { isBranchName, publishRefMove, pusherOf, type BranchDeps } from './branches.js';
@@ -317,6 +317,21 @@ async function deleteHeadBranch(deps: PullMergeDeps, access: RepositoryAccess, c
   }
   await publishRefMove(deps.branches, access, caller, branch, headSha, '0'.repeat(headSha.length));
   return true;
+}
+
+/**
+ * Starts counting what merging `headSha` into `baseSha` brings (the commits collaboration last
+ * stored for a pull) while the merge waits for its turn and resolves its repository: the count
+ * is remembered by the two ids, so the merge finds it done or on its way when the refs still
+ * hold them, and counts anew when they moved. Nothing is read back to the caller from it.
+ */
+export function countAheadEarly(deps: PullGitDeps, owner: string, name: string, baseSha: string, headSha: string): void {
+  if (!isObjectId(baseSha) || !isObjectId(headSha)) return;
+  try {
+    deps.pullGit(owner, name).divergence(baseSha, headSha).catch(() => {});
+  } catch {
+    // An unsafe name: the merge itself refuses it.
+  }
 }
 
 /** Points refs/pull/<index>/head at the pull's head so it outlives the head branch. */

@@ -23,7 +23,8 @@ const DAY_MS = 86_400_000;
  * own git. `refs`: told of each branch move, so the turn's end writes just those rows.
  * `objects`: the repository's objects over the cat-file cache, for tree walks without a process.
  * `computed`: answers keyed by object ids (immutable-cache.ts): a pull's trial merge, made
- * when its mergeability was checked, is the merge's own when base and head have not moved.
+ * when its mergeability was checked, is the merge's own when base and head have not moved,
+ * and so is a count of what the head brings that the merge started before its turn.
  */
 export function pullGitOf(gitDir: string, objects: RepositoryObjects, updaters?: RefUpdaters, refs?: RefIndex, computed?: ImmutableCache): PullGit {
   const moved = async (moves: ReadonlyArray<{ ref: string; newSha: string }>) => refs?.noteMoves(gitDir, moves);
@@ -45,7 +46,11 @@ export function pullGitOf(gitDir: string, objects: RepositoryObjects, updaters?:
     },
     mergeBase: (a, b) => mergeBase(gitDir, a, b),
     isAncestor: (a, b) => isAncestor(gitDir, a, b),
-    divergence: (base, head) => divergence(gitDir, base, head),
+    // Remembered too: a merge may have started the count before its turn (countAheadEarly).
+    divergence: (base, head) => {
+      const count = () => divergence(gitDir, base, head);
+      return computed ? computed.get(gitDir, `divergence:${base}:${head}`, count) : count();
+    },
     trialMerge: (ours, theirs) => {
       const merge = () => trialMerge(gitDir, ours, theirs);
       return computed ? computed.get(gitDir, `trial-merge:${Math.floor(Date.now() / DAY_MS)}:${ours}:${theirs}`, merge) : merge();

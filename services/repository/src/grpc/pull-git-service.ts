@@ -6,7 +6,7 @@
 import type { ServiceImplementation } from '@anvil/kit';
 import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import { checkMergeability, countDiverging, diffHunks, diffStats, getMergeBase, listPullCommits, pullDiff, type PullCommitInfo } from '../domain/pull-git.js';
-import { mergeToRef, updatePullRef, type PullMergeDeps } from '../domain/pull-merge.js';
+import { countAheadEarly, mergeToRef, updatePullRef, type PullMergeDeps } from '../domain/pull-merge.js';
 import { updateForkPullHead, updatePullHead } from '../domain/pull-update.js';
 import { fetchForkHead, resolveForkPair, type ForkHeadGit } from '../domain/fork-heads.js';
 import { accessReply } from './repository-service.js';
@@ -88,6 +88,7 @@ export function pullGitService(deps: LockedDeps): ServiceImplementation<reposito
     },
     async MergeToRef(request, context) {
       const ref = refOf(request);
+      countAheadEarly(deps, ref.owner, ref.name, request.known_base_sha, request.known_head_sha);
       const r = await deps.writeLock.run(ref.owner, ref.name, async () => mergeToRef(deps, await repositoryOf(deps.store, ref, context), {
         baseBranch: request.base_branch, head: request.head, style: request.style, message: request.message,
         expectedHeadSha: request.expected_head_sha, pullIndex: request.pull_index, pullTitle: request.pull_title,
