@@ -135,6 +135,8 @@ export async function benchPulls({ baseUrl, token, owner, gitRoot, collaboration
   // Raw merges timed as the API's were: on a caught-up machine, or right after a merge.
   const rawMs = [];
   const rawBusyMs = [];
+  // The count alone (what the reference gained when it began to run it beside merge-tree).
+  const countMs = [];
   let idleWaitMs = 0;
   const caughtUp = async () => {
     const waitStarted = performance.now();
@@ -174,10 +176,15 @@ globalThis.__mt?.(waits ? 'b-end-idle' : 'b-end-busy');
     const commit = (await gitOut(['commit-tree', tree, '-p', baseSha, '-p', `refs/heads/raw-${run}`, '-m', `Merge raw-${run}`], gitDir)).out;
     await gitOut(['update-ref', `refs/bench/raw-${run}`, commit, ''], gitDir);
     (waits ? rawMs : rawBusyMs).push(performance.now() - started);
+    if (waits) {
+      started = performance.now();
+      await gitOut(['rev-list', '--left-right', '--count', `${baseSha}...refs/heads/raw-${run}`], gitDir);
+      countMs.push(performance.now() - started);
+    }
   }
   const big = {
     runs: BIG_RUNS, commits: BIG_COMMITS, apiP50: p50(apiMs.length ? apiMs : busyMs), rawP50: p50(rawMs.length ? rawMs : rawBusyMs),
-    busyP50: p50(busyMs), rawBusyP50: p50(rawBusyMs), idle: apiMs.length > 0, idleWaitMs,
+    busyP50: p50(busyMs), rawBusyP50: p50(rawBusyMs), idle: apiMs.length > 0, idleWaitMs, countP50: countMs.length ? p50(countMs) : undefined,
   };
   return { list, gzipList, wrkList, pulls: PULLS, merges: MERGES, landed, conflicts, other: statuses.length - landed - conflicts, lost, big };
 }

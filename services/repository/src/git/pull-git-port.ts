@@ -1,5 +1,5 @@
 // The pull domain's PullGit port (domain/pull-git.ts) over one bare repository.
-import type { PullGit } from '../domain/pull-git.js';
+import type { PullGit, TrialMerge } from '../domain/pull-git.js';
 import { git, runGit } from './command.js';
 import { isAncestor, updateRef } from './branches.js';
 import type { RefIndex } from './ref-index.js';
@@ -53,7 +53,9 @@ export function pullGitOf(gitDir: string, objects: RepositoryObjects, updaters?:
     },
     trialMerge: (ours, theirs) => {
       const merge = () => trialMerge(gitDir, ours, theirs);
-      return computed ? computed.get(gitDir, `trial-merge:${Math.floor(Date.now() / DAY_MS)}:${ours}:${theirs}`, merge) : merge();
+      // Weighed by its conflicted paths, which a pull that conflicts everywhere makes many.
+      const bytesOf = (m: TrialMerge) => m.tree.length + m.conflicts.reduce((n, path) => n + path.length + 16, 0);
+      return computed ? computed.get(gitDir, `trial-merge:${Math.floor(Date.now() / DAY_MS)}:${ours}:${theirs}`, merge, bytesOf) : merge();
     },
     changedFiles: (from, to) => changedFilesWithStats(gitDir, from, to),
     diff: (from, to, type) => rangeDiff(gitDir, from, to, type),
