@@ -135,9 +135,17 @@ export const repoPullRoutes: Route[] = [
         ? await ctx.deps.services.pullGit.FetchForkHead({ ref: refOf(call), head_owner: forkOwner, head_branch: head, index: 0 }, call.options)
         : undefined;
       const range = { ref: refOf(call), base: `refs/heads/${base}`, head: fork ? fork.head_sha : `refs/heads/${head}` };
-      const checked = await ctx.deps.services.pullGit.CheckMergeability(range, call.options);
+      // The pull's git facts, asked side by side as a push's re-check asks them. The commits the
+      // head brings are counted too, as Gitea's NewPullRequest does (syncCommitDivergence): the
+      // repository service remembers the count by the two commit ids, and a merge of the same
+      // base and head takes it from there instead of counting again.
+      const checking = ctx.deps.services.pullGit.CheckMergeability(range, call.options);
+      const counting = ctx.deps.services.pullGit.CountDivergingCommits(range, call.options).catch(() => undefined);
+      const statsAsked = ctx.deps.services.pullGit.GetDiffStats({ ...range, page: 1, limit: 0 }, call.options);
+      statsAsked.catch(() => {}); // awaited below, once the check said the histories meet
+      const checked = await checking;
       if (!checked.merge_base) throw invalid('Invalid PullRequest: the head and the base have no common history', 'no_merge_base');
-      const stats = await ctx.deps.services.pullGit.GetDiffStats({ ...range, page: 1, limit: 0 }, call.options);
+      const [stats] = await Promise.all([statsAsked, counting]);
       const assignees = [...(body.assignee ? [body.assignee] : []), ...(body.assignees ?? [])];
       const pull = await ctx.deps.services.pulls.CreatePull({
         title: body.title ?? '', body: body.body ?? '', base_branch: base, head_branch: head,

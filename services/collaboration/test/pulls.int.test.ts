@@ -11,6 +11,8 @@ import { PrismaClient } from '../src/store/generated/client.js';
 import { createDb } from '../src/store/db.js';
 import { issueStore } from '../src/store/issues.js';
 import { forgetBranchHead, pullStore, rememberBranchHead } from '../src/store/pulls.js';
+import { reviewStore } from '../src/store/reviews.js';
+import { latestVerdicts } from '../src/domain/reviews.js';
 import { anyPullOnBranch } from '../src/store/pull-sync.js';
 import { newRunId, testDatabase, type TestDatabase } from '../../../test/support/int-testbed.js';
 import { ada, adaScope } from './support/scope.js';
@@ -143,5 +145,31 @@ describe('pull requests in PostgreSQL', () => {
     } finally {
       await watched.$disconnect();
     }
+  });
+
+  it('give a merge each reviewer\'s latest standing verdict, in the pull\'s own statement, as the reviews list picks them', async () => {
+    const pull = await open(5, 'verdicts');
+    const review = (reviewer: number, state: string, extra: { dismissed?: boolean; commit_id?: string; official?: boolean } = {}) =>
+      db.pullReview.create({ data: { issue_id: BigInt(pull.issue.id), reviewer_id: BigInt(reviewer), state, ...extra } });
+    await review(601, 'APPROVED', { commit_id: 'c'.repeat(40), official: true }); // on an older head: stale
+    await review(602, 'REQUEST_CHANGES', { commit_id: facts.headSha });
+    await review(602, 'APPROVED', { commit_id: facts.headSha, official: true }); // changed their mind: only this counts
+    await review(602, 'COMMENT'); // a comment is no verdict
+    await review(603, 'REQUEST_CHANGES', { dismissed: true }); // dismissed: none
+    await review(604, 'PENDING');
+    await review(605, 'REQUEST_REVIEW');
+    const found = await deps.pulls.findWithVerdicts(5, pull.issue.index);
+    const reviews = reviewStore(db);
+    const listed = latestVerdicts((await reviews.list(pull, { offset: 0, limit: 100 })).items)
+      .map((r) => ({ reviewerId: r.reviewerId, state: r.state, official: r.official, stale: r.stale }));
+    const byReviewer = (a: { reviewerId: number }, b: { reviewerId: number }) => a.reviewerId - b.reviewerId;
+    expect(found?.pull.issue.index).toBe(pull.issue.index);
+    expect([...found!.verdicts].sort(byReviewer)).toEqual(listed.sort(byReviewer));
+    expect([...found!.verdicts].sort(byReviewer)).toEqual([
+      { reviewerId: 601, state: 'APPROVED', official: true, stale: true },
+      { reviewerId: 602, state: 'APPROVED', official: true, stale: false },
+      { reviewerId: 605, state: 'REQUEST_REVIEW', official: false, stale: false },
+    ]);
+    expect(await deps.pulls.findWithVerdicts(5, 9_999)).toBeUndefined();
   });
 });

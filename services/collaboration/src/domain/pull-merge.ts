@@ -10,7 +10,7 @@ import { scheduleAutoMerge, type AutoMergeDeps } from './auto-merge.js';
 import type { MergesInFlight } from './merges-in-flight.js';
 import type { RepositoryName } from './pull-sync.js';
 import { markPullMerged } from './pulls.js';
-import { latestVerdicts, type ReviewDeps } from './reviews.js';
+import type { ReviewVerdict } from './pull-store.js';
 import { scopedRepository } from './scope.js';
 
 /** What the repository service's merge is told (its MergeToRef). */
@@ -29,7 +29,7 @@ export interface RepositoryMergeInput {
   defaultDeleteHeadBranch?: string;
   /** '' for any head. */
   expectedHeadSha: string;
-  verdicts: Array<{ reviewerId: number; state: string; official: boolean; stale: boolean }>;
+  verdicts: ReviewVerdict[];
   forceMerge?: boolean;
   /** manually-merged: the base's commit that brought the head in. */
   mergeCommitId?: string;
@@ -49,7 +49,7 @@ export interface PullMerger {
   merge(repo: RepositoryName, doer: Caller, input: RepositoryMergeInput, scope?: RepositoryScope): Promise<{ mergeCommitSha: string; headSha: string }>;
 }
 
-export interface PullMergeDeps extends AutoMergeDeps, ReviewDeps {
+export interface PullMergeDeps extends AutoMergeDeps {
   merger: PullMerger;
   /** This process's merges on their way, which the push consumer waits for. */
   mergesInFlight: MergesInFlight;
@@ -70,8 +70,9 @@ export interface MergeRequest {
 /** Merges the pull now ('merged') or keeps the merge for when its checks succeed ('scheduled'). */
 export async function mergePull(deps: PullMergeDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, request: MergeRequest): Promise<'merged' | 'scheduled'> {
   const repository = scopedRepository(scope);
-  const pull = await deps.pulls.find(repository.id, index);
-  if (!pull) throw notFound('The target couldn\'t be found.', 'pull_not_found');
+  const found = await deps.pulls.findWithVerdicts(repository.id, index);
+  if (!found) throw notFound('The target couldn\'t be found.', 'pull_not_found');
+  const { pull, verdicts } = found;
   if (pull.hasMerged) throw new DomainError('bad_request', 'The PR is already merged', 'already_merged');
   if (pull.issue.isClosed) throw notFound('The target couldn\'t be found.', 'pull_closed');
   const name = { owner: repository.ownerLogin, name: repository.name };
@@ -80,8 +81,6 @@ export async function mergePull(deps: PullMergeDeps, scope: RepositoryScope | un
     await scheduleAutoMerge(deps, scope, caller, index, { style: request.style, message: request.message, deleteBranchAfterMerge: request.deleteBranchAfterMerge ?? false });
     return 'scheduled';
   }
-  const verdicts = latestVerdicts((await deps.reviews.list(pull, { offset: 0, limit: 10_000 })).items)
-    .map((r) => ({ reviewerId: r.reviewerId, state: r.state, official: r.official, stale: r.stale }));
   // A fork's head is merged from the base's copy (refs/pull/<index>/head): a branch of the same
   // name in the base is another branch, and the fork's branch is the fork's to keep. A head
   // branch that is gone falls back to that ref in the repository service too.

@@ -34,6 +34,15 @@ export interface Pull {
   baseSha: string;
 }
 
+/** A reviewer's latest standing verdict on a pull (reviews.ts latestVerdicts), as a merge's rules read it. */
+export interface ReviewVerdict {
+  reviewerId: number;
+  /** APPROVED, REQUEST_CHANGES or REQUEST_REVIEW. */
+  state: string;
+  official: boolean;
+  stale: boolean;
+}
+
 /** The git facts of a head against its base, from the repository service. */
 export interface PullGitFacts {
   headSha: string;
@@ -73,6 +82,11 @@ export interface PullStore {
    */
   create(context: ChangeContext, issue: NewIssue, pull: NewPull): Promise<Pull | undefined>;
   find(repositoryId: number, index: number): Promise<Pull | undefined>;
+  /**
+   * The pull with the latest verdict of each of its reviewers (reviews.ts latestVerdicts),
+   * read in one statement: what a merge's rules are given.
+   */
+  findWithVerdicts(repositoryId: number, index: number): Promise<{ pull: Pull; verdicts: ReviewVerdict[] } | undefined>;
   findByBranches(repositoryId: number, baseBranch: string, headBranch: string, headRepoId: number): Promise<Pull | undefined>;
   list(context: { repository: ChangeContext['repository'] }, query: IssueQuery): Promise<{ items: Pull[]; total: number }>;
   /** Moves an open pull to another base with its new facts; 'duplicate' when an open pull already has that head and base. */

@@ -6,7 +6,6 @@ import type { Caller, ConsumerOptions, Logger } from '@anvil/kit';
 import { DomainError } from '@anvil/kit';
 import type { repository } from '@anvil/proto';
 import type { PullStore } from '../domain/pull-store.js';
-import { latestVerdicts, type ReviewStore } from '../domain/reviews.js';
 import type { PullMerger } from '../domain/pull-merge.js';
 import { autoMergesAtHead } from '../store/auto-merges.js';
 import type { CollaborationTx } from '../store/db.js';
@@ -15,7 +14,7 @@ import { consumerContextOf } from './push-consumer.js';
 
 export const AUTO_MERGE_CONSUMER = 'collaboration-auto-merge';
 
-export function autoMergeConsumer(log: Logger, stores: { pulls: PullStore; reviews: ReviewStore }, merger: () => PullMerger): Omit<ConsumerOptions<CollaborationTx>, 'db' | 'bus' | 'log'> {
+export function autoMergeConsumer(log: Logger, stores: { pulls: PullStore }, merger: () => PullMerger): Omit<ConsumerOptions<CollaborationTx>, 'db' | 'bus' | 'log'> {
   return {
     durable: AUTO_MERGE_CONSUMER,
     filter: 'repository.status',
@@ -28,10 +27,9 @@ export function autoMergeConsumer(log: Logger, stores: { pulls: PullStore; revie
       const name = { owner: repo.owner_login, name: repo.name };
       if (!(await merger().checksSucceeded(name, status.sha))) return;
       for (const scheduled of due) {
-        const pull = await stores.pulls.find(Number(repo.id), scheduled.index);
-        if (!pull) continue;
-        const verdicts = latestVerdicts((await stores.reviews.list(pull, { offset: 0, limit: 10_000 })).items)
-          .map((r) => ({ reviewerId: r.reviewerId, state: r.state, official: r.official, stale: r.stale }));
+        const found = await stores.pulls.findWithVerdicts(Number(repo.id), scheduled.index);
+        if (!found) continue;
+        const { pull, verdicts } = found;
         const doer: Caller = { userId: scheduled.doerId, login: scheduled.doerLogin, isAdmin: false, restricted: false, scopes: ['all'] };
         // A fork's head is merged from the base's copy of it; its branch is the fork's to keep.
         const fromFork = pull.headRepoId !== Number(repo.id);

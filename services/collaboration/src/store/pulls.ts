@@ -5,7 +5,7 @@
 import { outboxTransaction, pgOutboxTransaction, type OutboxStoreOptions, type PgTransactionClient } from '@anvil/kit';
 import type { ChangeContext, Issue } from '../domain/issue-store.js';
 import type { Pull, PullAction, PullStatus, PullStore } from '../domain/pull-store.js';
-import type { TeamSnapshot } from '../domain/reviews.js';
+import { isStale, type TeamSnapshot } from '../domain/reviews.js';
 import type { UserProfile } from '../domain/users.js';
 import { outboxRowOfPullEvent } from '../events/pull-events.js';
 import { Prisma } from './generated/client.js';
@@ -46,6 +46,25 @@ const PULL_COLUMNS = Prisma.sql`
     ORDER BY r.team_id, r.updated_at DESC, r.id DESC) latest), '[]') AS requested_teams,
   (SELECT count(*) FROM pull_review r WHERE r.issue_id = pr.issue_id AND r.state IN ('APPROVED', 'REQUEST_CHANGES', 'COMMENT')) AS review_comments`;
 
+/**
+ * The latest verdict of each reviewer of `pr`, as latestVerdicts (domain/reviews.ts) picks
+ * them from the reviews: the newest of theirs that is neither dismissed, pending nor a comment.
+ */
+const VERDICTS_COLUMN = Prisma.sql`
+  COALESCE((SELECT json_agg(json_build_object('reviewer_id', v.reviewer_id, 'state', v.state, 'official', v.official, 'stale', v.stale,
+      'commit_id', v.commit_id) ORDER BY v.id) FROM (
+    SELECT DISTINCT ON (r.reviewer_id) r.id, r.reviewer_id, r.state, r.official, r.stale, r.commit_id FROM pull_review r
+    WHERE r.issue_id = pr.issue_id AND NOT r.dismissed AND r.state NOT IN ('PENDING', 'COMMENT')
+    ORDER BY r.reviewer_id, r.id DESC) v), '[]') AS verdicts`;
+
+interface VerdictRow {
+  reviewer_id: number;
+  state: string;
+  official: boolean;
+  stale: boolean;
+  commit_id: string;
+}
+
 function toPull(issue: Issue, row: PullRow): Pull {
   return {
     issue, baseBranch: row.base_branch, headBranch: row.head_branch, headRepoId: Number(row.head_repo_id),
@@ -80,9 +99,9 @@ async function readPullOn(client: PgTransactionClient, where: Prisma.Sql): Promi
   return row ? toPull(toIssue(row), row) : undefined;
 }
 
-function pullQuery(where: Prisma.Sql): { sql: Prisma.Sql; name: string } {
+function pullQuery(where: Prisma.Sql, extra = Prisma.empty): { sql: Prisma.Sql; name: string } {
   const sql = Prisma.sql`
-    ${SELECT_ISSUE}, ${PULL_COLUMNS}
+    ${SELECT_ISSUE}, ${PULL_COLUMNS} ${extra}
     FROM issue i LEFT JOIN "user" p ON p.id = i.poster_id
       JOIN pull_request pr ON pr.issue_id = i.id LEFT JOIN "user" mu ON mu.id = pr.merged_by_id
     WHERE ${where}`;
@@ -156,6 +175,17 @@ export function pullStore(db: CollaborationDb, options: OutboxStoreOptions = {})
     },
 
     find: (repositoryId, index) => readPull(db, byIndex(repositoryId, index)),
+
+    async findWithVerdicts(repositoryId, index) {
+      const { sql, name } = pullQuery(byIndex(repositoryId, index), Prisma.sql`, ${VERDICTS_COLUMN}`);
+      const [row] = await queryRows<IssueRow & PullRow & { verdicts: VerdictRow[] }>(db, sql, name);
+      if (!row) return undefined;
+      const pull = toPull(toIssue(row), row);
+      const verdicts = row.verdicts.map((v) => ({
+        reviewerId: Number(v.reviewer_id), state: v.state, official: v.official, stale: isStale({ stale: v.stale, commitId: v.commit_id }, pull.headSha),
+      }));
+      return { pull, verdicts };
+    },
 
     async findByBranches(repositoryId, baseBranch, headBranch, headRepoId) {
       const [row] = await db.$queryRaw<Array<{ issue_id: bigint }>>`

@@ -3,7 +3,7 @@
 import { outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
 import type { ChangeContext } from '../domain/issue-store.js';
 import type { Pull, PullAction } from '../domain/pull-store.js';
-import type { Review, ReviewComment, ReviewState, ReviewStore, TeamSnapshot } from '../domain/reviews.js';
+import { isStale, type Review, type ReviewComment, type ReviewState, type ReviewStore, type TeamSnapshot } from '../domain/reviews.js';
 import type { UserProfile } from '../domain/users.js';
 import { outboxRowOfPullEvent, type PullEventExtras } from '../events/pull-events.js';
 import type { CollaborationDb, CollaborationTx } from './db.js';
@@ -36,8 +36,7 @@ function toReview(pull: Pull, row: ReviewRow): Review {
   return {
     id: Number(row.id), pullIndex: pull.issue.index, reviewerId: Number(row.reviewer_id),
     reviewer: row.reviewer ? { ...row.reviewer, id: Number(row.reviewer.id) } : undefined, state: row.state as ReviewState, body: row.body,
-    // A review is stale once the pull's head moved past the commit it looked at.
-    commitId: row.commit_id, official: row.official, stale: row.stale || (row.commit_id !== '' && row.commit_id !== pull.headSha),
+    commitId: row.commit_id, official: row.official, stale: isStale({ stale: row.stale, commitId: row.commit_id }, pull.headSha),
     dismissed: row.dismissed, createdAt: row.created_at, updatedAt: row.updated_at, commentsCount: Number(row.comments_count ?? 0),
     teamId: Number(row.team_id ?? 0), team: row.team ?? undefined,
   };
