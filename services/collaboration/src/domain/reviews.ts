@@ -187,12 +187,12 @@ export async function dismissReview(deps: ReviewDeps, scope: RepositoryScope | u
   return deps.reviews.update(changeContext(repository, caller), pull, id, { dismissed: !undo }, undo ? undefined : 'review_dismissed');
 }
 
-/** The latest submitted verdict of each reviewer (comments and pending reviews set none). */
 /** A review is stale once the pull's head moved past the commit it looked at (or it was marked so). */
 export function isStale(review: { stale: boolean; commitId: string }, headSha: string): boolean {
   return review.stale || (review.commitId !== '' && review.commitId !== headSha);
 }
 
+/** The latest submitted verdict of each reviewer (comments and pending reviews set none). */
 export function latestVerdicts(reviews: readonly Review[]): Review[] {
   const latest = new Map<number, Review>();
   for (const r of [...reviews].sort((a, b) => a.id - b.id)) {
