@@ -140,9 +140,14 @@ describe('answers for clients that take gzip', () => {
       expect((await owner.client.post(`${base}/pulls`, { title: `topic ${i}`, head: branch, base: 'main' })).status).toBe(201);
     }
     const read = (encoding: string) => owner.client.request('GET', `${base}/pulls?state=all`, { headers: { 'accept-encoding': encoding } });
-    const plain = await read('identity');
+    // Each pull carries its base repository, whose open_pr_counter follows the pulls' events:
+    // the page is compared once it counts all three.
+    const counted = (res: Awaited<ReturnType<typeof read>>) =>
+      res.status === 200 && Array.isArray(res.body) && res.body.length === 3 && res.body.every((p: any) => p.base?.repo?.open_pr_counter === 3);
+    const plain = await readUntil(() => read('identity'), counted, 5_000);
     expect(plain.status).toBe(200);
     expect(plain.body).toHaveLength(3);
+    expect(counted(plain)).toBe(true);
     // fetch unpacks what it asked gzip for: the header tells how it travelled. An answer is
     // compressed from its second send on (a late hint of the writes above may drop it once).
     const second = await readUntil(() => read('gzip'), (res) => res.headers.get('content-encoding') === 'gzip', 5_000);
