@@ -43,9 +43,12 @@ export interface ReadExtras {
 
 /**
  * Full ref names a read is narrowed to: one, or several (a merge's base and head, where
- * reading every ref of a repository with thousands of pull refs costs more than the merge).
+ * reading every row of a repository with thousands of branches costs more than the merge).
  */
 export type OnlyRefs = string | readonly string[];
+
+/** The names `only` gives, as a list. */
+export const onlyNames = (only: OnlyRefs): readonly string[] => (typeof only === 'string' ? [only] : only);
 
 /** The git_ref table, addressed by the owner's login and repository name (case-insensitive). */
 export interface GitRefRows {

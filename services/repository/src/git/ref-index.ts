@@ -17,7 +17,7 @@ import { readRefRows } from './ref-snapshot.js';
 import { resolveCommit as resolveCommitByGit } from './refs.js';
 import type { RepositoryStorage } from './storage.js';
 import { findTag as findTagByGit, listTags as listTagsByGit } from './tags.js';
-import type { GitRefRow, GitRefRows, OnlyRefs, ReadExtras, RefSnapshot } from '../domain/git-refs.js';
+import { onlyNames, type GitRefRow, type GitRefRows, type OnlyRefs, type ReadExtras, type RefSnapshot } from '../domain/git-refs.js';
 import type { BranchProtection } from '../domain/branch-protection.js';
 import type { ObjectInfo } from '../domain/git-objects.js';
 import type { GitTag } from '../domain/tags.js';
@@ -78,17 +78,15 @@ interface TakenSnapshot {
 /** The snapshots one read call took, by git directory: a call reads its repository's rows once. */
 type CallSnapshots = Map<string, TakenSnapshot[]>;
 
-const namesOf = (only: OnlyRefs): readonly string[] => (typeof only === 'string' ? [only] : only);
-
 /** Whether what was taken answers a question about `only` with `extras`. */
 const answers = (taken: TakenSnapshot, only?: OnlyRefs, extras?: ReadExtras) =>
-  (taken.only === undefined || (only !== undefined && namesOf(only).every((n) => namesOf(taken.only!).includes(n))))
+  (taken.only === undefined || (only !== undefined && onlyNames(only).every((n) => onlyNames(taken.only!).includes(n))))
   && (!extras?.protections || (taken.extras?.protections === true && taken.extras.userId === extras.userId));
 
 /** A snapshot narrowed to the refs `only` names (what a statement with `only` would have answered). */
 function narrowed(snapshot: RefSnapshot | undefined, only: OnlyRefs | undefined): RefSnapshot | undefined {
   if (!snapshot || only === undefined) return snapshot;
-  const wanted = namesOf(only);
+  const wanted = onlyNames(only);
   return { ...snapshot, refs: snapshot.refs.filter((r) => wanted.includes(r.name)) };
 }
 
@@ -234,8 +232,9 @@ export class RefIndex {
 
   /**
    * The rows of the repository at `gitDir` (only those `only` names, when given); undefined
-   * (and a backfill queued) when it has none yet. Inside readCall() the first snapshot of all its refs is reused; `extras` (branch
-   * protections and the caller's teams) ride on the same statement.
+   * (and a backfill queued) when it has none yet. Inside readCall() a snapshot already taken
+   * that holds what is asked is reused; `extras` (branch protections and the caller's teams)
+   * ride on the same statement.
    */
   async snapshot(gitDir: string, only?: OnlyRefs, extras?: ReadExtras, atTurnStart = false): Promise<RefSnapshot | undefined> {
     const names = this.namesOf(gitDir);

@@ -2,7 +2,7 @@
 // (it runs on every branch list, ref resolution and contents read); a rewrite replaces the
 // repository's rows, its branch count and its version in one transaction.
 import type pg from 'pg';
-import type { GitRefRow, GitRefRows, RefSnapshot } from '../domain/git-refs.js';
+import { onlyNames, type GitRefRow, type GitRefRows, type RefSnapshot } from '../domain/git-refs.js';
 import { protectionFromJson } from './branch-protections.js';
 import { poolOf, type RepositoryDb } from './db.js';
 
@@ -117,7 +117,7 @@ export function gitRefRows(db: RepositoryDb): GitRefRows {
 
   return {
     async read(owner, name, only, extras) {
-      const values = [...key(owner, name), only === undefined ? null : typeof only === 'string' ? [only] : only, Boolean(extras?.protections), String(Math.max(extras?.userId ?? 0, 0))];
+      const values = [...key(owner, name), only === undefined ? null : onlyNames(only), Boolean(extras?.protections), String(Math.max(extras?.userId ?? 0, 0))];
       const { rows } = await pool.query<Row>({ name: 'read-git-refs', text: READ_SQL, values });
       if (!rows.length) return undefined;
       const first = rows[0];
