@@ -11,6 +11,8 @@ import { entriesAt, lastCommitOf, lastCommitsOfEntries, listTree, resolveRevisio
 import { readBlob } from '../src/git/objects-git.js';
 import { commitTree, writeCommit, type IndexChange } from '../src/git/file-changes-git.js';
 import { CatfileCache } from '../src/git/catfile-cache.js';
+import { ImmutableCache } from '../src/git/immutable-cache.js';
+import { RepositoryObjects } from '../src/git/repository-objects.js';
 import { ProcessPool } from '../src/git/process-pool.js';
 import { RefUpdaters } from '../src/git/ref-updater.js';
 
@@ -158,6 +160,36 @@ describe('writing objects as git writes them', () => {
     expect(ours.treeSha).toBe(theirs.tree);
     expect(ours.commitSha).toBe(theirs.commit);
     expect(await sh(['cat-file', '-p', `${ours.commitSha}:deep/er/still/new.txt`])).toBe('new');
+    await sh(['fsck', '--strict', '--no-dangling']);
+  });
+
+  it('remembers what a write stored byte for byte as git reads it, so the next write on the branch asks git for nothing', async () => {
+    const memo = new ImmutableCache();
+    let asked = 0;
+    // The real cat-file cache, counted: every question the objects below put to git.
+    const counted = Object.assign(Object.create(catfile) as CatfileCache, {
+      object: (at: string, oid: string) => (asked++, catfile.object(at, oid)),
+      info: (at: string, oid: string) => (asked++, catfile.info(at, oid)),
+    });
+    const objects = new RepositoryObjects(counted, gitDir, memo);
+    const write = (parent: string, path: string) => writeCommit(gitDir, {
+      parent, changes: [{ path, mode: '100644', content: Buffer.from(`${path}\n`) }], message: `Add ${path}\n`,
+      author: ada(1_700_000_200), committer: ada(1_700_000_200), objectFormat: 'sha1',
+    }, (oid) => objects.object(oid), (type, oid, content) => objects.remember(type, oid, content));
+
+    const one = await write(second, 'kept/deeper/one.txt');
+    const stored = [one.commitSha, one.treeSha, ...(await sh(['ls-tree', '-r', '-t', '--object-only', one.commitSha, 'kept'])).split('\n')];
+    expect(stored).toHaveLength(5); // the commit, the root tree, kept, kept/deeper and the blob
+    for (const oid of stored) {
+      const fromGit = (await catfile.object(gitDir, oid))!;
+      const remembered = (await objects.object(oid))!;
+      expect([remembered.type, remembered.size, remembered.content!.equals(fromGit.content!)]).toEqual([fromGit.type, fromGit.size, true]);
+    }
+
+    asked = 0;
+    const two = await write(one.commitSha, 'kept/deeper/two.txt');
+    expect(asked).toBe(0);
+    expect((await sh(['ls-tree', '-r', '--name-only', two.commitSha, 'kept'])).split('\n')).toEqual(['kept/deeper/one.txt', 'kept/deeper/two.txt']);
     await sh(['fsck', '--strict', '--no-dangling']);
   });
 

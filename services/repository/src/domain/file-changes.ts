@@ -6,7 +6,7 @@
 // gets a clean conflict (push out of date) and nothing is lost. Each write publishes `push`
 // (and `branch.created` for a new branch) through the outbox, as a `git push` would.
 import { DomainError, forbidden, invalid, notFound, type Caller } from '@anvil/kit';
-import { checkProtectedPush, filePatterns, matchingPath, ruleFor } from './branch-protection.js';
+import { checkProtectedPush, filePatterns, matchingPath, ruleFor, type BranchProtection } from './branch-protection.js';
 import { isBranchName, pusherOf, recordRefMove } from './branches.js';
 import { contentTypeOf, type ContentDeps, type ContentItem, type RepoFiles } from './contents.js';
 import { atLeast } from './permission.js';
@@ -211,15 +211,20 @@ export async function changeFiles(deps: ContentDeps, access: RepositoryAccess, i
   const files = deps.files(repo.owner_login, repo.name);
   const zero = '0'.repeat(repo.object_format_name === 'sha256' ? 64 : 40);
 
-  // Nothing moved yet in this turn: the refs table answers, no git process.
-  const base = repo.empty ? undefined : await files.resolveAtTurnStart(branch);
+  // Nothing moved yet in this turn: the refs table answers, no git process. The rows the
+  // write needs besides are read at the same time, not one after another.
+  const [base, existing, doer, rules] = await Promise.all([
+    repo.empty ? undefined : files.resolveAtTurnStart(branch),
+    repo.empty || target === branch ? undefined : files.resolveAtTurnStart(target),
+    doerOf(deps, caller),
+    deps.protections.list(repo.id),
+  ]);
   if (!base || base.kind !== 'branch') {
     // An empty repository takes its first commit on any branch (Gitea: the push makes it).
     if (!repo.empty) throw notFound(`branch does not exist [name: ${branch}]`, 'branch_not_found');
   }
   let expectedOld = base?.commitSha ?? zero;
   if (target !== branch) {
-    const existing = repo.empty ? undefined : await files.resolveAtTurnStart(target);
     if (existing?.kind === 'branch') {
       if (!input.forcePush) throw invalid(`branch already exists [name: ${target}]`, 'branch_exists');
       expectedOld = existing.commitSha;
@@ -239,7 +244,6 @@ export async function changeFiles(deps: ContentDeps, access: RepositoryAccess, i
   const plan = input.files.map((op) => planFile(op, entries));
   const changedFiles = [...new Set(input.files.flatMap((f) => (f.fromPath !== f.path ? [f.fromPath, f.path] : [f.path])))];
 
-  const doer = await doerOf(deps, caller);
   const who = identities(input, doer);
   const now = Math.floor(Date.now() / 1000);
   const author = { ...who.author, time: seconds(input.authorDate, now) };
@@ -250,7 +254,7 @@ export async function changeFiles(deps: ContentDeps, access: RepositoryAccess, i
     objectFormat: repo.object_format_name === 'sha256' ? 'sha256' : 'sha1',
   });
 
-  await checkProtection(deps, access, caller, files, { branch: target, oldSha: expectedOld, newSha: written.commitSha, parent, changedFiles });
+  await checkProtection(deps, access, caller, files, { rules, branch: target, oldSha: expectedOld, newSha: written.commitSha, parent, changedFiles });
   try {
     await files.updateRef(`refs/heads/${target}`, written.commitSha, expectedOld);
   } catch {
@@ -263,6 +267,8 @@ export async function changeFiles(deps: ContentDeps, access: RepositoryAccess, i
 }
 
 interface ProtectionInput {
+  /** The repository's protection rules, read at the turn's start. */
+  rules: BranchProtection[];
   branch: string;
   oldSha: string;
   newSha: string;
@@ -276,7 +282,7 @@ interface ProtectionInput {
  * commit". The commit was built on `parent`, so it is a fast-forward of it without asking git.
  */
 async function checkProtection(deps: ContentDeps, access: RepositoryAccess, caller: Caller, files: RepoFiles, input: ProtectionInput): Promise<void> {
-  const rules = await deps.protections.list(access.repository.id);
+  const { rules } = input;
   if (!ruleFor(rules, input.branch)) return;
   const pusher = await pusherOf(deps.store, access, caller);
   const facts = files.facts();

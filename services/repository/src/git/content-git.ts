@@ -31,7 +31,9 @@ export function repoFiles(gitDir: string, objects: RepositoryObjects, computed: 
     lastCommit: lastCommitWalker(gitDir, objects, computed),
     lastCommits: (commit, dir, names) => computed.get(gitDir, `last-entries:${commit}:${dir}:${names.length}:${names.join('\0')}`, () => lastCommitsOfEntries(gitDir, commit, dir, names)),
     submoduleUrl: (commit, path) => submoduleUrl(objects, commit, path),
-    writeCommit: (input) => writeCommit(gitDir, input, (oid) => objects.object(oid)),
+    // What the commit wrote is remembered as it is stored, so the next write on this branch
+    // and the reads of the new head find its commit and trees without asking git.
+    writeCommit: (input) => writeCommit(gitDir, input, (oid) => objects.object(oid), (type, oid, content) => objects.remember(type, oid, content)),
     updateRef: (ref, newSha, oldSha) => updaters.update(gitDir, [{ ref, newSha, oldSha }]),
     // A commit git wrote (an identity it cleans up) is read back by the turn's full rewrite.
     headMoved: (ref, commit) => {

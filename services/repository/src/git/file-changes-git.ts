@@ -11,7 +11,7 @@
 // `git commit-tree` itself, so git's rules for those stay git's.
 import { writtenAsGiven, type CommitParts, type NewCommit, type Signature, type WrittenCommit } from '../domain/commit-writing.js';
 import { git, runGit } from './command.js';
-import { LooseObjectWriter, type ObjectFormat } from './object-writer.js';
+import { LooseObjectWriter, type ObjectFormat, type WrittenObjectListener } from './object-writer.js';
 
 export type { CommitParts, IndexChange, NewCommit, Signature, WrittenCommit } from '../domain/commit-writing.js';
 
@@ -103,10 +103,10 @@ function treeBytes(entries: Map<string, Entry>): Buffer {
 
 /**
  * Writes the blobs, trees and commit; moves no ref. `read` answers the parent's commit and
- * trees (required when there is a parent).
+ * trees (required when there is a parent); `onStored` is told of every object written.
  */
-export async function writeCommit(gitDir: string, input: NewCommit, read?: ObjectReader): Promise<WrittenCommit> {
-  const writer = new LooseObjectWriter(gitDir, input.objectFormat);
+export async function writeCommit(gitDir: string, input: NewCommit, read?: ObjectReader, onStored?: WrittenObjectListener): Promise<WrittenCommit> {
+  const writer = new LooseObjectWriter(gitDir, input.objectFormat, onStored);
   const idBytes = input.objectFormat === 'sha256' ? 32 : 20;
   const loadTree = async (oid: string): Promise<Dir> => {
     const found = await read!(oid);

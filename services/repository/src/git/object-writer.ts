@@ -36,14 +36,23 @@ export interface WrittenObject {
   bytes: number;
 }
 
+/** Told of each object once it is on disk (written now or found there). */
+export type WrittenObjectListener = (type: ObjectType, oid: string, content: Buffer) => void;
+
 /** Writes loose objects into one repository's object directory. */
 export class LooseObjectWriter {
   /** Bytes added on disk by this writer (for the repository's size). */
   written = 0;
 
-  constructor(private readonly gitDir: string, readonly format: ObjectFormat = 'sha1') {}
+  constructor(private readonly gitDir: string, readonly format: ObjectFormat = 'sha1', private readonly onStored?: WrittenObjectListener) {}
 
   async write(type: ObjectType, content: Buffer): Promise<string> {
+    const oid = await this.store(type, content);
+    this.onStored?.(type, oid, content);
+    return oid;
+  }
+
+  private async store(type: ObjectType, content: Buffer): Promise<string> {
     const header = Buffer.from(`${type} ${content.length}\0`, 'latin1');
     const oid = createHash(this.format).update(header).update(content).digest('hex');
     const dir = join(this.gitDir, 'objects', oid.slice(0, 2));

@@ -63,6 +63,17 @@ export class RepositoryObjects {
     return this.memo.get(this.gitDir, `object:${oid}`, () => this.cache.object(this.gitDir, oid), (o) => (o?.size ?? 0) + 200);
   }
 
+  /**
+   * An object this service just stored (object-writer.ts), remembered as a read of it would
+   * be: its id names these bytes, so what a read would fetch from git is known already.
+   */
+  remember(type: string, oid: string, content: Buffer): void {
+    if (!this.memo || !isObjectId(oid) || (type === 'blob' && content.length > REMEMBERED_BLOB)) return;
+    const found: CatfileObject = { oid, type, size: content.length, content };
+    this.memo.get(this.gitDir, `info:${oid}`, () => Promise.resolve({ oid, type, size: content.length }));
+    this.memo.get(this.gitDir, `object:${oid}`, () => Promise.resolve(found), (o) => o.size + 200);
+  }
+
   /** Type and size; remembered (a missing object is asked again next time). */
   info(oid: string): Promise<CatfileObject | undefined> {
     if (!this.memo || !isObjectId(oid)) return this.cache.info(this.gitDir, oid);
