@@ -13,6 +13,7 @@ import { countRequests } from './http/request-metrics.js';
 import { healthz } from './http/health.js';
 import { checkRequestUrl } from './http/request-hygiene.js';
 import { registerRoutes, sendJson, type Deps } from './http/route.js';
+import { markResolvedInTurn } from './http/resolved-in-turn.js';
 import { oauth2Router } from './oauth/router.js';
 import { apiRoutes } from './routes/index.js';
 import { webArchiveRoutes } from './routes/repo-archives.js';
@@ -51,7 +52,9 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   // Before anything reads a path or query: a malformed URL is the client's 4xx.
   app.use(checkRequestUrl(rootUrl));
   app.get('/api/healthz', healthz(deps.config));
-  // Before any route: a write in flight keeps remembered repositories and answers from being served.
+  // Before any route: a write in flight keeps remembered repositories and answers from being
+  // served (but for the guards of a write whose service resolves them in its turn).
+  app.use('/api/v1', markResolvedInTurn(apiRoutes));
   app.use(deps.answers ? trackWrites(deps.repositories, deps.answers) : trackWrites(deps.repositories));
 
   if (deps.config.settings.api.ENABLE_SWAGGER) {

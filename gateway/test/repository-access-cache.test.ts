@@ -255,6 +255,22 @@ describe('remembered repositories in the gateway', () => {
     expect(state.calls).toBe(3);
   });
 
+  it('keeps a repository remembered when a write its service resolves in its turn arrives, and forgets it when its response is done', async () => {
+    const cache = new RepositoryAccessCache(10_000);
+    const { state, load } = service('write');
+    await cache.get(key, load);
+    let close!: () => void;
+    const res = { locals: { resolvedInTurn: true }, once: (_event: 'close', listener: () => void) => (close = listener) };
+    trackWrites(cache)({ method: 'POST', path: '/api/v1/repos/alice/app/contents/a.txt' }, res, () => undefined);
+    // The write's guards answer from what is remembered: the service decides afresh in its turn.
+    await cache.get(key, load);
+    expect(state.calls).toBe(1);
+    state.permission = 'read';
+    close();
+    expect((await cache.get(key, load)).permission).toBe('read');
+    expect(state.calls).toBe(2);
+  });
+
   it('answers a stranger\'s probe of a hidden repository 404 again without asking, until a hint says a name may resolve', async () => {
     const cache = new RepositoryAccessCache(10_000);
     const stranger = RepositoryAccessCache.keyOf(ANONYMOUS, 'alice', 'secret');

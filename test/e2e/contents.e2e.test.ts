@@ -5,6 +5,8 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import pg from 'pg';
+import { serviceDatabaseUrl } from '@anvil/kit';
 import type { Accounts } from '../support/accounts.js';
 import { ApiClient } from '../support/api-client.js';
 import { bootE2e, type E2e } from '../support/e2e.js';
@@ -291,6 +293,32 @@ describe('who may write', () => {
 
     expect((await owner.client.patch(base, { archived: true })).status).toBe(200);
     expect((await owner.client.post(`${base}/contents/x.txt`, { content: b64('x') })).status).toBe(423);
+  });
+
+  test('a collaborator lowered to read access elsewhere a moment ago cannot commit, though this gateway still remembers them as a writer', async () => {
+    const owner = await newUser();
+    const helper = await newUser();
+    const base = await newRepo(owner, 'lowered');
+    expect((await owner.client.put(`${base}/collaborators/${helper.username}`, { permission: 'write' })).status).toBe(204);
+    expect((await helper.client.post(`${base}/contents/first.txt`, { content: b64('first') })).status).toBe(201);
+    expect((await helper.client.get(base)).body.permissions).toMatchObject({ push: true });
+    // Another gateway (or an administrator's SQL) lowers the grant: this gateway hears of it
+    // only by the repository service's hint, which may come after the write below.
+    const db = new pg.Client({ connectionString: serviceDatabaseUrl(system.env.ANVIL_DATABASE_URL!, 'repository') });
+    await db.connect();
+    try {
+      const lowered = await db.query(
+        `UPDATE collaboration SET mode = 'read' WHERE user_id = (SELECT id FROM owner WHERE lower_name = $1)
+           AND repository_id = (SELECT r.id FROM repository r JOIN owner o ON o.id = r.owner_id WHERE o.lower_name = $2 AND r.lower_name = 'lowered')`,
+        [helper.username.toLowerCase(), owner.username.toLowerCase()],
+      );
+      expect(lowered.rowCount).toBe(1);
+    } finally {
+      await db.end();
+    }
+    const denied = await helper.client.post(`${base}/contents/second.txt`, { content: b64('second') });
+    expect([denied.status, denied.body.message]).toEqual([403, 'user should have a permission to write to the target branch']);
+    expect((await owner.client.get(`${base}/contents/second.txt`)).status).toBe(404);
   });
 
   test('branch protection refuses a writer off the whitelist and a protected file for everyone', async () => {

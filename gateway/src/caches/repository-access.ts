@@ -14,7 +14,10 @@
 //   when the write starts (so the write's own guards resolve afresh: a permission revoked
 //   through another gateway a moment ago is not taken from here) and again when its response
 //   is done, and a lookup that began before either drop fills nothing, so a client reads its
-//   own write on the next request even before the hint arrives. Between the two drops the
+//   own write on the next request even before the hint arrives. A write whose service
+//   resolves the repository and the caller's permission itself, in its write turn (a route's
+//   `resolvedInTurn`, the contents API), keeps them at its start: its guards may answer from
+//   here, since the service decides afresh anyway. Between the two drops the
 //   entries are used and filled as usual: a read that overlaps a write may see the state
 //   before it or after it, as it could without the cache, and nothing filled then outlives
 //   the write's end. (They used to be
@@ -190,9 +193,12 @@ export class RepositoryAccessCache {
     return this.idDroppedAt.size + this.nameDroppedAt.size >= 100_000;
   }
 
-  /** A write request started in this gateway: forget what it may change. */
-  writeStarted(scope: WriteScope): void {
-    this.dropScope(scope);
+  /**
+   * A write request started in this gateway: forget what it may change, unless its service
+   * resolves the caller's permission afresh in its write turn (`resolvedInTurn`).
+   */
+  writeStarted(scope: WriteScope, resolvedInTurn = false): void {
+    if (!resolvedInTurn) this.dropScope(scope);
   }
 
   /** Its response is done: forget again what it may have changed meanwhile. */
@@ -253,19 +259,22 @@ export function writeScopeOf(path: string): WriteScope {
 
 /** A cache that must hear of this gateway's writes (RepositoryAccessCache, AnswerCache). */
 export interface WriteTracker {
-  writeStarted(scope: WriteScope): void;
+  /** `resolvedInTurn`: the write's service resolves the caller's permission itself, in its write turn. */
+  writeStarted(scope: WriteScope, resolvedInTurn?: boolean): void;
   writeEnded(scope: WriteScope): void;
 }
 
 /**
  * Express middleware: tells the caches about every write this gateway handles, from the
  * moment it arrives until its response is done ('close' also fires when the client leaves).
+ * `res.locals.resolvedInTurn` says the write's route is `resolvedInTurn` (markResolvedInTurn).
  */
 export function trackWrites(...caches: WriteTracker[]) {
-  return (req: { method: string; path: string }, res: { once(event: 'close', listener: () => void): unknown }, next: () => void): void => {
+  return (req: { method: string; path: string }, res: { locals?: Record<string, unknown>; once(event: 'close', listener: () => void): unknown }, next: () => void): void => {
     if (isWrite(req.method, req.path)) {
       const scope = writeScopeOf(req.path);
-      for (const cache of caches) cache.writeStarted(scope);
+      const resolvedInTurn = res.locals?.resolvedInTurn === true;
+      for (const cache of caches) cache.writeStarted(scope, resolvedInTurn);
       res.once('close', () => {
         for (const cache of caches) cache.writeEnded(scope);
       });

@@ -59,7 +59,8 @@ export interface RouteContext<Body = any> {
   splat(name: string): string;
   /**
    * The route's repository and the caller's permission there, resolved before the route's
-   * guards (set for every route that declares `repoAccess`). Pass it on with repoCall(ctx).
+   * guards (set for every route that declares `repoAccess`, except a `resolvedInTurn` one,
+   * whose service resolves it itself). Pass it on with repoCall(ctx).
    */
   repository?: repository.RepositoryAccess;
 }
@@ -95,6 +96,15 @@ export interface Route {
    * declares it (a test holds the table to that); services trust the resolution it sends.
    */
   repoAccess?: RepoAccess;
+  /**
+   * The service resolves the repository and the caller's permission itself, inside the
+   * repository's write turn, and checks there the permission the write needs (the contents
+   * API: domain/file-changes.ts requireWriter). The route's guards then answer from the
+   * gateway's remembered resolution (a write does not drop it when it starts, see
+   * caches/repository-access.ts), and that resolution is not sent along: a permission
+   * revoked a moment ago through another gateway is still refused, by the service.
+   */
+  resolvedInTurn?: true;
   statusOverrides?: StatusOverrides;
   /**
    * The body carries file contents (the contents API): it may be as large as
@@ -261,7 +271,7 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
         deps,
         page: () => (page ??= readPage(req, pagingSettings)),
         splat: (name) => splatParam(req.params, name),
-        repository,
+        repository: route.resolvedInTurn ? undefined : repository,
       };
       const sendReply = (reply: Reply): void => {
         if (reply.streamed || res.headersSent) return;

@@ -142,6 +142,7 @@ export const repoContentRoutes: Route[] = [
   {
     method: 'POST', path: '/repos/:owner/:repo/contents', operationId: 'repoChangeFiles', access: 'signed', scopes: ['repository'], fileBody: true,
     repoAccess: 'read',
+    resolvedInTurn: true,
     statusOverrides: WRITE_STATUSES,
     async handle(ctx) {
       const body = ctx.body as FileOptions & { files: Array<{ operation: string; path: string; from_path?: string; content?: string; sha?: string }> };
@@ -156,6 +157,7 @@ export const repoContentRoutes: Route[] = [
   {
     method: 'POST', path: '/repos/:owner/:repo/contents/*filepath', operationId: 'repoCreateFile', access: 'signed', scopes: ['repository'], fileBody: true,
     repoAccess: 'read',
+    resolvedInTurn: true,
     statusOverrides: WRITE_STATUSES,
     async handle(ctx) {
       const body = ctx.body as FileOptions & { content: string };
@@ -167,6 +169,7 @@ export const repoContentRoutes: Route[] = [
   {
     method: 'PUT', path: '/repos/:owner/:repo/contents/*filepath', operationId: 'repoUpdateFile', access: 'signed', scopes: ['repository'], fileBody: true,
     repoAccess: 'read',
+    resolvedInTurn: true,
     statusOverrides: WRITE_STATUSES,
     async handle(ctx) {
       const body = ctx.body as FileOptions & { content: string; sha?: string; from_path?: string };
@@ -178,6 +181,7 @@ export const repoContentRoutes: Route[] = [
   {
     method: 'DELETE', path: '/repos/:owner/:repo/contents/*filepath', operationId: 'repoDeleteFile', access: 'signed', scopes: ['repository'],
     repoAccess: 'read',
+    resolvedInTurn: true,
     statusOverrides: WRITE_STATUSES,
     async handle(ctx) {
       const body = ctx.body as FileOptions & { sha: string };
