@@ -113,6 +113,7 @@ async function wire(service: ServiceDeps<RepositoryDb>): Promise<Omit<Wiring, 'm
   // and a backfill of the refs takes the repository's turn.
   const writeLock: RepositoryWriteLock = new RepositoryWriteLock({
     afterTurn: async (owner, name) => refs.sync(owner, name),
+    takeMove: (owner, name) => refs.takeMove(owner, name),
     onAfterTurnError: (err, repository) => log.warn({ err, repository }, 'writing the refs table failed; reads use git until the next write'),
   });
   const refs = new RefIndex(gitRefRows(db), storage, {

@@ -5,8 +5,10 @@ import { execFile } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import type { Caller } from '@anvil/kit';
 import { createRepository } from '../src/domain/repositories.js';
 import { RepositoryWriteLock } from '../src/domain/write-lock.js';
+import { recordRefMove } from '../src/domain/branches.js';
 import { updateRef } from '../src/git/branches.js';
 import { RefIndex } from '../src/git/ref-index.js';
 import { getContents } from '../src/domain/contents.js';
@@ -39,6 +41,9 @@ let gitDir: string;
 let work: string;
 /** Statements the refs table was asked (each read() is one). */
 let reads = 0;
+/** Turns whose end brought the refs table up to git. */
+let turnEnds = 0;
+let ada: Caller;
 
 /** What git says, written out independently of the service's parser. */
 async function gitSays(): Promise<Array<{ name: string; objectId: string; commitId: string; subject: string; author: string }>> {
@@ -70,8 +75,11 @@ async function commit(message: string) {
 
 beforeAll(async () => {
   bed = await repositoryTestbed('gitrefs');
-  const ada = await bed.owner(1, 'ada');
-  lock = new RepositoryWriteLock({ afterTurn: (owner, name) => refs.sync(owner, name) });
+  ada = await bed.owner(1, 'ada');
+  lock = new RepositoryWriteLock({
+    afterTurn: (owner, name) => { turnEnds++; return refs.sync(owner, name); },
+    takeMove: (owner, name) => refs.takeMove(owner, name),
+  });
   const rows = gitRefRows(bed.db);
   const counted = { ...rows, read: (...args: Parameters<typeof rows.read>) => { reads++; return rows.read(...args); } };
   refs = new RefIndex(counted, bed.storage, { inTurn: (owner, name, w) => lock.run(owner, name, w) });
@@ -151,6 +159,60 @@ describe('the refs table', () => {
     expect((await bed.db.repository.findFirst({ where: { lower_name: 'tracked' } }))!.branch_count).toBe(snapshot.refs.filter((r) => r.name.startsWith('refs/heads/')).length);
     await lock.run('ada', 'tracked', () => updateRef(gitDir, 'refs/heads/noted', '0'.repeat(40), snapshot.refs.find((r) => r.name === 'refs/heads/noted')!.objectId));
     expect(await tableSays()).toEqual(await gitSays());
+  });
+
+  describe('a contents-style write that records its move (recordRefMove)', () => {
+    /** A commit on `ref` from `old` in a turn of `name`, recorded with its push event and `bytes` of growth. */
+    const writeAndRecord = (name: string, ref: string, old: string | undefined, bytes: number) => lock.run('ada', name, async () => {
+      const files = contentFiles(bed.storage, refs)('ada', name);
+      const who = { name: 'Ada', email: 'ada@example.com', time: 1_700_000_200 };
+      const message = `Recorded on ${ref}\n`;
+      const written = await files.writeCommit({ parent: old, changes: [{ path: `recorded/${bytes}.txt`, mode: '100644', content: Buffer.from(message) }], message, author: who, committer: who, objectFormat: 'sha1' });
+      const zero = '0'.repeat(40);
+      await files.updateRef(ref, written.commitSha, old && ref === 'refs/heads/main' ? old : zero);
+      files.headMoved(ref, { sha: written.commitSha, message, author: who, committer: who });
+      const { repository } = (await bed.deps.store.findByName('ada', name))!;
+      const push = { ref, before: zero, after: written.commitSha, commits: [], totalCommits: 1 };
+      await recordRefMove(bed.deps.store, repository, (r) => [{ kind: 'push', repository: r, push, pusher: { id: 1, login: 'ada' } }], {
+        firstCommit: false, grown: { repositoryId: repository.id, bytes },
+      });
+    });
+    /** The push events in the outbox, and the repository's row. */
+    const state = async (name: string) => ({
+      events: await bed.db.outboxEvent.count({ where: { subject: 'repository.push' } }),
+      repository: (await bed.db.repository.findFirst({ where: { lower_name: name } }))!,
+    });
+
+    it('writes the moved branch\'s row in the statement of its push event, with the size grown and a new branch counted, leaving the turn\'s end nothing to write', async () => {
+      const main = await sh(gitDir, ['rev-parse', 'refs/heads/main']);
+      const before = await state('tracked');
+      const ends = turnEnds;
+      await writeAndRecord('tracked', 'refs/heads/main', main, 100);
+      await writeAndRecord('tracked', 'refs/heads/recorded', main, 20);
+      expect(turnEnds).toBe(ends);
+      expect(await tableSays()).toEqual(await gitSays());
+      const after = await state('tracked');
+      expect(after.events).toBe(before.events + 2);
+      expect(after.repository.size - before.repository.size).toBe(120n);
+      expect(after.repository.branch_count).toBe(before.repository.branch_count + 1);
+      const recorded = await sh(gitDir, ['rev-parse', 'refs/heads/recorded']);
+      await lock.run('ada', 'tracked', () => updateRef(gitDir, 'refs/heads/recorded', '0'.repeat(40), recorded));
+    });
+
+    it('leaves the rows of a repository that has none to the turn\'s end, which writes them all from git', async () => {
+      await createRepository(bed.deps, {
+        owner_id: 1, name: 'unindexed', description: '', private: false, default_branch: '', auto_init: true, readme: '', template: false, object_format_name: '',
+      }, ada);
+      const unindexed = bed.storage.pathOf('ada', 'unindexed');
+      const { repository } = (await bed.deps.store.findByName('ada', 'unindexed'))!;
+      expect(await bed.db.gitRefState.count({ where: { repository_id: repository.id } })).toBe(0);
+      const main = await sh(unindexed, ['rev-parse', 'refs/heads/main']);
+      const ends = turnEnds;
+      await writeAndRecord('unindexed', 'refs/heads/main', main, 10);
+      expect(turnEnds).toBe(ends + 1);
+      expect((await refs.snapshot(unindexed))!.refs).toEqual(await readRefRows(unindexed));
+      await bed.db.repository.deleteMany({ where: { lower_name: 'unindexed' } });
+    });
   });
 
   it('resolves branches, tags, HEAD and ids as git does, from the rows', async () => {

@@ -11,7 +11,7 @@ import type { RepositoryAccess } from './repositories.js';
 import type { RepositoryEvent, RepositoryStore } from './store.js';
 import type { CommitInfo, CommitSummary } from './push.js';
 import { refuseMirrorWrites, type Repository } from './repository.js';
-import { settleRefs } from './write-turn.js';
+import { settleRefs, takeRefRow } from './write-turn.js';
 
 
 /** A branch and its head commit, as git lists it. */
@@ -174,15 +174,27 @@ export interface RefMoveRecord {
 }
 
 /**
- * Writes a ref move's events, once the write turn's refs table is settled. The first commit
- * of an empty repository changes its row, so that goes in a transaction with the events;
- * the usual move changes no row of ours but the size (git holds it): the events and the
- * size, in one statement. The contents API and the branch and merge writes share it, so a
- * move is recorded alike whichever path made it.
+ * Writes a ref move's events, never before the write turn's refs table shows the move. The
+ * first commit of an empty repository changes its row, so that goes in a transaction with
+ * the events, after the refs table is settled; the usual move changes no row of ours but
+ * the size (git holds it) and the moved ref's row: the events, the size and that row in one
+ * statement (takeRefRow), or the events and the size once the table is settled. The
+ * contents API and the branch and merge writes share it, so a move is recorded alike
+ * whichever path made it.
  */
 export async function recordRefMove(store: RepositoryStore, repo: Repository, eventsOf: (repository: Repository) => RepositoryEvent[], move: RefMoveRecord): Promise<void> {
+  const pending = move.refsSettled || move.firstCommit ? undefined : takeRefRow();
+  if (pending) {
+    // The moved ref's row goes in the events' own statement.
+    const ref = { owner: repo.owner_login, name: repo.name, row: pending.row };
+    if (await store.publishAlone(eventsOf(repo), move.grown, ref)) pending.written();
+    return;
+  }
   if (!move.refsSettled) await settleRefs();
-  if (!move.firstCommit) return store.publishAlone(eventsOf(repo), move.grown);
+  if (!move.firstCommit) {
+    await store.publishAlone(eventsOf(repo), move.grown);
+    return;
+  }
   await store.transaction(async (tx) => {
     const repository = await tx.update(repo.id, { empty: false, ...(move.defaultBranch ? { default_branch: move.defaultBranch } : {}) });
     if (move.grown) await tx.growSize(repo.id, move.grown.bytes);

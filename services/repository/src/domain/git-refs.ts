@@ -19,6 +19,13 @@ export interface GitRefRow extends CommitSummary {
   creatorTime: number;
 }
 
+/** One ref's row to write, with the repository it belongs to (by its directory's names). */
+export interface RefRowWrite {
+  owner: string;
+  name: string;
+  row: GitRefRow;
+}
+
 /** A repository's refs as last written, in name order. */
 export interface RefSnapshot {
   /** Changes with every rewrite: keys caches of what the refs decide. */

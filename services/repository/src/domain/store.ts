@@ -1,6 +1,7 @@
 // How the repository domain reads and writes its data; src/store/repositories.ts implements
 // it over Prisma. Writes happen only inside a transaction, together with the outbox rows
 // of their events.
+import type { RefRowWrite } from './git-refs.js';
 import type { MemberTeam } from './org-access.js';
 import type { Owner } from './owner.js';
 import type { CollaboratorMode } from './permission.js';
@@ -132,7 +133,9 @@ export interface RepositoryStore extends RepositoryReader {
    * change), in one statement, in this order; what they show beside the repository (its
    * owner, the sender) is read before it. Atomic as a transaction is, for fewer round trips.
    * `grown`: the one row change such a move may carry, the repository's size grown by the
-   * objects the write added, made in the same statement.
+   * objects the write added, made in the same statement. `ref`: the moved ref's row
+   * (write-turn.ts takeRefRow), written in that statement too; the answer says whether it
+   * was (false as well without `ref`, and for a repository whose rows were never written).
    */
-  publishAlone(events: RepositoryEvent[], grown?: { repositoryId: number; bytes: number }): Promise<void>;
+  publishAlone(events: RepositoryEvent[], grown?: { repositoryId: number; bytes: number }, ref?: RefRowWrite): Promise<boolean>;
 }

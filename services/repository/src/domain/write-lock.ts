@@ -10,7 +10,8 @@
 // deadline passed and it answered with an error) is skipped, so nothing lands that its
 // client was told had failed.
 import { DomainError } from '@anvil/kit';
-import { currentWriter, runAsWriter } from './write-turn.js';
+import type { GitRefRow } from './git-refs.js';
+import { currentWriter, runAsWriter, type TurnRefs } from './write-turn.js';
 
 /**
  * True inside a write turn of owner/name: a writer reading back what it just moved (before
@@ -29,6 +30,8 @@ export function inWriteTurn(owner: string, name: string): boolean {
 export interface WriteTurnHooks {
   afterTurn?(owner: string, name: string): Promise<void>;
   onAfterTurnError?(err: unknown, repository: string): void;
+  /** The row of the one ref this turn moved, taken to be written with its events (takeRefRow in write-turn.ts). */
+  takeMove?(owner: string, name: string): GitRefRow | undefined;
 }
 
 export class RepositoryWriteLock {
@@ -48,12 +51,18 @@ export class RepositoryWriteLock {
       if (signal?.aborted) throw new DomainError('unavailable', 'the caller stopped waiting before its turn to write', 'abandoned');
       let settled = false;
       const syncRefs = () => this.hooks.afterTurn?.(owner, name).catch((err) => this.hooks.onAfterTurnError?.(err, key));
-      const settle = async () => {
-        settled = true;
-        await syncRefs();
+      const refs: TurnRefs = {
+        async settle() {
+          settled = true;
+          await syncRefs();
+        },
+        take: () => {
+          const row = this.hooks.takeMove?.(owner, name);
+          return row && { row, written: () => { settled = true; } };
+        },
       };
       try {
-        return await runAsWriter(key, work, settle);
+        return await runAsWriter(key, work, refs);
       } finally {
         if (!settled) await syncRefs();
       }

@@ -3,20 +3,36 @@
 // processes of its own (git/catfile-cache.ts) and skips the bound on git processes
 // (git/process-slots.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { GitRefRow } from './git-refs.js';
+
+/** The row of the one ref a turn moved, handed to the writer that commits it (takeRefRow). */
+export interface PendingRefRow {
+  row: GitRefRow;
+  /** The writer committed the row: the turn's end has nothing left to write. */
+  written(): void;
+}
+
+/** How a write turn brings the refs table up to what it moved (write-lock.ts). */
+export interface TurnRefs {
+  settle(): Promise<void>;
+  take(): PendingRefRow | undefined;
+}
 
 interface Turn {
   /** owner/name, lower-cased. */
   repository: string;
-  settleRefs(): Promise<void>;
+  refs: TurnRefs;
   /** Rows read in this turn (readOncePerTurn), by key. */
   read: Map<string, Promise<unknown>>;
 }
 
 const turn = new AsyncLocalStorage<Turn>();
 
+const NO_REFS: TurnRefs = { settle: async () => {}, take: () => undefined };
+
 /** Runs `work` as the writer of `repository` (owner/name, lower-cased). */
-export function runAsWriter<T>(repository: string, work: () => Promise<T>, settle: () => Promise<void> = async () => {}): Promise<T> {
-  return turn.run({ repository, settleRefs: settle, read: new Map() }, work);
+export function runAsWriter<T>(repository: string, work: () => Promise<T>, refs: TurnRefs = NO_REFS): Promise<T> {
+  return turn.run({ repository, refs, read: new Map() }, work);
 }
 
 /**
@@ -48,5 +64,17 @@ export function currentWriter(): string | undefined {
  * event then finds the new head, never the old one. Outside a write turn it does nothing.
  */
 export function settleRefs(): Promise<void> {
-  return turn.getStore()?.settleRefs() ?? Promise.resolve();
+  return turn.getStore()?.refs.settle() ?? Promise.resolve();
+}
+
+/**
+ * Instead of settleRefs, for a writer that commits the events of its move in one statement:
+ * the row of the one ref the turn moved (when it knows it: a commit it wrote, noteMove), to
+ * write in that same statement, so the row lands with the events, never after them, with
+ * one round trip fewer. Call `written()` once that statement committed the row; otherwise
+ * the turn's end rewrites the rows from git. Undefined (outside a turn, or a turn that moved
+ * more, or something whose row it does not know): settle with settleRefs.
+ */
+export function takeRefRow(): PendingRefRow | undefined {
+  return turn.getStore()?.refs.take();
 }

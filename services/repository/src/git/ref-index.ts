@@ -155,6 +155,19 @@ export class RefIndex {
   }
 
   /**
+   * The row of the one ref this write turn moved and told of (noteMove), handed over to be
+   * written with the turn's events (write-turn.ts takeRefRow): the turn's end then writes
+   * nothing for it. Undefined when the turn told of anything else, or of nothing.
+   */
+  takeMove(owner: string, name: string): GitRefRow | undefined {
+    const key = `${owner}/${name}`.toLowerCase();
+    const [only, ...more] = this.moved.get(key) ?? [];
+    if (more.length || typeof only !== 'object' || !('row' in only)) return undefined;
+    this.moved.delete(key);
+    return only.row;
+  }
+
+  /**
    * Tells of refs this write turn moved (a merge's base, a deleted head branch, a pull's
    * refs/pull/<index>/head): each new value is read from its commit object (the cat-file
    * cache, no process). Refs outside refs/heads/ and refs/tags/ have no rows: a turn that

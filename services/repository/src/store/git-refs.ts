@@ -31,17 +31,25 @@ ORDER BY g.name`;
 
 const ID_SQL = 'SELECT r.id FROM repository r WHERE r.lower_name = $2 AND lower(r.owner_login) = $1 FOR UPDATE';
 
-// One ref's row, in one statement: only for a repository whose rows were written (a state
-// row), with the repository row locked as replace() locks it, the branch count grown when a
-// branch is new, and the version moved on.
-const UPSERT_SQL = `
-WITH repo AS (
+/**
+ * One ref's row, as common table expressions of one statement (repo, upserted, counted,
+ * state), with its values from `$at` (refRowValues): only for a repository whose rows were
+ * written (a state row), with the repository row locked as replace() locks it, the branch
+ * count grown when a branch is new, and the version moved on. `growth`: the size of the
+ * repository with id `$at+19` also grows by `$at+18` bytes, in the same update of its row (a
+ * statement that updated that row twice would keep only one of the changes).
+ */
+function refRowCtes(at: number, growth = false): string {
+  const $ = (n: number) => `$${at + n - 1}`;
+  const values = Array.from({ length: 16 }, (_, i) => $(i + 3)).join(', ');
+  const newBranch = `(SELECT count(*) FROM upserted WHERE inserted)::int * (${$(3)} LIKE 'refs/heads/%')::int`;
+  return `repo AS (
   SELECT r.id FROM repository r JOIN git_ref_state s ON s.repository_id = r.id
-  WHERE r.lower_name = $2 AND lower(r.owner_login) = $1 FOR UPDATE OF r
+  WHERE r.lower_name = ${$(2)} AND lower(r.owner_login) = ${$(1)} FOR UPDATE OF r
 ), upserted AS (
   INSERT INTO git_ref (repository_id, name, object_id, object_type, commit_id, message, author_name, author_email, author_time,
     committer_name, committer_email, committer_time, tag_message, tagger_name, tagger_email, tagger_time, creator_time)
-  SELECT repo.id, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18 FROM repo
+  SELECT repo.id, ${values} FROM repo
   ON CONFLICT (repository_id, name) DO UPDATE SET object_id = EXCLUDED.object_id, object_type = EXCLUDED.object_type,
     commit_id = EXCLUDED.commit_id, message = EXCLUDED.message, author_name = EXCLUDED.author_name, author_email = EXCLUDED.author_email,
     author_time = EXCLUDED.author_time, committer_name = EXCLUDED.committer_name, committer_email = EXCLUDED.committer_email,
@@ -49,13 +57,34 @@ WITH repo AS (
     tagger_email = EXCLUDED.tagger_email, tagger_time = EXCLUDED.tagger_time, creator_time = EXCLUDED.creator_time
   RETURNING repository_id, xmax = 0 AS inserted
 ), counted AS (
-  UPDATE repository SET branch_count = branch_count + 1
-  WHERE id IN (SELECT repository_id FROM upserted WHERE inserted) AND $3 LIKE 'refs/heads/%'
+  ${growth
+    ? `UPDATE repository SET branch_count = branch_count + ${newBranch}, size = size + ${$(19)}, updated_at = now()
+  WHERE id = ${$(20)}`
+    : `UPDATE repository SET branch_count = branch_count + 1
+  WHERE id IN (SELECT repository_id FROM upserted WHERE inserted) AND ${$(3)} LIKE 'refs/heads/%'`}
 ), state AS (
   UPDATE git_ref_state s SET version = GREATEST(s.version + 1, (extract(epoch FROM clock_timestamp()) * 1000000)::bigint), synced_at = now()
   FROM repo WHERE s.repository_id = repo.id RETURNING s.repository_id
-)
-SELECT count(*)::int AS written FROM state`;
+)`;
+}
+
+/** The values of refRowCtes, in order. */
+export function refRowValues(owner: string, name: string, r: GitRefRow): unknown[] {
+  return [...key(owner, name), r.name, r.objectId, r.objectType, r.commitId ?? null, r.message, r.authorName, r.authorEmail, r.authorTime,
+    r.committerName, r.committerEmail, r.committerTime, r.tagMessage, r.taggerName, r.taggerEmail, r.taggerTime, r.creatorTime];
+}
+
+/**
+ * `insert` run in the same statement as one ref's row: both commit, or neither. Its values
+ * follow refRowValues' and, with `growth`, the bytes the size grows by and the repository's
+ * id. The statement answers `written`: 1 when the ref's row was written, 0 when the
+ * repository has no rows yet (the turn's end then writes them all from git).
+ */
+export function withRefRow(insert: string, growth: boolean): string {
+  return `WITH ${refRowCtes(1, growth)}, inserted AS (${insert} RETURNING 1) SELECT (SELECT count(*) FROM state)::int AS written`;
+}
+
+const UPSERT_SQL = `WITH ${refRowCtes(1)} SELECT count(*)::int AS written FROM state`;
 
 // One ref's row removed, as UPSERT_SQL writes one.
 const REMOVE_SQL = `
@@ -173,9 +202,7 @@ export function gitRefRows(db: RepositoryDb): GitRefRows {
     },
 
     async upsert(owner, name, r) {
-      const values = [...key(owner, name), r.name, r.objectId, r.objectType, r.commitId ?? null, r.message, r.authorName, r.authorEmail, r.authorTime,
-        r.committerName, r.committerEmail, r.committerTime, r.tagMessage, r.taggerName, r.taggerEmail, r.taggerTime, r.creatorTime];
-      const { rows } = await pool.query<{ written: number }>({ name: 'upsert-git-ref', text: UPSERT_SQL, values });
+      const { rows } = await pool.query<{ written: number }>({ name: 'upsert-git-ref', text: UPSERT_SQL, values: refRowValues(owner, name, r) });
       return rows[0]?.written === 1;
     },
 

@@ -11,6 +11,7 @@ import { outboxRowOf } from '../events/repository-events.js';
 import { eventFactsReader, type EventFactsReader } from './event-facts.js';
 import { Prisma, type Repository as RepositoryRow } from './generated/client.js';
 import { poolOf, queryRows, type RepositoryDb, type RepositoryTx } from './db.js';
+import { refRowValues, withRefRow } from './git-refs.js';
 import { memberTeamsOf, toMemberTeam } from './org-teams.js';
 import { teamRepositoryReader, teamRepositoryWriter } from './team-repositories.js';
 import { ownerReader, ownerRowFromJson, toOwner, type OwnerJson } from './owners.js';
@@ -334,11 +335,18 @@ export function repositoryStore(db: RepositoryDb, options: OutboxStoreOptions = 
   return {
     ...reader(db),
     transaction: (work) => outboxTransaction(db, writer, work, options),
-    async publishAlone(events, grown) {
-      if (!events.length && !grown) return;
+    async publishAlone(events, grown, ref) {
+      if (!events.length && !grown) return false;
       const facts = eventFactsReader(db, toRepository);
       const rows = await Promise.all(events.map((event) => outboxRowWithFacts(facts, event)));
       const pool = poolOf(db);
+      if (pool && rows.length && ref) {
+        // The ref's row, the size and the events: one statement, one round trip.
+        const values = [...refRowValues(ref.owner, ref.name, ref.row), ...(grown ? [grown.bytes, grown.repositoryId] : [])];
+        const { rows: [answer] } = await pool.query<{ written: number }>({ text: withRefRow(insertEvents(rows, values).text, Boolean(grown)), values });
+        options.onPublished?.();
+        return answer?.written === 1;
+      }
       if (pool && rows.length) {
         // One statement on the pool, the size growth in a CTE beside the events' insert.
         const values: unknown[] = grown ? [grown.bytes, grown.repositoryId] : [];
@@ -352,6 +360,7 @@ export function repositoryStore(db: RepositoryDb, options: OutboxStoreOptions = 
         ]);
       }
       if (rows.length) options.onPublished?.();
+      return false;
     },
   };
 }
