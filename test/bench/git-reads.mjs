@@ -10,13 +10,30 @@
 //   per kind p50/p99, and commits counted afterwards (no lost update). Then the CPU one
 //   contents write costs, split into node and the git processes it ran.
 import { execFileSync, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { processGroups, processKind, processTree, startCpuMeter } from './cpu-time.mjs';
 
 const WARMUP = 3;
+
+/**
+ * The kernel CPU one new file costs in `dir` (the mean of 100 empty files). Every object a
+ * contents write stores is a new file, and on an ext4 without a journal (these VMs) the
+ * kernel skips inodes freed in the last one to five minutes when it picks one for a new
+ * file: right after many files were deleted nearby (an earlier bench run's data directory)
+ * a creation costs up to 1 ms instead of 10-20 µs, and the whole mixed run slows with it.
+ */
+let probes = 0;
+function fileCreationMicros(dir) {
+  const at = join(dir, `file-probe-${process.pid}-${probes++}`);
+  mkdirSync(at, { recursive: true });
+  const before = process.cpuUsage();
+  for (let i = 0; i < 100; i++) closeSync(openSync(join(at, String(i)), constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o644));
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 100;
+}
 
 function loadWith(url, headers, { connections, duration }) {
   return new Promise((resolve, reject) => {
@@ -302,6 +319,7 @@ export async function benchMixed(ctx) {
       }
     }));
   };
+  const createMicros = fileCreationMicros(dataDir);
   await run(WARMUP, false);
   // With BENCH_PROFILE_DIR the next profiles hold the measured mixed load alone.
   restartProfiles(supervisor.pid);
@@ -313,9 +331,10 @@ export async function benchMixed(ctx) {
   const seconds = (Date.now() - started) / 1000;
   const cpuAtEnd = treeCpu(supervisor.pid);
   const [pgAtEnd, natsAtEnd, clientAtEnd] = [commandCpuMs('postgres'), commandCpuMs('nats-server'), process.cpuUsage(clientAtStart)];
+  const createMicrosAfter = fileCreationMicros(dataDir);
   const all = [...samples.values()].flat().sort((a, b) => a - b);
   console.log(`\nMixed workload: ${connections} connections, ${duration} s, 20 repositories (+1 private), no cache warm-up beyond ${WARMUP} s`);
-  console.log(`${machine()}\n`);
+  console.log(`${machine()}; a new file in the data directory costs ${fmt(createMicros)} µs of CPU (${fmt(createMicrosAfter)} after the run)\n`);
   console.log('| kind | share | requests | p50 ms | p99 ms | unexpected status |');
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const [kind, share] of kinds) {
