@@ -13,6 +13,7 @@ import { commitTree, writeCommit, type IndexChange } from '../src/git/file-chang
 import { CatfileCache } from '../src/git/catfile-cache.js';
 import { ImmutableCache } from '../src/git/immutable-cache.js';
 import { RepositoryObjects } from '../src/git/repository-objects.js';
+import { repoFiles } from '../src/git/content-git.js';
 import { ProcessPool } from '../src/git/process-pool.js';
 import { RefUpdaters } from '../src/git/ref-updater.js';
 
@@ -191,6 +192,23 @@ describe('writing objects as git writes them', () => {
     expect(asked).toBe(0);
     expect((await sh(['ls-tree', '-r', '--name-only', two.commitSha, 'kept'])).split('\n')).toEqual(['kept/deeper/one.txt', 'kept/deeper/two.txt']);
     await sh(['fsck', '--strict', '--no-dangling']);
+  });
+
+  it('remembers a contents write\'s objects only once its ref moved: a write that lost the race leaves nothing remembered', async () => {
+    const memo = new ImmutableCache();
+    const files = repoFiles(gitDir, new RepositoryObjects(catfile, gitDir, memo), memo, updaters);
+    const head = await sh(['rev-parse', 'refs/heads/main']);
+    const who = ada(1_700_000_300);
+    const write = (path: string) => files.writeCommit({ parent: head, changes: [{ path, mode: '100644', content: Buffer.from(path) }], message: `${path}\n`, author: who, committer: who, objectFormat: 'sha1' });
+
+    const lost = await write('lost.txt');
+    await expect(files.updateRef('refs/heads/main', lost.commitSha, ZERO)).rejects.toThrow();
+    const won = await write('won.txt');
+    await files.updateRef('refs/heads/main', won.commitSha, head);
+    expect([memo.has(gitDir, `object:${won.commitSha}`), memo.has(gitDir, `object:${won.treeSha}`)]).toEqual([false, false]);
+    files.headMoved('refs/heads/main', { sha: won.commitSha, message: 'won.txt\n', author: who, committer: who });
+    expect([memo.has(gitDir, `object:${won.commitSha}`), memo.has(gitDir, `object:${won.treeSha}`)]).toEqual([true, true]);
+    expect([memo.has(gitDir, `object:${lost.commitSha}`), memo.has(gitDir, `object:${lost.treeSha}`)]).toEqual([false, false]);
   });
 
   it('removes a directory left empty, as an index would', async () => {

@@ -45,7 +45,10 @@ export interface RepoFiles {
   writeCommit(input: NewCommit): Promise<WrittenCommit>;
   /** `update-ref <ref> <new> <old>`; throws RefUpdateConflict when the ref moved meanwhile. */
   updateRef(ref: string, newSha: string, oldSha: string): Promise<void>;
-  /** Tells the refs table the one ref this write turn moved, to a commit written by writeCommit. */
+  /**
+   * Tells the refs table the one ref this write turn moved, to a commit written by
+   * writeCommit, and has the objects that commit stored remembered (they are reachable now).
+   */
   headMoved(ref: string, commit: { sha: string; message: string; author: Signature; committer: Signature }): void;
   facts(): PushGitFacts;
   setDefaultBranch(branch: string): Promise<void>;

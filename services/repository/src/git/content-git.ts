@@ -20,6 +20,9 @@ export function repoFiles(gitDir: string, objects: RepositoryObjects, computed: 
     if (!bytes) throw new GitError(['cat-file'], null, `no blob ${sha}`);
     return bytes;
   };
+  // What the write being made stored, remembered once its ref moved (headMoved): a write
+  // that lost the race leaves its objects unreferenced, and they are not remembered.
+  let stored: Array<[type: string, oid: string, content: Buffer]> = [];
   return {
     resolve: (revision) => (refs ? refs.resolveRevision(gitDir, revision) : resolveRevision(gitDir, revision)),
     resolveAtTurnStart: (revision) => (refs ? refs.resolveRevision(gitDir, revision, true) : resolveRevision(gitDir, revision)),
@@ -31,12 +34,17 @@ export function repoFiles(gitDir: string, objects: RepositoryObjects, computed: 
     lastCommit: lastCommitWalker(gitDir, objects, computed),
     lastCommits: (commit, dir, names) => computed.get(gitDir, `last-entries:${commit}:${dir}:${names.length}:${names.join('\0')}`, () => lastCommitsOfEntries(gitDir, commit, dir, names)),
     submoduleUrl: (commit, path) => submoduleUrl(objects, commit, path),
-    // What the commit wrote is remembered as it is stored, so the next write on this branch
-    // and the reads of the new head find its commit and trees without asking git.
-    writeCommit: (input) => writeCommit(gitDir, input, (oid) => objects.object(oid), (type, oid, content) => objects.remember(type, oid, content)),
+    writeCommit: (input) => {
+      stored = [];
+      return writeCommit(gitDir, input, (oid) => objects.object(oid), (type, oid, content) => stored.push([type, oid, content]));
+    },
     updateRef: (ref, newSha, oldSha) => updaters.update(gitDir, [{ ref, newSha, oldSha }]),
-    // A commit git wrote (an identity it cleans up) is read back by the turn's full rewrite.
     headMoved: (ref, commit) => {
+      // The objects the commit stored are remembered, so the next write on this branch and
+      // the reads of the new head find its commit and trees without asking git.
+      for (const [type, oid, content] of stored) objects.remember(type, oid, content);
+      stored = [];
+      // A commit git wrote (an identity it cleans up) is read back by the turn's full rewrite.
       if (plainSignature(commit.author) && plainSignature(commit.committer)) refs?.noteMove(gitDir, headRow(ref, commit));
     },
     facts: () => pushGitFacts(gitDir),

@@ -64,8 +64,9 @@ export class RepositoryObjects {
   }
 
   /**
-   * An object this service just stored (object-writer.ts), remembered as a read of it would
-   * be: its id names these bytes, so what a read would fetch from git is known already.
+   * An object this service stored (object-writer.ts) and a ref now reaches, remembered as a
+   * read of it would be: its id names these bytes, so what a read would fetch from git is
+   * known already.
    */
   remember(type: string, oid: string, content: Buffer): void {
     if (!this.memo || !isObjectId(oid) || (type === 'blob' && content.length > REMEMBERED_BLOB)) return;
