@@ -271,6 +271,21 @@ describe('remembered repositories in the gateway', () => {
     expect(state.calls).toBe(2);
   });
 
+  it('keeps it at the end too when the route found the repository with commits, and forgets it when the hint of its row arrives', async () => {
+    const cache = new RepositoryAccessCache(10_000);
+    const { state, load } = service('write');
+    const resolved = await cache.get(key, load);
+    let close!: () => void;
+    const res = { locals: { resolvedInTurn: true, resolutionKept: true }, once: (_event: 'close', listener: () => void) => (close = listener) };
+    trackWrites(cache)({ method: 'PUT', path: '/api/v1/repos/alice/app/contents/a.txt' }, res, () => undefined);
+    state.permission = 'read';
+    close();
+    expect(await cache.get(key, load)).toBe(resolved);
+    cache.dropRepositoryIds([String(resolved.repository!.id)]);
+    expect((await cache.get(key, load)).permission).toBe('read');
+    expect(state.calls).toBe(2);
+  });
+
   it('answers a stranger\'s probe of a hidden repository 404 again without asking, until a hint says a name may resolve', async () => {
     const cache = new RepositoryAccessCache(10_000);
     const stranger = RepositoryAccessCache.keyOf(ANONYMOUS, 'alice', 'secret');

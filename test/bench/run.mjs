@@ -12,7 +12,7 @@
 // over 20 repositories (git-reads.mjs, git-reference.mjs).
 // Uses the machine's PostgreSQL and NATS with a throwaway database prefix and events
 // namespace, removed afterwards. Env: BENCH_CONNECTIONS (64), BENCH_DURATION seconds per
-// measurement (10), BENCH_ROUNDS (2), BENCH_PG_URL, BENCH_NATS_URL, BENCH_NODE_OPTIONS (for the system),
+// measurement (10), BENCH_ROUNDS (2), BENCH_PG_URL, BENCH_NATS_URL, BENCH_KEEP_DATA (1: keep the data directory), BENCH_NODE_OPTIONS (for the system),
 // BENCH_MIXED_WRITES (the mixed workload's share of contents creates, 0.02).
 import { spawn, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -179,7 +179,11 @@ async function cleanUp(dataDir) {
     if (stream.config.subjects?.some((s) => s.startsWith(`${namespace}.`) || s.startsWith(`${namespace}_fp.`) || s.startsWith(`${namespace}_tr.`) || s.startsWith(`${namespace}_cmp.`) || s.startsWith(`${namespace}_ab`))) await jsm.streams.delete(stream.config.name);
   }
   await nc.close();
-  await rm(dataDir, { recursive: true, force: true });
+  // BENCH_KEEP_DATA=1 leaves the data directory (to look at afterwards, and because deleting
+  // its files slows the creation of new ones for minutes on these VMs: git-reads.mjs,
+  // fileCreationMicros), saying where it is.
+  if (process.env.BENCH_KEEP_DATA === '1') console.log(`data directory kept: ${dataDir}`);
+  else await rm(dataDir, { recursive: true, force: true });
 }
 
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -17,7 +17,10 @@
 //   own write on the next request even before the hint arrives. A write whose service
 //   resolves the repository and the caller's permission itself, in its write turn (a route's
 //   `resolvedInTurn`, the contents API), keeps them at its start: its guards may answer from
-//   here, since the service decides afresh anyway. Between the two drops the
+//   here, since the service decides afresh anyway. Unless the repository was empty, it keeps
+//   them at its end too: what it changes in a resolution (the repository's size and
+//   updated_at; a first commit changes more) comes with the hint of the repository's row, a
+//   few milliseconds later, as Gitea updates them after a push. Between the two drops the
 //   entries are used and filled as usual: a read that overlaps a write may see the state
 //   before it or after it, as it could without the cache, and nothing filled then outlives
 //   the write's end. (They used to be
@@ -201,9 +204,12 @@ export class RepositoryAccessCache {
     if (!resolvedInTurn) this.dropScope(scope);
   }
 
-  /** Its response is done: forget again what it may have changed meanwhile. */
-  writeEnded(scope: WriteScope): void {
-    this.dropScope(scope);
+  /**
+   * Its response is done: forget again what it may have changed meanwhile, unless the write
+   * changed nothing a resolution shows but what its hint brings (`resolutionKept`).
+   */
+  writeEnded(scope: WriteScope, resolutionKept = false): void {
+    if (!resolutionKept) this.dropScope(scope);
   }
 
   private dropScope(scope: WriteScope): void {
@@ -261,13 +267,15 @@ export function writeScopeOf(path: string): WriteScope {
 export interface WriteTracker {
   /** `resolvedInTurn`: the write's service resolves the caller's permission itself, in its write turn. */
   writeStarted(scope: WriteScope, resolvedInTurn?: boolean): void;
-  writeEnded(scope: WriteScope): void;
+  /** `resolutionKept`: the write's route said its resolution needs no drop (see the top of this file). */
+  writeEnded(scope: WriteScope, resolutionKept?: boolean): void;
 }
 
 /**
  * Express middleware: tells the caches about every write this gateway handles, from the
  * moment it arrives until its response is done ('close' also fires when the client leaves).
- * `res.locals.resolvedInTurn` says the write's route is `resolvedInTurn` (markResolvedInTurn).
+ * `res.locals.resolvedInTurn` says the write's route is `resolvedInTurn` (markResolvedInTurn),
+ * `res.locals.resolutionKept` that its route found the repository not empty (route.ts).
  */
 export function trackWrites(...caches: WriteTracker[]) {
   return (req: { method: string; path: string }, res: { locals?: Record<string, unknown>; once(event: 'close', listener: () => void): unknown }, next: () => void): void => {
@@ -276,7 +284,8 @@ export function trackWrites(...caches: WriteTracker[]) {
       const resolvedInTurn = res.locals?.resolvedInTurn === true;
       for (const cache of caches) cache.writeStarted(scope, resolvedInTurn);
       res.once('close', () => {
-        for (const cache of caches) cache.writeEnded(scope);
+        const resolutionKept = res.locals?.resolutionKept === true;
+        for (const cache of caches) cache.writeEnded(scope, resolutionKept);
       });
     }
     next();

@@ -273,6 +273,9 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
         splat: (name) => splatParam(req.params, name),
         repository: route.resolvedInTurn ? undefined : repository,
       };
+      // A write of a repository with commits changes nothing its resolution shows but what
+      // the hint of its row brings (caches/repository-access.ts): the resolution is kept.
+      if (route.resolvedInTurn && repository?.repository && !repository.repository.empty) res.locals.resolutionKept = true;
       const sendReply = (reply: Reply): void => {
         if (reply.streamed || res.headersSent) return;
         if (reply.total !== undefined) setPagingHeaders(req, res, ctx.page(), reply.total, rootUrl);
