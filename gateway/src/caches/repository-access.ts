@@ -23,7 +23,7 @@
 //   few milliseconds later, as Gitea updates them after a push. Between the two drops the
 //   entries are used and filled as usual: a read that overlaps a write may see the state
 //   before it or after it, as it could without the cache, and nothing filled then outlives
-//   the write's end. (They used to be
+//   the write's end (a kept resolution outlives it until the hint). (They used to be
 //   bypassed for the whole write; under a steady stream of writes that sent every read of a
 //   repository being written to the repository service.) A write under /repos/{owner}/{repo}
 //   (or a push to it) can change only that repository's answers; any other write (an
