@@ -55,6 +55,17 @@ describe('answers sent before the route table', () => {
     expect(written.shortcuts.find(get(URL_READ))).toBeUndefined();
   });
 
+  it('outlive a push that moved only the repository\'s figures, except the repository\'s own JSON, which shows them', async () => {
+    const { shortcuts, repositories, shortcut } = await served();
+    const repoJson: Answer = { status: 200, headers: { 'content-type': 'application/json;charset=utf-8' }, body: Buffer.from('{"id":1,"size":10}') };
+    const repoUrl = '/api/v1/repos/alice/app';
+    shortcuts.remember(get(repoUrl), repoUrl, { ...shortcut, answerKey: undefined, answer: repoJson, route: '/api/v1/repos/:owner/:repo' });
+    expect(shortcuts.find(get(repoUrl))?.answer).toBe(repoJson);
+    repositories.dropRepositoryIds(['~1']);
+    expect(shortcuts.find(get(URL_READ))?.answer).toBe(branches);
+    expect(shortcuts.find(get(repoUrl))).toBeUndefined();
+  });
+
   it('give way once the answer is dropped (an answers hint, or a write to the repository ending)', async () => {
     const { shortcuts, answers } = await served();
     answers.dropRepositories(['1']);

@@ -286,6 +286,67 @@ describe('remembered repositories in the gateway', () => {
     expect(state.calls).toBe(2);
   });
 
+  it('after a push moved only the repository\'s figures, a git read\'s guards keep it and its JSON is looked up again', async () => {
+    const cache = new RepositoryAccessCache(10_000);
+    let size = 10;
+    let calls = 0;
+    const load = async (): Promise<ResolvedRepository> => {
+      calls++;
+      return { ...access('write'), repository: { id: 1, name: 'app', size } as ResolvedRepository['repository'] };
+    };
+    const first = await cache.get(key, load);
+    size = 20;
+    cache.dropRepositoryIds(['~1']);
+    // A contents read or branch list (figures not shown) passes on what it had.
+    expect(await cache.get(key, load, false)).toBe(first);
+    expect(cache.peek(key, false)).toBe(first);
+    expect(calls).toBe(1);
+    // The repository's JSON shows the new size, and is then remembered for both.
+    expect(cache.peek(key)).toBeUndefined();
+    const fresh = await cache.get(key, load);
+    expect(fresh.repository!.size).toBe(20);
+    expect(await cache.get(key, load)).toBe(fresh);
+    expect(await cache.get(key, load, false)).toBe(fresh);
+    expect(calls).toBe(2);
+  });
+
+  it('a figures-only hint leaves other repositories\' JSON alone, and a plain hint for the same repository still forgets it for every read', async () => {
+    const cache = new RepositoryAccessCache(10_000);
+    const { state, load } = service('write');
+    await cache.get(key, load);
+    cache.dropRepositoryIds(['~2']);
+    await cache.get(key, load);
+    expect(state.calls).toBe(1);
+    state.permission = 'read';
+    // One burst of commits may name both: the plain change wins.
+    cache.dropRepositoryIds(['~1', '1']);
+    expect((await cache.get(key, load, false)).permission).toBe('read');
+    expect(state.calls).toBe(2);
+  });
+
+  it('a lookup on its way when the figures changed serves the guards but not the repository\'s JSON', async () => {
+    const cache = new RepositoryAccessCache(10_000);
+    let release!: () => void;
+    let calls = 0;
+    const load = async (): Promise<ResolvedRepository> => {
+      calls++;
+      if (calls === 1) await new Promise<void>((resolve) => (release = resolve));
+      return access('write');
+    };
+    const early = cache.get(key, load, false);
+    const joinedForGuards = cache.get(key, load, false);
+    const joinedForJson = cache.get(key, load);
+    await new Promise((resolve) => setImmediate(resolve));
+    cache.dropRepositoryIds(['~1']);
+    release();
+    const resolved = await early;
+    expect(await joinedForGuards).toBe(resolved);
+    expect(await joinedForJson).not.toBe(resolved);
+    expect(calls).toBe(2);
+    // The first lookup was still kept for the guards, the second for both.
+    expect(cache.peek(key)).toBe(await joinedForJson);
+  });
+
   it('answers a stranger\'s probe of a hidden repository 404 again without asking, until a hint says a name may resolve', async () => {
     const cache = new RepositoryAccessCache(10_000);
     const stranger = RepositoryAccessCache.keyOf(ANONYMOUS, 'alice', 'secret');

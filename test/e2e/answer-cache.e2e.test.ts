@@ -129,6 +129,35 @@ describe('reads right after writes, through the gateway that remembers answers',
   });
 });
 
+describe('a repository\'s figures (size, updated_at) after a write elsewhere', () => {
+  test('a contents write through another gateway shows in this gateway\'s repository JSON, while its contents reads go on', async () => {
+    const owner = await newWriter();
+    const base = await newRepository(owner);
+    const other = new ApiClient(secondUrl, { token: owner.token });
+    // The second gateway remembers the repository for its JSON and for a contents read's guards.
+    const before = (await other.get(base)).body;
+    expect((await other.get(base)).body).toEqual(before);
+    expect((await other.get(`${base}/contents/README.md`)).status).toBe(200);
+
+    // Random bytes do not compress: the repository grows by about their size.
+    const bytes = Buffer.from(Array.from({ length: 64 * 1024 }, () => Math.floor(Math.random() * 256)));
+    const put = await owner.client.post(`${base}/contents/blob.bin`, { content: bytes.toString('base64'), message: 'grow' });
+    expect(put.status).toBe(201);
+    const putAt = Date.now();
+    const grown = await readUntil(() => other.get(base), (res) => res.body.size > before.size, 5_000);
+    expect(grown.body.size).toBeGreaterThanOrEqual(before.size + 60);
+    expect(Date.parse(grown.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(before.updated_at));
+    expect(Date.now() - putAt).toBeLessThan(5_000);
+    // The new file reads through the second gateway too, and the repository stays as it is now.
+    const file = await readUntil(() => other.get(`${base}/contents/blob.bin`), (res) => res.status === 200, 5_000);
+    expect(Buffer.from(file.body.content, 'base64').equals(bytes)).toBe(true);
+    expect((await other.get(base)).body.size).toBe(grown.body.size);
+    // The gateway that took the write shows it as well.
+    const here = await readUntil(() => owner.client.get(base), (res) => res.body.size === grown.body.size, 5_000);
+    expect(here.body.size).toBe(grown.body.size);
+  });
+});
+
 describe('answers for clients that take gzip', () => {
   test('a repeated page comes gzipped to a client that asks for it, the same JSON, and plain to one that does not', async () => {
     const owner = await newWriter();

@@ -145,7 +145,9 @@ export class AnswerShortcuts {
   private inForce(shortcut: Shortcut): Answer | undefined {
     const { credentials, repositories, answers } = this.caches;
     if (rememberedAuth(credentials, shortcut.credentialKey) !== shortcut.auth) return undefined;
-    if (repositories.peek(shortcut.accessKey) !== shortcut.resolution) return undefined;
+    // An answer it holds is the repository's JSON, which shows its figures; a remembered
+    // answer is as fresh as the answer cache keeps it, whatever the figures.
+    if (repositories.peek(shortcut.accessKey, shortcut.answer !== undefined) !== shortcut.resolution) return undefined;
     return shortcut.answer ?? answers.peek(shortcut.answerKey!);
   }
 }

@@ -24,6 +24,21 @@ export const CACHED_OPERATIONS: ReadonlySet<string> = new Set([
   'repoListStatuses', 'repoListStatusesByRef', 'repoGetCombinedStatusByRef',
 ]);
 
+// GET operations whose answer shows nothing of the repository's figures (its size,
+// updated_at, counts, language, licenses: what every push, star or issue moves) and whose
+// service reads nothing of them in the resolution it is sent: their guards may pass on a
+// resolution whose figures changed since (repository-access.ts, `figures`). An operation
+// that shows the repository's JSON (repoGet, a pull's base, a combined status) or a figure
+// (repoGetLicenses) does not belong here.
+export const GUARD_ONLY_OPERATIONS: ReadonlySet<string> = new Set([
+  'repoGetContentsList', 'repoGetContents', 'repoGetContentsExt', 'repoGetRawFile', 'repoGetRawFileOrLFS',
+  'repoListBranches', 'repoGetBranch',
+  'repoGetAllCommits', 'repoGetSingleCommit',
+  'GetTree', 'GetBlob', 'repoListAllGitRefs', 'repoListGitRefs',
+  'repoListTags', 'repoGetTag', 'GetAnnotatedTag',
+  'repoGetLanguages',
+]);
+
 // GET operations whose answer is made of the repository's resolution and the caller alone
 // (the repository's JSON): nothing to drop beyond the resolution itself, so they are not
 // kept here but only in the answer shortcuts (answer-shortcuts.ts), which hold them while

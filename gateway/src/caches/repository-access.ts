@@ -9,7 +9,13 @@
 //   PostgreSQL triggers raise a notification at commit, the repository service forwards
 //   it as the repository-access hint naming the repository (or any, for owners and teams),
 //   and every gateway drops what it remembers of it; a fork's entry shows its parent as
-//   resolved, so a change to the parent alone reaches it by the TTL;
+//   resolved, so a change to the parent alone reaches it by the TTL. A change to the
+//   repository's figures alone (its size, updated_at and counts, which every push, contents
+//   write, star or issue moves: the hint's `~<id>`, migration 20261129230000) drops it only
+//   for a lookup that asks for the figures (`figures`, the default: a route that shows the
+//   repository's JSON). The git reads' guards ask without them (GUARD_ONLY_OPERATIONS) and
+//   go on passing on the entry, whose permission and settings are unchanged: a burst of
+//   writes to a repository no longer sends each of its readers to the repository service;
 // - a write this gateway handles that may change it: the entries it may change are dropped
 //   when the write starts (so the write's own guards resolve afresh: a permission revoked
 //   through another gateway a moment ago is not taken from here) and again when its response
@@ -48,6 +54,8 @@ interface Entry {
   /** The not-found error to raise again, instead of a value. */
   missing?: DomainError;
   expires: number;
+  /** When its lookup began (the clock below): its figures are stale once dropped after that. */
+  loadedAt: number;
 }
 
 /** What a lookup gave: a repository, a "not found" worth remembering, or another failure. */
@@ -81,6 +89,8 @@ export class RepositoryAccessCache {
   private idDroppedAt = new Map<string, number>();
   private nameDroppedAt = new Map<string, number>();
   private missingDroppedAt = 0;
+  /** When each repository's figures alone last changed (a `~<id>` hint). */
+  private figuresDroppedAt = new Map<string, number>();
 
   constructor(private readonly ttlMs = 10_000, private readonly maxEntries = 50_000) {}
 
@@ -92,24 +102,30 @@ export class RepositoryAccessCache {
     return `${owner.toLowerCase()}\0${name.toLowerCase()}`;
   }
 
-  get(key: string, load: () => Promise<ResolvedRepository>): Promise<ResolvedRepository> {
-    return this.ttlMs <= 0 ? load() : this.remembered(key, load, false);
+  /**
+   * The resolution for this key, remembered or looked up. `figures`: the caller shows the
+   * repository's figures (its JSON); false for a guard that needs its permission and
+   * settings only, which may then be given an entry whose figures changed since.
+   */
+  get(key: string, load: () => Promise<ResolvedRepository>, figures = true): Promise<ResolvedRepository> {
+    return this.ttlMs <= 0 ? load() : this.remembered(key, load, figures, false);
   }
 
   /**
    * What is remembered for this key while fresh, without looking it up: the resolution, or
    * the not-found error a lookup would raise again. One object per lookup, so a caller that
-   * kept one can tell whether it is still the one in force.
+   * kept one can tell whether it is still the one in force. `figures` as for get().
    */
-  peek(key: string): ResolvedRepository | DomainError | undefined {
+  peek(key: string, figures = true): ResolvedRepository | DomainError | undefined {
     if (this.ttlMs <= 0) return undefined;
     const hit = this.entries.get(key);
     if (!hit || hit.expires <= Date.now()) return undefined;
+    if (figures && hit.value && this.figuresDroppedSince(hit.loadedAt, hit.value)) return undefined;
     return hit.missing ?? hit.value;
   }
 
-  private async remembered(key: string, load: () => Promise<ResolvedRepository>, again: boolean): Promise<ResolvedRepository> {
-    const hit = this.peek(key);
+  private async remembered(key: string, load: () => Promise<ResolvedRepository>, figures: boolean, again: boolean): Promise<ResolvedRepository> {
+    const hit = this.peek(key, figures);
     if (hit instanceof DomainError) throw hit;
     if (hit) return hit;
     const joined = this.inFlight.get(key);
@@ -118,8 +134,8 @@ export class RepositoryAccessCache {
       // A change since it began may be one this request must see (its own write's guards):
       // ask afresh rather than share an answer from before it, once through the cache (the
       // requests that joined it share one new lookup), then on its own.
-      if (!this.droppedSince(joined.startedAt, key, found)) return unwrap(found);
-      if (!again) return this.remembered(key, load, true);
+      if (!this.droppedSince(joined.startedAt, key, found, figures)) return unwrap(found);
+      if (!again) return this.remembered(key, load, figures, true);
     }
     return unwrap(await this.lookUp(key, load).found);
   }
@@ -134,16 +150,24 @@ export class RepositoryAccessCache {
     this.inFlight.set(key, lookup);
     void found.then((result) => {
       if (this.inFlight.get(key) === lookup) this.inFlight.delete(key);
-      if (!('error' in result) && !this.droppedSince(startedAt, key, result)) this.put(key, result);
+      // Kept even when its figures changed meanwhile: guards may use it, and peek() tells
+      // a lookup that asks for the figures that they are older than the change.
+      if (!('error' in result) && !this.droppedSince(startedAt, key, result, false)) this.put(key, result, startedAt);
     });
     return lookup;
   }
 
-  private droppedSince(startedAt: number, key: string, found: Found): boolean {
+  private droppedSince(startedAt: number, key: string, found: Found, figures: boolean): boolean {
     if (this.allDroppedAt > startedAt || (this.nameDroppedAt.get(repositoryOfKey(key)) ?? 0) > startedAt) return true;
     if ('missing' in found) return this.missingDroppedAt > startedAt;
-    if ('value' in found) return (this.idDroppedAt.get(String(found.value.repository?.id)) ?? 0) > startedAt;
+    if ('value' in found) {
+      return (this.idDroppedAt.get(String(found.value.repository?.id)) ?? 0) > startedAt || (figures && this.figuresDroppedSince(startedAt, found.value));
+    }
     return false;
+  }
+
+  private figuresDroppedSince(startedAt: number, value: ResolvedRepository): boolean {
+    return (this.figuresDroppedAt.get(String(value.repository?.id)) ?? 0) > startedAt;
   }
 
   /** Forgets everything: a change landed somewhere (the repository service's hint). */
@@ -151,6 +175,7 @@ export class RepositoryAccessCache {
     this.allDroppedAt = ++this.clock;
     this.idDroppedAt.clear();
     this.nameDroppedAt.clear();
+    this.figuresDroppedAt.clear();
     this.entries.clear();
     this.inFlight.clear();
     this.missingKeys.clear();
@@ -158,19 +183,24 @@ export class RepositoryAccessCache {
 
   /**
    * Forgets the resolutions of the repositories with these ids (the access hint), for every
-   * caller; a lookup on its way that resolves one of them is not kept.
+   * caller; a lookup on its way that resolves one of them is not kept. An id marked `~`
+   * forgets only their figures.
    */
   dropRepositoryIds(ids: readonly string[]): void {
     const dropped = new Set<string>();
+    const figuresOnly = new Set<string>();
     let namesMayResolve = false;
     for (const id of ids) {
-      // `+<id>`: a change that may make a name resolve for someone told it does not.
-      const plain = id.startsWith('+') ? id.slice(1) : id;
+      // `+<id>`: a change that may make a name resolve for someone told it does not;
+      // `~<id>`: a change to the repository's figures alone.
+      const mark = id[0] === '+' || id[0] === '~' ? id[0] : '';
+      const plain = id.slice(mark.length);
       if (plain === '*' || plain === '') return this.dropAll();
-      namesMayResolve ||= plain !== id;
-      dropped.add(plain);
+      namesMayResolve ||= mark === '+';
+      (mark === '~' ? figuresOnly : dropped).add(plain);
     }
     if (this.tooManyDrops()) return this.dropAll();
+    for (const id of figuresOnly) if (!dropped.has(id)) this.figuresDroppedAt.set(id, ++this.clock);
     for (const id of dropped) this.idDroppedAt.set(id, ++this.clock);
     for (const [key, entry] of this.entries) if (entry.value && dropped.has(String(entry.value.repository?.id))) this.entries.delete(key);
     if (namesMayResolve) this.dropMissing();
@@ -193,7 +223,7 @@ export class RepositoryAccessCache {
 
   /** The record of drops per repository lasts until the next dropAll, which it forces when large. */
   private tooManyDrops(): boolean {
-    return this.idDroppedAt.size + this.nameDroppedAt.size >= 100_000;
+    return this.idDroppedAt.size + this.nameDroppedAt.size + this.figuresDroppedAt.size >= 100_000;
   }
 
   /**
@@ -217,12 +247,12 @@ export class RepositoryAccessCache {
     else this.drop(scope);
   }
 
-  private put(key: string, found: { value: ResolvedRepository } | { missing: DomainError }): void {
+  private put(key: string, found: { value: ResolvedRepository } | { missing: DomainError }, loadedAt: number): void {
     if (this.entries.size >= this.maxEntries) {
       this.entries.clear();
       this.missingKeys.clear();
     }
-    this.entries.set(key, { ...found, expires: Date.now() + this.ttlMs });
+    this.entries.set(key, { ...found, expires: Date.now() + this.ttlMs, loadedAt });
     if ('missing' in found) this.missingKeys.add(key);
   }
 }

@@ -93,8 +93,9 @@ export function gitHttp(deps: Deps): RequestHandler {
 
     let resolved;
     try {
-      // The gateway's remembered resolution (a push is a write: it bypasses what it remembers).
-      resolved = await resolveRouteRepository(deps, caller, owner!, name!);
+      // The gateway's remembered resolution (a push is a write: it bypasses what it remembers);
+      // a fetch shows nothing of the repository's figures (size, counts).
+      resolved = await resolveRouteRepository(deps, caller, owner!, name!, push);
     } catch (err) {
       if (err instanceof DomainError && err.kind === 'not_found') {
         // Gitea asks anonymous callers to sign in, so git prompts for credentials and a

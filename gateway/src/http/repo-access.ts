@@ -29,10 +29,14 @@ const REFUSALS: Record<RepoAccess, string> = {
   owner: 'user should be the owner of the repo',
 };
 
-/** The repository a route's path names, resolved for the caller (the gateway's cache when fresh). */
-export function resolveRouteRepository(deps: Deps, caller: Caller, owner: string, name: string): Promise<repository.RepositoryAccess> {
+/**
+ * The repository a route's path names, resolved for the caller (the gateway's cache when
+ * fresh). `figures`: false when the request shows nothing of the repository's size,
+ * updated_at or counts (a git read's guards), which then may be older than the last push.
+ */
+export function resolveRouteRepository(deps: Deps, caller: Caller, owner: string, name: string, figures = true): Promise<repository.RepositoryAccess> {
   return deps.repositories.get(RepositoryAccessCache.keyOf(caller, owner, name),
-    () => deps.services.repository.ResolveRepository({ owner, name }, { caller }));
+    () => deps.services.repository.ResolveRepository({ owner, name }, { caller }), figures);
 }
 
 /** Gitea's 403 when the caller's permission is below what the route needs; undefined when it is enough. */

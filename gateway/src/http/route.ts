@@ -10,7 +10,7 @@ import type { CredentialCache } from '../auth/credential-cache.js';
 import { RepositoryAccessCache } from '../caches/repository-access.js';
 import { AnswerCache, type Answer } from '../caches/answers.js';
 import type { AnswerShortcuts, Shortcut } from '../caches/answer-shortcuts.js';
-import { CACHED_OPERATIONS, RESOLUTION_OPERATIONS } from '../caches/cached-operations.js';
+import { CACHED_OPERATIONS, GUARD_ONLY_OPERATIONS, RESOLUTION_OPERATIONS } from '../caches/cached-operations.js';
 import { grantsScopes, levelOfMethod, requiredScopes, type ScopeCategory } from '../auth/scopes.js';
 import type { ServiceClients } from '../services.js';
 import type { repository } from '@anvil/proto';
@@ -216,6 +216,10 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
     const hasBody = operationHasBody(route.operationId);
     const cached = route.method === 'GET' && route.repoAccess !== undefined && CACHED_OPERATIONS.has(route.operationId);
     const derived = route.method === 'GET' && route.repoAccess !== undefined && RESOLUTION_OPERATIONS.has(route.operationId);
+    // Whether the route shows the repository's figures (size, updated_at, counts), so needs
+    // them as of the last hint (caches/repository-access.ts): not a git read's guards, nor a
+    // route whose service resolves the repository itself and is sent no resolution.
+    const figures = !(route.method === 'GET' && GUARD_ONLY_OPERATIONS.has(route.operationId)) && !route.resolvedInTurn;
     if (hasBody) handlers.push(route.fileBody ? parseFiles : parseJson);
     handlers.push(async (req, res) => {
       const auth = res.locals.auth as AuthState;
@@ -226,7 +230,7 @@ export function registerRoutes(router: Router, routes: readonly Route[], deps: D
         // Gitea's repoAssignment comes first: a repository the caller may not see is a 404
         // (a public-only token on its holder's private repository a 403) before anything else.
         try {
-          repository = await resolveRouteRepository(deps, caller, params.owner!, params.repo!);
+          repository = await resolveRouteRepository(deps, caller, params.owner!, params.repo!, figures);
         } catch (err) {
           const status = statusOf(err);
           logFailure(deps.log, status, err, { route: route.operationId });

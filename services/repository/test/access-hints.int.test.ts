@@ -130,8 +130,14 @@ describe('gateways hear of every change to what a repository resolves to', () =>
       await until(() => accessHints.length > before, 'a repository-access hint');
       return accessHints.slice(before);
     };
-    // A push or contents write moves the row's size and counts.
-    expect(await accessAfter(() => tb.db.repository.update({ where: { id: repo.id }, data: { size: 1234n } }))).toEqual([String(repo.id)]);
+    // A push or contents write moves the row's figures alone (size, updated_at, counts): the
+    // id comes marked, so gateways keep the repository's resolution for the git reads' guards.
+    expect(await accessAfter(() => tb.db.repository.update({ where: { id: repo.id }, data: { size: 1234n } }))).toEqual([`~${repo.id}`]);
+    expect(await accessAfter(() => tb.db.repository.update({ where: { id: repo.id }, data: { num_stars: { increment: 1 }, num_open_issues: 3, language: 'Go', licenses: ['MIT'] } }))).toEqual([`~${repo.id}`]);
+    // Anything a guard or a route may read is a plain change, even alongside the figures.
+    expect(await accessAfter(() => tb.db.repository.update({ where: { id: repo.id }, data: { size: 99n, archived: true } }))).toEqual([String(repo.id)]);
+    expect(await accessAfter(() => tb.db.repository.update({ where: { id: repo.id }, data: { empty: false, default_branch: 'trunk' } }))).toEqual([String(repo.id)]);
+    await accessAfter(() => tb.db.repository.update({ where: { id: repo.id }, data: { archived: repo.archived, empty: repo.empty, default_branch: repo.default_branch } }));
     // A grant, or a repository made public, may make the name resolve for someone who was
     // told "not found" (gateways remember that too): the id comes marked.
     expect(await accessAfter(() => tb.db.collaboration.create({ data: { repository_id: repo.id, user_id: 2n, mode: 'read' } }))).toEqual([`+${repo.id}`]);

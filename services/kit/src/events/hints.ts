@@ -12,7 +12,9 @@ export const HINTS = {
    * Something ResolveRepository reads changed (repository service → gateways). The payload:
    * the repositories' ids, comma separated, or `*` for any repository; an id marked `+<id>`
    * is a change that may make a name resolve for someone who was told it does not (a
-   * repository created, renamed or made public, a collaboration or team grant).
+   * repository created, renamed or made public, a collaboration or team grant); one marked
+   * `~<id>` a change to the repository's figures alone (its size, updated_at and counts: what
+   * only its JSON shows, no guard).
    */
   repositoryAccess: 'repository.access',
   /**

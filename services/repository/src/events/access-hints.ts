@@ -1,9 +1,11 @@
 // Forwards PostgreSQL's notifications to NATS as cache hints for the gateways:
 // - `repository_access_changed` (raised at commit by the triggers of migrations
-//   20261125090000, 20261128070000 and 20261129090000, payload the repository's id, `+<id>`
-//   when the change may make a name resolve, or empty for any) as the repository-access hint
-//   (HINTS.repositoryAccess), which tells gateways to forget the resolutions (repository and
-//   permission) of those repositories, and with a marked id the "not found"s they remember;
+//   20261125090000, 20261128070000, 20261129090000 and 20261129230000, payload the
+//   repository's id, `+<id>` when the change may make a name resolve, `~<id>` when only the
+//   repository's figures changed (size, updated_at, counts), or empty for any) as the
+//   repository-access hint (HINTS.repositoryAccess), which tells gateways to forget the
+//   resolutions (repository and permission) of those repositories, with `+` the "not
+//   found"s they remember too, with `~` only what shows the repository's JSON;
 // - `repository_answers_changed` (the row triggers of migration 20261128010000, payload the
 //   repository's id) as the repository-answers hint, which tells gateways to forget the
 //   cached API answers of those repositories (gateway/src/caches/answers.ts).
