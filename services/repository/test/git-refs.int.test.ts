@@ -6,7 +6,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Caller } from '@anvil/kit';
-import { createRepository } from '../src/domain/repositories.js';
+import { createRepository, repositoryFor } from '../src/domain/repositories.js';
+import { changeFiles, type ChangeFilesInput } from '../src/domain/file-changes.js';
 import { RepositoryWriteLock } from '../src/domain/write-lock.js';
 import { recordRefMove } from '../src/domain/branches.js';
 import { updateRef } from '../src/git/branches.js';
@@ -323,6 +324,36 @@ describe('the refs table', () => {
     }));
     expect(page.commits.length).toBeGreaterThan(0);
     expect(reads - before).toBe(1);
+  });
+
+  it('starts a contents write with one statement for the refs\' rows and the protection rules, sent before the resolution returns, for a new branch too', async () => {
+    const [row] = await bed.db.repository.findMany({ where: { lower_name: 'tracked' } });
+    await bed.db.branchProtection.create({ data: { repository_id: row.id, rule_name: 'guarded', enable_push: false, push_whitelist_user_ids: [], force_push_allowlist_user_ids: [], merge_whitelist_user_ids: [], approvals_whitelist_user_ids: [] } });
+    // The rules come with the rows: asking the protections store fails the write.
+    const protections = { list: async () => { throw new Error('the protections store was asked'); } };
+    const deps = { store: bed.deps.store, protections: protections as never, files: contentFiles(bed.storage, refs), maxBlobSize: 1 << 20, sizes: { refresh: () => undefined } };
+    const write = (newBranch: string): Promise<unknown> => {
+      const input: ChangeFilesInput = {
+        branch: '', newBranch, message: `on ${newBranch}`, signoff: false, forcePush: false,
+        files: [{ operation: 'create', path: `${newBranch}.txt`, fromPath: '', sha: '', content: Buffer.from(newBranch) }],
+      };
+      // The path's names as a client may write them; the rows' statement is already out when the resolution starts.
+      return lock.run('ada', 'tracked', () => refs.readCall(() => changeFiles(deps, { owner: 'Ada', name: 'Tracked' }, async () => {
+        readsBeforeResolution.push(reads - before);
+        return repositoryFor(bed.deps.store, 'Ada', 'Tracked', ada);
+      }, input, ada)));
+    };
+    const readsBeforeResolution: number[] = [];
+    let before = reads;
+    await expect(write('guarded')).rejects.toMatchObject({ kind: 'forbidden' });
+    expect(reads - before).toBe(1);
+    before = reads;
+    await write('turn-start');
+    expect(reads - before).toBe(1);
+    expect(readsBeforeResolution).toEqual([1, 1]);
+    expect(await sh(gitDir, ['cat-file', 'blob', 'refs/heads/turn-start:turn-start.txt'])).toBe('turn-start');
+    expect(await sh(gitDir, ['rev-parse', '--verify', '-q', 'refs/heads/guarded']).catch(() => 'absent')).toBe('absent');
+    await bed.db.branchProtection.deleteMany({ where: { repository_id: row.id } });
   });
 
   it('is removed with its repository', async () => {

@@ -3,7 +3,7 @@
 // (its entries). The git work sits behind the RepoFiles port (src/git/contents-git.ts and
 // file-changes-git.ts, wired in src/git/content-git.ts), so these rules are plain functions.
 import { notFound } from '@anvil/kit';
-import type { PushGitFacts } from './branch-protection.js';
+import type { BranchProtection, PushGitFacts } from './branch-protection.js';
 import type { BranchProtectionStore } from './branch-protection-store.js';
 import type { RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
@@ -35,6 +35,12 @@ export interface RepoFiles {
   resolve(revision: string): Promise<ResolvedRevision | undefined>;
   /** resolve() in a write turn before it moved any ref (the refs table is current then). */
   resolveAtTurnStart(revision: string): Promise<ResolvedRevision | undefined>;
+  /**
+   * The repository's branch protection rules, from the statement that reads its refs' rows
+   * at a write turn's start (asked first, resolveAtTurnStart then shares it within one
+   * refs.readCall); undefined when the repository has no rows yet.
+   */
+  rulesAtTurnStart(): Promise<BranchProtection[] | undefined>;
   /** Entries at these full paths, with the trees on the way. */
   entries(treeish: string, paths: string[]): Promise<Map<string, TreeEntry>>;
   list(treeish: string, prefix: string): Promise<TreeEntry[]>;

@@ -197,8 +197,42 @@ async function doerOf(deps: ContentDeps, caller: Caller): Promise<IdentityInput>
 
 const seconds = (date: Date | undefined, now: number) => (date ? Math.floor(date.getTime() / 1000) : now);
 
-/** POST/PUT/DELETE /contents/{path} and POST /contents. */
-export async function changeFiles(deps: ContentDeps, access: RepositoryAccess, input: ChangeFilesInput, caller: Caller): Promise<ChangeFilesResult> {
+/** The repository as the request's path names it. */
+export interface RepositoryNames {
+  owner: string;
+  name: string;
+}
+
+/**
+ * The protection rules as the refs' rows' statement reads them at the turn's start, started
+ * from the path's names alone so it goes out with the resolution; undefined when the names
+ * are no safe path (the resolution then answers for them).
+ */
+function rulesByNames(deps: ContentDeps, names: RepositoryNames): Promise<BranchProtection[] | undefined> | undefined {
+  try {
+    const rules = deps.files(names.owner, names.name).rulesAtTurnStart();
+    rules.catch(() => undefined);
+    return rules;
+  } catch {
+    return undefined;
+  }
+}
+
+const sameRepository = (names: RepositoryNames, repo: RepositoryAccess['repository']) =>
+  names.owner.toLowerCase() === repo.owner_login.toLowerCase() && names.name.toLowerCase() === repo.name.toLowerCase();
+
+/**
+ * POST/PUT/DELETE /contents/{path} and POST /contents, in the repository's write turn, inside
+ * refs.readCall. `resolve` gives the caller's access to the repository `names` names. What
+ * the turn's start reads besides (the refs' rows with the protection rules, the committer)
+ * needs only those names and the caller, so it goes out with the resolution: one round trip
+ * of the database, where reading them after it took two.
+ */
+export async function changeFiles(
+  deps: ContentDeps, names: RepositoryNames, resolve: () => Promise<RepositoryAccess>, input: ChangeFilesInput, caller: Caller,
+): Promise<ChangeFilesResult> {
+  const early = rulesByNames(deps, names);
+  const [access, doer] = await Promise.all([resolve(), doerOf(deps, caller)]);
   requireWriter(access, caller);
   const repo = access.repository;
   // Only an update or a rename moves a file; for the others the source is the path itself.
@@ -211,13 +245,13 @@ export async function changeFiles(deps: ContentDeps, access: RepositoryAccess, i
   const files = deps.files(repo.owner_login, repo.name);
   const zero = '0'.repeat(repo.object_format_name === 'sha256' ? 64 : 40);
 
-  // Nothing moved yet in this turn: the refs table answers, no git process. The rows the
-  // write needs besides are read at the same time, not one after another.
-  const [base, existing, doer, rules] = await Promise.all([
+  // Nothing moved yet in this turn: the refs table answers, no git process, from the
+  // statement that already read the rules (a resolution that followed another name reads
+  // its own).
+  const [base, existing, rules] = await Promise.all([
     repo.empty ? undefined : files.resolveAtTurnStart(branch),
     repo.empty || target === branch ? undefined : files.resolveAtTurnStart(target),
-    doerOf(deps, caller),
-    deps.protections.list(repo.id),
+    (early && sameRepository(names, repo) ? early : Promise.resolve(undefined)).then((read) => read ?? deps.protections.list(repo.id)),
   ]);
   if (!base || base.kind !== 'branch') {
     // An empty repository takes its first commit on any branch (Gitea: the push makes it).

@@ -26,6 +26,7 @@ export function repoFiles(gitDir: string, objects: RepositoryObjects, computed: 
   return {
     resolve: (revision) => (refs ? refs.resolveRevision(gitDir, revision) : resolveRevision(gitDir, revision)),
     resolveAtTurnStart: (revision) => (refs ? refs.resolveRevision(gitDir, revision, true) : resolveRevision(gitDir, revision)),
+    rulesAtTurnStart: async () => refs?.rulesAtTurnStart(gitDir),
     entries: (treeish, paths) => objects.entriesAt(treeish, paths),
     list: (treeish, prefix) => objects.list(treeish, prefix),
     readBlob,

@@ -264,6 +264,15 @@ export class RefIndex {
     return snapshot;
   }
 
+  /**
+   * The repository's branch protection rules at a write turn's start, from the statement
+   * that reads its rows (taken first in a readCall, it answers resolveRevision(…, true) too);
+   * undefined when it has no rows yet.
+   */
+  async rulesAtTurnStart(gitDir: string): Promise<BranchProtection[] | undefined> {
+    return (await this.snapshot(gitDir, undefined, { protections: true, userId: 0 }, true))?.protections;
+  }
+
   /** The version of the repository's rows (changes with every ref move); undefined when it has none. */
   async version(gitDir: string): Promise<string | undefined> {
     // No ref is named HEAD: the statement answers the state alone.

@@ -58,7 +58,8 @@ export function contentService(deps: LockedDeps): ServiceImplementation<reposito
     },
     async ChangeFiles(request, context) {
       const ref = refOf(request);
-      const result = await deps.writeLock.run(ref.owner, ref.name, async () => changeFiles(deps, await repositoryOf(deps.store, ref, context), {
+      // One read call: the turn's start reads the refs' rows once (file-changes.ts).
+      const result = await deps.writeLock.run(ref.owner, ref.name, () => deps.refs.readCall(() => changeFiles(deps, ref, () => repositoryOf(deps.store, ref, context), {
         branch: request.branch, newBranch: request.new_branch, message: request.message,
         author: identity(request.author), committer: identity(request.committer),
         authorDate: dateOf(request.author_date), committerDate: dateOf(request.committer_date),
@@ -67,7 +68,7 @@ export function contentService(deps: LockedDeps): ServiceImplementation<reposito
           operation: f.operation as FileOperationKind, path: f.path, fromPath: f.from_path, sha: f.sha,
           content: f.has_content ? Buffer.from(f.content) : undefined,
         })),
-      }, context.caller), context.signal);
+      }, context.caller)), context.signal);
       const { commit } = result;
       return {
         at: { input: result.branch, kind: 'branch', name: result.branch, commit_sha: commit.sha },
