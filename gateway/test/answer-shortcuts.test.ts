@@ -72,6 +72,34 @@ describe('answers sent before the route table', () => {
     expect(shortcuts.find(get(URL_READ))).toBeUndefined();
   });
 
+  it('wait for an answer the route table is computing again after a drop, and never for one begun before it', async () => {
+    const { shortcuts, answers, credentials, subject } = await served();
+    const newer: Answer = { ...branches, body: Buffer.from('[{"name":"main"},{"name":"next"}]') };
+    answers.dropRepositories(['1']);
+    // Nothing on its way: the route table answers.
+    expect(shortcuts.find(get(URL_READ))).toBeUndefined();
+    // A read that went to the route table computes it again; the next reads wait for that.
+    let finish!: (answer: Answer) => void;
+    const computing = answers.get(subject, () => new Promise<Answer>((resolve) => (finish = resolve)));
+    const found = shortcuts.find(get(URL_READ));
+    expect(found?.answer).toBeUndefined();
+    finish(newer);
+    expect(await found?.pending).toBe(newer);
+    await computing;
+    expect(shortcuts.find(get(URL_READ))?.answer).toBe(newer);
+
+    // A computation begun before a drop is not joined (it may show the state before the write).
+    answers.dropRepositories(['1']);
+    void answers.get(subject, () => new Promise<Answer>(() => undefined));
+    answers.dropRepositories(['1']);
+    expect(shortcuts.find(get(URL_READ))).toBeUndefined();
+    // Nor is any computation once the credential's grounds are gone.
+    void answers.get(subject, () => new Promise<Answer>(() => undefined));
+    expect(shortcuts.find(get(URL_READ))?.pending).toBeDefined();
+    credentials.dropUser(5);
+    expect(shortcuts.find(get(URL_READ))).toBeUndefined();
+  });
+
   it('are not kept for an answer whose grounds are already gone', async () => {
     const { credentials, repositories, answers, shortcut } = await served();
     answers.dropAll();

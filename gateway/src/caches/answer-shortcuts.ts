@@ -58,6 +58,9 @@ export interface Shortcut {
   route: string;
 }
 
+/** What find() gives: the answer to send, or the computation of it on its way. */
+export type ShortcutFound = { shortcut: Shortcut; answer: Answer; pending?: undefined } | { shortcut: Shortcut; answer?: undefined; pending: Promise<Answer | undefined> };
+
 export interface ShortcutCaches {
   credentials: CredentialCache;
   repositories: RepositoryAccessCache;
@@ -112,17 +115,27 @@ export class AnswerShortcuts {
     this.bytes += bytes;
   }
 
-  /** The shortcut for this request and its answer, when every object it rests on is still in force. */
-  find(req: IncomingMessage): { shortcut: Shortcut; answer: Answer } | undefined {
+  /**
+   * The shortcut for this request and its answer, when every object it rests on is still in
+   * force; or, when only its answer is gone (a hint, a write, the TTL) and the answer cache
+   * is computing it again, that computation (`pending`), which the route table would join
+   * too: the reads that arrive right after a write wait for the one computation without
+   * going through express each. Undefined otherwise: the route table answers, and writes
+   * the shortcut again.
+   */
+  find(req: IncomingMessage): ShortcutFound | undefined {
     const key = req.url === undefined ? undefined : AnswerShortcuts.keyOf(req, req.url);
     const shortcut = key === undefined ? undefined : this.entries.get(key);
     if (!shortcut) return undefined;
-    const answer = this.inForce(shortcut);
-    if (!answer) {
+    if (!this.groundsInForce(shortcut)) {
       this.forget(key!);
       return undefined;
     }
-    return { shortcut, answer };
+    const answer = shortcut.answer ?? this.caches.answers.peek(shortcut.answerKey!);
+    if (answer) return { shortcut, answer };
+    // Kept: the route table is computing its answer again, or is about to.
+    const pending = this.caches.answers.pending(shortcut.answerKey!);
+    return pending ? { shortcut, pending } : undefined;
   }
 
   /** How many shortcuts are kept (tests). */
@@ -143,12 +156,16 @@ export class AnswerShortcuts {
   }
 
   private inForce(shortcut: Shortcut): Answer | undefined {
-    const { credentials, repositories, answers } = this.caches;
-    if (rememberedAuth(credentials, shortcut.credentialKey) !== shortcut.auth) return undefined;
+    return this.groundsInForce(shortcut) ? shortcut.answer ?? this.caches.answers.peek(shortcut.answerKey!) : undefined;
+  }
+
+  /** Whether the credential's reply and the repository's resolution it rested on are still the ones in force. */
+  private groundsInForce(shortcut: Shortcut): boolean {
+    const { credentials, repositories } = this.caches;
+    if (rememberedAuth(credentials, shortcut.credentialKey) !== shortcut.auth) return false;
     // An answer it holds is the repository's JSON, which shows its figures; a remembered
     // answer is as fresh as the answer cache keeps it, whatever the figures.
-    if (repositories.peek(shortcut.accessKey, shortcut.answer !== undefined) !== shortcut.resolution) return undefined;
-    return shortcut.answer ?? answers.peek(shortcut.answerKey!);
+    return repositories.peek(shortcut.accessKey, shortcut.answer !== undefined) === shortcut.resolution;
   }
 }
 

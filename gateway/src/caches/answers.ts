@@ -125,6 +125,16 @@ export class AnswerCache {
     }
   }
 
+  /**
+   * The answer a computation on its way will give under this key (AnswerCache.keyOf), when
+   * one is: it began after every drop that concerns it, so get() would join it too.
+   * Undefined when none is on its way; the promise gives undefined when it gave nothing to
+   * keep (an error, a streamed body) or failed.
+   */
+  pending(key: string): Promise<Answer | undefined> | undefined {
+    return this.fills.get(key)?.done.catch(() => undefined);
+  }
+
   /** The fresh answer remembered under this key (AnswerCache.keyOf), without computing one. */
   peek(key: string): Answer | undefined {
     const hit = this.entries.get(key);

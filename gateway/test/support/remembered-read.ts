@@ -43,5 +43,5 @@ export async function rememberedRead(read: ReadServed) {
   };
   const req = { method: 'GET', url: read.url, headers: { authorization: `token ${read.token}` } } as unknown as IncomingMessage;
   shortcuts.remember(req, read.url, shortcut);
-  return { credentials, repositories, answers, shortcuts, shortcut };
+  return { credentials, repositories, answers, shortcuts, shortcut, subject };
 }
