@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ANONYMOUS, DomainError, type Caller } from '@anvil/kit';
-import { isWrite, RepositoryAccessCache, trackWrites, writeScopeOf, type ResolvedRepository } from '../src/caches/repository-access.js';
+import { readFileSync } from 'node:fs';
+import { FIGURES, isWrite, RepositoryAccessCache, trackWrites, writeScopeOf, type ResolvedRepository } from '../src/caches/repository-access.js';
 
 const alice: Caller = { userId: 5, login: 'alice', isAdmin: false, restricted: false, scopes: ['all'] };
 const access = (permission: string): ResolvedRepository => ({ repository: { id: 1, name: 'app' } as ResolvedRepository['repository'], permission, owner: null as unknown as ResolvedRepository['owner'] });
@@ -301,13 +302,41 @@ describe('remembered repositories in the gateway', () => {
     expect(await cache.get(key, load, false)).toBe(first);
     expect(cache.peek(key, false)).toBe(first);
     expect(calls).toBe(1);
-    // The repository's JSON shows the new size, and is then remembered for both.
+    // The repository's JSON shows the new size, and is then remembered (the guards keep theirs).
     expect(cache.peek(key)).toBeUndefined();
     const fresh = await cache.get(key, load);
     expect(fresh.repository!.size).toBe(20);
     expect(await cache.get(key, load)).toBe(fresh);
-    expect(await cache.get(key, load, false)).toBe(fresh);
+    expect(await cache.get(key, load, false)).toBe(first);
     expect(calls).toBe(2);
+  });
+
+  it('after the repository\'s JSON is looked up again, a git read\'s guards still get the very resolution they had, unless more than the figures changed', async () => {
+    const cache = new RepositoryAccessCache(10_000);
+    let size = 10;
+    let permission = 'write';
+    const load = async (): Promise<ResolvedRepository> => ({ ...access(permission), repository: { id: 1, name: 'app', size } as ResolvedRepository['repository'] });
+    const first = await cache.get(key, load, false);
+    size = 20;
+    cache.dropRepositoryIds(['~1']);
+    const json = await cache.get(key, load);
+    expect(json.repository!.size).toBe(20);
+    // The answer shortcuts of the git reads rest on that object: it stays the guards'.
+    expect(await cache.get(key, load, false)).toBe(first);
+    expect(cache.peek(key, false)).toBe(first);
+    expect(cache.peek(key)).toBe(json);
+    // A change beyond the figures that arrives with them (a lookup after a plain hint) is the guards' too.
+    size = 30;
+    permission = 'read';
+    cache.dropRepositoryIds(['~1']);
+    const changed = await cache.get(key, load);
+    expect(await cache.get(key, load, false)).toBe(changed);
+  });
+
+  it('names as figures exactly the columns the repository service\'s trigger marks with ~', () => {
+    const sql = readFileSync(new URL('../../services/repository/prisma/migrations/20261129230000_access_change_marks_figures/migration.sql', import.meta.url), 'utf8');
+    const listed = /figures CONSTANT text\[\] := ARRAY\[([^\]]*)\]/.exec(sql)![1]!.match(/'([a-z_]+)'/g)!.map((quoted) => quoted.slice(1, -1));
+    expect(new Set(listed)).toEqual(FIGURES);
   });
 
   it('a figures-only hint leaves other repositories\' JSON alone, and a plain hint for the same repository still forgets it for every read', async () => {

@@ -15,7 +15,10 @@
 //   for a lookup that asks for the figures (`figures`, the default: a route that shows the
 //   repository's JSON). The git reads' guards ask without them (GUARD_ONLY_OPERATIONS) and
 //   go on passing on the entry, whose permission and settings are unchanged: a burst of
-//   writes to a repository no longer sends each of its readers to the repository service;
+//   writes to a repository no longer sends each of its readers to the repository service.
+//   When the JSON's lookup brings a resolution that differs from the entry's in its figures
+//   alone, the guards keep the very object they had (`guard`), so what rests on it (the git
+//   reads' answer shortcuts) stays in force;
 // - a write this gateway handles that may change it: the entries it may change are dropped
 //   when the write starts (so the write's own guards resolve afresh: a permission revoked
 //   through another gateway a moment ago is not taken from here) and again when its response
@@ -56,6 +59,11 @@ interface Entry {
   expires: number;
   /** When its lookup began (the clock below): its figures are stale once dropped after that. */
   loadedAt: number;
+  /**
+   * What a lookup without figures gets: an earlier resolution of this key that differs from
+   * `value` in its figures alone (see the top of this file); undefined: `value`.
+   */
+  guard?: ResolvedRepository;
 }
 
 /** What a lookup gave: a repository, a "not found" worth remembering, or another failure. */
@@ -120,7 +128,8 @@ export class RepositoryAccessCache {
     if (this.ttlMs <= 0) return undefined;
     const hit = this.entries.get(key);
     if (!hit || hit.expires <= Date.now()) return undefined;
-    if (figures && hit.value && this.figuresDroppedSince(hit.loadedAt, hit.value)) return undefined;
+    if (!figures) return hit.missing ?? hit.guard ?? hit.value;
+    if (hit.value && this.figuresDroppedSince(hit.loadedAt, hit.value)) return undefined;
     return hit.missing ?? hit.value;
   }
 
@@ -134,10 +143,16 @@ export class RepositoryAccessCache {
       // A change since it began may be one this request must see (its own write's guards):
       // ask afresh rather than share an answer from before it, once through the cache (the
       // requests that joined it share one new lookup), then on its own.
-      if (!this.droppedSince(joined.startedAt, key, found, figures)) return unwrap(found);
+      if (!this.droppedSince(joined.startedAt, key, found, figures)) return this.asKept(key, unwrap(found), figures);
       if (!again) return this.remembered(key, load, figures, true);
     }
-    return unwrap(await this.lookUp(key, load).found);
+    return this.asKept(key, unwrap(await this.lookUp(key, load).found), figures);
+  }
+
+  /** A lookup's answer, as the guards get it once kept (the `guard` it may have kept instead). */
+  private asKept(key: string, value: ResolvedRepository, figures: boolean): ResolvedRepository {
+    const kept = figures ? undefined : this.entries.get(key);
+    return kept?.value === value && kept.guard ? kept.guard : value;
   }
 
   private lookUp(key: string, load: () => Promise<ResolvedRepository>): Lookup {
@@ -252,9 +267,31 @@ export class RepositoryAccessCache {
       this.entries.clear();
       this.missingKeys.clear();
     }
-    this.entries.set(key, { ...found, expires: Date.now() + this.ttlMs, loadedAt });
+    const old = this.entries.get(key)?.value;
+    const guard = old && 'value' in found && sameBesidesFigures(old, found.value) ? this.entries.get(key)!.guard ?? old : undefined;
+    this.entries.set(key, { ...found, expires: Date.now() + this.ttlMs, loadedAt, guard });
     if ('missing' in found) this.missingKeys.add(key);
   }
+}
+
+/**
+ * A repository's figures as its message names them: the columns the repository service's
+ * trigger leaves out when it marks a change `~<id>` (migration 20261129230000; a test holds
+ * the two lists equal). No guard reads them.
+ */
+export const FIGURES: ReadonlySet<string> = new Set(['size', 'updated_at', 'branch_count', 'language', 'licenses', 'num_watches',
+  'num_open_issues', 'num_open_pulls', 'issue_counts_version', 'num_stars', 'num_forks', 'mirror_updated_at']);
+
+function withoutFigures(repo: object | null | undefined): object | null | undefined {
+  return repo && Object.fromEntries(Object.entries(repo).filter(([name]) => !FIGURES.has(name)));
+}
+
+/** Whether two resolutions differ in the figures of the repository (or of its parent) alone. */
+function sameBesidesFigures(a: ResolvedRepository, b: ResolvedRepository): boolean {
+  const comparable = (r: ResolvedRepository) => JSON.stringify({
+    ...r, repository: withoutFigures(r.repository), parent: r.parent && { ...r.parent, repository: withoutFigures(r.parent.repository) },
+  });
+  return comparable(a) === comparable(b);
 }
 
 function unwrap(found: Found): ResolvedRepository {
