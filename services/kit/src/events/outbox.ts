@@ -57,6 +57,12 @@ interface PendingRow {
   trace_context: string | null;
 }
 
+/** Oldest first (RETURNING gives no order); `seq` may arrive as a bigint or a string. */
+const bySeq = (a: PendingRow, b: PendingRow): number => {
+  const [x, y] = [BigInt(a.seq), BigInt(b.seq)];
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
 export interface OutboxRelay {
   /** Publish now instead of at the next poll: call after committing a change. */
   kick(): void;
@@ -121,11 +127,17 @@ export function startOutboxRelay(db: TransactionalSqlClient, bus: EventBus, log:
   async function publishBatch(): Promise<number> {
     let failure: unknown;
     const dealt = await db.$transaction(async (tx) => {
-      // SKIP LOCKED lets replicas share the table without sending a row twice in parallel.
-      const rows = await tx.$queryRawUnsafe<PendingRow[]>(
-        `SELECT seq, id::text AS id, subject, type, payload, trace_context FROM outbox_event
-          WHERE sent_at IS NULL ORDER BY seq LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
-      );
+      // The rows are claimed and marked sent in one statement, inside the transaction: what is
+      // not published after all is unmarked before the commit, and a crash rolls the marks
+      // back (the rows go out again; the stream drops what it already has). SKIP LOCKED lets
+      // replicas share the table without sending a row twice in parallel. One statement
+      // fewer per batch than reading them and marking them apart: under a stream of writes a
+      // batch is often one row.
+      const rows = (await tx.$queryRawUnsafe<PendingRow[]>(
+        `UPDATE outbox_event SET sent_at = now() WHERE seq IN (
+           SELECT seq FROM outbox_event WHERE sent_at IS NULL ORDER BY seq LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
+         RETURNING seq, id::text AS id, subject, type, payload, trace_context`,
+      )).sort(bySeq);
       const sent: bigint[] = [];
       let parked = 0;
       for (const row of rows) {
@@ -150,9 +162,9 @@ export function startOutboxRelay(db: TransactionalSqlClient, bus: EventBus, log:
             'outbox relay set an event aside as a dead letter; later events go on (see `anvil admin events list`)');
         }
       }
-      if (sent.length) {
-        await tx.$executeRawUnsafe(`UPDATE outbox_event SET sent_at = now() WHERE seq = ANY($1::bigint[])`, sent.map((s) => s.toString()));
-      }
+      // The rows behind a failure stay for the next attempt, in order.
+      const unsent = rows.slice(sent.length + parked).map((row) => row.seq.toString());
+      if (unsent.length) await tx.$executeRawUnsafe(`UPDATE outbox_event SET sent_at = NULL WHERE seq = ANY($1::bigint[])`, unsent);
       return sent.length + parked;
     }, { timeout: 30_000 });
     if (failure) throw failure;

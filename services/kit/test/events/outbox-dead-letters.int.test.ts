@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { connect, nanos, RetentionPolicy, StorageType } from 'nats';
+import { connect, DiscardPolicy, nanos, RetentionPolicy, StorageType } from 'nats';
 import pg from 'pg';
 import { register } from 'prom-client';
 import { decodeEvent, encodeEvent } from '@anvil/proto';
@@ -117,7 +117,7 @@ describe('outbox relay', () => {
       storage: StorageType.File, duplicate_window: nanos(60_000), max_msg_size: STREAM_LIMIT };
     await jsm.streams.add(stream);
     teardown.add(() => nc.close());
-    const { seen } = await busWithRecorder(namespace);
+    const { seen, relay } = await busWithRecorder(namespace);
 
     const big = await writeEvent('big', encodeEvent(USER_DELETED, { user_id: 3, login: 'y'.repeat(100 * 1024) }));
     const next = await writeEvent('next');
@@ -134,6 +134,36 @@ describe('outbox relay', () => {
     await until('the retried event on NATS', () => seen.find((e) => e.id === big));
     expect((await listDeadLetters(db, 10)).rows.find((r) => r.id === big)).toBeUndefined();
     await until('the retried event marked sent', async () => (await db.outboxEvent.findUnique({ where: { id: big } }))?.sent_at ?? undefined);
+    // The next test publishes into a namespace of its own, from the same table.
+    await relay.stop();
+  });
+
+  it('leaves an event the stream cannot take yet, and every event after it, unsent and in order until it can', async () => {
+    const namespace = `anvil_test_dlf_${newRunId()}`;
+    const nc = await connect({ servers: NATS_URL });
+    const jsm = await nc.jetstreamManager();
+    // A full stream that refuses new messages: a cause that goes away.
+    const stream = { name: namespace.toUpperCase(), subjects: [`${namespace}.>`], retention: RetentionPolicy.Limits,
+      storage: StorageType.File, duplicate_window: nanos(60_000), max_msgs: 1, discard: DiscardPolicy.New };
+    await jsm.streams.add(stream);
+    teardown.add(() => nc.close());
+    const { seen } = await busWithRecorder(namespace);
+
+    const first = await writeEvent('first');
+    await until('the first event', () => seen.some((e) => e.id === first));
+    const held = await writeEvent('held');
+    const behind = await writeEvent('behind');
+    // Tried twice (the recorder sees each attempt), so the first attempt's transaction is over.
+    await until('two attempts at the refused event', () => seen.filter((e) => e.id === held).length >= 2);
+    const rows = await db.outboxEvent.findMany({ where: { id: { in: [held, behind] } } });
+    expect(rows.map((row) => row.sent_at)).toEqual([null, null]);
+    expect(seen.some((e) => e.id === behind)).toBe(false);
+
+    await jsm.streams.update(stream.name, { ...stream, max_msgs: -1 });
+    await until('the event behind it on NATS', () => seen.some((e) => e.id === behind));
+    const order = seen.map((e) => e.id).filter((id) => id === held || id === behind);
+    expect(order.lastIndexOf(held)).toBeLessThan(order.indexOf(behind));
+    await until('the event behind it marked sent', async () => (await db.outboxEvent.findUnique({ where: { id: behind } }))?.sent_at ?? undefined);
   });
 });
 

@@ -7,9 +7,11 @@
 // The writer only ever adds objects, never changes or removes one: an object's name is the
 // hash of its bytes, so writing one that exists is a no-op, and two writers writing the same
 // object write the same bytes. Like git, it writes a temporary file beside the target and
-// links it into place, so a reader never sees half an object.
+// moves it into place, so a reader never sees half an object; it renames where git links
+// first: one call instead of a link and an unlink, and a rename over an object another
+// writer stored meanwhile puts the same bytes in its place.
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -68,14 +70,14 @@ export class LooseObjectWriter {
     if (small) writeSmall(dir, temp, packed);
     else await writeLarge(dir, temp, packed);
     try {
-      linkSync(temp, target);
-      this.written += packed.length;
+      renameSync(temp, target);
     } catch (err) {
-      // Another writer stored the same object first: the same bytes, nothing to do.
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    } finally {
       rmSync(temp, { force: true });
+      throw err;
     }
+    // Counted once more if another writer stored it meanwhile (writers of one repository
+    // take turns, so only a push's git could): the size is measured again at the next push.
+    this.written += packed.length;
     return oid;
   }
 }
