@@ -45,6 +45,18 @@ async function busWithRecorder(namespace: string): Promise<{ bus: EventBus; seen
   return { bus, seen, relay };
 }
 
+/** A namespace whose stream, made here, has these limits (which a test may lift with jsm.streams.update). */
+async function streamWithLimits(prefix: string, limits: { max_msg_size?: number; max_msgs?: number; discard?: DiscardPolicy }) {
+  const namespace = `anvil_test_${prefix}_${newRunId()}`;
+  const nc = await connect({ servers: NATS_URL });
+  teardown.add(() => nc.close());
+  const jsm = await nc.jetstreamManager();
+  const stream = { name: namespace.toUpperCase(), subjects: [`${namespace}.>`], retention: RetentionPolicy.Limits,
+    storage: StorageType.File, duplicate_window: nanos(60_000), ...limits };
+  await jsm.streams.add(stream);
+  return { namespace, jsm, stream };
+}
+
 /** Writes an event row as a service would, bypassing outboxEvent's bounds when `raw` is given. */
 async function writeEvent(login: string, raw?: Uint8Array): Promise<string> {
   const row = raw
@@ -110,13 +122,7 @@ describe('outbox relay', () => {
   });
 
   it('publishes a retried dead letter once the stream accepts it, under its first id', async () => {
-    const namespace = `anvil_test_dlr_${newRunId()}`;
-    const nc = await connect({ servers: NATS_URL });
-    const jsm = await nc.jetstreamManager();
-    const stream = { name: namespace.toUpperCase(), subjects: [`${namespace}.>`], retention: RetentionPolicy.Limits,
-      storage: StorageType.File, duplicate_window: nanos(60_000), max_msg_size: STREAM_LIMIT };
-    await jsm.streams.add(stream);
-    teardown.add(() => nc.close());
+    const { namespace, jsm, stream } = await streamWithLimits('dlr', { max_msg_size: STREAM_LIMIT });
     const { seen, relay } = await busWithRecorder(namespace);
 
     const big = await writeEvent('big', encodeEvent(USER_DELETED, { user_id: 3, login: 'y'.repeat(100 * 1024) }));
@@ -139,14 +145,8 @@ describe('outbox relay', () => {
   });
 
   it('leaves an event the stream cannot take yet, and every event after it, unsent and in order until it can', async () => {
-    const namespace = `anvil_test_dlf_${newRunId()}`;
-    const nc = await connect({ servers: NATS_URL });
-    const jsm = await nc.jetstreamManager();
     // A full stream that refuses new messages: a cause that goes away.
-    const stream = { name: namespace.toUpperCase(), subjects: [`${namespace}.>`], retention: RetentionPolicy.Limits,
-      storage: StorageType.File, duplicate_window: nanos(60_000), max_msgs: 1, discard: DiscardPolicy.New };
-    await jsm.streams.add(stream);
-    teardown.add(() => nc.close());
+    const { namespace, jsm, stream } = await streamWithLimits('dlf', { max_msgs: 1, discard: DiscardPolicy.New });
     const { seen } = await busWithRecorder(namespace);
 
     const first = await writeEvent('first');
