@@ -131,7 +131,7 @@ export class AnswerShortcuts {
       this.forget(key!);
       return undefined;
     }
-    const answer = shortcut.answer ?? this.caches.answers.peek(shortcut.answerKey!);
+    const answer = this.answerOf(shortcut);
     if (answer) return { shortcut, answer };
     // Kept: the route table is computing its answer again, or is about to.
     const pending = this.caches.answers.pending(shortcut.answerKey!);
@@ -156,7 +156,12 @@ export class AnswerShortcuts {
   }
 
   private inForce(shortcut: Shortcut): Answer | undefined {
-    return this.groundsInForce(shortcut) ? shortcut.answer ?? this.caches.answers.peek(shortcut.answerKey!) : undefined;
+    return this.groundsInForce(shortcut) ? this.answerOf(shortcut) : undefined;
+  }
+
+  /** The answer it holds, or the one remembered under its key while that is fresh. */
+  private answerOf(shortcut: Shortcut): Answer | undefined {
+    return shortcut.answer ?? this.caches.answers.peek(shortcut.answerKey!);
   }
 
   /** Whether the credential's reply and the repository's resolution it rested on are still the ones in force. */

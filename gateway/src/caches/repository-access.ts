@@ -267,8 +267,8 @@ export class RepositoryAccessCache {
       this.entries.clear();
       this.missingKeys.clear();
     }
-    const old = this.entries.get(key)?.value;
-    const guard = old && 'value' in found && sameBesidesFigures(old, found.value) ? this.entries.get(key)!.guard ?? old : undefined;
+    const previous = this.entries.get(key);
+    const guard = previous?.value && 'value' in found && sameBesidesFigures(previous.value, found.value) ? previous.guard ?? previous.value : undefined;
     this.entries.set(key, { ...found, expires: Date.now() + this.ttlMs, loadedAt, guard });
     if ('missing' in found) this.missingKeys.add(key);
   }
