@@ -165,25 +165,35 @@ describe('notification threads', () => {
     expect((await threadsOf(dave, 4)).map((t) => t.subject.title)).toEqual(['first']);
   });
 
-  it('make the creator of a repository its watcher, and count that watch once', async () => {
+  it('make the creator of a repository its watcher, counted once with the repository\'s own count', async () => {
     const repoConsumer = await startConsumer({ ...repositoryConsumer(log), db, bus, log });
+    const announce = (repositoryId: number) => db.outboxEvent.create({ data: outboxEvent('repository.repo.created', 'anvil.repository.v1.RepositoryCreated', {
+      repository: { id: repositoryId, owner_id: 11, owner_login: 'ada', name: `fresh-${repositoryId}` }, actor_id: 11,
+    }) });
     try {
       // Two announcements of the creation (as after a republish with a new id): one watch.
-      const payload = { repository: { id: 77, owner_id: 11, owner_login: 'ada', name: 'fresh' }, actor_id: 11 };
-      for (let n = 0; n < 2; n++) {
-        await db.outboxEvent.create({ data: outboxEvent('repository.repo.created', 'anvil.repository.v1.RepositoryCreated', payload) });
-      }
+      await announce(77);
+      await announce(77);
+      // Ada watched repository 78 on her own before its creation was heard of.
+      await setWatch(deps, scope(78, 'owner'), ada, true);
+      await announce(78);
       relay.kick();
       const deadline = Date.now() + 30_000;
-      while (!(await deps.watches.watchedBy(11)).includes(77) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      const recorded = async () => (await db.repoWatch.count({ where: { repository_id: { in: [77n, 78n] }, counted_at_creation: true } })) === 2;
+      while (!(await recorded()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       await settled();
     } finally {
       await repoConsumer.stop();
     }
     expect(await deps.watches.find(77, 11)).toBeDefined();
-    const started = await db.outboxEvent.findMany({ where: { subject: 'collaboration.repo_watch.started' } });
-    expect(started.map((e) => decodeEvent<{ repository_id: number; user_id: number }>(e.type, e.payload)).filter((e) => e.repository_id === 77))
-      .toEqual([{ repository_id: 77, user_id: 11, watching: true }]);
+    expect(await deps.watches.find(78, 11)).toBeDefined();
+    const started = await db.outboxEvent.findMany({ where: { subject: 'collaboration.repo_watch.started' }, orderBy: { seq: 'asc' } });
+    const changes = started.map((e) => decodeEvent<{ repository_id: number; user_id: number; count_change?: number }>(e.type, e.payload));
+    const changesOf = (repositoryId: number) => changes.filter((e) => e.repository_id === repositoryId).map((e) => e.count_change);
+    // The repository counted the creator when it made each row: 77's record changes nothing;
+    // Ada's own start on 78 counted her a second time (+1), which the record takes back.
+    expect(changesOf(77)).toEqual([0]);
+    expect(changesOf(78)).toEqual([undefined, -1]);
   });
 });
 

@@ -1,12 +1,14 @@
 // Integration test: the repository row's counters over real PostgreSQL — stars move with the
 // star rows (once per user, and go with a deleted user) and announce each real change for
-// identity's per-user count, and the issue counts collaboration announces are applied
-// newest-version-wins, whatever order they arrive in.
+// identity's per-user count, the issue counts collaboration announces are applied
+// newest-version-wins, whatever order they arrive in, and a repository counts its creator
+// as a watcher from the start.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { decodeEvent } from '@anvil/proto';
 import { createRepository, deleteRepository, resolveRepository, type RepositoryDeps } from '../src/domain/repositories.js';
 import { setStar, listStargazers } from '../src/domain/stars.js';
 import { issueCountConsumer } from '../src/events/issue-count-consumer.js';
+import { watchCountConsumer } from '../src/events/watch-count-consumer.js';
 import type { RepositoryDb } from '../src/store/db.js';
 import { removeOwnerRepositories } from '../src/store/repositories.js';
 import { announceEarlierStars, forgetStars, starStore } from '../src/store/stars.js';
@@ -32,7 +34,7 @@ const newRepository = async (ownerId: number, login: string, name: string) => {
   return { caller, id: access.repository.id };
 };
 
-const row = async (id: number) => db.repository.findUniqueOrThrow({ where: { id: BigInt(id) }, select: { num_stars: true, num_open_issues: true, num_open_pulls: true } });
+const row = async (id: number) => db.repository.findUniqueOrThrow({ where: { id: BigInt(id) }, select: { num_stars: true, num_open_issues: true, num_open_pulls: true, num_watches: true } });
 
 describe('stars', () => {
   it('count each user once, concurrently too, and go with a deleted user', async () => {
@@ -133,5 +135,30 @@ describe('issue counts', () => {
     await deliver(3, 6, 2);
     await deliver(3, 6, 2);
     expect(await row(id)).toMatchObject({ num_open_issues: 6, num_open_pulls: 2 });
+  });
+});
+
+describe('watch counts', () => {
+  it('count the creator from the start, and move by what each watch event says', async () => {
+    const { id } = await newRepository(4, 'di', 'watched');
+    // Gitea's create answer already counts its creator's watch.
+    expect(await row(id)).toMatchObject({ num_watches: 1 });
+    const consumer = watchCountConsumer();
+    let n = 0;
+    const deliver = (watching: boolean, countChange?: number) => db.$transaction((tx) => consumer.handle({
+      id: `w${++n}`, subject: `collaboration.repo_watch.${watching ? 'started' : 'stopped'}`, type: '',
+      payload: { repository_id: id, user_id: 4, watching, ...(countChange === undefined ? {} : { count_change: countChange }) },
+    } as never, tx));
+    // Collaboration recording the creator's watch: counted already.
+    await deliver(true, 0);
+    expect(await row(id)).toMatchObject({ num_watches: 1 });
+    await deliver(true);
+    expect(await row(id)).toMatchObject({ num_watches: 2 });
+    // The creator had watched on their own before collaboration recorded the creation.
+    await deliver(true, -1);
+    expect(await row(id)).toMatchObject({ num_watches: 1 });
+    await deliver(false);
+    await deliver(false);
+    expect(await row(id)).toMatchObject({ num_watches: 0 });
   });
 });

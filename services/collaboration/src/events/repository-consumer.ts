@@ -7,7 +7,7 @@ import type { repository } from '@anvil/proto';
 import type { CollaborationTx } from '../store/db.js';
 import { forgetFork, putFork } from '../store/fork-repositories.js';
 import { removeRepositoryIssues } from '../store/issues.js';
-import { changeWatch, removeRepositoryWatches } from '../store/watches.js';
+import { recordCreatorWatch, removeRepositoryWatches } from '../store/watches.js';
 
 export const REPOSITORY_CONSUMER = 'collaboration-repository';
 
@@ -25,8 +25,7 @@ export function repositoryConsumer(log: Logger): Omit<ConsumerOptions<Collaborat
           await putFork(tx, id, { repository: changed!.repository, repository_owner: changed!.repository_owner, repository_parent: changed!.repository_parent });
         } else if (event.subject === 'repository.repo.updated') await forgetFork(tx, id);
         const creator = Number(changed!.actor_id ?? 0);
-        // The relay publishes the repo_watch event written here with the next outbox poll.
-        if (event.subject === 'repository.repo.created' && creator > 0) await changeWatch(tx, id, creator, true);
+        if (event.subject === 'repository.repo.created' && creator > 0) await recordCreatorWatch(tx, id, creator);
         return;
       }
       if (event.subject !== 'repository.repo.deleted') return;

@@ -10,10 +10,7 @@ import { rememberUsers } from './users.js';
 
 type Client = CollaborationDb | CollaborationTx;
 
-/**
- * Starts or stops one watch inside the caller's transaction (also used by the repository
- * consumer when a repository is created); true when something changed.
- */
+/** Starts or stops one watch inside the caller's transaction; true when something changed. */
 export async function changeWatch(tx: CollaborationTx, repositoryId: number, userId: number, watching: boolean): Promise<boolean> {
   const key = { repository_id: BigInt(repositoryId), user_id: BigInt(userId) };
   const changed = watching
@@ -21,6 +18,22 @@ export async function changeWatch(tx: CollaborationTx, repositoryId: number, use
     : (await tx.repoWatch.deleteMany({ where: key })).count;
   if (changed) await tx.outboxEvent.create({ data: outboxRowOfWatchChange(repositoryId, userId, watching) });
   return changed > 0;
+}
+
+/**
+ * Records the watch of a new repository's creator, which the repository service counted when
+ * it made the row: the event changes its count by 0, or by -1 when the creator had watched
+ * on their own before this ran (that start was counted too; watches.proto, count_change).
+ * A second announcement of the creation finds the watch marked and writes nothing.
+ */
+export async function recordCreatorWatch(tx: CollaborationTx, repositoryId: number, userId: number): Promise<void> {
+  // One statement: insert the watch, or mark the creator's own earlier one; `counted` is
+  // what the repository's count already held for this watch beside the creation's.
+  const [recorded] = await tx.$queryRaw<Array<{ counted: boolean }>>`
+    INSERT INTO repo_watch (repository_id, user_id, counted_at_creation) VALUES (${BigInt(repositoryId)}, ${BigInt(userId)}, true)
+    ON CONFLICT (repository_id, user_id) DO UPDATE SET counted_at_creation = true WHERE NOT repo_watch.counted_at_creation
+    RETURNING (xmax <> 0) AS counted`;
+  if (recorded) await tx.outboxEvent.create({ data: outboxRowOfWatchChange(repositoryId, userId, true, recorded.counted ? -1 : 0) });
 }
 
 /** A deleted repository's watches go with it (the repository service's count goes too). */

@@ -73,7 +73,7 @@ export async function forkRepository(deps: RepositoryDeps, base: RepositoryAcces
         archived: false, default_branch: parent.default_branch, object_format_name: parent.object_format_name, template: false,
         internal_tracker: settings.internalTracker, fork_id: parent.id, language: parent.language ?? '',
         has_issues: true, has_wiki: true, has_pull_requests: true, has_projects: true, has_releases: true, has_packages: true, has_actions: true, has_code: true,
-      });
+      }, caller.userId);
       // What git facts the parent has are the fork's too until its first push (Gitea copies them).
       const final = await tx.update(created.id, { empty: parent.empty, size, branch_count: parent.branch_count, licenses: parent.licenses });
       // The parent as the insert left it: its forks_count counts this fork.

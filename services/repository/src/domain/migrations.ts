@@ -189,7 +189,7 @@ export async function migrateRepository(deps: MigrationDeps, input: MigrateInput
       object_format_name: 'sha1', template: false, internal_tracker: settings.internalTracker,
       has_issues: true, has_wiki: true, has_pull_requests: true, has_projects: true, has_releases: true, has_packages: true, has_actions: true, has_code: true,
       status: 'migrating', mirror: input.mirror, original_url: address.safeUrl, mirror_interval: intervalMs,
-    });
+    }, caller.userId);
     await tx.recordMigration({ repositoryId: created.id, service, nextSyncAt: null, lastError: '' });
     return created;
   });

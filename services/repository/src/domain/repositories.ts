@@ -219,7 +219,7 @@ export async function createRepository(deps: RepositoryDeps, input: CreateReposi
         private: input.private || settings.forcePrivate, archived: false, default_branch: branch,
         object_format_name: objectFormat, template: input.template, internal_tracker: settings.internalTracker,
         has_issues: true, has_wiki: true, has_pull_requests: true, has_projects: true, has_releases: true, has_packages: true, has_actions: true, has_code: true,
-      });
+      }, caller.userId);
       const final = input.auto_init ? await tx.update(created.id, { empty: false, size }) : created;
       await tx.publish({ kind: 'repo.created', repository: final, actorId: caller.userId, actorLogin: caller.login });
       try {

@@ -115,8 +115,12 @@ export interface VisibleRepository {
 }
 
 export interface RepositoryWriter extends RepositoryReader, TeamRepositoryWriter {
-  /** Throws already_exists when the owner has a repository of that name. */
-  insert(data: NewRepository): Promise<Repository>;
+  /**
+   * Throws already_exists when the owner has a repository of that name. `creatorId` (0 for
+   * the system) watches it from the start, as in Gitea: the row counts that watch already,
+   * and collaboration records it when it hears of the repository's creation.
+   */
+  insert(data: NewRepository, creatorId: number): Promise<Repository>;
   update(id: number, patch: RepositoryPatch): Promise<Repository>;
   /** Adds `bytes` to the repository's size (objects a write added, without re-measuring). */
   growSize(id: number, bytes: number): Promise<void>;

@@ -128,7 +128,7 @@ export async function adoptRepository(deps: UnadoptedDeps, ownerLogin: string, n
       private: true, archived: false, default_branch: branch, object_format_name: objectFormat, template: false,
       internal_tracker: deps.settings.internalTracker,
       has_issues: true, has_wiki: true, has_pull_requests: true, has_projects: true, has_releases: true, has_packages: true, has_actions: true, has_code: true,
-    });
+    }, caller.userId);
     const final = await tx.update(created.id, { empty: empty, size });
     await tx.publish({ kind: 'repo.created', repository: final, actorId: caller.userId, actorLogin: caller.login });
     return final;

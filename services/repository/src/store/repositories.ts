@@ -286,11 +286,11 @@ export function writer(tx: RepositoryTx, published: RepositoryEvent[]): Reposito
   return {
     ...reader(tx),
     ...teamRepositoryWriter(tx),
-    async insert(data: NewRepository) {
+    async insert(data: NewRepository, creatorId: number) {
       try {
         const row = await tx.repository.create({
           data: {
-            ...data, owner_id: BigInt(data.owner_id), lower_name: data.name.toLowerCase(),
+            ...data, owner_id: BigInt(data.owner_id), lower_name: data.name.toLowerCase(), num_watches: creatorId > 0 ? 1 : 0,
             mirror_interval: data.mirror_interval === undefined ? undefined : BigInt(data.mirror_interval),
             internal_tracker: { ...data.internal_tracker },
           },
