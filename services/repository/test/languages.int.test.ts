@@ -66,4 +66,23 @@ describe('language statistics', () => {
       .toEqual([{ commit_sha: second, languages: { Go: 37 } }]);
     expect((await db.repository.findUnique({ where: { id } }))?.language).toBe('Go');
   });
+
+  it('are computed for a pushed commit without asking the table first, unless this process already knows them', async () => {
+    const created = await createRepository(repos, { owner_id: 1, name: 'fresh', description: '', private: false, default_branch: '', auto_init: false, readme: '', template: false, object_format_name: '' }, ada);
+    const id = BigInt(created.repository.id);
+    const gitDir = storage.pathOf('ada', 'fresh');
+    const pushed = { id: created.repository.id, ownerLogin: 'ada', name: 'fresh' };
+    const commit = await commitInitialFiles(gitDir, 'main', { 'a.rb': 'puts 1\n' }, 'Ruby\n', { name: 'Ada', email: 'ada@example.com' });
+    // A row the push computes past: had the refresh read it first, it would keep it.
+    await db.languageStats.create({ data: { repository_id: id, commit_sha: commit, languages: { Go: 1 } } });
+    const stats = languageStatsStore(db);
+    await refreshLanguages({ ...languages, stats }, pushed, commit);
+    const row = () => db.languageStats.findUnique({ where: { repository_id_commit_sha: { repository_id: id, commit_sha: commit } } });
+    expect((await row())?.languages).toEqual({ Ruby: 7 });
+
+    // Known to this process now: a redelivered push computes nothing again.
+    await db.languageStats.update({ where: { repository_id_commit_sha: { repository_id: id, commit_sha: commit } }, data: { languages: { Go: 2 } } });
+    await refreshLanguages({ ...languages, stats }, pushed, commit);
+    expect((await row())?.languages).toEqual({ Go: 2 });
+  });
 });

@@ -7,6 +7,8 @@ import type { RepositoryStore } from './store.js';
 
 export interface LanguageStatsStore {
   find(repositoryId: number, commitSha: string): Promise<LanguageSizes | undefined>;
+  /** What this process read or wrote for the commit, without asking the database. */
+  remembered(repositoryId: number, commitSha: string): LanguageSizes | undefined;
   save(repositoryId: number, commitSha: string, sizes: LanguageSizes, primary: string): Promise<void>;
 }
 
@@ -27,8 +29,11 @@ export interface LanguageDeps {
 
 /** The cached sizes of `commit`, computed and stored (with the top language) on a miss. */
 async function sizesOf(deps: LanguageDeps, repositoryId: number, gitDir: string, commit: string): Promise<LanguageSizes> {
-  const cached = await deps.stats.find(repositoryId, commit);
-  if (cached) return cached;
+  return (await deps.stats.find(repositoryId, commit)) ?? computed(deps, repositoryId, gitDir, commit);
+}
+
+/** The sizes of `commit` computed from its tree, and stored with the top language. */
+async function computed(deps: LanguageDeps, repositoryId: number, gitDir: string, commit: string): Promise<LanguageSizes> {
   const files = await deps.git.listTreeFiles(gitDir, commit);
   const attributes = await deps.git.linguistAttributes(gitDir, commit, files.map((f) => f.path));
   const sizes = languageSizes(files, attributes, deps.table);
@@ -52,5 +57,8 @@ export async function getLanguages(deps: LanguageDeps, access: RepositoryAccess)
  * `language` is current without anyone asking /languages first (Gitea's stats queue).
  */
 export async function refreshLanguages(deps: LanguageDeps, repository: { id: number; ownerLogin: string; name: string }, commit: string): Promise<void> {
-  await sizesOf(deps, repository.id, deps.git.gitDirOf(repository.ownerLogin, repository.name), commit);
+  // A pushed commit is new: no row holds its sizes yet, unless this process just answered a
+  // /languages for it. So no statement asks first; a redelivered push computes them again.
+  if (deps.stats.remembered(repository.id, commit)) return;
+  await computed(deps, repository.id, deps.git.gitDirOf(repository.ownerLogin, repository.name), commit);
 }
