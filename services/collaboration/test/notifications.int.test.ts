@@ -167,8 +167,9 @@ describe('notification threads', () => {
 
   it('make the creator of a repository its watcher, counted once with the repository\'s own count', async () => {
     const repoConsumer = await startConsumer({ ...repositoryConsumer(log), db, bus, log });
-    const announce = (repositoryId: number) => db.outboxEvent.create({ data: outboxEvent('repository.repo.created', 'anvil.repository.v1.RepositoryCreated', {
-      repository: { id: repositoryId, owner_id: 11, owner_login: 'ada', name: `fresh-${repositoryId}` }, actor_id: 11,
+    // The repository service's event shows the count it made the row with: the creator.
+    const announce = (repositoryId: number, numWatches = 1) => db.outboxEvent.create({ data: outboxEvent('repository.repo.created', 'anvil.repository.v1.RepositoryCreated', {
+      repository: { id: repositoryId, owner_id: 11, owner_login: 'ada', name: `fresh-${repositoryId}`, num_watches: numWatches }, actor_id: 11,
     }) });
     try {
       // Two announcements of the creation (as after a republish with a new id): one watch.
@@ -177,9 +178,12 @@ describe('notification threads', () => {
       // Ada watched repository 78 on her own before its creation was heard of.
       await setWatch(deps, scope(78, 'owner'), ada, true);
       await announce(78);
+      // From a repository service that did not count the creator yet (a rolling update).
+      await announce(79, 0);
       relay.kick();
       const deadline = Date.now() + 30_000;
-      const recorded = async () => (await db.repoWatch.count({ where: { repository_id: { in: [77n, 78n] }, counted_at_creation: true } })) === 2;
+      const recorded = async () => (await db.repoWatch.count({ where: { repository_id: { in: [77n, 78n, 79n] } } })) === 3
+        && (await db.repoWatch.count({ where: { repository_id: { in: [77n, 78n] }, counted_at_creation: true } })) === 2;
       while (!(await recorded()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       await settled();
     } finally {
@@ -194,6 +198,8 @@ describe('notification threads', () => {
     // Ada's own start on 78 counted her a second time (+1), which the record takes back.
     expect(changesOf(77)).toEqual([0]);
     expect(changesOf(78)).toEqual([undefined, -1]);
+    // The repository counts that one from its event, as any other start.
+    expect(changesOf(79)).toEqual([undefined]);
   });
 });
 

@@ -7,7 +7,7 @@ import type { repository } from '@anvil/proto';
 import type { CollaborationTx } from '../store/db.js';
 import { forgetFork, putFork } from '../store/fork-repositories.js';
 import { removeRepositoryIssues } from '../store/issues.js';
-import { recordCreatorWatch, removeRepositoryWatches } from '../store/watches.js';
+import { changeWatch, recordCreatorWatch, removeRepositoryWatches } from '../store/watches.js';
 
 export const REPOSITORY_CONSUMER = 'collaboration-repository';
 
@@ -25,7 +25,13 @@ export function repositoryConsumer(log: Logger): Omit<ConsumerOptions<Collaborat
           await putFork(tx, id, { repository: changed!.repository, repository_owner: changed!.repository_owner, repository_parent: changed!.repository_parent });
         } else if (event.subject === 'repository.repo.updated') await forgetFork(tx, id);
         const creator = Number(changed!.actor_id ?? 0);
-        if (event.subject === 'repository.repo.created' && creator > 0) await recordCreatorWatch(tx, id, creator);
+        if (event.subject === 'repository.repo.created' && creator > 0) {
+          // The repository service counts the creator when it makes the row, and its event
+          // shows that count. One from before it did (old pods of a rolling update) shows
+          // none: that watch then counts itself as any other start does.
+          if (Number(changed!.repository!.num_watches ?? 0) > 0) await recordCreatorWatch(tx, id, creator);
+          else await changeWatch(tx, id, creator, true);
+        }
         return;
       }
       if (event.subject !== 'repository.repo.deleted') return;
