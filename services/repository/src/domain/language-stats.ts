@@ -7,8 +7,8 @@ import type { RepositoryStore } from './store.js';
 
 export interface LanguageStatsStore {
   find(repositoryId: number, commitSha: string): Promise<LanguageSizes | undefined>;
-  /** What this process read or wrote for the commit, without asking the database. */
-  remembered(repositoryId: number, commitSha: string): LanguageSizes | undefined;
+  /** Whether this process read or wrote the commit's sizes (no database asked). */
+  knows(repositoryId: number, commitSha: string): boolean;
   save(repositoryId: number, commitSha: string, sizes: LanguageSizes, primary: string): Promise<void>;
 }
 
@@ -59,6 +59,6 @@ export async function getLanguages(deps: LanguageDeps, access: RepositoryAccess)
 export async function refreshLanguages(deps: LanguageDeps, repository: { id: number; ownerLogin: string; name: string }, commit: string): Promise<void> {
   // A pushed commit is new: no row holds its sizes yet, unless this process just answered a
   // /languages for it. So no statement asks first; a redelivered push computes them again.
-  if (deps.stats.remembered(repository.id, commit)) return;
+  if (deps.stats.knows(repository.id, commit)) return;
   await computed(deps, repository.id, deps.git.gitDirOf(repository.ownerLogin, repository.name), commit);
 }

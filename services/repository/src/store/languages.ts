@@ -15,16 +15,12 @@ export function languageStatsStore(db: RepositoryDb): LanguageStatsStore {
     if (remembered.size >= REMEMBERED_MAX) remembered.clear();
     remembered.set(key, sizes);
   };
-  const rememberedCopy = (key: string) => {
-    const known = remembered.get(key);
-    return known && new Map(known);
-  };
   return {
-    remembered: (repositoryId, commitSha) => rememberedCopy(`${repositoryId}:${commitSha}`),
+    knows: (repositoryId, commitSha) => remembered.has(`${repositoryId}:${commitSha}`),
     async find(repositoryId, commitSha) {
       const key = `${repositoryId}:${commitSha}`;
-      const known = rememberedCopy(key);
-      if (known) return known;
+      const known = remembered.get(key);
+      if (known) return new Map(known);
       const [row] = await queryRows<{ languages: Record<string, number> }>(db, Prisma.sql`
         SELECT languages FROM language_stats WHERE repository_id = ${BigInt(repositoryId)} AND commit_sha = ${commitSha}`, 'find-language-stats');
       if (!row) return undefined;
