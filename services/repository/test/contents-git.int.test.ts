@@ -1,6 +1,7 @@
 // The contents plumbing against real git: reading entries at a ref, writing commits on a
 // temporary index, and concurrent writers on one branch never losing a commit.
 import { execFile } from 'node:child_process';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -227,7 +228,7 @@ describe('writing objects as git writes them', () => {
   });
 });
 
-describe('moving refs through one long-lived update-ref', () => {
+describe('moving refs: in place as git does, or through one long-lived update-ref', () => {
   it('lets exactly one of many concurrent writers win, and keeps moving refs after refusing one', async () => {
     const head = await sh(['rev-parse', 'main']);
     const outcomes = await Promise.all(Array.from({ length: 8 }, async (_, i) => {
@@ -249,6 +250,83 @@ describe('moving refs through one long-lived update-ref', () => {
     await expect(updaters.update(gitDir, [{ ref: 'refs/heads/side', newSha: head, oldSha: ZERO }])).rejects.toBeInstanceOf(RefUpdateConflict);
     await updaters.update(gitDir, [{ ref: 'refs/heads/side', newSha: ZERO, oldSha: head }]);
     await expect(sh(['rev-parse', '--verify', '-q', 'refs/heads/side'])).rejects.toBeDefined();
+  });
+
+  it('moves an existing branch as git does, without starting git: git reads the new head, a packed branch too, and no lock is left', async () => {
+    const pool = new ProcessPool();
+    const inPlace = new RefUpdaters(pool);
+    try {
+      const head = await sh(['rev-parse', 'main']);
+      const next = (await commit(head, [{ path: 'in-place/loose.txt', mode: '100644', content: Buffer.from('loose\n') }], 'Loose\n')).commitSha;
+      await inPlace.update(gitDir, [{ ref: 'refs/heads/main', newSha: next, oldSha: head }]);
+      expect(await sh(['rev-parse', 'refs/heads/main'])).toBe(next);
+      // Packed only: the loose file is gone, git reads packed-refs.
+      await sh(['pack-refs', '--all', '--prune']);
+      expect(existsSync(join(gitDir, 'refs/heads/main'))).toBe(false);
+      const after = (await commit(next, [{ path: 'in-place/packed.txt', mode: '100644', content: Buffer.from('packed\n') }], 'Packed\n')).commitSha;
+      await inPlace.update(gitDir, [{ ref: 'refs/heads/main', newSha: after, oldSha: next }]);
+      expect(await sh(['rev-parse', 'refs/heads/main'])).toBe(after);
+      expect(await sh(['for-each-ref', '--format=%(objectname)', 'refs/heads/main'])).toBe(after);
+      expect(existsSync(join(gitDir, 'refs/heads/main.lock'))).toBe(false);
+      expect(pool.pidsOf(gitDir, 'update-ref')).toEqual([]);
+    } finally {
+      pool.close();
+    }
+  });
+
+  it('refuses a stale expected head in place and leaves the branch and no lock behind', async () => {
+    const head = await sh(['rev-parse', 'main']);
+    const next = (await commit(head, [{ path: 'in-place/stale.txt', mode: '100644', content: Buffer.from('stale\n') }], 'Stale\n')).commitSha;
+    const stale = await sh(['rev-parse', 'main~1']);
+    await expect(updaters.update(gitDir, [{ ref: 'refs/heads/main', newSha: next, oldSha: stale }])).rejects.toBeInstanceOf(RefUpdateConflict);
+    expect(await sh(['rev-parse', 'main'])).toBe(head);
+    expect(existsSync(join(gitDir, 'refs/heads/main.lock'))).toBe(false);
+  });
+
+  it('never takes a lock another writer holds: the move waits for git, which refuses it, and the lock stays theirs', async () => {
+    const head = await sh(['rev-parse', 'main']);
+    const next = (await commit(head, [{ path: 'in-place/locked.txt', mode: '100644', content: Buffer.from('locked\n') }], 'Locked\n')).commitSha;
+    const lock = join(gitDir, 'refs/heads/main.lock');
+    writeFileSync(lock, '');
+    try {
+      await expect(updaters.update(gitDir, [{ ref: 'refs/heads/main', newSha: next, oldSha: head }])).rejects.toBeInstanceOf(RefUpdateConflict);
+      expect(existsSync(lock)).toBe(true);
+      expect(await sh(['rev-parse', 'main'])).toBe(head);
+    } finally {
+      rmSync(lock, { force: true });
+    }
+  });
+
+  it('leaves a repository that keeps reflogs to git, which logs the move', async () => {
+    const other = join(dir, 'reflog.git');
+    await run('git', ['init', '--bare', '-q', '-b', 'main', other], { env });
+    const inOther = (args: string[]) => run('git', ['--git-dir', other, ...args], { env }).then((r) => r.stdout.trim());
+    const one = await writeCommit(other, { changes: [{ path: 'a', mode: '100644', content: Buffer.from('a') }], message: 'One\n', author: ada(1), committer: ada(1), objectFormat: 'sha1' }, (oid) => catfile.object(other, oid));
+    await inOther(['update-ref', '--create-reflog', 'refs/heads/main', one.commitSha]);
+    const two = await writeCommit(other, { parent: one.commitSha, changes: [{ path: 'b', mode: '100644', content: Buffer.from('b') }], message: 'Two\n', author: ada(2), committer: ada(2), objectFormat: 'sha1' }, (oid) => catfile.object(other, oid));
+    await updaters.update(other, [{ ref: 'refs/heads/main', newSha: two.commitSha, oldSha: one.commitSha }]);
+    expect(await inOther(['rev-parse', 'main'])).toBe(two.commitSha);
+    expect((await inOther(['reflog', 'show', '--format=%H', 'refs/heads/main'])).split('\n')).toEqual([two.commitSha, one.commitSha]);
+  });
+
+  it('lets exactly one writer win when moves in place race git update-ref processes from the same head', async () => {
+    const head = await sh(['rev-parse', 'main']);
+    const commits = await Promise.all(Array.from({ length: 8 }, async (_, i) =>
+      (await commit(head, [{ path: `race-git/${i}.txt`, mode: '100644', content: Buffer.from(`${i}\n`) }], `Racer ${i}\n`)).commitSha));
+    const outcomes = await Promise.all(commits.map(async (sha, i) => {
+      try {
+        // Odd racers are other processes (a push, another replica); even ones move in place.
+        if (i % 2) await sh(['update-ref', 'refs/heads/main', sha, head]);
+        else await updaters.update(gitDir, [{ ref: 'refs/heads/main', newSha: sha, oldSha: head }]);
+        return sha;
+      } catch {
+        return undefined;
+      }
+    }));
+    const winners = outcomes.filter(Boolean);
+    expect(winners).toHaveLength(1);
+    expect(await sh(['rev-parse', 'main'])).toBe(winners[0]);
+    expect(existsSync(join(gitDir, 'refs/heads/main.lock'))).toBe(false);
   });
 
   it('refuses a ref or id that is not one, without asking git', async () => {

@@ -5,9 +5,12 @@
 // it, `prepare` fails, git exits with the reason on stderr, and the move is refused
 // (RefUpdateConflict), so two writers never lose a commit. The next move starts a fresh
 // process. Only validated ref names and object ids reach its stdin, one per line.
+// The commonest move, one existing branch from the commit it holds to another, takes no git
+// process at all: it is made in place with git's own lock (ref-in-place.ts).
 import type { ChildProcess } from 'node:child_process';
 import { git, isObjectId, isSafeRef, spawnGit } from './command.js';
 import type { PooledProcess, ProcessPool } from './process-pool.js';
+import { moveRefInPlace } from './ref-in-place.js';
 
 import { RefUpdateConflict } from './branches.js';
 
@@ -132,7 +135,10 @@ export class RefUpdaters {
       if (!isSafeRef(ref) || !ref.startsWith('refs/') || !isObjectId(newSha) || (oldSha !== undefined && !isObjectId(oldSha))) throw new RefUpdateConflict(`not a ref move: ${JSON.stringify(ref)}`);
     }
     const previous = this.tails.get(gitDir) ?? Promise.resolve();
-    const mine = previous.then(() => this.pool.get(`update-ref\0${gitDir}`, (gone) => new UpdateRefProcess(gitDir, gone)).transaction(moves));
+    const mine = previous.then(() => {
+      if (moves.length === 1 && movesInPlace(moves[0]) && moveRefInPlace(gitDir, moves[0].ref, moves[0].newSha, moves[0].oldSha!) === 'moved') return;
+      return this.pool.get(`update-ref\0${gitDir}`, (gone) => new UpdateRefProcess(gitDir, gone)).transaction(moves);
+    });
     const tail = mine.catch(() => {});
     this.tails.set(gitDir, tail);
     try {
@@ -141,4 +147,9 @@ export class RefUpdaters {
       if (this.tails.get(gitDir) === tail) this.tails.delete(gitDir);
     }
   }
+}
+
+/** A move ref-in-place.ts may make: an existing ref from a known id to another (not a creation or deletion). */
+function movesInPlace({ newSha, oldSha }: RefMove): boolean {
+  return oldSha !== undefined && !ZERO.test(oldSha) && !ZERO.test(newSha);
 }
