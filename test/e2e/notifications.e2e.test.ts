@@ -145,6 +145,29 @@ describe('notification threads', () => {
     expect((await watcher.client.get(`/notifications?limit=1&page=2`)).body).toHaveLength(1);
   });
 
+  test('bring a thread to the top of the list when it is marked, as Gitea moves its updated_at', async () => {
+    const owner = await newUser();
+    const watcher = await newUser();
+    const base = await newRepository(owner);
+    await watch(watcher, base);
+    for (const title of ['older', 'newer']) expect((await owner.client.post(`${base}/issues`, { title })).status).toBe(201);
+    const list = await eventually(() => threadsOf(watcher), (r) => r.body.length === 2, 'two threads');
+    const order = (threads: Array<{ subject: { title: string } }>) => threads.map((t) => t.subject.title);
+    expect(order(list.body)).toEqual(['newer', 'older']);
+    const older = list.body[1];
+
+    const pinned = await watcher.client.resetContent('PATCH', `/notifications/threads/${older.id}?to-status=pinned`);
+    expect(pinned.status).toBe(205);
+    expect(Date.parse(pinned.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(older.updated_at));
+    expect(order((await threadsOf(watcher)).body)).toEqual(['older', 'newer']);
+
+    // Marking all of them read moves each one marked.
+    const read = await watcher.client.resetContent('PUT', '/notifications');
+    expect(read.status).toBe(205);
+    expect(order(read.body)).toEqual(['newer']);
+    expect(order((await threadsOf(watcher, '?all=true')).body)).toEqual(['newer', 'older']);
+  });
+
   test('refuse another user\'s thread and answer 404 for a missing one', async () => {
     const owner = await newUser();
     const watcher = await newUser();

@@ -106,14 +106,16 @@ export function notificationStore(db: CollaborationDb): NotificationStore {
 
     find,
 
+    // Marking a thread moves its updated_at, as Gitea saves the row (xorm sets its `updated`
+    // column on every update): a thread just marked comes first in the list.
     async setStatus(id, status) {
-      await db.notification.updateMany({ where: { id: BigInt(id) }, data: { status } });
+      await db.$executeRaw`UPDATE notification SET status = ${status}, updated_at = now() WHERE id = ${BigInt(id)}`;
       return find(id);
     },
 
     async setStatusWhere(query, status) {
       const ids = await db.$queryRaw<Array<{ id: bigint }>>`
-        UPDATE notification n SET status = ${status} WHERE ${conditionsOf(query)} RETURNING n.id`;
+        UPDATE notification n SET status = ${status}, updated_at = now() WHERE ${conditionsOf(query)} RETURNING n.id`;
       if (!ids.length) return [];
       const rows = await db.$queryRaw<ThreadRow[]>`${SELECT_THREAD} WHERE n.id IN (${Prisma.join(ids.map((r) => r.id))})
         ORDER BY n.updated_at DESC, n.id DESC`;
