@@ -51,7 +51,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
 
   // Before anything reads a path or query: a malformed URL is the client's 4xx.
   app.use(checkRequestUrl(rootUrl));
-  app.get('/api/healthz', healthz(deps.config));
+  app.get('/api/healthz', healthz(deps.config, deps.services));
   // Before any route: a write in flight keeps remembered repositories and answers from being
   // served (but for the guards of a write whose service resolves them in its turn).
   app.use('/api/v1', markResolvedInTurn(apiRoutes));

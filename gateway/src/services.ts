@@ -1,7 +1,7 @@
 // One long-lived gRPC channel per service, created at start (performance.md rule 3). The
 // identity process serves several gRPC services; their clients share one connection
 // through grpc-js' global subchannel pool (same address, same options).
-import { createServiceClient, type Config, type ServiceClient } from '@anvil/kit';
+import { createServiceClient, isReconnecting, type Config, type ServiceClient, type ServiceName } from '@anvil/kit';
 import { loadAnvilGrpc, type collaboration, type hooks, type identity, type repository } from '@anvil/proto';
 
 export interface ServiceClients {
@@ -38,49 +38,57 @@ export interface ServiceClients {
   reviews: ServiceClient<collaboration.ReviewServiceClient>;
   watches: ServiceClient<collaboration.WatchServiceClient>;
   notifications: ServiceClient<collaboration.NotificationServiceClient>;
+  /** The services this gateway cannot call right now: a channel to them waits to reconnect (isReconnecting). */
+  reconnecting(): ServiceName[];
   close(): void;
 }
 
 export function createServiceClients(config: Config, secret: string): ServiceClients {
   const { anvil } = loadAnvilGrpc();
-  const { identity: identityAddress, repository: repositoryAddress, collaboration: collaborationAddress } = config.addresses;
+  const byService: Array<[ServiceName, ServiceClient<unknown>]> = [];
+  const client = <C>(service: ServiceName, Ctor: Parameters<typeof createServiceClient>[0]): ServiceClient<C> => {
+    const made = createServiceClient<C>(Ctor, config.addresses[service], secret);
+    byService.push([service, made as ServiceClient<unknown>]);
+    return made;
+  };
   const clients = {
-    identity: createServiceClient<identity.IdentityServiceClient>(anvil.identity.v1.IdentityService, identityAddress, secret),
-    orgs: createServiceClient<identity.OrgServiceClient>(anvil.identity.v1.OrgService, identityAddress, secret),
-    oauth2: createServiceClient<identity.OAuth2ServiceClient>(anvil.identity.v1.OAuth2Service, identityAddress, secret),
-    gpgKeys: createServiceClient<identity.GpgKeyServiceClient>(anvil.identity.v1.GpgKeyService, identityAddress, secret),
-    repository: createServiceClient<repository.RepositoryServiceClient>(anvil.repository.v1.RepositoryService, repositoryAddress, secret),
-    teamAccess: createServiceClient<repository.TeamAccessServiceClient>(anvil.repository.v1.TeamAccessService, repositoryAddress, secret),
-    tags: createServiceClient<repository.TagServiceClient>(anvil.repository.v1.TagService, repositoryAddress, secret),
-    languages: createServiceClient<repository.LanguageServiceClient>(anvil.repository.v1.LanguageService, repositoryAddress, secret),
-    topics: createServiceClient<repository.TopicServiceClient>(anvil.repository.v1.TopicService, repositoryAddress, secret),
-    stars: createServiceClient<repository.StarServiceClient>(anvil.repository.v1.StarService, repositoryAddress, secret),
-    avatars: createServiceClient<repository.RepositoryAvatarServiceClient>(anvil.repository.v1.RepositoryAvatarService, repositoryAddress, secret),
-    branches: createServiceClient<repository.BranchServiceClient>(anvil.repository.v1.BranchService, repositoryAddress, secret),
-    templates: createServiceClient<repository.TemplateServiceClient>(anvil.repository.v1.TemplateService, repositoryAddress, secret),
-    unadopted: createServiceClient<repository.UnadoptedServiceClient>(anvil.repository.v1.UnadoptedService, repositoryAddress, secret),
-    commitStatuses: createServiceClient<repository.CommitStatusServiceClient>(anvil.repository.v1.CommitStatusService, repositoryAddress, secret),
-    gitObjects: createServiceClient<repository.GitObjectServiceClient>(anvil.repository.v1.GitObjectService, repositoryAddress, secret),
-    commits: createServiceClient<repository.CommitServiceClient>(anvil.repository.v1.CommitService, repositoryAddress, secret),
-    contents: createServiceClient<repository.ContentServiceClient>(anvil.repository.v1.ContentService, repositoryAddress, secret),
-    pullGit: createServiceClient<repository.PullGitServiceClient>(anvil.repository.v1.PullGitService, repositoryAddress, secret),
-    migrations: createServiceClient<repository.MigrationServiceClient>(anvil.repository.v1.MigrationService, repositoryAddress, secret),
-    pushMirrors: createServiceClient<repository.PushMirrorServiceClient>(anvil.repository.v1.PushMirrorService, repositoryAddress, secret),
-    hooks: createServiceClient<hooks.HooksServiceClient>(anvil.hooks.v1.HooksService, config.addresses.hooks, secret),
-    issues: createServiceClient<collaboration.IssueServiceClient>(anvil.collaboration.v1.IssueService, collaborationAddress, secret),
-    labels: createServiceClient<collaboration.LabelServiceClient>(anvil.collaboration.v1.LabelService, collaborationAddress, secret),
-    milestones: createServiceClient<collaboration.MilestoneServiceClient>(anvil.collaboration.v1.MilestoneService, collaborationAddress, secret),
-    comments: createServiceClient<collaboration.CommentServiceClient>(anvil.collaboration.v1.CommentService, collaborationAddress, secret),
-    reactions: createServiceClient<collaboration.ReactionServiceClient>(anvil.collaboration.v1.ReactionService, collaborationAddress, secret),
-    subscriptions: createServiceClient<collaboration.SubscriptionServiceClient>(anvil.collaboration.v1.SubscriptionService, collaborationAddress, secret),
-    trackedTimes: createServiceClient<collaboration.TrackedTimeServiceClient>(anvil.collaboration.v1.TrackedTimeService, collaborationAddress, secret),
-    pulls: createServiceClient<collaboration.PullServiceClient>(anvil.collaboration.v1.PullService, collaborationAddress, secret),
-    reviews: createServiceClient<collaboration.ReviewServiceClient>(anvil.collaboration.v1.ReviewService, collaborationAddress, secret),
-    watches: createServiceClient<collaboration.WatchServiceClient>(anvil.collaboration.v1.WatchService, collaborationAddress, secret),
-    notifications: createServiceClient<collaboration.NotificationServiceClient>(anvil.collaboration.v1.NotificationService, collaborationAddress, secret),
+    identity: client<identity.IdentityServiceClient>('identity', anvil.identity.v1.IdentityService),
+    orgs: client<identity.OrgServiceClient>('identity', anvil.identity.v1.OrgService),
+    oauth2: client<identity.OAuth2ServiceClient>('identity', anvil.identity.v1.OAuth2Service),
+    gpgKeys: client<identity.GpgKeyServiceClient>('identity', anvil.identity.v1.GpgKeyService),
+    repository: client<repository.RepositoryServiceClient>('repository', anvil.repository.v1.RepositoryService),
+    teamAccess: client<repository.TeamAccessServiceClient>('repository', anvil.repository.v1.TeamAccessService),
+    tags: client<repository.TagServiceClient>('repository', anvil.repository.v1.TagService),
+    languages: client<repository.LanguageServiceClient>('repository', anvil.repository.v1.LanguageService),
+    topics: client<repository.TopicServiceClient>('repository', anvil.repository.v1.TopicService),
+    stars: client<repository.StarServiceClient>('repository', anvil.repository.v1.StarService),
+    avatars: client<repository.RepositoryAvatarServiceClient>('repository', anvil.repository.v1.RepositoryAvatarService),
+    branches: client<repository.BranchServiceClient>('repository', anvil.repository.v1.BranchService),
+    templates: client<repository.TemplateServiceClient>('repository', anvil.repository.v1.TemplateService),
+    unadopted: client<repository.UnadoptedServiceClient>('repository', anvil.repository.v1.UnadoptedService),
+    commitStatuses: client<repository.CommitStatusServiceClient>('repository', anvil.repository.v1.CommitStatusService),
+    gitObjects: client<repository.GitObjectServiceClient>('repository', anvil.repository.v1.GitObjectService),
+    commits: client<repository.CommitServiceClient>('repository', anvil.repository.v1.CommitService),
+    contents: client<repository.ContentServiceClient>('repository', anvil.repository.v1.ContentService),
+    pullGit: client<repository.PullGitServiceClient>('repository', anvil.repository.v1.PullGitService),
+    migrations: client<repository.MigrationServiceClient>('repository', anvil.repository.v1.MigrationService),
+    pushMirrors: client<repository.PushMirrorServiceClient>('repository', anvil.repository.v1.PushMirrorService),
+    hooks: client<hooks.HooksServiceClient>('hooks', anvil.hooks.v1.HooksService),
+    issues: client<collaboration.IssueServiceClient>('collaboration', anvil.collaboration.v1.IssueService),
+    labels: client<collaboration.LabelServiceClient>('collaboration', anvil.collaboration.v1.LabelService),
+    milestones: client<collaboration.MilestoneServiceClient>('collaboration', anvil.collaboration.v1.MilestoneService),
+    comments: client<collaboration.CommentServiceClient>('collaboration', anvil.collaboration.v1.CommentService),
+    reactions: client<collaboration.ReactionServiceClient>('collaboration', anvil.collaboration.v1.ReactionService),
+    subscriptions: client<collaboration.SubscriptionServiceClient>('collaboration', anvil.collaboration.v1.SubscriptionService),
+    trackedTimes: client<collaboration.TrackedTimeServiceClient>('collaboration', anvil.collaboration.v1.TrackedTimeService),
+    pulls: client<collaboration.PullServiceClient>('collaboration', anvil.collaboration.v1.PullService),
+    reviews: client<collaboration.ReviewServiceClient>('collaboration', anvil.collaboration.v1.ReviewService),
+    watches: client<collaboration.WatchServiceClient>('collaboration', anvil.collaboration.v1.WatchService),
+    notifications: client<collaboration.NotificationServiceClient>('collaboration', anvil.collaboration.v1.NotificationService),
   };
   return {
     ...clients,
+    reconnecting: () => [...new Set(byService.filter(([, made]) => isReconnecting(made)).map(([service]) => service))],
     close() {
       for (const client of Object.values(clients)) client.close();
     },

@@ -107,6 +107,15 @@ export function createServiceClient<C>(
   });
 }
 
+/**
+ * True while the client's channel failed to connect and waits out its reconnect backoff
+ * (TRANSIENT_FAILURE): calls fail at once with UNAVAILABLE meanwhile, even if the service is
+ * back already. grpc-js retries on its own, within `grpc.max_reconnect_backoff_ms`.
+ */
+export function isReconnecting(client: { channel: grpc.Client }): boolean {
+  return client.channel.getChannel().getConnectivityState(false) === grpc.connectivityState.TRANSIENT_FAILURE;
+}
+
 /** Asks a service's standard health check; resolves to true when it is SERVING. */
 export function checkHealth(address: string, service = '', deadlineMs = 2_000): Promise<boolean> {
   return new Promise((resolve) => {
