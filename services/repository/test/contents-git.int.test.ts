@@ -1,7 +1,7 @@
 // The contents plumbing against real git: reading entries at a ref, writing commits on a
 // temporary index, and concurrent writers on one branch never losing a commit.
 import { execFile } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import { RepositoryObjects } from '../src/git/repository-objects.js';
 import { repoFiles } from '../src/git/content-git.js';
 import { ProcessPool } from '../src/git/process-pool.js';
 import { RefUpdaters } from '../src/git/ref-updater.js';
+import { STALE_REF_LOCK_MS } from '../src/git/ref-in-place.js';
 
 jest.setTimeout(60_000);
 
@@ -295,6 +296,18 @@ describe('moving refs: in place as git does, or through one long-lived update-re
     } finally {
       rmSync(lock, { force: true });
     }
+  });
+
+  it('removes a ref lock left an hour ago by a writer that died holding it, and moves the branch', async () => {
+    const head = await sh(['rev-parse', 'main']);
+    const next = (await commit(head, [{ path: 'in-place/stale-lock.txt', mode: '100644', content: Buffer.from('stale lock\n') }], 'Stale lock\n')).commitSha;
+    const lock = join(gitDir, 'refs/heads/main.lock');
+    writeFileSync(lock, '');
+    const longAgo = new Date(Date.now() - STALE_REF_LOCK_MS - 60_000);
+    utimesSync(lock, longAgo, longAgo);
+    await updaters.update(gitDir, [{ ref: 'refs/heads/main', newSha: next, oldSha: head }]);
+    expect(await sh(['rev-parse', 'main'])).toBe(next);
+    expect(readdirSync(join(gitDir, 'refs/heads')).filter((name) => name.includes('.lock') || name.includes('.stale-'))).toEqual([]);
   });
 
   it('leaves a repository that keeps reflogs to git, which logs the move', async () => {

@@ -16,13 +16,21 @@
 // reflogs (a `logs` directory: git appends to them), a ref that does not exist, and creating
 // or deleting a ref (conflicts with other refs' names, rewriting packed-refs).
 //
+// A lock left behind by a writer killed while it held it (this process or git, with
+// SIGKILL) would refuse every later move of the ref. One older than an hour is removed, as
+// Gitaly's housekeeping does (ReferenceLockfileGracePeriod): a live writer holds a ref's lock
+// for milliseconds.
+//
 // Written here because no library does it safely: isomorphic-git's writeRef writes the file
 // in place without git's lock, so a concurrent push could lose its move.
-import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { RefUpdateConflict } from './branches.js';
 
 const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+/** A ref lock older than this was left by a writer that died holding it. */
+export const STALE_REF_LOCK_MS = 60 * 60_000;
 
 export type InPlaceMove = 'moved' | 'unsupported';
 
@@ -35,13 +43,56 @@ export function moveRefInPlace(gitDir: string, ref: string, newSha: string, oldS
   if (existsSync(join(gitDir, 'logs'))) return 'unsupported';
   const path = join(gitDir, ref);
   const lock = `${path}.lock`;
-  let fd: number | undefined;
+  const fd = takeLock(lock);
+  if (fd === undefined) return 'unsupported';
+  return moveHoldingLock(gitDir, ref, path, lock, fd, newSha, oldSha);
+}
+
+/** The lock's file descriptor, or undefined when another writer holds it or the ref cannot exist. */
+function takeLock(lock: string): number | undefined {
   try {
-    fd = openSync(lock, 'wx');
-  } catch {
-    // EEXIST: another writer holds it (never ours to remove); ENOENT, ENOTDIR: no such ref.
-    return 'unsupported';
+    return openSync(lock, 'wx');
+  } catch (err) {
+    // ENOENT, ENOTDIR: no such ref. EEXIST: another writer holds it, never ours to remove
+    // unless it died holding it long ago.
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || !removedAsStale(lock)) return undefined;
   }
+  try {
+    return openSync(lock, 'wx');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Removes the lock if it is older than STALE_REF_LOCK_MS; true when it did. It is first
+ * renamed aside (atomically) and compared by inode with the stale file, so that a lock
+ * another remover replaced meanwhile is never deleted as if it were stale: that one stays
+ * aside, and its writer's final rename fails and refuses its move. The aside name ends in
+ * `.lock`, which git never reads as a ref.
+ */
+function removedAsStale(lock: string): boolean {
+  let stale: Stats;
+  try {
+    stale = statSync(lock);
+  } catch {
+    return false;
+  }
+  if (Date.now() - stale.mtimeMs <= STALE_REF_LOCK_MS) return false;
+  const aside = `${lock.slice(0, -'.lock'.length)}.stale-${randomBytes(6).toString('hex')}.lock`;
+  try {
+    renameSync(lock, aside);
+    const moved = statSync(aside);
+    if (moved.ino !== stale.ino || moved.dev !== stale.dev) return false;
+    rmSync(aside, { force: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function moveHoldingLock(gitDir: string, ref: string, path: string, lock: string, lockFd: number, newSha: string, oldSha: string): InPlaceMove {
+  let fd: number | undefined = lockFd;
   let locked = true;
   try {
     const held = heldBy(gitDir, ref, path);
