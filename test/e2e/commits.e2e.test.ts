@@ -147,6 +147,13 @@ describe('listing commits', () => {
 
     expect((await anonymous.get(`${history.base}/commits?sha=no-such-branch`)).status).toBe(404);
     expect((await anonymous.get(`${history.base}/commits?path=never/there.txt`)).status).toBe(404);
+    // A path outside the repository is one no commit touches, not a failure of git; a path
+    // is taken literally, never as pathspec magic.
+    for (const path of ['..', '../b.txt', '/b.txt', 'a/../../b.txt', ':(glob)*.txt']) {
+      expect((await anonymous.get(`${history.base}/commits?path=${encodeURIComponent(path)}`)).status).toBe(404);
+    }
+    const sameFile = await anonymous.get(`${history.base}/commits?path=${encodeURIComponent('./b.txt')}`);
+    expect(sameFile.body.map((c: { sha: string }) => c.sha)).toEqual([history.third, history.second]);
   });
 
   test('keeps to commits made since or until a time, and refuses a time that is not RFC 3339', async () => {

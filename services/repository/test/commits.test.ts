@@ -7,7 +7,7 @@ import type { Owner } from '../src/domain/owner.js';
 import type { Repository } from '../src/domain/repository.js';
 import type { RepositoryStore } from '../src/domain/store.js';
 import { firstUnverified, verifyCommits, type SignatureVerifier, type SignedCommit } from '../src/domain/commit-verification.js';
-import { getCommit, listCommits, summaryOf, type CommitDeps, type CommitGit, type RawCommit } from '../src/domain/commits.js';
+import { getCommit, isPathInRepository, listCommits, summaryOf, type CommitDeps, type CommitGit, type RawCommit } from '../src/domain/commits.js';
 import { parseCommit } from '../src/git/commits.js';
 
 const TREE = 't'.repeat(40);
@@ -134,6 +134,13 @@ function deps(repo: Partial<Repository> = {}, emails: string[][] = []): CommitDe
 
 const details = { stat: true, verification: true, files: true };
 const listInput = { sha: '', path: '', not: '', since: '', until: '', page: 1, limit: 30, details, summaryOnly: true };
+
+describe('a history\'s path filter', () => {
+  it('takes paths inside the repository and refuses those that climb out or are absolute', () => {
+    for (const path of ['b.txt', 'src/a.ts', './b.txt', 'src/../b.txt', '.', 'src/..']) expect(isPathInRepository(path)).toBe(true);
+    for (const path of ['..', '../b.txt', 'src/../../b.txt', '/etc/passwd', 'a\0b']) expect(isPathInRepository(path)).toBe(false);
+  });
+});
 
 describe('listing and reading commits', () => {
   it('names the people of a whole page with one identity call', async () => {

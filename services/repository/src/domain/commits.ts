@@ -168,6 +168,18 @@ export function summaryOf(message: string): string {
   return newline < 0 ? message : message.slice(0, newline);
 }
 
+/** A relative path whose `..` segments never climb above the repository's root, without NUL. */
+export function isPathInRepository(path: string): boolean {
+  if (path.startsWith('/') || path.includes('\0')) return false;
+  let depth = 0;
+  for (const segment of path.split('/')) {
+    if (segment === '..') depth--;
+    else if (segment && segment !== '.') depth++;
+    if (depth < 0) return false;
+  }
+  return true;
+}
+
 export async function listCommits(deps: CommitDeps, access: RepositoryAccess, input: ListCommitsInput): Promise<{ commits: DetailedCommit[]; total: number; limit: number; repository: RepositoryName }> {
   const { gitDir } = open(deps, access);
   if (access.repository.empty) throw new DomainError('conflict', 'Git Repository is empty.', 'repo_empty');
@@ -175,6 +187,9 @@ export async function listCommits(deps: CommitDeps, access: RepositoryAccess, in
   const until = unixSeconds(input.until, 'until');
   const page = Math.max(input.page || 1, 1);
   const limit = Math.min(Math.max(input.limit || 30, 1), COMMITS_RANGE_SIZE);
+  // A path that cannot be inside the repository (absolute, climbing out with `..`) is one no
+  // commit touches: git would refuse it as outside the repository.
+  if (input.path && !isPathInRepository(input.path)) throw commitNotFound();
   const start = await resolve(deps, gitDir, input.sha || access.repository.default_branch);
   const range: CommitRange = { start, since, until, path: input.path || undefined, exclude: input.not ? [await resolve(deps, gitDir, input.not)] : undefined };
   const [total, ids] = await Promise.all([

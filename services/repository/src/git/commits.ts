@@ -25,7 +25,8 @@ function rangeArgs(cmd: ReturnType<typeof git>, range: CommitRange): ReturnType<
     for (const oid of range.exclude ?? []) cmd.oid(oid);
     if (range.excludeAll) cmd.flag('--all');
   }
-  if (range.path) cmd.paths(range.path);
+  // A user's path, read literally (GIT_LITERAL_PATHSPECS: no pathspec magic), as every other read does.
+  if (range.path) cmd.env('GIT_LITERAL_PATHSPECS', '1').paths(range.path);
   return cmd;
 }
 
