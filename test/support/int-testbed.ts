@@ -101,9 +101,9 @@ export interface TestGrpcServer {
 }
 
 /** Serves `services` on a free local port with a fresh secret. */
-export async function testGrpcServer(services: GrpcServerOptions['services'], log: Logger): Promise<TestGrpcServer> {
+export async function testGrpcServer(services: GrpcServerOptions['services'], log: Logger, options: Pick<GrpcServerOptions, 'domainErrorOf'> = {}): Promise<TestGrpcServer> {
   const secret = randomBytes(32).toString('hex');
-  const server = await startGrpcServer({ listen: '127.0.0.1:0', secret, log, services });
+  const server = await startGrpcServer({ listen: '127.0.0.1:0', secret, log, services, ...options });
   const clients: Array<{ close(): void }> = [];
   return {
     server,

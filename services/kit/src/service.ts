@@ -3,6 +3,7 @@
 // A service's main.ts only says what is its own.
 import type * as grpc from '@grpc/grpc-js';
 import { ConfigError, loadConfig, serviceDatabaseUrl, type Config, type ServiceName } from './config/index.js';
+import type { DomainError } from './errors.js';
 import pg from 'pg';
 import { applyMigrations } from './db/migrate.js';
 import { pgSqlClient } from './db/pg-outbox.js';
@@ -45,6 +46,8 @@ export interface ServiceSpec<Db extends TransactionalSqlClient<Tx> & { $disconne
   beforeServing?(deps: ServiceDeps<Db>): Promise<Ctx>;
   grpcServices(deps: ServiceDeps<Db>, context: Ctx): Array<{ name: string; definition: grpc.ServiceDefinition; implementation: object }>;
   consumers?(deps: ServiceDeps<Db>, context: Ctx): Array<Omit<ConsumerOptions<Tx>, 'db' | 'bus' | 'log'>>;
+  /** Failures the service names for its callers (GrpcServerOptions.domainErrorOf). */
+  domainErrorOf?(err: unknown): DomainError | undefined;
 }
 
 export function requireSetting<T>(value: T | undefined, name: string): T {
@@ -103,6 +106,7 @@ export async function runService<Db extends TransactionalSqlClient<Tx> & { $disc
     secret,
     log,
     services: [...spec.grpcServices(deps, context), eventAdminGrpcService(db, () => relay.kick())],
+    domainErrorOf: spec.domainErrorOf,
   });
   shutdown.add('grpc server', () => server.shutdown());
   const metrics = startMetricsServer(process.env.ANVIL_METRICS_ADDR, spec.name);

@@ -2,12 +2,13 @@
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runService, subscribeBroadcast, type ServiceDeps } from '@anvil/kit';
+import { notFound, runService, subscribeBroadcast, type ServiceDeps } from '@anvil/kit';
 import type { RepositoryDeps } from './domain/repositories.js';
 import type { TemplateCatalog } from './domain/repo-templates.js';
 import { forwardAccessHints } from './events/access-hints.js';
 import { identityOrgConsumer } from './events/identity-org-consumer.js';
 import { identityUserConsumer } from './events/identity-user-consumer.js';
+import { isMissingRepository } from './git/command.js';
 import { gitStorage } from './git/git-storage.js';
 import { forkHeadGit } from './git/fork-git.js';
 import { RepositoryStorage } from './git/storage.js';
@@ -208,6 +209,9 @@ await runService<RepositoryDb, RepositoryTx, Wiring>({
     return { ...wiring, migrations: await startBackground(service, wiring) };
   },
   grpcServices,
+  // A read racing a rename, transfer or deletion of its repository finds no directory: the
+  // repository is not there any more, as a request made a moment later would be told.
+  domainErrorOf: (err) => (isMissingRepository(err) ? notFound('The target couldn\'t be found.', 'repo_not_found') : undefined),
   consumers: ({ log }, { storage, languages, gitFacts, migrations }) => [
     identityUserConsumer(log, storage),
     identityOrgConsumer(log, storage),

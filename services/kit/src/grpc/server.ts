@@ -44,6 +44,12 @@ export interface GrpcServerOptions {
   secret: string;
   log: Logger;
   services: Array<{ name: string; definition: grpc.ServiceDefinition; implementation: object }>;
+  /**
+   * The answer a caller gets for a failure the service recognizes though its code did not
+   * throw a DomainError (e.g. git reporting that a repository renamed a moment ago is not
+   * there): undefined leaves it an internal error.
+   */
+  domainErrorOf?(err: unknown): DomainError | undefined;
 }
 
 export interface RunningGrpcServer {
@@ -82,7 +88,8 @@ function isDatabaseUnavailable(err: unknown): boolean {
 }
 
 /** A status for what a handler threw: a DomainError's own, `unavailable` for a database gone, else `internal`. */
-function errorToStatus(err: unknown, log: Logger, method: string): Partial<grpc.StatusObject> {
+function errorToStatus(thrown: unknown, log: Logger, method: string, domainErrorOf?: GrpcServerOptions['domainErrorOf']): Partial<grpc.StatusObject> {
+  const err = thrown instanceof DomainError ? thrown : (domainErrorOf?.(thrown) ?? thrown);
   if (err instanceof DomainError) {
     const metadata = new grpc.Metadata();
     metadata.set('x-anvil-reason', err.reason.slice(0, 200));
@@ -119,7 +126,8 @@ export function detachedFromCall<T>(work: () => Promise<T>): Promise<T> {
   return callContext.exit(work);
 }
 
-function wrapUnary(method: string, fn: (req: unknown, ctx: CallContext) => Promise<unknown>, secret: string, log: Logger): grpc.handleUnaryCall<unknown, unknown> {
+function wrapUnary(method: string, fn: (req: unknown, ctx: CallContext) => Promise<unknown>, options: GrpcServerOptions): grpc.handleUnaryCall<unknown, unknown> {
+  const { secret, log } = options;
   return (call, callback) => {
     const caller = readCaller(call.metadata, secret);
     if (!caller) {
@@ -146,7 +154,7 @@ function wrapUnary(method: string, fn: (req: unknown, ctx: CallContext) => Promi
       },
       (err: unknown) => {
         answered = true;
-        const status = errorToStatus(err, log, method);
+        const status = errorToStatus(err, log, method, options.domainErrorOf);
         trace.span.setAttribute('rpc.grpc.status_code', status.code ?? grpc.status.UNKNOWN);
         trace.span.end();
         recordRpcServed(method, status.code ?? grpc.status.UNKNOWN, (performance.now() - started) / 1000);
@@ -173,7 +181,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
     const handlers: grpc.UntypedServiceImplementation = {};
     for (const [method, fn] of Object.entries(implementation)) {
       if (!definition[method]) throw new Error(`${name} has no method ${method}`);
-      handlers[method] = wrapUnary(`${name}/${method}`, (fn as Function).bind(implementation), options.secret, options.log);
+      handlers[method] = wrapUnary(`${name}/${method}`, (fn as Function).bind(implementation), options);
     }
     // grpc-js refuses a definition without methods; a service whose domain is still empty
     // (DESIGN.md §2) is then only a name the health check answers SERVING for.

@@ -7,6 +7,9 @@ import { loadAnvilGrpc, type repository } from '@anvil/proto';
 import { MAX_STATUS_DETAILS } from '../../src/grpc/server.js';
 import { testGrpcServer, type TestGrpcServer } from '../../../../test/support/int-testbed.js';
 
+/** A failure the service recognizes though no DomainError was thrown (git: no such repository). */
+class RepositoryGone extends Error {}
+
 let server: TestGrpcServer;
 let client: ServiceClient<repository.TagServiceClient>;
 let seen: (signal: AbortSignal) => void = () => {};
@@ -36,8 +39,13 @@ beforeAll(async () => {
       async GetTag(request: { name: string }) {
         throw new DomainError('not_found', `tag doesn't exist: ${request.name}`, 'tag_not_found');
       },
+      async GetAnnotatedTag() {
+        throw new RepositoryGone('fatal: not a git repository');
+      },
     },
-  }], createLogger('kit-grpc-test', { level: 'silent' }));
+  }], createLogger('kit-grpc-test', { level: 'silent' }), {
+    domainErrorOf: (err) => (err instanceof RepositoryGone ? new DomainError('not_found', 'The target couldn\'t be found.', 'repo_not_found') : undefined),
+  });
   client = server.client<repository.TagServiceClient>(TagService);
 });
 
@@ -80,6 +88,14 @@ describe('an error that quotes a huge input', () => {
     expect((emoji as DomainError).kind).toBe('not_found');
     const small = await client.GetTag({ ref: { owner: 'ada', name: 'x' }, name: 'v1' }, { caller, deadlineMs: 5_000 }).then(() => undefined, (e: unknown) => e);
     expect((small as DomainError).message).toBe("tag doesn't exist: v1");
+  });
+});
+
+describe('a failure the service names', () => {
+  it('reaches the caller as the error the service names it, not as an internal error', async () => {
+    const err = await client.GetAnnotatedTag({ ref: { owner: 'ada', name: 'x' }, sha: 'a'.repeat(40) } as never, { caller, deadlineMs: 5_000 }).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(DomainError);
+    expect(err).toMatchObject({ kind: 'not_found', message: 'The target couldn\'t be found.', reason: 'repo_not_found' });
   });
 });
 

@@ -14,6 +14,14 @@ export class GitError extends Error {
   }
 }
 
+/**
+ * git's answer when the repository's directory is not there: deleted, renamed or moved
+ * (a transfer) while a read of it was on its way.
+ */
+export function isMissingRepository(err: unknown): boolean {
+  return err instanceof GitError && /not a git repository/.test(err.stderr);
+}
+
 /** A value git must never read as an option: refused unless it cannot start with `-`. */
 export class UnsafeArgument extends Error {}
 
