@@ -27,8 +27,8 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { RefUpdateConflict } from './branches.js';
+import { isObjectId } from './command.js';
 
-const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 /** A ref lock older than this was left by a writer that died holding it. */
 export const STALE_REF_LOCK_MS = 60 * 60_000;
 
@@ -120,7 +120,7 @@ function heldBy(gitDir: string, ref: string, path: string): string | undefined {
   }
   // A symbolic ref reads `ref: <target>`; anything else that is not an id is git's to judge.
   const id = loose.trimEnd();
-  return OBJECT_ID.test(id) ? id : undefined;
+  return isObjectId(id) ? id : undefined;
 }
 
 /** The ref's id in packed-refs (`<id> <ref>` lines; `^<id>` lines peel the tag above them). */
@@ -133,7 +133,7 @@ function packedId(gitDir: string, ref: string): string | undefined {
   }
   for (const line of packed.split('\n')) {
     const space = line.indexOf(' ');
-    if (space > 0 && line.slice(space + 1) === ref && OBJECT_ID.test(line.slice(0, space))) return line.slice(0, space);
+    if (space > 0 && line.slice(space + 1) === ref && isObjectId(line.slice(0, space))) return line.slice(0, space);
   }
   return undefined;
 }

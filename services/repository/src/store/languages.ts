@@ -9,6 +9,8 @@ import { Prisma } from './generated/client.js';
 // GET /languages on a warm default branch asks PostgreSQL nothing beyond its refs.
 const REMEMBERED_MAX = 10_000;
 
+const keyOf = (repositoryId: number, commitSha: string) => `${repositoryId}:${commitSha}`;
+
 export function languageStatsStore(db: RepositoryDb): LanguageStatsStore {
   const remembered = new Map<string, Map<string, number>>();
   const remember = (key: string, sizes: Map<string, number>) => {
@@ -16,9 +18,9 @@ export function languageStatsStore(db: RepositoryDb): LanguageStatsStore {
     remembered.set(key, sizes);
   };
   return {
-    knows: (repositoryId, commitSha) => remembered.has(`${repositoryId}:${commitSha}`),
+    knows: (repositoryId, commitSha) => remembered.has(keyOf(repositoryId, commitSha)),
     async find(repositoryId, commitSha) {
-      const key = `${repositoryId}:${commitSha}`;
+      const key = keyOf(repositoryId, commitSha);
       const known = remembered.get(key);
       if (known) return new Map(known);
       const [row] = await queryRows<{ languages: Record<string, number> }>(db, Prisma.sql`
@@ -39,7 +41,7 @@ export function languageStatsStore(db: RepositoryDb): LanguageStatsStore {
              top AS (UPDATE repository SET language = ${primary}, updated_at = now() WHERE id = ${id} AND language <> ${primary})
         INSERT INTO language_stats (repository_id, commit_sha, languages) VALUES (${id}, ${commitSha}, ${JSON.stringify(languages)}::jsonb)
         ON CONFLICT (repository_id, commit_sha) DO UPDATE SET languages = EXCLUDED.languages`, 'save-language-stats');
-      remember(`${repositoryId}:${commitSha}`, new Map(sizes));
+      remember(keyOf(repositoryId, commitSha), new Map(sizes));
     },
   };
 }
