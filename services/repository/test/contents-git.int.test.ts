@@ -17,7 +17,7 @@ import { RepositoryObjects } from '../src/git/repository-objects.js';
 import { repoFiles } from '../src/git/content-git.js';
 import { ProcessPool } from '../src/git/process-pool.js';
 import { RefUpdaters } from '../src/git/ref-updater.js';
-import { STALE_REF_LOCK_MS } from '../src/git/ref-in-place.js';
+import { STALE_REF_LOCK_MS } from '../src/git/stale-ref-lock.js';
 
 jest.setTimeout(60_000);
 
@@ -308,6 +308,38 @@ describe('moving refs: in place as git does, or through one long-lived update-re
     await updaters.update(gitDir, [{ ref: 'refs/heads/main', newSha: next, oldSha: head }]);
     expect(await sh(['rev-parse', 'main'])).toBe(next);
     expect(readdirSync(join(gitDir, 'refs/heads')).filter((name) => name.includes('.lock') || name.includes('.stale-'))).toEqual([]);
+  });
+
+  it('creates and deletes a branch whose lock, or packed-refs\' lock, a writer that died long ago left behind', async () => {
+    const head = await sh(['rev-parse', 'main']);
+    const longAgo = new Date(Date.now() - STALE_REF_LOCK_MS - 60_000);
+    const leaveLock = (lock: string) => {
+      writeFileSync(lock, '');
+      utimesSync(lock, longAgo, longAgo);
+    };
+    leaveLock(join(gitDir, 'refs/heads/orphaned.lock'));
+    await updaters.update(gitDir, [{ ref: 'refs/heads/orphaned', newSha: head, oldSha: ZERO }]);
+    expect(await sh(['rev-parse', 'refs/heads/orphaned'])).toBe(head);
+    // Packed, so deleting it rewrites packed-refs under packed-refs.lock.
+    await sh(['pack-refs', '--all', '--prune']);
+    leaveLock(join(gitDir, 'refs/heads/orphaned.lock'));
+    leaveLock(join(gitDir, 'packed-refs.lock'));
+    await updaters.update(gitDir, [{ ref: 'refs/heads/orphaned', newSha: ZERO, oldSha: head }]);
+    await expect(sh(['rev-parse', '--verify', '-q', 'refs/heads/orphaned'])).rejects.toBeDefined();
+    const leftOver = (d: string) => readdirSync(d).filter((name) => name.endsWith('.lock'));
+    expect([...leftOver(gitDir), ...leftOver(join(gitDir, 'refs/heads'))]).toEqual([]);
+  });
+
+  it('leaves a fresh lock on a branch it creates alone: git refuses the creation and the lock stays its writer\'s', async () => {
+    const head = await sh(['rev-parse', 'main']);
+    const lock = join(gitDir, 'refs/heads/busy.lock');
+    writeFileSync(lock, '');
+    try {
+      await expect(updaters.update(gitDir, [{ ref: 'refs/heads/busy', newSha: head, oldSha: ZERO }])).rejects.toBeInstanceOf(RefUpdateConflict);
+      expect(existsSync(lock)).toBe(true);
+    } finally {
+      rmSync(lock, { force: true });
+    }
   });
 
   it('leaves a repository that keeps reflogs to git, which logs the move', async () => {

@@ -16,21 +16,16 @@
 // reflogs (a `logs` directory: git appends to them), a ref that does not exist, and creating
 // or deleting a ref (conflicts with other refs' names, rewriting packed-refs).
 //
-// A lock left behind by a writer killed while it held it (this process or git, with
-// SIGKILL) would refuse every later move of the ref. One older than an hour is removed, as
-// Gitaly's housekeeping does (ReferenceLockfileGracePeriod): a live writer holds a ref's lock
-// for milliseconds.
+// A lock left behind long ago by a writer that died holding it is removed first
+// (stale-ref-lock.ts).
 //
 // Written here because no library does it safely: isomorphic-git's writeRef writes the file
 // in place without git's lock, so a concurrent push could lose its move.
-import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { RefUpdateConflict } from './branches.js';
 import { isObjectId } from './command.js';
-
-/** A ref lock older than this was left by a writer that died holding it. */
-export const STALE_REF_LOCK_MS = 60 * 60_000;
+import { removeStaleLock } from './stale-ref-lock.js';
 
 export type InPlaceMove = 'moved' | 'unsupported';
 
@@ -55,39 +50,12 @@ function takeLock(lock: string): number | undefined {
   } catch (err) {
     // ENOENT, ENOTDIR: no such ref. EEXIST: another writer holds it, never ours to remove
     // unless it died holding it long ago.
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || !removedAsStale(lock)) return undefined;
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || !removeStaleLock(lock)) return undefined;
   }
   try {
     return openSync(lock, 'wx');
   } catch {
     return undefined;
-  }
-}
-
-/**
- * Removes the lock if it is older than STALE_REF_LOCK_MS; true when it did. It is first
- * renamed aside (atomically) and compared by inode with the stale file, so that a lock
- * another remover replaced meanwhile is never deleted as if it were stale: that one stays
- * aside, and its writer's final rename fails and refuses its move. The aside name ends in
- * `.lock`, which git never reads as a ref.
- */
-function removedAsStale(lock: string): boolean {
-  let stale: Stats;
-  try {
-    stale = statSync(lock);
-  } catch {
-    return false;
-  }
-  if (Date.now() - stale.mtimeMs <= STALE_REF_LOCK_MS) return false;
-  const aside = `${lock.slice(0, -'.lock'.length)}.stale-${randomBytes(6).toString('hex')}.lock`;
-  try {
-    renameSync(lock, aside);
-    const moved = statSync(aside);
-    if (moved.ino !== stale.ino || moved.dev !== stale.dev) return false;
-    rmSync(aside, { force: true });
-    return true;
-  } catch {
-    return false;
   }
 }
 
