@@ -8,7 +8,11 @@
 // mixed: 64 connections over 20 repositories for one run: repository gets, contents gets,
 //   branch lists, strangers probing a private repository (404), and ~2 % contents creates;
 //   per kind p50/p99, and commits counted afterwards (no lost update). Then the CPU one
-//   contents write costs, split into node and the git processes it ran.
+//   contents write costs, split into node and the git processes it ran: BENCH_SEQ_WRITES
+//   sequential creates (30; each a new file in one directory, so more of them measure a
+//   growing repository), each followed by the reads BENCH_SEQ_READS names (paths under the
+//   repository, comma-separated: `,/contents/README.md,/branches` adds what the reads
+//   after a write cost, the three the mixed load recomputes).
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -367,7 +371,8 @@ export async function benchMixed(ctx) {
 
   // The CPU one contents write costs, on a quiet system: node (all of Anvil's processes) and
   // the git processes they ran and reaped.
-  const writes = 30;
+  const writes = Number(process.env.BENCH_SEQ_WRITES ?? 30);
+  const readsAfter = process.env.BENCH_SEQ_READS?.split(',') ?? [];
   // With BENCH_PROFILE_DIR the profiles then hold these writes (and what they set off) alone.
   restartProfiles(supervisor.pid);
   const stopTrace = traceExecs(supervisor.pid);
@@ -375,6 +380,7 @@ export async function benchMixed(ctx) {
   for (let i = 0; i < writes; i++) {
     const { status } = await send('POST', `${repos[0]}/contents/cpu/${i}.txt`, auth, JSON.stringify({ content: b64(`cpu ${i}\n`), message: 'cpu' }));
     if (status !== 201) log(`cpu write ${i}: ${status}`);
+    for (const path of readsAfter) await send('GET', `${repos[0]}${path}`, auth);
   }
   const cpuAfter = treeCpu(supervisor.pid);
   restartProfiles(supervisor.pid); // keeps the writes' profile apart (cpu-profile.cjs)

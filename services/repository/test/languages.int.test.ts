@@ -2,6 +2,8 @@
 // cached, the repository's `language` set to the top one, stats gone with the repository.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { getLanguages, refreshLanguages, type LanguageDeps } from '../src/domain/language-stats.js';
+import type { IndexChange } from '../src/domain/commit-writing.js';
+import { writeCommit } from '../src/git/file-changes-git.js';
 import { createRepository, deleteRepository, type RepositoryDeps, resolveRepository } from '../src/domain/repositories.js';
 import { languageGit } from '../src/git/language-git.js';
 import { linguistTable } from '../src/git/linguist-table.js';
@@ -84,5 +86,61 @@ describe('language statistics', () => {
     await db.languageStats.update({ where: { repository_id_commit_sha: { repository_id: id, commit_sha: commit } }, data: { languages: { Go: 2 } } });
     await refreshLanguages({ ...languages, stats }, pushed, commit);
     expect((await row())?.languages).toEqual({ Go: 2 });
+  });
+
+  it('follow a push from the previous head\'s and the files it changed, equal to counting the whole tree, which is done only where the change cannot tell', async () => {
+    const created = await createRepository(repos, { owner_id: 1, name: 'grow', description: '', private: false, default_branch: '', auto_init: false, readme: '', template: false, object_format_name: '' }, ada);
+    const id = created.repository.id;
+    const gitDir = storage.pathOf('ada', 'grow');
+    const pushed = { id, ownerLogin: 'ada', name: 'grow' };
+    const objects = storage.objects(gitDir);
+    const file = (path: string, text: string, mode = '100644'): IndexChange => ({ path, mode, content: Buffer.from(text) });
+    const gone = (path: string): IndexChange => ({ path, remove: true });
+    let time = 1_700_000_000;
+    const commitOn = async (parent: string | undefined, changes: IndexChange[]) => (await writeCommit(gitDir, {
+      parent, changes, message: 'Change\n', author: { name: 'Ada', email: 'ada@example.com', time: ++time }, committer: { name: 'Ada', email: 'ada@example.com', time }, objectFormat: 'sha1',
+    }, (oid) => objects.object(oid))).commitSha;
+    // Counting the whole tree: a store that knows nothing, so it lists every file.
+    const counted = async (commit: string) => {
+      await refreshLanguages({ ...languages, stats: languageStatsStore(db) }, pushed, commit);
+      return (await db.languageStats.findUnique({ where: { repository_id_commit_sha: { repository_id: BigInt(id), commit_sha: commit } } }))?.languages;
+    };
+    let listed = 0;
+    const stats = languageStatsStore(db);
+    const following: LanguageDeps = { ...languages, stats, git: { ...languages.git, listTreeFiles: (dir, commit) => (listed++, languages.git.listTreeFiles(dir, commit)) } };
+
+    let head = await commitOn(undefined, [file('src/a.go', 'package a\n'), file('b.py', 'print(1)\n'), file('docs/c.py', 'x\n')]);
+    await refreshLanguages(following, pushed, head, '0'.repeat(40));
+    expect(listed).toBe(1);
+    // Each step: [the change, whether its sizes follow from the parent's without a listing].
+    const steps: Array<[IndexChange[], boolean]> = [
+      [[file('src/d.ts', 'export const d = 1;\n')], true], // a new language
+      [[file('src/a.go', 'package a\n\nfunc A() {}\n')], true], // modified, grows
+      [[file('vendor/x.go', 'package x\n'), file('README.md', '# r\n'), file('.eslintrc.js', 'x\n')], true], // left out: no change
+      [[gone('b.py'), file('src/e.py', 'print(2)\n')], true], // a rename: Python unchanged
+      [[file('link.go', 'src/a.go', '120000')], true], // a symlink: not a regular file
+      [[gone('src/d.ts')], false], // a language gone: maybe empty files keep it, so counted
+      [[file('.gitattributes', '*.go linguist-language=Rust\n')], false], // attributes change what counts
+      [[file('more.go', 'package more\n')], false], // a tree with .gitattributes is always counted
+      [[gone('.gitattributes')], false],
+      [[gone('src/a.go'), gone('src/e.py'), gone('more.go'), gone('link.go'), file('data.json', '{}\n')], false], // only a fallback left
+      [[file('z.rs', 'fn main() {}\n')], false], // the parent was a fallback
+      [[file('y.rs', 'fn y() {}\n')], true],
+    ];
+    for (const [changes, follows] of steps) {
+      const before = head;
+      head = await commitOn(before, changes);
+      listed = 0;
+      await refreshLanguages(following, pushed, head, before);
+      const followed = (await db.languageStats.findUnique({ where: { repository_id_commit_sha: { repository_id: BigInt(id), commit_sha: head } } }))?.languages;
+      expect({ changes, listed }).toEqual({ changes, listed: follows ? 0 : 1 });
+      expect({ changes, followed }).toEqual({ changes, followed: await counted(head) });
+    }
+    // A process that did not compute the previous head itself counts the whole tree.
+    const next = await commitOn(head, [file('w.rs', 'fn w() {}\n')]);
+    const other = languageStatsStore(db);
+    let listedByOther = 0;
+    await refreshLanguages({ ...languages, stats: other, git: { ...languages.git, listTreeFiles: (dir, c) => (listedByOther++, languages.git.listTreeFiles(dir, c)) } }, pushed, next, head);
+    expect(listedByOther).toBe(1);
   });
 });

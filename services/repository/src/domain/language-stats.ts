@@ -1,7 +1,12 @@
 // GET /repos/{o}/{r}/languages: bytes per language of the default branch's head commit,
 // computed once per commit and cached; computing also records the repository's top
 // language (the Repository JSON's `language`).
-import { languageSizes, primaryLanguage, type LanguageSizes, type LanguageTable, type LinguistAttributes, type TreeFile } from './languages.js';
+//
+// After a push, a commit's sizes follow from its parent's and the files the push changed
+// (languageSizesAfter) when this process computed the parent's as a plain sum over files:
+// the cost follows the change, not the tree, which a push to a large repository used to
+// list in full.
+import { isAttributesPath, languageSizesAfter, primaryLanguage, tallyLanguages, type LanguageSizes, type LanguageTable, type LinguistAttributes, type TreeFile } from './languages.js';
 import type { RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
 
@@ -9,7 +14,13 @@ export interface LanguageStatsStore {
   find(repositoryId: number, commitSha: string): Promise<LanguageSizes | undefined>;
   /** Whether this process read or wrote the commit's sizes (no database asked). */
   knows(repositoryId: number, commitSha: string): boolean;
-  save(repositoryId: number, commitSha: string, sizes: LanguageSizes, primary: string): Promise<void>;
+  /**
+   * The commit's sizes if this process saved them as a plain sum over its files (`additive`
+   * in save: no .gitattributes in the tree, no fallback language), so a child's may be
+   * computed from them and its changes (no database asked).
+   */
+  additive(repositoryId: number, commitSha: string): LanguageSizes | undefined;
+  save(repositoryId: number, commitSha: string, sizes: LanguageSizes, primary: string, additive: boolean): Promise<void>;
 }
 
 /** The git side (src/git/languages.ts), addressed by the repository's git directory. */
@@ -18,6 +29,8 @@ export interface LanguageGit {
   resolveCommit(gitDir: string, revision: string): Promise<string | undefined>;
   listTreeFiles(gitDir: string, commit: string): Promise<TreeFile[]>;
   linguistAttributes(gitDir: string, commit: string, paths: readonly string[]): Promise<Map<string, LinguistAttributes>>;
+  /** The regular files `from` had and `to` has not, with their sizes, and the reverse (a modified file is in both). */
+  changedFiles(gitDir: string, from: string, to: string): Promise<{ removed: TreeFile[]; added: TreeFile[] }>;
 }
 
 export interface LanguageDeps {
@@ -36,8 +49,19 @@ async function sizesOf(deps: LanguageDeps, repositoryId: number, gitDir: string,
 async function computed(deps: LanguageDeps, repositoryId: number, gitDir: string, commit: string): Promise<LanguageSizes> {
   const files = await deps.git.listTreeFiles(gitDir, commit);
   const attributes = await deps.git.linguistAttributes(gitDir, commit, files.map((f) => f.path));
-  const sizes = languageSizes(files, attributes, deps.table);
-  await deps.stats.save(repositoryId, commit, sizes, primaryLanguage(sizes));
+  const { sizes, fallback } = tallyLanguages(files, attributes, deps.table);
+  const additive = !fallback && !files.some((f) => isAttributesPath(f.path));
+  await deps.stats.save(repositoryId, commit, sizes, primaryLanguage(sizes), additive);
+  return sizes;
+}
+
+/** The sizes of `commit` from its parent's, when this process knows those as a plain sum; undefined otherwise. */
+async function followed(deps: LanguageDeps, repositoryId: number, gitDir: string, parent: string, commit: string): Promise<LanguageSizes | undefined> {
+  const base = deps.stats.additive(repositoryId, parent);
+  if (!base) return undefined;
+  const { removed, added } = await deps.git.changedFiles(gitDir, parent, commit);
+  const sizes = languageSizesAfter(base, removed, added, deps.table);
+  if (sizes) await deps.stats.save(repositoryId, commit, sizes, primaryLanguage(sizes), true);
   return sizes;
 }
 
@@ -53,12 +77,15 @@ export async function getLanguages(deps: LanguageDeps, access: RepositoryAccess)
 }
 
 /**
- * After a push to the default branch: computes its languages now, so the repository's
- * `language` is current without anyone asking /languages first (Gitea's stats queue).
+ * After a push to the default branch (from `before`, all zeros or undefined for a new
+ * branch): computes its languages now, so the repository's `language` is current without
+ * anyone asking /languages first (Gitea's stats queue).
  */
-export async function refreshLanguages(deps: LanguageDeps, repository: { id: number; ownerLogin: string; name: string }, commit: string): Promise<void> {
+export async function refreshLanguages(deps: LanguageDeps, repository: { id: number; ownerLogin: string; name: string }, commit: string, before?: string): Promise<void> {
   // A pushed commit is new: no row holds its sizes yet, unless this process just answered a
   // /languages for it. So no statement asks first; a redelivered push computes them again.
   if (deps.stats.knows(repository.id, commit)) return;
-  await computed(deps, repository.id, deps.git.gitDirOf(repository.ownerLogin, repository.name), commit);
+  const gitDir = deps.git.gitDirOf(repository.ownerLogin, repository.name);
+  if (before && !/^0+$/.test(before) && (await followed(deps, repository.id, gitDir, before, commit))) return;
+  await computed(deps, repository.id, gitDir, commit);
 }

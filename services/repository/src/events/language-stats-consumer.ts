@@ -1,7 +1,8 @@
 // Keeps language statistics current: on repository.push to a repository's default branch,
 // computes the languages of the pushed commit (cached per commit, so a redelivered event
-// costs one lookup). The work writes its own rows and is idempotent, so it runs without the
-// event's transaction, and other pushes are not even looked at (kit ConsumerOptions.wants).
+// costs one lookup), from the previous head's and the files the push changed where it can.
+// The work writes its own rows and is idempotent, so it runs without the event's
+// transaction, and other pushes are not even looked at (kit ConsumerOptions.wants).
 import type { ConsumerOptions, Logger } from '@anvil/kit';
 import type { repository as pb } from '@anvil/proto';
 import { refreshLanguages, type LanguageDeps } from '../domain/language-stats.js';
@@ -27,7 +28,7 @@ export function languageStatsConsumer(log: Logger, deps: () => LanguageDeps): Om
       const repo = push?.repository;
       if (!push || !repo || !toDefaultBranch(push)) return;
       try {
-        await refreshLanguages(deps(), { id: Number(repo.id), ownerLogin: repo.owner_login, name: repo.name }, push.after);
+        await refreshLanguages(deps(), { id: Number(repo.id), ownerLogin: repo.owner_login, name: repo.name }, push.after, push.before);
       } catch (err) {
         // The repository may be gone or renamed since: /languages computes on demand anyway.
         log.warn({ err, id: event.id, repository: repo.id }, 'computing languages after a push failed');

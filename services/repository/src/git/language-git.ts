@@ -1,6 +1,6 @@
 // The language domain's LanguageGit port over RepositoryStorage and src/git/languages.ts.
 import type { LanguageGit } from '../domain/language-stats.js';
-import { linguistAttributes, listTreeFilesThroughCache } from './languages.js';
+import { changedFilesThroughCache, linguistAttributes, listTreeFilesThroughCache } from './languages.js';
 import type { RepositoryStorage } from './storage.js';
 import { resolveCommit } from './refs.js';
 import type { RefIndex } from './ref-index.js';
@@ -11,5 +11,6 @@ export function languageGit(storage: RepositoryStorage, refs?: RefIndex): Langua
     resolveCommit: refs ? (gitDir, revision) => refs.resolveCommit(gitDir, revision) : resolveCommit,
     listTreeFiles: (gitDir, commit) => listTreeFilesThroughCache(storage.objects(gitDir), commit),
     linguistAttributes,
+    changedFiles: (gitDir, from, to) => changedFilesThroughCache(storage.objects(gitDir), from, to),
   };
 }

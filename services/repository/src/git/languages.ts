@@ -5,9 +5,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TreeEntry } from '../domain/git-objects.js';
 import { attributeFlag, type LinguistAttributes, type TreeFile } from '../domain/languages.js';
 import { git, runGit } from './command.js';
 import type { RepositoryObjects } from './repository-objects.js';
+import { diffTrees } from './tree-diff.js';
 
 const REGULAR_FILE = /^100(644|755)$/;
 
@@ -21,6 +23,23 @@ export async function listTreeFilesThroughCache(objects: RepositoryObjects, comm
   if (!tree) return [];
   const entries = await objects.listRecursive(tree.oid);
   return entries.filter((e) => e.type === 'blob' && REGULAR_FILE.test(e.mode)).map((e) => ({ path: e.path, size: e.size }));
+}
+
+/**
+ * The regular files a change from commit `from` to commit `to` removed and added, with their
+ * sizes (a modified file in both, with its old and new size), through the cat-file cache:
+ * only the subtrees whose ids differ are read (tree-diff.ts).
+ */
+export async function changedFilesThroughCache(objects: RepositoryObjects, from: string, to: string): Promise<{ removed: TreeFile[]; added: TreeFile[] }> {
+  const [before, after] = await Promise.all([objects.peel(from, 'tree'), objects.peel(to, 'tree')]);
+  if (!before || !after) throw new Error(`not commits: ${from}, ${to}`);
+  const changes = await diffTrees(objects, before.oid, after.oid);
+  const [gone, came] = await Promise.all([
+    objects.entriesAt(before.oid, [...changes.removed, ...changes.modified]),
+    objects.entriesAt(after.oid, [...changes.added, ...changes.modified]),
+  ]);
+  const regular = (entries: Map<string, TreeEntry>) => [...entries.values()].filter((e) => e.type === 'blob' && REGULAR_FILE.test(e.mode)).map((e) => ({ path: e.path, size: e.size }));
+  return { removed: regular(gone), added: regular(came) };
 }
 
 /** Regular files (no symlinks, no submodules) of `commit`'s tree with their sizes. */
