@@ -372,7 +372,7 @@ export async function benchMixed(ctx) {
   // The CPU one contents write costs, on a quiet system: node (all of Anvil's processes) and
   // the git processes they ran and reaped.
   const writes = Number(process.env.BENCH_SEQ_WRITES ?? 30);
-  const readsAfter = process.env.BENCH_SEQ_READS?.split(',') ?? [];
+  const readsAfter = process.env.BENCH_SEQ_READS ? process.env.BENCH_SEQ_READS.split(',') : [];
   // With BENCH_PROFILE_DIR the profiles then hold these writes (and what they set off) alone.
   restartProfiles(supervisor.pid);
   const stopTrace = traceExecs(supervisor.pid);
