@@ -136,11 +136,18 @@ describe('language statistics', () => {
       expect({ changes, listed }).toEqual({ changes, listed: follows ? 0 : 1 });
       expect({ changes, followed }).toEqual({ changes, followed: await counted(head) });
     }
+    // A previous head that is no commit here (gone since a force push) is no reason to fail.
+    const lost = await commitOn(head, [file('v.rs', 'fn v() {}\n')]);
+    await stats.save(id, 'f'.repeat(40), new Map([['Rust', 1]]), 'Rust', true);
+    listed = 0;
+    await refreshLanguages(following, pushed, lost, 'f'.repeat(40));
+    expect(listed).toBe(1);
+    expect((await db.languageStats.findUnique({ where: { repository_id_commit_sha: { repository_id: BigInt(id), commit_sha: lost } } }))?.languages).toEqual(await counted(lost));
     // A process that did not compute the previous head itself counts the whole tree.
-    const next = await commitOn(head, [file('w.rs', 'fn w() {}\n')]);
+    const next = await commitOn(lost, [file('w.rs', 'fn w() {}\n')]);
     const other = languageStatsStore(db);
     let listedByOther = 0;
-    await refreshLanguages({ ...languages, stats: other, git: { ...languages.git, listTreeFiles: (dir, c) => (listedByOther++, languages.git.listTreeFiles(dir, c)) } }, pushed, next, head);
+    await refreshLanguages({ ...languages, stats: other, git: { ...languages.git, listTreeFiles: (dir, c) => (listedByOther++, languages.git.listTreeFiles(dir, c)) } }, pushed, next, lost);
     expect(listedByOther).toBe(1);
   });
 });

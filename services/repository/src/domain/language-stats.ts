@@ -59,8 +59,11 @@ async function computed(deps: LanguageDeps, repositoryId: number, gitDir: string
 async function followed(deps: LanguageDeps, repositoryId: number, gitDir: string, parent: string, commit: string): Promise<LanguageSizes | undefined> {
   const base = deps.stats.additive(repositoryId, parent);
   if (!base) return undefined;
-  const { removed, added } = await deps.git.changedFiles(gitDir, parent, commit);
-  const sizes = languageSizesAfter(base, removed, added, deps.table);
+  // The previous head may be gone (a force push, then a gc): the whole tree is counted then,
+  // and any failure that is not about the parent shows there.
+  const changes = await deps.git.changedFiles(gitDir, parent, commit).catch(() => undefined);
+  if (!changes) return undefined;
+  const sizes = languageSizesAfter(base, changes.removed, changes.added, deps.table);
   if (sizes) await deps.stats.save(repositoryId, commit, sizes, primaryLanguage(sizes), true);
   return sizes;
 }
