@@ -1,6 +1,6 @@
 // Language classification as Gitea/linguist do it, over linguist's real language table.
 import { describe, expect, it } from '@jest/globals';
-import { languageSizes, primaryLanguage, type LinguistAttributes, type TreeFile } from '../src/domain/languages.js';
+import { languageSizes, languageSizesAfter, primaryLanguage, type LinguistAttributes, type TreeFile } from '../src/domain/languages.js';
 import { linguistTable } from '../src/git/linguist-table.js';
 
 const table = linguistTable();
@@ -62,6 +62,39 @@ describe('language sizes', () => {
 
   it('skips nothing-to-count trees', () => {
     expect(sizesOf([])).toEqual({});
+  });
+});
+
+describe('language sizes after a change', () => {
+  // A tree as path -> size; a change as the files it removed and added (a modified one in both).
+  const after = (before: Record<string, number>, removed: string[], added: Record<string, number>) => {
+    const files = (tree: Record<string, number>) => Object.entries(tree).map(([path, size]) => ({ path, size }));
+    const parent = languageSizes(files(before), new Map(), table);
+    const followed = languageSizesAfter(parent, removed.map((path) => ({ path, size: before[path] })), files(added), table);
+    const tree = { ...before };
+    for (const path of removed) delete tree[path];
+    return { followed: followed && Object.fromEntries(followed), counted: sizesOf(files({ ...tree, ...added })) };
+  };
+
+  it('equal a count of the whole tree for files added, grown, renamed and left out', () => {
+    for (const [before, removed, added] of [
+      [{ 'a.go': 10 }, [], { 'b.py': 4 }],
+      [{ 'a.go': 10, 'b.py': 4 }, ['a.go'], { 'a.go': 25 }],
+      [{ 'a.go': 10, 'b.py': 4 }, ['b.py'], { 'src/b.py': 4 }],
+      [{ 'a.go': 10 }, [], { 'vendor/x.go': 99, 'README.md': 7, '.x.js': 3, 'data.json': 2 }],
+      [{ 'a.go': 10, 'empty.rb': 0 }, [], { 'other.rb': 0 }],
+    ] as Array<[Record<string, number>, string[], Record<string, number>]>) {
+      const { followed, counted } = after(before, removed, added);
+      expect({ before, removed, added, followed }).toEqual({ before, removed, added, followed: counted });
+    }
+  });
+
+  it('give up where only the whole tree can tell: a language emptied, nothing left but the fallback, a .gitattributes', () => {
+    // b.rb may have been Ruby's only file, or there may be empty ones left that keep it listed.
+    expect(after({ 'a.go': 10, 'b.rb': 5, 'c.rb': 0 }, ['b.rb'], {}).followed).toBeUndefined();
+    expect(after({ 'a.go': 10, 'd.json': 3 }, ['a.go'], {}).followed).toBeUndefined();
+    expect(after({ 'a.go': 10 }, [], { '.gitattributes': 20 }).followed).toBeUndefined();
+    expect(after({ 'a.go': 10 }, [], { 'sub/.gitattributes': 20 }).followed).toBeUndefined();
   });
 });
 
