@@ -4,7 +4,7 @@
 // and gzipped requests; a clone abandoned half way leaves no git behind. git never prompts
 // (GIT_TERMINAL_PROMPT=0, a temporary HOME).
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
@@ -149,6 +149,29 @@ describe('git over HTTP', () => {
     // Once granted write, the same push lands.
     expect((await owner.client.put(`/repos/${owner.username}/guarded/collaborators/${reader.username}`, { permission: 'write' })).status).toBe(204);
     expect((await git(['push', 'origin', 'HEAD'], work)).code).toBe(0);
+  });
+
+  test('a push lands on a branch whose lock a writer that died an hour ago left behind, and the lock is gone', async () => {
+    const { username, client, token } = await newUser();
+    expect((await client.post('/user/repos', { name: 'locked', auto_init: true })).status).toBe(201);
+    const dir = await workdir();
+    expect((await git(['clone', urlFor(`${username}/locked.git`, username, token), 'locked'], dir)).code).toBe(0);
+    const work = join(dir, 'locked');
+    await writeFile(join(work, 'after.txt'), 'after the crash\n');
+    await git(['add', 'after.txt'], work);
+    await git(['commit', '-m', 'After the crash'], work);
+    // What a receive-pack killed while it held the ref's lock leaves on the server.
+    const lock = join(system.env.ANVIL_DATA_DIR!, 'repositories', username.toLowerCase(), 'locked.git', 'refs', 'heads', 'main.lock');
+    await writeFile(lock, '');
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60_000);
+    await utimes(lock, twoHoursAgo, twoHoursAgo);
+
+    const push = await git(['push', 'origin', 'HEAD'], work);
+    expect(push.stderr).not.toContain('cannot lock');
+    expect(push.code).toBe(0);
+    const head = (await git(['rev-parse', 'HEAD'], work)).stdout.trim();
+    expect((await client.get(`/repos/${username}/locked/branches/main`)).body).toMatchObject({ commit: { id: head } });
+    await expect(access(lock)).rejects.toThrow();
   });
 
   test('clones and fetches work over both wire protocols, also when git gzips a long negotiation', async () => {

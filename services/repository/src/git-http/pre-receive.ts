@@ -4,6 +4,7 @@
 // a random token. The service knows the pusher from the signed grant of that push, asks
 // checkProtectedPush for each branch update and answers 200 or 403 with Gitea's message,
 // which the hook prints (git shows it as `remote: ...`) before exiting non-zero so no ref moves.
+// A push allowed to land first loses the ref locks a writer that died long ago left behind.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -15,6 +16,7 @@ import type { BranchProtectionStore } from '../domain/branch-protection-store.js
 import type { SignatureVerifier } from '../domain/commit-verification.js';
 import type { RepositoryStore } from '../domain/store.js';
 import { pushGitFacts } from '../git/branch-git.js';
+import { removeStaleRefLocks } from '../git/stale-ref-lock.js';
 import type { ObjectEnv } from '../git/branches.js';
 import { runAsWriter } from '../domain/write-turn.js';
 
@@ -129,6 +131,12 @@ export class PreReceiveHooks {
       this.deps.log.info({ repository: session.repositoryId, pusher: session.pusher.login, refusal }, 'push refused by branch protection');
       return answer(403, refusal);
     }
+    // The push may land, and receive-pack locks its refs next: a lock a writer that died
+    // long ago left on one of them would refuse it, so it goes now (stale-ref-lock.ts).
+    removeStaleRefLocks(session.gitDir, (body.updates ?? []).map((line) => {
+      const [, newSha = '', ref = ''] = line.split(' ');
+      return { ref, newSha };
+    }));
     answer(200, 'ok');
   }
 

@@ -10,12 +10,11 @@
 // Before git takes the locks of a transaction, locks left long ago by a writer that died
 // holding them are removed (stale-ref-lock.ts): git itself would refuse the move for good.
 import type { ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { RefUpdateConflict } from './branches.js';
 import { git, isObjectId, isSafeRef, spawnGit } from './command.js';
 import type { PooledProcess, ProcessPool } from './process-pool.js';
 import { moveRefInPlace } from './ref-in-place.js';
-import { removeStaleLock } from './stale-ref-lock.js';
+import { removeStaleRefLocks } from './stale-ref-lock.js';
 
 /** One move: `newSha` all zeros deletes; `oldSha` checked when given (all zeros: the ref must not exist). */
 export interface RefMove {
@@ -140,7 +139,7 @@ export class RefUpdaters {
     const previous = this.tails.get(gitDir) ?? Promise.resolve();
     const mine = previous.then(() => {
       if (moves.length === 1 && movesInPlace(moves[0]) && moveRefInPlace(gitDir, moves[0].ref, moves[0].newSha, moves[0].oldSha!) === 'moved') return;
-      removeStaleLocks(gitDir, moves);
+      removeStaleRefLocks(gitDir, moves);
       return this.pool.get(`update-ref\0${gitDir}`, (gone) => new UpdateRefProcess(gitDir, gone)).transaction(moves);
     });
     const tail = mine.catch(() => {});
@@ -151,13 +150,6 @@ export class RefUpdaters {
       if (this.tails.get(gitDir) === tail) this.tails.delete(gitDir);
     }
   }
-}
-
-/** The locks git takes for these moves, where a dead writer left one long ago. */
-function removeStaleLocks(gitDir: string, moves: readonly RefMove[]): void {
-  for (const { ref } of moves) removeStaleLock(join(gitDir, `${ref}.lock`));
-  // A deletion also rewrites packed-refs, under its own lock.
-  if (moves.some(({ newSha }) => ZERO.test(newSha))) removeStaleLock(join(gitDir, 'packed-refs.lock'));
 }
 
 /** A move ref-in-place.ts may make: an existing ref from a known id to another (not a creation or deletion). */

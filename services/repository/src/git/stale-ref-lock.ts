@@ -2,10 +2,13 @@
 // held it (this process or git, with SIGKILL) would refuse every later move of the ref: git
 // never removes a lock it did not take. One older than an hour is removed, as Gitaly's
 // housekeeping does (ReferenceLockfileGracePeriod): a live writer holds a ref's lock for
-// milliseconds. Both ways of moving a ref call it before they lock: ref-in-place.ts when its
-// exclusive create finds a lock, ref-updater.ts before it hands a move to git.
+// milliseconds. Every way of moving a ref calls it before the ref is locked: ref-in-place.ts
+// when its exclusive create finds a lock, ref-updater.ts before it hands a move to git, and
+// a push's pre-receive check (git-http/pre-receive.ts) before receive-pack locks its refs.
 import { randomBytes } from 'node:crypto';
 import { renameSync, rmSync, statSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
+import { isSafeRef } from './command.js';
 
 /** A ref lock older than this was left by a writer that died holding it. */
 export const STALE_REF_LOCK_MS = 60 * 60_000;
@@ -35,4 +38,16 @@ export function removeStaleLock(lock: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Removes the stale locks git takes to move these refs: each ref's own, and packed-refs'
+ * when one is deleted (`newSha` all zeros), which rewrites packed-refs under its lock.
+ * Names that are no safe ref under refs/ are left alone: git refuses them anyway.
+ */
+export function removeStaleRefLocks(gitDir: string, moves: ReadonlyArray<{ ref: string; newSha: string }>): void {
+  for (const { ref } of moves) {
+    if (isSafeRef(ref) && ref.startsWith('refs/')) removeStaleLock(join(gitDir, `${ref}.lock`));
+  }
+  if (moves.some(({ newSha }) => /^0+$/.test(newSha))) removeStaleLock(join(gitDir, 'packed-refs.lock'));
 }
