@@ -1,11 +1,11 @@
 // Language classification as Gitea/linguist do it, over linguist's real language table.
 import { describe, expect, it } from '@jest/globals';
-import { languageSizes, languageSizesAfter, primaryLanguage, type LinguistAttributes, type TreeFile } from '../src/domain/languages.js';
+import { languageSizesAfter, tallyLanguages, primaryLanguage, type LinguistAttributes, type TreeFile } from '../src/domain/languages.js';
 import { linguistTable } from '../src/git/linguist-table.js';
 
 const table = linguistTable();
 const sizesOf = (files: TreeFile[], attributes: Record<string, LinguistAttributes> = {}) =>
-  Object.fromEntries(languageSizes(files, new Map(Object.entries(attributes)), table));
+  Object.fromEntries(tallyLanguages(files, new Map(Object.entries(attributes)), table).sizes);
 
 describe('the linguist table', () => {
   it.each([
@@ -69,7 +69,7 @@ describe('language sizes after a change', () => {
   // A tree as path -> size; a change as the files it removed and added (a modified one in both).
   const after = (before: Record<string, number>, removed: string[], added: Record<string, number>) => {
     const files = (tree: Record<string, number>) => Object.entries(tree).map(([path, size]) => ({ path, size }));
-    const parent = languageSizes(files(before), new Map(), table);
+    const parent = tallyLanguages(files(before), new Map(), table).sizes;
     const followed = languageSizesAfter(parent, removed.map((path) => ({ path, size: before[path] })), files(added), table);
     const tree = { ...before };
     for (const path of removed) delete tree[path];

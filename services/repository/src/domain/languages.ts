@@ -72,10 +72,6 @@ export function tallyLanguages(files: readonly TreeFile[], attributes: ReadonlyM
   return { sizes, fallback: false };
 }
 
-export function languageSizes(files: readonly TreeFile[], attributes: ReadonlyMap<string, LinguistAttributes>, table: LanguageTable): LanguageSizes {
-  return tallyLanguages(files, attributes, table).sizes;
-}
-
 export const isAttributesPath = (path: string): boolean => path === '.gitattributes' || path.endsWith('/.gitattributes');
 
 /**

@@ -173,10 +173,18 @@ export class RepositoryObjects {
     const root = await this.peel(treeish, 'tree');
     if (!root?.content) return found;
     const idBytes = root.oid.length / 2;
-    const trees = new Map<string, Promise<RawTreeEntry[] | undefined>>([['', Promise.resolve(parseTree(root.content, idBytes))]]);
+    // Each tree on the way is read once and looked up by name, so many paths in one large
+    // directory (a push's changed files) cost one pass over it, not one per path.
+    const byName = (entries: RawTreeEntry[] | undefined) => {
+      if (!entries) return undefined;
+      const named = new Map<string, RawTreeEntry>();
+      for (const e of entries) if (!named.has(e.name)) named.set(e.name, e);
+      return named;
+    };
+    const trees = new Map<string, Promise<Map<string, RawTreeEntry> | undefined>>([['', Promise.resolve(byName(parseTree(root.content, idBytes)))]]);
     const treeAt = (dir: string, sha: string) => {
       let t = trees.get(dir);
-      if (!t) trees.set(dir, (t = this.tree(sha)));
+      if (!t) trees.set(dir, (t = this.tree(sha).then(byName)));
       return t;
     };
     await Promise.all(paths.map(async (path) => {
@@ -184,7 +192,7 @@ export class RepositoryObjects {
       let dir = '';
       let entries = await trees.get('');
       for (let i = 0; i < parts.length && entries; i++) {
-        const raw = entries.find((e) => e.name === parts[i]);
+        const raw = entries.get(parts[i]);
         if (!raw) return;
         const full = dir ? `${dir}/${raw.name}` : raw.name;
         if (!found.has(full)) found.set(full, await this.sized(raw, full));
