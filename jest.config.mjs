@@ -16,6 +16,7 @@ const common = {
   moduleNameMapper: {
     '^@anvil/kit$': '<rootDir>/services/kit/src/index.ts',
     '^@anvil/kit/config$': '<rootDir>/services/kit/src/config/index.ts',
+    '^@anvil/kit/outbound$': '<rootDir>/services/kit/src/outbound/guard.ts',
     '^@anvil/proto$': '<rootDir>/proto/src/index.ts',
     '^@anvil/presenters/(.*)\\.js$': '<rootDir>/presenters/src/$1.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',

@@ -1,6 +1,7 @@
 // The hooks service: wiring only (DESIGN.md §2).
 import { fileURLToPath } from 'node:url';
-import { hostList, listenForNotifications, outboundDispatcher, runService, secretBox, type SecretBox, type ServiceDeps } from '@anvil/kit';
+import { hostList, listenForNotifications, runService, secretBox, type SecretBox, type ServiceDeps } from '@anvil/kit';
+import { outboundDispatcher } from '@anvil/kit/outbound';
 import { startSenders } from './delivery/sender.js';
 import { testDeliveries } from './delivery/test-deliveries.js';
 import { webhookConsumer } from './events/webhook-consumer.js';

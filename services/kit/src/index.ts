@@ -24,7 +24,8 @@ export * from './db/migrate.js';
 export * from './db/listen.js';
 export * from './git-names.js';
 export * from './outbound/host-list.js';
-export * from './outbound/guard.js';
+// The outbound HTTP dispatcher is `@anvil/kit/outbound`, not here: it loads undici (about
+// 0.2 s of CPU at start-up on a 2-core machine), which only the hooks service needs.
 export * from './outbound/resolve.js';
 export * from './telemetry/index.js';
 export * from './glob.js';

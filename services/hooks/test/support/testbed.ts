@@ -4,7 +4,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { createLogger, hostList, listenForNotifications, outboundDispatcher, outboxEvent, secretBox, startConsumer, startOutboxRelay, type EventBus, type Logger, type RunningConsumer, type SecretBox } from '@anvil/kit';
+import { createLogger, hostList, listenForNotifications, outboxEvent, secretBox, startConsumer, startOutboxRelay, type EventBus, type Logger, type RunningConsumer, type SecretBox } from '@anvil/kit';
+import { outboundDispatcher } from '@anvil/kit/outbound';
 import { newRunId, Teardown, testDatabase, testEventBus } from '../../../../test/support/int-testbed.js';
 import { startSenders, type SenderPool } from '../../src/delivery/sender.js';
 import { webhookConsumer } from '../../src/events/webhook-consumer.js';
