@@ -32,6 +32,8 @@ export default {
     // 30 s per test (test/support/integration-timeout.ts says why it is set there).
     { ...common, displayName: 'integration', testMatch: ['<rootDir>/**/test/**/*.int.test.ts'],
       setupFilesAfterEnv: ['<rootDir>/test/support/integration-timeout.ts'] },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e.test.ts'] },
+    // globalSetup/Teardown: the systems e2e files may share per worker (test/support/shared-system.ts).
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e.test.ts'],
+      globalSetup: '<rootDir>/test/support/e2e-global-setup.mjs', globalTeardown: '<rootDir>/test/support/e2e-global-teardown.mjs' },
   ],
 };

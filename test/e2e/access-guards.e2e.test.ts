@@ -14,7 +14,7 @@ let owner: TestUser;
 let stranger: TestUser;
 
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'guard-user' });
+  e2e = await bootE2e({ shared: true, prefix: 'guard-user' });
   ({ anonymous } = e2e);
   owner = await e2e.users.newUser();
   stranger = await e2e.users.newUser();

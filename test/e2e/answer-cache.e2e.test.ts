@@ -18,7 +18,7 @@ let replica: ChildProcess | undefined;
 let secondUrl: string;
 
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'ac-user' });
+  e2e = await bootE2e({ shared: true, prefix: 'ac-user' });
   // A second gateway on the same services, with its own answers.
   const [port] = await freePorts(1);
   const env: NodeJS.ProcessEnv = { ...e2e.system.env, ANVIL_HTTP_PORT: String(port) };

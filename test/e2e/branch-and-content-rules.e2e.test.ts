@@ -25,7 +25,7 @@ const git = (args: string[], cwd = home) => gitIn(home, args, cwd);
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'i5-user', gitHome: true, events: 'repository' });
+  e2e = await bootE2e({ shared: true, prefix: 'i5-user', gitHome: true, events: 'repository' });
   ({ system, anonymous, admin, users, home, recorder } = e2e);
 }, 180_000);
 

@@ -22,7 +22,7 @@ const git = (args: string[], cwd = home) => gitIn(home, args, cwd);
 const apiRoot = () => `${system.baseUrl.replace(/\/+$/, '')}/api/v1`;
 
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'st-user', gitHome: true, events: 'repository' });
+  e2e = await bootE2e({ shared: true, prefix: 'st-user', gitHome: true, events: 'repository' });
   ({ system, anonymous, home, recorder } = e2e);
 }, 180_000);
 

@@ -27,7 +27,7 @@ const b64 = (text: string) => Buffer.from(text).toString('base64');
 const text = (base64: string) => Buffer.from(base64, 'base64').toString('utf8');
 
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'ct-user', gitHome: true, events: 'repository' });
+  e2e = await bootE2e({ shared: true, prefix: 'ct-user', gitHome: true, events: 'repository' });
   ({ system, anonymous, users, home, recorder } = e2e);
 }, 180_000);
 

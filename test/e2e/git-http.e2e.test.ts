@@ -26,7 +26,7 @@ const git = (args: string[], cwd = home) => gitIn(home, args, cwd);
 const urlFor = (path: string, user?: string, secret?: string) => cloneUrl(system.baseUrl, path, user, secret);
 
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'git-user', gitHome: true, events: 'repository' });
+  e2e = await bootE2e({ shared: true, prefix: 'git-user', gitHome: true, events: 'repository' });
   ({ system, anonymous, home, recorder } = e2e);
 }, 180_000);
 

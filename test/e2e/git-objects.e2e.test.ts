@@ -38,7 +38,7 @@ const FIRST: Record<string, string | Buffer> = {
 let files: { first: string; second: string; feature: string; blobOf: (path: string) => Promise<string> };
 
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'objects', gitHome: true });
+  e2e = await bootE2e({ shared: true, prefix: 'objects', gitHome: true });
   ({ system, anonymous, home } = e2e);
   const user = await e2e.newWriter();
   owner = { username: user.username, password: user.password, token: user.token, client: anonymous.as({ token: user.token }), basic: user.client };

@@ -23,7 +23,7 @@ const run = (command: string, args: string[], cwd = home) => runIn(home, command
 const git = (args: string[], cwd = home) => gitIn(home, args, cwd);
 
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'views', gitHome: true, events: 'repository' });
+  e2e = await bootE2e({ shared: true, prefix: 'views', gitHome: true, events: 'repository' });
   ({ system, anonymous, home, recorder } = e2e);
 }, 180_000);
 

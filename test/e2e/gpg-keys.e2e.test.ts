@@ -19,7 +19,7 @@ let admin: ApiClient;
 let users: Accounts;
 
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'gpg' });
+  e2e = await bootE2e({ shared: true, prefix: 'gpg' });
   ({ system, anonymous, admin, users } = e2e);
 }, 180_000);
 

@@ -12,7 +12,7 @@ let e2e: E2e;
 let anonymous: ApiClient;
 
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'cm-user', events: 'collaboration' });
+  e2e = await bootE2e({ shared: true, prefix: 'ic-user', events: 'collaboration' });
   ({ anonymous } = e2e);
 }, 180_000);
 

@@ -11,7 +11,7 @@ let e2e: E2e;
 let anonymous: ApiClient;
 
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'lb-user', events: 'collaboration' });
+  e2e = await bootE2e({ shared: true, prefix: 'lb-user', events: 'collaboration' });
   ({ anonymous } = e2e);
 }, 180_000);
 

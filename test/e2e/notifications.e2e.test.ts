@@ -11,7 +11,7 @@ jest.setTimeout(180_000);
 let e2e: E2e;
 
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'notif-user' });
+  e2e = await bootE2e({ shared: true, prefix: 'notif-user' });
 }, 180_000);
 
 afterAll(() => e2e?.close());

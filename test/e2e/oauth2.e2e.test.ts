@@ -17,7 +17,7 @@ let anonymous: ApiClient;
 let users: Accounts;
 
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'oauth' });
+  e2e = await bootE2e({ shared: true, prefix: 'oauth' });
   ({ system, anonymous, users } = e2e);
 }, 180_000);
 

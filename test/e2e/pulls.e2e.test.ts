@@ -9,7 +9,7 @@ jest.setTimeout(120_000);
 let e2e: E2e;
 
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'pr-user', events: 'collaboration' });
+  e2e = await bootE2e({ shared: true, prefix: 'pr-user', events: 'collaboration' });
 }, 180_000);
 
 afterAll(() => e2e?.close());

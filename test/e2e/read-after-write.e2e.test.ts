@@ -23,7 +23,7 @@ const git = (args: string[], cwd = home) => gitIn(home, args, cwd);
 const text = (base64: string) => Buffer.from(base64, 'base64').toString('utf8');
 
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'raw-user', gitHome: true });
+  e2e = await bootE2e({ shared: true, prefix: 'raw-user', gitHome: true });
   ({ home } = e2e);
 }, 180_000);
 

@@ -19,7 +19,7 @@ let users: Accounts;
 let home: string;
 
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'tpl-user', gitHome: true });
+  e2e = await bootE2e({ shared: true, prefix: 'tpl-user', gitHome: true });
   ({ system, anonymous, users, home } = e2e);
 }, 180_000);
 

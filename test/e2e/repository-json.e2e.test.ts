@@ -17,7 +17,7 @@ let anonymous: ApiClient;
 let owner: TestUser;
 
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'json-user', gitHome: true });
+  e2e = await bootE2e({ shared: true, prefix: 'json-user', gitHome: true });
   ({ anonymous } = e2e);
   owner = await e2e.users.newUser();
 }, 180_000);

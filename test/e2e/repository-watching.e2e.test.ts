@@ -10,7 +10,7 @@ jest.setTimeout(120_000);
 let e2e: E2e;
 
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'watch-user' });
+  e2e = await bootE2e({ shared: true, prefix: 'watch-user' });
 }, 180_000);
 
 afterAll(() => e2e?.close());

@@ -21,7 +21,7 @@ let home: string;
 const git = (args: string[], cwd = home) => gitIn(home, args, cwd);
 
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'sg-user', gitHome: true });
+  e2e = await bootE2e({ shared: true, prefix: 'sg-user', gitHome: true });
   ({ system, anonymous, home } = e2e);
 }, 180_000);
 

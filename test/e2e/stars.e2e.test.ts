@@ -13,7 +13,7 @@ let e2e: E2e;
 let anonymous: ApiClient;
 
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'star-user' });
+  e2e = await bootE2e({ shared: true, prefix: 'star-user' });
   ({ anonymous } = e2e);
 }, 180_000);
 

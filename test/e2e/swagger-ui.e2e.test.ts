@@ -18,7 +18,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   [e2e, browser] = await Promise.all([
-    bootE2e(),
+    bootE2e({ shared: true }),
     chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS }),
   ]);
   system = e2e.system;

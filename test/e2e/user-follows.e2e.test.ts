@@ -16,7 +16,7 @@ let anonymous: ApiClient;
 let admin: ApiClient;
 
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'follow-user' });
+  e2e = await bootE2e({ shared: true, prefix: 'follow-user' });
   ({ anonymous, admin } = e2e);
 }, 180_000);
 

@@ -12,9 +12,15 @@ import { join } from 'node:path';
 import { accounts, type Accounts, type TestUser } from './accounts.js';
 import { ApiClient } from './api-client.js';
 import { recordEvents, type EventRecorder } from './event-recorder.js';
+import { sharedSystem } from './shared-system.js';
 import { bootSystem, type BootOptions, type RunningSystem } from './system.js';
 
 export interface E2eOptions {
+  /**
+   * Use this jest worker's shared system instead of booting one (shared-system.ts says
+   * which files may); takes none of env, deployableEnv, onOutput.
+   */
+  shared?: boolean;
   /** Prefix of the usernames `users` makes (see accounts.unique). */
   prefix?: string;
   /** Extra environment for every deployable, as bootSystem takes it. */
@@ -51,6 +57,11 @@ export interface E2e {
   close(): Promise<void>;
 }
 
+function sharedSystemFor(options: E2eOptions): Promise<RunningSystem> {
+  if (options.env || options.deployableEnv || options.onOutput) throw new Error('a shared system takes no env, deployableEnv or onOutput: boot one of your own');
+  return sharedSystem();
+}
+
 export async function bootE2e(options: E2eOptions = {}): Promise<E2e> {
   // What to undo, latest last; run backwards by close() or when boot fails half way.
   const undo: Array<() => Promise<void>> = [];
@@ -58,8 +69,14 @@ export async function bootE2e(options: E2eOptions = {}): Promise<E2e> {
     for (const step of undo.splice(0).reverse()) await step();
   };
   try {
-    const system = await bootSystem({ env: options.env, deployableEnv: options.deployableEnv, onOutput: options.onOutput });
+    const system = options.shared ? await sharedSystemFor(options) : await bootSystem({ env: options.env, deployableEnv: options.deployableEnv, onOutput: options.onOutput });
     undo.push(() => system.shutdown());
+    // A shared system's crash would otherwise go unseen: the file that saw it fails.
+    if (options.shared) {
+      undo.push(async () => {
+        if (system.crashes.length) throw new Error(`the shared system lost ${system.crashes.map((exit) => exit.name).join(', ')}`);
+      });
+    }
     const anonymous = new ApiClient(system.baseUrl);
     const admin = anonymous.as({ basic: [system.admin.username, system.admin.password] });
     const users = accounts(admin, options.prefix ?? 'e2e-user');

@@ -9,6 +9,8 @@ import { dirname, join } from 'node:path';
 import { connect } from 'nats';
 import pg from 'pg';
 import { deployableEntry, DEPLOYABLES } from '../../cli/src/processes.js';
+import teardownSharedSystems from './e2e-global-teardown.mjs';
+import { sharedNames } from './shared-system.js';
 import { bootSystem } from './system.js';
 
 // Services listen on their gRPC port (plain TCP is enough here); the gateway answers
@@ -68,6 +70,37 @@ describe('bootSystem (fake deployables)', () => {
     await jsm.streams.add({ name: stream, subjects: [`${env.ANVIL_EVENTS_NAMESPACE}.>`] });
 
     await system.shutdown();
+    const left = await admin.query('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${prefix}%`]);
+    await admin.end();
+    expect(left.rows).toEqual([]);
+    await expect(jsm.streams.info(stream)).rejects.toThrow(/stream not found/);
+    await nc.close();
+    expect(existsSync(env.ANVIL_DATA_DIR)).toBe(false);
+  }, 60_000);
+
+  it('leaves nothing of a shared system behind once the run\'s teardown has run', async () => {
+    const run = 'feedbeef';
+    const system = await bootSystem({ root, names: sharedNames(run, '1') });
+    const { env } = system;
+    const prefix = new URL(env.ANVIL_DATABASE_URL).pathname.slice(1);
+    const admin = new pg.Client({ connectionString: 'postgresql://postgres@127.0.0.1:5432/postgres' });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${prefix}_identity`);
+    const nc = await connect({ servers: env.NATS_URL });
+    const jsm = await nc.jetstreamManager();
+    const stream = env.ANVIL_EVENTS_NAMESPACE.toUpperCase();
+    await jsm.streams.add({ name: stream, subjects: [`${env.ANVIL_EVENTS_NAMESPACE}.>`] });
+
+    // No shutdown: the run's end is all a shared system gets.
+    const previous = process.env.ANVIL_E2E_RUN;
+    process.env.ANVIL_E2E_RUN = run;
+    try {
+      await teardownSharedSystems();
+    } finally {
+      if (previous === undefined) delete process.env.ANVIL_E2E_RUN;
+      else process.env.ANVIL_E2E_RUN = previous;
+    }
+    expect((await fetch(`${system.baseUrl}api/healthz`).catch(() => undefined))?.status).toBeUndefined();
     const left = await admin.query('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${prefix}%`]);
     await admin.end();
     expect(left.rows).toEqual([]);

@@ -16,7 +16,7 @@ import { freePorts, isListening, waitUntil } from '../../cli/src/net.js';
 import { DEPLOYABLES, ProcessRunner, REPO_ROOT, SERVICES, type DeployableName, type ProcessExit } from '../../cli/src/processes.js';
 import { serviceDatabaseUrl, type ServiceName } from '@anvil/kit';
 import { createMigratedDatabase } from './database-templates.js';
-import { deleteRunStreams, dropRunDatabases, newRunNames, withDatabase } from './isolation.js';
+import { deleteRunStreams, dropRunDatabases, newRunNames, withDatabase, type RunNames } from './isolation.js';
 
 export interface AdminAccount {
   username: string;
@@ -42,6 +42,8 @@ export interface BootOptions {
   bootTimeoutMs?: number;
   /** Where the deployables' dist folders are; the workspace root (tests of this harness use fakes). */
   root?: string;
+  /** Database prefix and events namespace; default fresh random ones (isolation.ts). */
+  names?: RunNames;
 }
 
 export interface RunningSystem {
@@ -98,8 +100,9 @@ export async function bootSystem(options: BootOptions = {}): Promise<RunningSyst
   const natsUrl = options.natsUrl ?? process.env.ANVIL_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
   const id = randomBytes(4).toString('hex');
   const admin = options.admin ?? { username: 'e2e-admin', password: `Pw-${id}-e2e`, email: 'e2e-admin@example.com' };
-  const names = newRunNames();
-  const dataDir = await mkdtemp(join(tmpdir(), 'anvil-e2e-'));
+  const names = options.names ?? newRunNames();
+  // Named after the events namespace, so a run's leftovers can be found by it (shared-systems.ts).
+  const dataDir = await mkdtemp(join(tmpdir(), `anvil-${names.eventsNamespace}-`));
   const [httpPort, identity, repository, collaboration, hooks, repositoryHttp] = await freePorts(6);
   const baseUrl = `http://127.0.0.1:${httpPort}/`;
 
