@@ -1,6 +1,7 @@
 // One replica's sender pool in a process of its own, for the test that kills it with
 // SIGKILL mid-send. Runs the built service (dist/); env: DATABASE_URL, LEASE_MS, SECRET_KEY.
-import { createLogger, hostList, listenForNotifications, outboundDispatcher, secretBox } from '@anvil/kit';
+import { createLogger, hostList, listenForNotifications, secretBox } from '@anvil/kit';
+import { outboundDispatcher } from '@anvil/kit/outbound';
 import { startSenders } from '../../dist/delivery/sender.js';
 import { createDb } from '../../dist/store/db.js';
 import { DELIVERY_CHANNEL, deliveryQueue } from '../../dist/store/deliveries.js';
