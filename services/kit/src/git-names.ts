@@ -36,6 +36,14 @@ export function isObjectId(value: string): boolean {
   return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(value);
 }
 
+/**
+ * Git's null object id, all zeros: what a ref update names as the old value of a ref it
+ * creates and the new value of one it deletes.
+ */
+export function isZeroId(value: string): boolean {
+  return /^0+$/.test(value);
+}
+
 /** A branch name usable as `refs/heads/<name>`. */
 export function isValidBranchName(name: string): boolean {
   return isValidRefName(name) && !name.startsWith('refs/') && name !== 'HEAD';

@@ -9,6 +9,7 @@ import { outcomeOfPush, sharingCompares, type PullGitReader, type PushOutcome } 
 import type { CollaborationTx } from '../store/db.js';
 import { anyPullOnBranch, openPullsOnBranch, storeFacts, storeManualMerge, type OpenPull } from '../store/pull-sync.js';
 import { forgetBranchHead, rememberBranchHead } from '../store/pulls.js';
+import { isZeroId } from '@anvil/kit';
 
 export const PUSH_CONSUMER = 'collaboration-pull-push';
 
@@ -78,7 +79,7 @@ export function pushConsumer(
     },
     async prepare(event): Promise<PreparedPull[]> {
       const pushed = pushedBranch(event);
-      if (!pushed || /^0+$/.test(pushed.push.after)) return [];
+      if (!pushed || isZeroId(pushed.push.after)) return [];
       const { repo, branch } = pushed;
       const prepared: PreparedPull[] = [];
       const reader = sharingCompares(git());
@@ -100,7 +101,7 @@ export function pushConsumer(
       if (!pushed) return;
       const { push, repo, branch } = pushed;
       // The branch's head for the pulls based on it (base.sha), in this push's transaction.
-      if (/^0+$/.test(push.after)) {
+      if (isZeroId(push.after)) {
         await forgetBranchHead(tx, BigInt(repo.id), branch);
         return; // a deleted branch: its pulls keep their last head
       }

@@ -5,12 +5,11 @@
 // particular: e-mails show as no-reply addresses. The events carry the repository's owner,
 // the sender and a fork's parent as identity described them; a user the event names by id and
 // login only shows the rest as a new user's.
-import { ANONYMOUS, repoUrls } from '@anvil/kit';
+import { ANONYMOUS, isZeroId, repoUrls } from '@anvil/kit';
 import { formatTime, type identity, type repository as pb } from '@anvil/proto';
 import { presentRepository } from '@anvil/presenters/repository.js';
 import { completeUser, presentUser } from '@anvil/presenters/user.js';
 
-const ZERO_SHA = /^0+$/;
 
 export { formatTime } from '@anvil/proto';
 
@@ -69,7 +68,7 @@ export function pushPayload(push: pb.Push, rootUrl: string) {
   const repo = push.repository!;
   const commits = push.commits.map((c) => payloadCommit(c, repo, rootUrl));
   const pusher = payloadUser(senderOf(push.sender, push.pusher), rootUrl);
-  const compare = !ZERO_SHA.test(push.before) && !ZERO_SHA.test(push.after) && push.before !== push.after && commits.length > 0;
+  const compare = !isZeroId(push.before) && !isZeroId(push.after) && push.before !== push.after && commits.length > 0;
   return {
     ref: push.ref, before: push.before, after: push.after,
     compare_url: compare ? `${repoUrls(rootUrl, repo.owner_login, repo.name).html}/compare/${push.before}...${push.after}` : '',

@@ -2,6 +2,7 @@
 // moves a branch obeys: git push (the pre-receive hook, src/git-http/pre-receive.ts), branch
 // deletion through the API, and later the contents API and merges. One function decides,
 // so a rule means the same thing whichever way a change arrives.
+import { isZeroId } from '@anvil/kit';
 import { globMatch, isGlob } from './glob.js';
 import { atLeast, type AccessMode } from './permission.js';
 
@@ -148,8 +149,6 @@ export interface ProtectedPushInput {
 
 export type PushDecision = { allowed: true } | { allowed: false; message: string; reason: string };
 
-const isZero = (sha: string) => /^0+$/.test(sha);
-
 /**
  * Decides whether `pusher` may move `branch` from oldSha to newSha (all zeros = create or
  * delete), with Gitea's messages (routers/private/hook_pre_receive.go preReceiveBranch):
@@ -165,13 +164,13 @@ const isZero = (sha: string) => /^0+$/.test(sha);
 export async function checkProtectedPush(input: ProtectedPushInput, git: PushGitFacts): Promise<PushDecision> {
   const { branch, oldSha, newSha, pusher } = input;
   const refuse = (message: string, reason: string): PushDecision => ({ allowed: false, message, reason });
-  if (isZero(newSha) && branch === input.defaultBranch) {
+  if (isZeroId(newSha) && branch === input.defaultBranch) {
     return refuse(`branch ${branch} is the default branch and cannot be deleted`, 'branch_is_default');
   }
   const rule = ruleFor(input.rules, branch);
   if (!rule) return { allowed: true };
-  if (isZero(newSha)) return refuse(`branch ${branch} is protected from deletion`, 'branch_protected');
-  const isNew = isZero(oldSha);
+  if (isZeroId(newSha)) return refuse(`branch ${branch} is protected from deletion`, 'branch_protected');
+  const isNew = isZeroId(oldSha);
 
   if (!isNew && !(await git.isAncestor(oldSha, newSha)) && !canUserForcePush(rule, pusher)) {
     return refuse(`branch ${branch} is protected from force push`, 'protected_force_push');

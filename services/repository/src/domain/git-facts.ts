@@ -5,6 +5,7 @@
 // rewrite counts it in the write turn that moved the refs, store/git-refs.ts.)
 import type { LicenseDetector } from './licenses.js';
 import type { RepositoryStore } from './store.js';
+import { isZeroId } from '@anvil/kit';
 
 export interface GitFactsReader {
   /** Root files of `branch` whose names are license file names, with their text. */
@@ -51,7 +52,7 @@ export async function refreshGitFacts(deps: GitFactsDeps, id: number): Promise<G
  * fast-forward. A failure to read either side says nothing: the facts are read again.
  */
 export async function licensesUntouched(git: GitFactsReader, repository: { owner: string; name: string }, before: string, after: string): Promise<boolean> {
-  if (/^0+$/.test(before) || /^0+$/.test(after)) return false;
+  if (isZeroId(before) || isZeroId(after)) return false;
   try {
     const [was, is] = await Promise.all([
       git.licenseEntries(repository.owner, repository.name, before),

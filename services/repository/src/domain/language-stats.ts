@@ -9,6 +9,7 @@
 import { isAttributesPath, languageSizesAfter, primaryLanguage, tallyLanguages, type LanguageSizes, type LanguageTable, type LinguistAttributes, type TreeFile } from './languages.js';
 import type { RepositoryAccess } from './repositories.js';
 import type { RepositoryStore } from './store.js';
+import { isZeroId } from '@anvil/kit';
 
 export interface LanguageStatsStore {
   find(repositoryId: number, commitSha: string): Promise<LanguageSizes | undefined>;
@@ -89,6 +90,6 @@ export async function refreshLanguages(deps: LanguageDeps, repository: { id: num
   // /languages for it. So no statement asks first; a redelivered push computes them again.
   if (deps.stats.knows(repository.id, commit)) return;
   const gitDir = deps.git.gitDirOf(repository.ownerLogin, repository.name);
-  if (before && !/^0+$/.test(before) && (await followed(deps, repository.id, gitDir, before, commit))) return;
+  if (before && !isZeroId(before) && (await followed(deps, repository.id, gitDir, before, commit))) return;
   await computed(deps, repository.id, gitDir, commit);
 }

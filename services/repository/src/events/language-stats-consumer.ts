@@ -7,13 +7,14 @@ import type { ConsumerOptions, Logger } from '@anvil/kit';
 import type { repository as pb } from '@anvil/proto';
 import { refreshLanguages, type LanguageDeps } from '../domain/language-stats.js';
 import type { RepositoryTx } from '../store/db.js';
+import { isZeroId } from '@anvil/kit';
 
 export const LANGUAGE_STATS_CONSUMER = 'repository-language-stats';
 
 /** A push that moved (not deleted) its repository's default branch. */
 function toDefaultBranch(push: pb.Push | undefined): boolean {
   const repo = push?.repository;
-  return Boolean(push && repo?.id && push.ref === `refs/heads/${repo.default_branch}` && !/^0+$/.test(push.after));
+  return Boolean(push && repo?.id && push.ref === `refs/heads/${repo.default_branch}` && !isZeroId(push.after));
 }
 
 export function languageStatsConsumer(log: Logger, deps: () => LanguageDeps): Omit<ConsumerOptions<RepositoryTx>, 'db' | 'bus' | 'log'> {

@@ -2,7 +2,7 @@
 // `update-ref <ref> <new> <old>` (a concurrent writer makes it fail instead of losing an
 // update), and the facts branch protection asks about a push — all through the one builder.
 import type { BranchHead } from '../domain/branches.js';
-import { git, GitError, isObjectId, runGit } from './command.js';
+import { git, GitError, isObjectId, isZeroId, runGit } from './command.js';
 
 export type { BranchHead } from '../domain/branches.js';
 
@@ -36,8 +36,7 @@ export class RefUpdateConflict extends Error {}
  * RefUpdateConflict when the ref no longer holds `oldSha` (someone else moved it first).
  */
 export async function updateRef(gitDir: string, ref: string, newSha: string, oldSha: string): Promise<void> {
-  const zero = /^0+$/;
-  const cmd = zero.test(newSha)
+  const cmd = isZeroId(newSha)
     ? git('update-ref', { gitDir }).flag('-d').ref(ref).oid(oldSha)
     : git('update-ref', { gitDir }).ref(ref).oid(newSha).oid(oldSha);
   try {

@@ -143,7 +143,7 @@ export function git(subcommand: string, options: GitOptions = {}): GitCommandBui
 
 // Git's naming rules are the kit's (git-names.ts), which the gateway applies too; `isSafeRef`
 // accepts "main", "refs/heads/x" and "HEAD".
-export { isObjectId, isValidBranchName, isValidRefName as isSafeRef } from '@anvil/kit';
+export { isObjectId, isValidBranchName, isValidRefName as isSafeRef, isZeroId } from '@anvil/kit';
 
 export interface RunOptions {
   stdin?: string | Buffer;

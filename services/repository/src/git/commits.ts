@@ -3,7 +3,7 @@
 // line stats for a whole page in one process, `git diff`/`format-patch` the text of one commit.
 // Every value from a caller reached here as a validated object id.
 import type { CommitFile, CommitRange, CommitStats, RawCommit, RawSignature } from '../domain/commits.js';
-import { git, GitError, isObjectId, runGit, runGitBytes, spawnGit, type GitCommand } from './command.js';
+import { git, GitError, isObjectId, isZeroId, runGit, runGitBytes, spawnGit, type GitCommand } from './command.js';
 import type { ObjectEnv } from './branches.js';
 import { firstUnverified, type SignatureVerifier } from '../domain/commit-verification.js';
 
@@ -182,8 +182,8 @@ const MAX_PUSH_COMMITS = 100_000;
  * the committer's keys; `env` points git at the push's quarantined objects.
  */
 export async function firstUnverifiedCommit(gitDir: string, from: string, to: string, verifier: SignatureVerifier, env: ObjectEnv = {}): Promise<string | undefined> {
-  if (!isObjectId(to) || (!/^0+$/.test(from) && !isObjectId(from))) throw new GitError([], null, 'not an object id');
-  const range: CommitRange = /^0+$/.test(from) ? { start: to, excludeAll: true } : { start: to, exclude: [from] };
+  if (!isObjectId(to) || (!isZeroId(from) && !isObjectId(from))) throw new GitError([], null, 'not an object id');
+  const range: CommitRange = isZeroId(from) ? { start: to, excludeAll: true } : { start: to, exclude: [from] };
   const ids = await commitIds(gitDir, range, 0, MAX_PUSH_COMMITS, env);
   return firstUnverified(verifier, await readCommits(gitDir, ids, env));
 }

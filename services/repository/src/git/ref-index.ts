@@ -9,7 +9,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { relative, sep } from 'node:path';
 import type { BranchHead } from './branches.js';
 import { listBranchHeads } from './branches.js';
-import { isObjectId, isSafeRef } from './command.js';
+import { isObjectId, isSafeRef, isZeroId } from './command.js';
 import type { ResolvedRevision } from './contents-git.js';
 import { resolveRevision as resolveRevisionByGit } from './contents-git.js';
 import { lookupThroughCache } from './objects-git.js';
@@ -180,7 +180,7 @@ export class RefIndex {
         this.note(gitDir, 'no-row');
         continue;
       }
-      if (/^0+$/.test(newSha)) {
+      if (isZeroId(newSha)) {
         this.note(gitDir, { removed: ref });
         continue;
       }

@@ -11,7 +11,7 @@
 // holding them are removed (stale-ref-lock.ts): git itself would refuse the move for good.
 import type { ChildProcess } from 'node:child_process';
 import { RefUpdateConflict } from './branches.js';
-import { git, isObjectId, isSafeRef, spawnGit } from './command.js';
+import { git, isObjectId, isSafeRef, isZeroId, spawnGit } from './command.js';
 import type { PooledProcess, ProcessPool } from './process-pool.js';
 import { moveRefInPlace } from './ref-in-place.js';
 import { removeStaleRefLocks } from './stale-ref-lock.js';
@@ -25,7 +25,6 @@ export interface RefMove {
 
 // A transaction git does not answer in this long is given up (the process is stopped).
 const STALL_MS = 30_000;
-const ZERO = /^0+$/;
 
 interface Pending {
   /** `ok` lines still owed. */
@@ -68,7 +67,7 @@ class UpdateRefProcess implements PooledProcess {
     const lines = ['start'];
     for (const { ref, newSha, oldSha } of moves) {
       const old = oldSha === undefined ? '' : ` ${oldSha}`;
-      lines.push(ZERO.test(newSha) ? `delete ${ref}${old}` : `update ${ref} ${newSha}${old}`);
+      lines.push(isZeroId(newSha) ? `delete ${ref}${old}` : `update ${ref} ${newSha}${old}`);
     }
     lines.push('prepare', 'commit');
     this.lastUsed = Date.now();
@@ -154,5 +153,5 @@ export class RefUpdaters {
 
 /** A move ref-in-place.ts may make: an existing ref from a known id to another (not a creation or deletion). */
 function movesInPlace({ newSha, oldSha }: RefMove): boolean {
-  return oldSha !== undefined && !ZERO.test(oldSha) && !ZERO.test(newSha);
+  return oldSha !== undefined && !isZeroId(oldSha) && !isZeroId(newSha);
 }

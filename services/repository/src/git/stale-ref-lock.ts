@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { renameSync, rmSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { isSafeRef } from './command.js';
+import { isSafeRef, isZeroId } from './command.js';
 
 /** A ref lock older than this was left by a writer that died holding it. */
 export const STALE_REF_LOCK_MS = 60 * 60_000;
@@ -49,5 +49,5 @@ export function removeStaleRefLocks(gitDir: string, moves: ReadonlyArray<{ ref: 
   for (const { ref } of moves) {
     if (isSafeRef(ref) && ref.startsWith('refs/')) removeStaleLock(join(gitDir, `${ref}.lock`));
   }
-  if (moves.some(({ newSha }) => /^0+$/.test(newSha))) removeStaleLock(join(gitDir, 'packed-refs.lock'));
+  if (moves.some(({ newSha }) => isZeroId(newSha))) removeStaleLock(join(gitDir, 'packed-refs.lock'));
 }
