@@ -62,6 +62,20 @@ process.stdin.on('end', () => {
 });
 `;
 
+/** One line of the hook's stdin: `<old-sha> <new-sha> <ref>`. */
+interface RefUpdateLine {
+  oldSha: string;
+  newSha: string;
+  ref: string;
+}
+
+function parseUpdates(lines: readonly string[]): RefUpdateLine[] {
+  return lines.map((line) => {
+    const [oldSha = '', newSha = '', ref = ''] = String(line).split(' ');
+    return { oldSha, newSha, ref };
+  });
+}
+
 export class PreReceiveHooks {
   private readonly secret = randomBytes(32).toString('hex');
   private readonly sessions = new Map<string, PushSession>();
@@ -117,11 +131,12 @@ export class PreReceiveHooks {
     }
     const session = this.sessions.get(body.push ?? '');
     if (!session) return answer(403, 'unknown push');
+    const updates = parseUpdates(body.updates ?? []);
     let refusal: string | undefined;
     try {
       // The push holds its repository's write turn while git waits for this answer: the checks'
       // git work counts as the writer's, never queued behind reads (domain/write-turn.ts).
-      refusal = await runAsWriter(`pre-receive:${session.gitDir}`, () => this.check(session, body.updates ?? [], this.objectEnv(session.gitDir, body)));
+      refusal = await runAsWriter(`pre-receive:${session.gitDir}`, () => this.check(session, updates, this.objectEnv(session.gitDir, body)));
     } catch (err) {
       // Fail closed with a message git shows: e.g. identity, which verifies signatures, is down.
       this.deps.log.error({ err, repository: session.repositoryId }, 'pre-receive check failed');
@@ -133,10 +148,7 @@ export class PreReceiveHooks {
     }
     // The push may land, and receive-pack locks its refs next: a lock a writer that died
     // long ago left on one of them would refuse it, so it goes now (stale-ref-lock.ts).
-    removeStaleRefLocks(session.gitDir, (body.updates ?? []).map((line) => {
-      const [, newSha = '', ref = ''] = line.split(' ');
-      return { ref, newSha };
-    }));
+    removeStaleRefLocks(session.gitDir, updates);
     answer(200, 'ok');
   }
 
@@ -151,7 +163,7 @@ export class PreReceiveHooks {
   }
 
   /** The first refusal among the updates, or undefined when every one may land. */
-  private async check(session: PushSession, updates: string[], env: ObjectEnv): Promise<string | undefined> {
+  private async check(session: PushSession, updates: readonly RefUpdateLine[], env: ObjectEnv): Promise<string | undefined> {
     const found = await this.deps.store.findById(session.repositoryId);
     if (!found) return 'repository does not exist';
     // The gateway refuses pushes to archived repositories before they start; this is the
@@ -161,12 +173,12 @@ export class PreReceiveHooks {
     // gateway does too, and this holds wherever else a push may come from).
     if (found.repository.mirror) return 'mirror repository is read-only';
     if (found.repository.status === 'migrating') return 'repo is not ready, currently migrating';
-    const branchUpdates = updates.map((line) => line.split(' ')).filter(([, , ref]) => ref?.startsWith('refs/heads/'));
+    const branchUpdates = updates.filter(({ ref }) => ref.startsWith('refs/heads/'));
     if (branchUpdates.length === 0) return undefined;
     const rules = await this.deps.protections.list(session.repositoryId);
     const facts = pushGitFacts(session.gitDir, env, this.deps.signatures);
     const pusher = { ...session.pusher, teams: await pusherTeamNames(this.deps.store, found.owner, session.pusher.id) };
-    for (const [oldSha, newSha, ref] of branchUpdates) {
+    for (const { oldSha, newSha, ref } of branchUpdates) {
       const decision = await checkProtectedPush({
         rules, defaultBranch: found.repository.default_branch, branch: ref.slice('refs/heads/'.length),
         pusher, oldSha, newSha,
