@@ -101,7 +101,7 @@ export async function bootSystem(options: BootOptions = {}): Promise<RunningSyst
   const id = randomBytes(4).toString('hex');
   const admin = options.admin ?? { username: 'e2e-admin', password: `Pw-${id}-e2e`, email: 'e2e-admin@example.com' };
   const names = options.names ?? newRunNames();
-  // Named after the events namespace, so a run's leftovers can be found by it (shared-systems.ts).
+  // Named after the events namespace, so a run's leftovers can be found by it (e2e-global-teardown.mjs).
   const dataDir = await mkdtemp(join(tmpdir(), `anvil-${names.eventsNamespace}-`));
   const [httpPort, identity, repository, collaboration, hooks, repositoryHttp] = await freePorts(6);
   const baseUrl = `http://127.0.0.1:${httpPort}/`;
