@@ -33,6 +33,29 @@ if (name === 'gateway') {
 }
 `;
 
+/**
+ * What the real services would have made of a booted system: a database per service and the
+ * event stream. Returns the check that none of it, nor the data dir, is left.
+ */
+async function leaveWhatServicesMake(env: Readonly<Record<string, string>>): Promise<() => Promise<void>> {
+  const prefix = new URL(env.ANVIL_DATABASE_URL!).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: 'postgresql://postgres@127.0.0.1:5432/postgres' });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${prefix}_identity`);
+  const nc = await connect({ servers: env.NATS_URL });
+  const jsm = await nc.jetstreamManager();
+  const stream = env.ANVIL_EVENTS_NAMESPACE!.toUpperCase();
+  await jsm.streams.add({ name: stream, subjects: [`${env.ANVIL_EVENTS_NAMESPACE}.>`] });
+  return async () => {
+    const left = await admin.query('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${prefix}%`]);
+    await admin.end();
+    expect(left.rows).toEqual([]);
+    await expect(jsm.streams.info(stream)).rejects.toThrow(/stream not found/);
+    await nc.close();
+    expect(existsSync(env.ANVIL_DATA_DIR!)).toBe(false);
+  };
+}
+
 describe('bootSystem (fake deployables)', () => {
   let root: string;
   beforeAll(async () => {
@@ -60,36 +83,17 @@ describe('bootSystem (fake deployables)', () => {
     expect((await fetch(`${system.baseUrl}api/healthz`)).status).toBe(200);
     expect(system.crashes).toEqual([]);
 
-    // What the real services would have made: a database per service and the event stream.
-    const admin = new pg.Client({ connectionString: 'postgresql://postgres@127.0.0.1:5432/postgres' });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${prefix}_identity`);
-    const nc = await connect({ servers: env.NATS_URL });
-    const jsm = await nc.jetstreamManager();
-    const stream = env.ANVIL_EVENTS_NAMESPACE.toUpperCase();
-    await jsm.streams.add({ name: stream, subjects: [`${env.ANVIL_EVENTS_NAMESPACE}.>`] });
+    const expectNothingLeft = await leaveWhatServicesMake(env);
 
     await system.shutdown();
-    const left = await admin.query('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${prefix}%`]);
-    await admin.end();
-    expect(left.rows).toEqual([]);
-    await expect(jsm.streams.info(stream)).rejects.toThrow(/stream not found/);
-    await nc.close();
-    expect(existsSync(env.ANVIL_DATA_DIR)).toBe(false);
+    await expectNothingLeft();
   }, 60_000);
 
   it('leaves nothing of a shared system behind once the run\'s teardown has run', async () => {
     const run = 'feedbeef';
     const system = await bootSystem({ root, names: sharedNames(run, '1') });
     const { env } = system;
-    const prefix = new URL(env.ANVIL_DATABASE_URL).pathname.slice(1);
-    const admin = new pg.Client({ connectionString: 'postgresql://postgres@127.0.0.1:5432/postgres' });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${prefix}_identity`);
-    const nc = await connect({ servers: env.NATS_URL });
-    const jsm = await nc.jetstreamManager();
-    const stream = env.ANVIL_EVENTS_NAMESPACE.toUpperCase();
-    await jsm.streams.add({ name: stream, subjects: [`${env.ANVIL_EVENTS_NAMESPACE}.>`] });
+    const expectNothingLeft = await leaveWhatServicesMake(env);
 
     // No shutdown: the run's end is all a shared system gets.
     const previous = process.env.ANVIL_E2E_RUN;
@@ -101,12 +105,7 @@ describe('bootSystem (fake deployables)', () => {
       else process.env.ANVIL_E2E_RUN = previous;
     }
     expect((await fetch(`${system.baseUrl}api/healthz`).catch(() => undefined))?.status).toBeUndefined();
-    const left = await admin.query('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${prefix}%`]);
-    await admin.end();
-    expect(left.rows).toEqual([]);
-    await expect(jsm.streams.info(stream)).rejects.toThrow(/stream not found/);
-    await nc.close();
-    expect(existsSync(env.ANVIL_DATA_DIR)).toBe(false);
+    await expectNothingLeft();
   }, 60_000);
 
   it('explains a boot failure with the children’s last lines', async () => {
