@@ -48,16 +48,16 @@ describe('webhook payloads', () => {
     });
   });
 
-  it('chat types get a message naming the repository, branch and commits', () => {
+  it('chat types read the push payload as built: its repository, branch, comparison, pusher and commits', () => {
     const payload = pushPayload(push, ROOT);
     const slack = JSON.parse(deliveryBody({ type: 'slack', contentType: 'json', meta: { channel: '#ci', username: 'anvil', icon_url: '', color: '' } }, 'push', payload));
     expect(slack).toMatchObject({ channel: '#ci', username: 'anvil' });
-    expect(slack.text).toContain('[ada/app:main] 1 new commit');
-    expect(slack.attachments[0].text).toContain('Fix the build');
+    expect(slack.text).toBe(`[<${ROOT}ada/app|ada/app>:<${ROOT}ada/app/src/branch/main|main>] <${payload.compare_url}|1 new commit> pushed by ada`);
+    expect(slack.attachments[0].text).toBe(`<${ROOT}ada/app/commit/${'c'.repeat(40)}|ccccccc>: Fix the build - Ada`);
     const discord = JSON.parse(deliveryBody({ type: 'discord', contentType: 'json', meta: {} }, 'push', payload));
-    expect(discord.embeds[0]).toMatchObject({ title: '[ada/app:main] 1 new commit', url: payload.compare_url });
+    expect(discord.embeds[0]).toMatchObject({ title: '[ada/app:main] 1 new commit', url: `${ROOT}ada/app/commit/${'c'.repeat(40)}`, author: { name: 'ada', url: `${ROOT}ada` } });
     const teams = JSON.parse(deliveryBody({ type: 'msteams', contentType: 'json', meta: {} }, 'push', payload));
-    expect(teams).toMatchObject({ '@type': 'MessageCard', title: '[ada/app:main] 1 new commit' });
+    expect(teams).toMatchObject({ '@type': 'MessageCard', title: '[ada/app:main] 1 new commit', sections: [{ activitySubtitle: 'ada' }] });
     expect(deliveryContentType({ type: 'slack', contentType: 'form' })).toBe('application/json');
   });
 

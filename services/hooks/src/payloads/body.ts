@@ -1,19 +1,22 @@
 // The exact bytes a hook receives for an event: Gitea's payload as JSON (gitea, gogs), or
-// form-encoded as `payload=<json>` for content type form; chat types get their own JSON.
+// form-encoded as `payload=<json>` for content type form; chat types get their own JSON
+// (chat/), built from that payload as Gitea builds its chat messages.
 import type { HookEvent } from '../domain/hook-events.js';
 import type { Webhook } from '../domain/webhooks.js';
-import { discordBody, msteamsBody, slackBody, summarize } from './chat.js';
+import { discordMessage } from './chat/discord.js';
+import { msteamsMessage } from './chat/msteams.js';
+import { slackMessage } from './chat/slack.js';
 
 export function deliveryBody(hook: Pick<Webhook, 'type' | 'contentType' | 'meta'>, event: HookEvent, payload: Record<string, unknown>): string {
+  // Gitea indents every body it sends with two spaces.
   switch (hook.type) {
     case 'slack':
-      return JSON.stringify(slackBody(summarize(event, payload), hook.meta));
+      return JSON.stringify(slackMessage(hook.meta, event, payload), null, 2);
     case 'discord':
-      return JSON.stringify(discordBody(summarize(event, payload)));
+      return JSON.stringify(discordMessage(event, payload), null, 2);
     case 'msteams':
-      return JSON.stringify(msteamsBody(summarize(event, payload)));
+      return JSON.stringify(msteamsMessage(event, payload), null, 2);
     default: {
-      // Gitea indents payloads with two spaces.
       const json = JSON.stringify(payload, null, 2);
       return hook.contentType === 'form' ? new URLSearchParams({ payload: json }).toString() : json;
     }
