@@ -246,6 +246,18 @@ export class ProcessRunner {
   }
 
   /**
+   * Lets our own process exit while the children run: neither they nor their output pipes
+   * hold its event loop any longer (an exit handler calling killAllSync still takes them
+   * along). Children started later are held as usual.
+   */
+  unref(): void {
+    for (const entry of this.entries.values()) {
+      entry.child.unref();
+      for (const pipe of [entry.child.stdout, entry.child.stderr]) (pipe as { unref?: () => void } | null)?.unref?.();
+    }
+  }
+
+  /**
    * Last resort from a process 'exit' handler (synchronous there): kill every child group
    * so nothing outlives us when the supervisor itself crashes.
    */

@@ -1,6 +1,6 @@
 // The process runner on tiny node children: prefixing (including a final line without a
-// newline and stderr), stop() by signal, SIGKILL when the signal is ignored, and exits
-// reported as unexpected when nobody asked for them.
+// newline and stderr), stop() by signal, SIGKILL when the signal is ignored, exits
+// reported as unexpected when nobody asked for them, and children that no longer hold us.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -54,6 +54,24 @@ describe('ProcessRunner', () => {
     expect(runner.tail('sleeper')).toContain('bye');
     expect(exits).toHaveLength(1);
     expect(await runner.stop('sleeper')).toBe(exit); // stopping twice is harmless
+  });
+
+  it('unref lets our process exit while a child runs: neither the child nor its pipes keep it alive', async () => {
+    const { runner, exits } = capture();
+    const holding = (type: string) => process.getActiveResourcesInfo().filter((t) => t === type).length;
+    const [processes, pipes] = [holding('ProcessWrap'), holding('PipeWrap')];
+    runner.start(node('idle', `console.log('up'); setInterval(() => {}, 1000)`));
+    try {
+      expect([holding('ProcessWrap'), holding('PipeWrap')]).toEqual([processes + 1, pipes + 2]);
+      runner.unref();
+      expect([holding('ProcessWrap'), holding('PipeWrap')]).toEqual([processes, pipes]);
+      // Its output is still read, and it is still ours to stop.
+      while (!runner.tail('idle').includes('up')) await new Promise((r) => setTimeout(r, 10));
+      expect(await runner.stop('idle')).toMatchObject({ expected: true });
+      expect(exits).toHaveLength(1);
+    } finally {
+      await runner.kill('idle');
+    }
   });
 
   it('kills a child that ignores the stop signal after the timeout', async () => {

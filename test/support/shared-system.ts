@@ -34,7 +34,12 @@ export function sharedSystem(): Promise<RunningSystem> {
   if (!run) throw new Error('ANVIL_E2E_RUN is not set: the e2e project\'s globalSetup (test/support/e2e-global-setup.mjs) did not run');
   const slot = childProcess as unknown as Record<symbol, Promise<RunningSystem> | undefined>;
   slot[SLOT] ??= bootSystem({ names: sharedNames(run, process.env.JEST_WORKER_ID ?? '1') }).then(
-    (system) => ({ ...system, stop: refuse('stop'), kill: refuse('kill'), start: refuse('start'), shutdown: async () => undefined }),
+    (system) => {
+      // Nothing closes it before the worker is told to exit, so its processes must not hold
+      // the worker (jest would report a leak and force it out); the worker's exit kills them.
+      system.unref();
+      return { ...system, stop: refuse('stop'), kill: refuse('kill'), start: refuse('start'), shutdown: async () => undefined };
+    },
     (err: unknown) => {
       slot[SLOT] = undefined;
       throw err;

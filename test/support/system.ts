@@ -62,6 +62,12 @@ export interface RunningSystem {
   start(name: DeployableName): Promise<void>;
   /** Stops everything, drops the run's databases and NATS streams, removes the data dir. */
   shutdown(): Promise<void>;
+  /**
+   * Lets the test process exit while the system runs (a jest worker whose files share it,
+   * shared-system.ts): the processes are killed when it exits, whatever is left of them
+   * is the run's teardown's to remove.
+   */
+  unref(): void;
 }
 
 /**
@@ -208,5 +214,6 @@ export async function bootSystem(options: BootOptions = {}): Promise<RunningSyst
       }
     },
     shutdown,
+    unref: () => runner.unref(),
   };
 }
