@@ -114,3 +114,16 @@ export function pidsMatching(rootPid, pattern, except = false) {
     return pattern.test(cmdline) !== except;
   });
 }
+
+/**
+ * With cpu-profile.cjs loaded (BENCH_PROFILE_DIR): the system's node processes under
+ * `rootPid` keep what they profiled so far apart and start over, so a profile holds one
+ * phase of a bench (its load, not its set-up).
+ */
+export function restartProfiles(rootPid) {
+  // Only processes that loaded cpu-profile.cjs (BENCH_NODE_OPTIONS) handle SIGUSR2; it kills the others.
+  if (!process.env.BENCH_PROFILE_DIR || !(process.env.BENCH_NODE_OPTIONS ?? '').includes('cpu-profile')) return;
+  for (const pid of processTree(rootPid)) {
+    if (!['git', 'other', 'gone'].includes(processKind(pid))) process.kill(pid, 'SIGUSR2');
+  }
+}

@@ -18,7 +18,7 @@ import { closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, r
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { processGroups, processKind, processTree, startCpuMeter } from './cpu-time.mjs';
+import { processGroups, processKind, processTree, restartProfiles, startCpuMeter } from './cpu-time.mjs';
 
 const WARMUP = 3;
 
@@ -72,15 +72,6 @@ async function seedRepository(ctx, name, { isPrivate = false, files = 11 } = {})
     await api(baseUrl, token, 'POST', `/repos/${owner}/${name}/contents/${path}`, { content: b64(`export const n${i} = ${i};\n`), message: `Add ${path}` });
   }
   return `/repos/${owner}/${name}`;
-}
-
-/** With cpu-profile.cjs loaded (BENCH_PROFILE_DIR): the system's node processes drop what they profiled so far. */
-function restartProfiles(rootPid) {
-  // Only processes that loaded cpu-profile.cjs (BENCH_NODE_OPTIONS) handle SIGUSR2; it kills the others.
-  if (!process.env.BENCH_PROFILE_DIR || !(process.env.BENCH_NODE_OPTIONS ?? '').includes('cpu-profile')) return;
-  for (const pid of processTree(rootPid)) {
-    if (!['git', 'other', 'gone'].includes(processKind(pid))) process.kill(pid, 'SIGUSR2');
-  }
 }
 
 /**

@@ -8,6 +8,7 @@
 // (services/collaboration/test/issue-search.int.test.ts counts them).
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { processGroups, restartProfiles, startCpuMeter } from './cpu-time.mjs';
 
 const REPOSITORIES = 1000;
 const ISSUES_PER_REPOSITORY = 10;
@@ -76,7 +77,7 @@ async function newSearcher(baseUrl, adminBasic) {
 }
 
 /** @returns {{ rps: number, p50: number, p99: number, failed: number, repositories: number, total: string }} the mean of `rounds` (p99: the worst). */
-export async function benchIssueSearch({ baseUrl, adminBasic, collaborationDbUrl, connections, duration, rounds, log }) {
+export async function benchIssueSearch({ baseUrl, adminBasic, collaborationDbUrl, connections, duration, rounds, log, supervisorPid, postgresBackends }) {
   const { owner, token } = await newSearcher(baseUrl, adminBasic);
   const names = Array.from({ length: REPOSITORIES }, (_, n) => `bench-search-${n}`);
   const ids = [];
@@ -99,14 +100,21 @@ export async function benchIssueSearch({ baseUrl, adminBasic, collaborationDbUrl
   log(`issue-search alone: p50 ${alone[10].toFixed(1)} ms, max ${alone[19].toFixed(1)} ms of 20`);
   await measure(url, token, Math.min(connections, 4), 5); // warm-up
   const results = [];
+  // Where a search's time goes: the CPU of each process per search, over every round.
+  const groups = { ...processGroups(supervisorPid, ['gateway', 'repository', 'collaboration', 'identity']), PostgreSQL: postgresBackends };
+  delete groups.spawned;
+  delete groups.git;
+  const stopMeter = await startCpuMeter(groups);
+  restartProfiles(supervisorPid);
   for (let round = 1; round <= rounds; round++) {
     const r = await measure(url, token, connections, duration);
     results.push(r);
     log(`round ${round} issue search at ${connections} connections: ${Math.round(r.rps)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  (${r.failed} failed of ${r.done + r.failed})`);
   }
+  const cpu = await stopMeter(results.reduce((n, r) => n + r.done, 0));
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
   return {
     rps: mean(results.map((r) => r.rps)), p50: mean(results.map((r) => r.p50)), p99: Math.max(...results.map((r) => r.p99)),
-    failed: results.reduce((n, r) => n + r.failed, 0), repositories: ids.length, total, aloneP50: alone[10], aloneMax: alone[19],
+    failed: results.reduce((n, r) => n + r.failed, 0), repositories: ids.length, total, aloneP50: alone[10], aloneMax: alone[19], cpu,
   };
 }

@@ -573,17 +573,21 @@ async function benchIssues({ systems, log }) {
 }
 
 /** GET /repos/issues/search for a user who sees 1,000 repositories (issue-search.mjs). */
-async function benchIssueSearchPart({ baseUrl, log }) {
+async function benchIssueSearchPart({ baseUrl, log, supervisor }) {
   const adminBasic = `Basic ${Buffer.from(`${admin.username}:${admin.password}`).toString('base64')}`;
   // Fewer connections than the other parts by default (BENCH_SEARCH_CONNECTIONS): the issue sets no load for it, only p50/p99.
   const connections = Number(process.env.BENCH_SEARCH_CONNECTIONS ?? 8);
-  const r = await benchIssueSearch({ baseUrl, adminBasic, collaborationDbUrl: databaseUrl(`${prefix}_collaboration`), connections, duration: DURATION, rounds: ROUNDS, log });
+  const r = await benchIssueSearch({
+    baseUrl, adminBasic, collaborationDbUrl: databaseUrl(`${prefix}_collaboration`), connections, duration: DURATION, rounds: ROUNDS, log,
+    supervisorPid: supervisor.pid, postgresBackends: () => runBackends(),
+  });
   console.log(`\nGET /api/v1/repos/issues/search (page 1: 30 of ${r.total} open issues in the ${r.repositories} repositories a user — not an admin — sees) with their token, ${connections} connections, ${ROUNDS} rounds of ${DURATION} s each`);
   console.log(`${machine()}\n`);
   console.log('| search | req/s | p50 ms | p99 ms | failed or > 60 s |');
   console.log('|---|---:|---:|---:|---:|');
   console.log(`| ${r.repositories} repositories | ${fmt(r.rps)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.failed} |`);
   console.log(`\none request at a time: p50 ${fmt(r.aloneP50, 1)} ms, slowest of 20 ${fmt(r.aloneMax, 1)} ms`);
+  if (r.cpu) console.log(`CPU per search under the load, ms: ${Object.entries(r.cpu).map(([name, us]) => `${name} ${fmt(us / 1000, 1)}`).join(', ')}`);
 }
 
 /** Comment → notification lag at a steady rate, and GET /notifications with 10 vs 10,000 threads (notifications.mjs). */
@@ -635,7 +639,7 @@ async function main() {
     if (PARTS.has('mixed')) await benchMixed(gitReads);
     const systemA = { name: 'A', baseUrl, token, collaborationDbUrl: databaseUrl(`${prefix}_collaboration`), cpu: systemCpuGroups(supervisor, '') };
     if (PARTS.has('issues')) await benchIssues({ systems: [systemA, ...(await abSystems(dataDir))], log });
-    if (PARTS.has('issue-search')) await benchIssueSearchPart({ baseUrl, log });
+    if (PARTS.has('issue-search')) await benchIssueSearchPart({ baseUrl, log, supervisor });
     if (PARTS.has('pulls')) await benchPullRequests({ baseUrl, token, dataDir, log, supervisor });
     if (PARTS.has('notifications')) await benchNotificationParts({ baseUrl, token, log });
     if (PARTS.has('tracing')) {

@@ -1,10 +1,10 @@
 // The issue search over many repositories in one SQL statement: the repositories come as
-// one array parameter (`repository_id = ANY(...)`), the page and its total (a window count)
-// come back together, with the users, labels and milestone each issue shows.
+// one array parameter (`repository_id = ANY(...)`), the page and its total come back
+// together, with the users, labels and milestone each issue shows.
 import type { IssueSearch, IssueSearchStore } from '../domain/issue-search.js';
 import { Prisma } from './generated/client.js';
-import type { CollaborationDb } from './db.js';
-import { SELECT_ISSUE, textTimeAndPeopleFilters, toIssue, type IssueRow } from './issue-rows.js';
+import { queryRows, type CollaborationDb } from './db.js';
+import { SELECT_ISSUE, statementKey, textTimeAndPeopleFilters, toIssue, type IssueRow } from './issue-rows.js';
 
 function filtersOf(query: IssueSearch): Prisma.Sql[] {
   const where: Prisma.Sql[] = [Prisma.sql`i.repository_id = ANY(${query.repositoryIds.map(BigInt)}::bigint[])`];
@@ -37,13 +37,20 @@ export function issueSearchStore(db: CollaborationDb): IssueSearchStore {
     async search(query) {
       const where = Prisma.join(filtersOf(query), ' AND ');
       // Newest first (Gitea sorts the search by creation; ids grow with it), a stable order.
-      const rows = await db.$queryRaw<IssueRow[]>`${SELECT_ISSUE}, count(*) OVER () AS total
+      // The total is a count of its own, run once (an uncorrelated subquery), not a window
+      // over the page's query: a window makes PostgreSQL read and keep every matching issue
+      // with its poster before it can give the first 30 (10,000 issues in 1,000
+      // repositories: 29 ms, against 5 ms for the count and 0.1 ms for the page).
+      const sql = Prisma.sql`${SELECT_ISSUE}, (SELECT count(*) FROM issue i WHERE ${where}) AS total
         FROM issue i LEFT JOIN "user" p ON p.id = i.poster_id
         WHERE ${where} ORDER BY i.id DESC LIMIT ${query.limit} OFFSET ${query.offset}`;
+      // Every filter is one parameter whatever its values (the ids, the names as arrays), so
+      // the texts are few: each is prepared once per connection.
+      const rows = await queryRows<IssueRow>(db, sql, `issue-search-${statementKey(sql.text)}`);
       if (rows.length) return { items: rows.map(toIssue), total: Number(rows[0].total ?? 0) };
       if (query.offset === 0) return { items: [], total: 0 };
       // A page past the end has no row to carry the total: count once more (rare).
-      const [{ count }] = await db.$queryRaw<Array<{ count: bigint }>>`SELECT count(*) AS count FROM issue i WHERE ${where}`;
+      const [{ count }] = await queryRows<{ count: string }>(db, Prisma.sql`SELECT count(*) AS count FROM issue i WHERE ${where}`);
       return { items: [], total: Number(count) };
     },
   };
