@@ -55,7 +55,19 @@ export const CHANNEL_OPTIONS: grpc.ClientOptions = {
   'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
 };
 
+/**
+ * How grpc-js words a call that failed in transit: its HTTP/2 stream was reset, or the whole
+ * connection ended under it. A service's own failure always arrives as a status in the
+ * call's trailers, never so. The connection ends, for one, when the service's HTTP/2 layer
+ * answers a flood of cancelled calls with GOAWAY INTERNAL_ERROR (nghttp2's limit on stream
+ * resets): a gateway whose calls pass their deadline on an overloaded machine cancels many.
+ */
+const TRANSPORT_FAILURE = /^Received RST_STREAM with code \d+/;
+
 export function errorFromStatus(err: grpc.ServiceError): Error {
+  // grpc-js reports those as INTERNAL, but no handler failed: the caller may retry (the
+  // gateway's 503), as for a passed deadline.
+  if (err.code === grpc.status.INTERNAL && TRANSPORT_FAILURE.test(err.details)) return new DomainError('unavailable', err.details, 'unavailable');
   const kind = kindOfGrpcStatus(err.code);
   if (!kind) return err;
   const [reason] = err.metadata?.get('x-anvil-reason') ?? [];
