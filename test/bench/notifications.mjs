@@ -7,6 +7,7 @@
 // - List: page 1 of GET /api/v1/notifications for a user with 10 threads and for one with
 //   10,000 (threads and their issues go straight into collaboration's tables).
 import pg from 'pg';
+import { processGroups, restartProfiles, startCpuMeter } from './cpu-time.mjs';
 import { measure } from './issues.mjs';
 
 async function api(baseUrl, auth, method, path, body) {
@@ -48,7 +49,7 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(
 /**
  * @returns lag (p50/p99/max ms, comments, rate) and list (small/large req/s, p50, p99).
  */
-export async function benchNotifications({ baseUrl, token, admin, owner, collaborationDbUrl, connections, duration, rounds, log }) {
+export async function benchNotifications({ baseUrl, token, admin, owner, collaborationDbUrl, connections, duration, rounds, log, supervisorPid, postgresBackends }) {
   // The password only where a site admin's scope is needed (making users); a token elsewhere.
   const adminAuth = `Basic ${Buffer.from(`${admin.username}:${admin.password}`).toString('base64')}`;
   const ownerAuth = `token ${token}`;
@@ -64,6 +65,14 @@ export async function benchNotifications({ baseUrl, token, admin, owner, collabo
     const watcher = await newUser(baseUrl, adminAuth, 'bench-notify-watcher');
     await api(baseUrl, watcher.auth, 'PUT', `${base}/subscription`);
     const issues = await insertIssues(db, repo.id, repo.owner.id, total);
+    // What a comment costs each process, its notification thread included (measured until
+    // every answered comment has its thread).
+    const groups = { ...processGroups(supervisorPid, ['gateway', 'collaboration', 'repository', 'identity', 'hooks']), PostgreSQL: postgresBackends };
+    delete groups.spawned;
+    delete groups.git;
+    const stopMeter = await startCpuMeter(groups);
+    // With BENCH_PROFILE_DIR: the comments' profile is kept apart (<pid>-<name>-1.cpuprofile).
+    restartProfiles(supervisorPid);
     const sentAt = new Map();
     let retried = 0;
     const failed = [];
@@ -108,8 +117,11 @@ export async function benchNotifications({ baseUrl, token, admin, owner, collabo
       if (matched >= sentAt.size || Date.now() > deadline) break;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
+    const cpu = await stopMeter(sentAt.size);
+    restartProfiles(supervisorPid);
+    log(`notifications: CPU per answered comment with its thread, ms: ${Object.entries(cpu).map(([name, us]) => `${name} ${(us / 1000).toFixed(1)}`).join(', ')}`);
     const lags = rows.flatMap((r) => (sentAt.has(Number(r.comment_id)) ? [new Date(r.updated_at).getTime() - sentAt.get(Number(r.comment_id))] : [])).sort((a, b) => a - b);
-    const lag = { scheduled: total, rate, comments: sentAt.size, answeredRate, failed: failed.length, threads: lags.length, retried, p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags.at(-1) };
+    const lag = { scheduled: total, rate, comments: sentAt.size, answeredRate, failed: failed.length, threads: lags.length, retried, p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags.at(-1), cpu };
     log(`notifications lag: ${lags.length}/${total} threads, p50 ${lag.p50} ms, p99 ${lag.p99} ms, max ${lag.max} ms`);
 
     // List: 10 threads vs 10,000.

@@ -591,9 +591,10 @@ async function benchIssueSearchPart({ baseUrl, log, supervisor }) {
 }
 
 /** Comment → notification lag at a steady rate, and GET /notifications with 10 vs 10,000 threads (notifications.mjs). */
-async function benchNotificationParts({ baseUrl, token, log }) {
+async function benchNotificationParts({ baseUrl, token, log, supervisor }) {
   const r = await benchNotifications({
     baseUrl, token, admin, owner: admin.username, collaborationDbUrl: databaseUrl(`${prefix}_collaboration`), connections: CONNECTIONS, duration: DURATION, rounds: ROUNDS, log,
+    supervisorPid: supervisor.pid, postgresBackends: () => runBackends(),
   });
   console.log(`\nIssue comment → its notification thread (collaboration's consumer): ${r.lag.scheduled} comments scheduled at ${r.lag.rate}/s, each on its own issue; ` +
     `${r.lag.comments} answered (${fmt(r.lag.answeredRate, 1)}/s), ${r.lag.retried} POSTs retried after a 503, ${r.lag.failed} failed and left out`);
@@ -601,6 +602,7 @@ async function benchNotificationParts({ baseUrl, token, log }) {
   console.log('| threads written | p50 ms | p99 ms | max ms |');
   console.log('|---:|---:|---:|---:|');
   console.log(`| ${r.lag.threads} of ${r.lag.comments} | ${fmt(r.lag.p50, 0)} | ${fmt(r.lag.p99, 0)} | ${fmt(r.lag.max, 0)} |`);
+  if (r.lag.cpu) console.log(`\nCPU per answered comment, its thread included, ms: ${Object.entries(r.lag.cpu).map(([name, us]) => `${name} ${fmt(us / 1000, 1)}`).join(', ')}`);
   const ratio = r.list.large.p50 / r.list.small.p50;
   console.log(`\nGET /api/v1/notifications (page 1: 30 threads with their repository) with a token, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s each\n`);
   console.log('| user | req/s | p50 ms | p99 ms |');
@@ -641,7 +643,7 @@ async function main() {
     if (PARTS.has('issues')) await benchIssues({ systems: [systemA, ...(await abSystems(dataDir))], log });
     if (PARTS.has('issue-search')) await benchIssueSearchPart({ baseUrl, log, supervisor });
     if (PARTS.has('pulls')) await benchPullRequests({ baseUrl, token, dataDir, log, supervisor });
-    if (PARTS.has('notifications')) await benchNotificationParts({ baseUrl, token, log });
+    if (PARTS.has('notifications')) await benchNotificationParts({ baseUrl, token, log, supervisor });
     if (PARTS.has('tracing')) {
       const sink = await startOtlpSink();
       const traced = await bootGateway(join(dataDir, 'traced'), '_tr', { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url });
