@@ -29,15 +29,19 @@ describe('issue subscriptions', () => {
     const owner = await newUser();
     const commenter = await newUser();
     const mentioned = await newUser();
+    const mentionedInComment = await newUser();
     const bystander = await newUser();
     const base = await newRepository(owner);
     await owner.client.post(`${base}/issues`, { title: 'Watch me', body: `cc @${mentioned.username}` });
     await commenter.client.post(`${base}/issues/1/comments`, { body: 'Following' });
+    // Mentioned in a comment, twice over and once more in another: a participant once.
+    await commenter.client.post(`${base}/issues/1/comments`, { body: `@${mentionedInComment.username} and @${mentionedInComment.username}, see this` });
+    await owner.client.post(`${base}/issues/1/comments`, { body: `Thanks @${mentionedInComment.username}` });
 
     const subscribers = await owner.client.get(`${base}/issues/1/subscriptions`);
     expect(subscribers.status).toBe(200);
-    expect(logins(subscribers.body)).toEqual([owner.username, commenter.username, mentioned.username].sort());
-    expect(subscribers.headers.get('x-total-count')).toBe('3');
+    expect(logins(subscribers.body)).toEqual([owner.username, commenter.username, mentioned.username, mentionedInComment.username].sort());
+    expect(subscribers.headers.get('x-total-count')).toBe('4');
 
     const check = await commenter.client.get(`${base}/issues/1/subscriptions/check`);
     expect(check.body).toMatchObject({ subscribed: true, ignored: false, reason: null });

@@ -4,7 +4,7 @@
 // stopped and failing mid-burst loses no thread and applies no event twice.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { fileURLToPath } from 'node:url';
-import { createLogger, outboxEvent, prismaAdapter, startConsumer, startOutboxRelay, type Caller, type EventBus, type OutboxRelay, type RepositoryScope, type RunningConsumer } from '@anvil/kit';
+import { createLogger, outboxEvent, startConsumer, startOutboxRelay, type Caller, type EventBus, type OutboxRelay, type RepositoryScope, type RunningConsumer } from '@anvil/kit';
 import { decodeEvent } from '@anvil/proto';
 import { createComment, type CommentDeps } from '../src/domain/comments.js';
 import { createIssue } from '../src/domain/issues.js';
@@ -12,7 +12,7 @@ import { countUnread, listNotifications, markNotifications, markThread, type Not
 import { setWatch, type WatchDeps } from '../src/domain/watches.js';
 import { notificationConsumer, NOTIFICATION_CONSUMER } from '../src/events/notification-consumer.js';
 import { repositoryConsumer } from '../src/events/repository-consumer.js';
-import { PrismaClient } from '../src/store/generated/client.js';
+import { createDb, type CollaborationDb } from '../src/store/db.js';
 import { commentStore } from '../src/store/comments.js';
 import { issueStore } from '../src/store/issues.js';
 import { notificationStore } from '../src/store/notifications.js';
@@ -31,7 +31,7 @@ const DUPLICATE_WINDOW_MS = 200;
 let database: TestDatabase;
 let events: TestEventBus;
 let bus: EventBus;
-let db: PrismaClient;
+let db: CollaborationDb;
 let relay: OutboxRelay;
 let consumer: RunningConsumer | undefined;
 let deps: CommentDeps & WatchDeps & NotificationDeps;
@@ -77,7 +77,7 @@ function startNotifications(wrap?: (handle: (e: Parameters<ReturnType<typeof not
 beforeAll(async () => {
   const run = newRunId();
   database = await testDatabase(`anvil_collaboration_notifications_test_${run}`, MIGRATIONS_DIR);
-  db = new PrismaClient({ adapter: prismaAdapter(database.url) });
+  db = createDb(database.url);
   // A short duplicate window lets a test publish an event id again, as a redelivery would.
   events = await testEventBus('collaboration-notifications-test', `notify${run}`, log, { duplicateWindowMs: DUPLICATE_WINDOW_MS });
   bus = events.bus;

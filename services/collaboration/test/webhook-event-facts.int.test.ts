@@ -6,7 +6,7 @@
 // a fork's parent as the gateway resolved them (the payload's repository shows them).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { fileURLToPath } from 'node:url';
-import { prismaAdapter, type Caller } from '@anvil/kit';
+import { type Caller } from '@anvil/kit';
 import { decodeEvent } from '@anvil/proto';
 import { createComment } from '../src/domain/comments.js';
 import { editIssue } from '../src/domain/issues.js';
@@ -14,7 +14,7 @@ import { createPull } from '../src/domain/pulls.js';
 import { cancelReviewRequests, createReview, requestReviews, type ReviewDeps } from '../src/domain/reviews.js';
 import type { CommentDeps } from '../src/domain/comments.js';
 import { commentStore } from '../src/store/comments.js';
-import { PrismaClient } from '../src/store/generated/client.js';
+import { createDb, type CollaborationDb } from '../src/store/db.js';
 import { issueStore } from '../src/store/issues.js';
 import { pullStore } from '../src/store/pulls.js';
 import { reviewStore } from '../src/store/reviews.js';
@@ -25,7 +25,7 @@ process.env.ANVIL_LOG_LEVEL ??= 'silent';
 const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 
 let database: TestDatabase;
-let db: PrismaClient;
+let db: CollaborationDb;
 let deps: ReviewDeps & CommentDeps;
 
 const bob: Caller = { userId: 8, login: 'bob', isAdmin: false, restricted: false, scopes: ['all'] };
@@ -43,7 +43,7 @@ async function eventsOn(subject: string): Promise<Array<Record<string, any>>> {
 
 beforeAll(async () => {
   database = await testDatabase(`anvil_collaboration_hook_facts_test_${newRunId()}`, MIGRATIONS_DIR);
-  db = new PrismaClient({ adapter: prismaAdapter(database.url) });
+  db = createDb(database.url);
   deps = { issues: issueStore(db), pulls: pullStore(db), reviews: reviewStore(db), comments: commentStore(db) };
   for (const user of [ada, bob, carol]) {
     await db.user.create({ data: { id: BigInt(user.userId), login: user.login, lower_name: user.login, profile: { id: user.userId, login: user.login, full_name: user.login.toUpperCase() } } });

@@ -1,16 +1,16 @@
 // Comments in PostgreSQL (table `comment`), read with their posters from the user read model
 // in one statement. A new or removed comment is counted on its issue in the same
 // transaction as its event.
-import { outboxTransaction, type OutboxStoreOptions } from '@anvil/kit';
+import { outboxTransaction, pgOutboxTransaction, type OutboxStoreOptions, type PgTransactionClient } from '@anvil/kit';
 import type { Comment, CommentStore, CommentWindow } from '../domain/comments.js';
 import type { ChangeContext } from '../domain/issue-store.js';
 import type { UserProfile } from '../domain/users.js';
 import { outboxRowOfCommentEvent } from '../events/issue-events.js';
 import { Prisma } from './generated/client.js';
-import type { CollaborationDb, CollaborationTx } from './db.js';
-import { readIssue } from './issue-rows.js';
-import { findPullIn } from './pulls.js';
-import { profileOf, rememberUsers } from './users.js';
+import { poolOf, type CollaborationDb, type CollaborationTx } from './db.js';
+import { readIssue, readIssueOn } from './issue-rows.js';
+import { findPullIn, readPullOn } from './pulls.js';
+import { profileOf, profileOn, rememberUsersOn } from './users.js';
 
 type Client = CollaborationDb | CollaborationTx;
 
@@ -38,6 +38,13 @@ function windowOf(window: CommentWindow): Prisma.Sql[] {
 
 async function readComment(db: Client, id: number): Promise<Comment | undefined> {
   const [row] = await db.$queryRaw<CommentRow[]>`${SELECT_COMMENT} ${FROM_COMMENT} WHERE c.id = ${BigInt(id)}`;
+  return row ? toComment(row) : undefined;
+}
+
+/** readComment on a pg transaction's client (pgOutboxTransaction); int8 columns come as strings, which toComment converts. */
+async function readCommentOn(client: PgTransactionClient, id: number): Promise<Comment | undefined> {
+  const sql = Prisma.sql`${SELECT_COMMENT} ${FROM_COMMENT} WHERE c.id = ${BigInt(id)}`;
+  const { rows: [row] } = await client.query<CommentRow>({ name: 'comment-by-id', text: sql.text, values: sql.values });
   return row ? toComment(row) : undefined;
 }
 
@@ -85,21 +92,37 @@ export function commentStore(db: CollaborationDb, options: OutboxStoreOptions = 
       return comment && comment.repositoryId === repositoryId ? comment : undefined;
     },
 
+    // On the pg pool rather than in Prisma's interactive transaction: a new comment is this
+    // service's most frequent write, and each statement through Prisma costs about 1 ms of
+    // CPU here against 0.1–0.2 ms prepared on pg (kit's pg-outbox.ts).
     create(context, issueId, body, mentionedIds) {
-      return inTransaction(async (tx, publish) => {
-        await rememberUsers(tx, context.knownUsers);
+      const pool = poolOf(db);
+      if (!pool) throw new Error('commentStore needs a client made by createDb');
+      return pgOutboxTransaction(pool, async (client, publish) => {
+        await rememberUsersOn(client, context.knownUsers);
         const now = new Date();
-        const row = await tx.comment.create({
-          data: { issue_id: BigInt(issueId), repository_id: BigInt(context.repository.id), poster_id: BigInt(context.sender.id), body, created_at: now, updated_at: now },
-        });
-        await tx.issue.update({ where: { id: BigInt(issueId) }, data: { comments: { increment: 1 }, updated_at: now } });
-        if (mentionedIds.length) {
-          await tx.issueMention.createMany({ data: mentionedIds.map((u) => ({ issue_id: BigInt(issueId), user_id: BigInt(u) })), skipDuplicates: true });
-        }
-        const comment = (await readComment(tx, Number(row.id)))!;
-        await publish(context, 'created', comment);
+        const issue = BigInt(issueId);
+        // The comment, its issue's count and time, and the users it mentions: one statement.
+        const sql = Prisma.sql`
+          WITH created AS (
+            INSERT INTO comment (issue_id, repository_id, poster_id, body, created_at, updated_at)
+            VALUES (${issue}, ${BigInt(context.repository.id)}, ${BigInt(context.sender.id)}, ${body}, ${now}, ${now}) RETURNING id
+          ), counted AS (
+            UPDATE issue SET comments = comments + 1, updated_at = ${now} WHERE id = ${issue}
+          ), mentioned AS (
+            INSERT INTO issue_mention (issue_id, user_id) SELECT ${issue}, unnest(${mentionedIds.map(BigInt)}::bigint[]) ON CONFLICT DO NOTHING
+          )
+          SELECT id FROM created`;
+        const { rows: [row] } = await client.query<{ id: string }>({ name: 'comment-create', text: sql.text, values: sql.values });
+        const comment = (await readCommentOn(client, Number(row.id)))!;
+        // The event carries the issue as it stands after the comment, and the sender as
+        // identity described them (the webhook's `sender`), as publish() below does.
+        const after = (await readIssueOn(client, Prisma.sql`i.id = ${issue}`))!;
+        const sender = await profileOn(client, context.sender);
+        const pull = after.isPull ? await readPullOn(client, Prisma.sql`i.id = ${issue}`) : undefined;
+        publish(outboxRowOfCommentEvent({ ...context, sender }, 'created', comment, after, undefined, pull));
         return comment;
-      });
+      }, options);
     },
 
     edit(context, id, body) {

@@ -3,6 +3,7 @@
 // total the list reports: from the per-repository counters when only state and type
 // filter, else counted by a window over the filtered rows.
 import { createHash } from 'node:crypto';
+import type { PgTransactionClient } from '@anvil/kit';
 import type { Issue, IssueQuery, Label, Milestone } from '../domain/issue-store.js';
 import type { ScopedRepository } from '../domain/scope.js';
 import type { UserProfile } from '../domain/users.js';
@@ -62,6 +63,13 @@ export function toIssue(row: IssueRow): Issue {
 
 export async function readIssue(db: Client, where: Prisma.Sql): Promise<Issue | undefined> {
   const [row] = await db.$queryRaw<IssueRow[]>`${SELECT_ISSUE} FROM issue i LEFT JOIN "user" p ON p.id = i.poster_id WHERE ${where}`;
+  return row ? toIssue(row) : undefined;
+}
+
+/** readIssue on a pg transaction's client (pgOutboxTransaction), prepared: give it a condition of fixed text. */
+export async function readIssueOn(client: PgTransactionClient, where: Prisma.Sql): Promise<Issue | undefined> {
+  const sql = Prisma.sql`${SELECT_ISSUE} FROM issue i LEFT JOIN "user" p ON p.id = i.poster_id WHERE ${where}`;
+  const { rows: [row] } = await client.query<IssueRow>({ name: `issue-${statementKey(sql.text)}`, text: sql.text, values: sql.values });
   return row ? toIssue(row) : undefined;
 }
 

@@ -93,7 +93,7 @@ async function readPull(db: Client, where: Prisma.Sql): Promise<Pull | undefined
 }
 
 /** readPull on a pg transaction's client (pgOutboxTransaction). */
-async function readPullOn(client: PgTransactionClient, where: Prisma.Sql): Promise<Pull | undefined> {
+export async function readPullOn(client: PgTransactionClient, where: Prisma.Sql): Promise<Pull | undefined> {
   const { sql, name } = pullQuery(where);
   const { rows: [row] } = await client.query<IssueRow & PullRow>({ name, text: sql.text, values: sql.values });
   return row ? toPull(toIssue(row), row) : undefined;

@@ -71,3 +71,11 @@ export async function profileOf(db: Client, fallback: UserProfile): Promise<User
   const row = await db.user.findUnique({ where: { id: BigInt(fallback.id) } });
   return row ? { ...(row.profile as object), id: Number(row.id), login: row.login, type: row.type } : fallback;
 }
+
+/** profileOf on a pg transaction's client (pgOutboxTransaction). */
+export async function profileOn(client: PgTransactionClient, fallback: UserProfile): Promise<UserProfile> {
+  const { rows: [row] } = await client.query<{ id: string; login: string; type: string; profile: object }>({
+    name: 'user-profile', text: 'SELECT id, login, type, profile FROM "user" WHERE id = $1', values: [String(fallback.id)],
+  });
+  return row ? { ...row.profile, id: Number(row.id), login: row.login, type: row.type } as UserProfile : fallback;
+}
