@@ -8,7 +8,7 @@ jest.setTimeout(120_000);
 
 let e2e: E2e;
 beforeAll(async () => {
-  e2e = await bootE2e({ prefix: 'wh-user' });
+  e2e = await bootE2e({ shared: true, prefix: 'wh-user' });
 }, 180_000);
 afterAll(() => e2e?.close());
 

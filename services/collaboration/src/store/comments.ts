@@ -116,7 +116,8 @@ export function commentStore(db: CollaborationDb, options: OutboxStoreOptions = 
         const { rows: [row] } = await client.query<{ id: string }>({ name: 'comment-create', text: sql.text, values: sql.values });
         const comment = (await readCommentOn(client, Number(row.id)))!;
         // The event carries the issue as it stands after the comment, and the sender as
-        // identity described them (the webhook's `sender`), as publish() below does.
+        // identity described them (the webhook's `sender`), as inTransaction's publish does
+        // for edits and removals.
         const after = (await readIssueOn(client, Prisma.sql`i.id = ${issue}`))!;
         const sender = await profileOn(client, context.sender);
         const pull = after.isPull ? await readPullOn(client, Prisma.sql`i.id = ${issue}`) : undefined;
