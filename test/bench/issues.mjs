@@ -58,7 +58,7 @@ export function measure(url, token, connections, duration) {
       if (err) return reject(err);
       const failed = result.non2xx + result.errors + result.timeouts;
       if (failed) return reject(new Error(`${url}: ${failed} of ${result.requests.total} requests failed`));
-      resolve({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 });
+      resolve({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total });
     });
   });
 }

@@ -145,13 +145,19 @@ export async function benchNotifications({ baseUrl, token, admin, owner, collabo
       await measure(url, token, connections, 3); // warm-up
     }
     const results = { small: [], large: [] };
+    const stopListMeter = await startCpuMeter(groups);
+    let listed = 0;
     for (let round = 1; round <= rounds; round++) {
       for (const [size, { url, token }] of Object.entries(urls)) {
         const r = await measure(url, token, connections, duration);
         results[size].push(r);
+        listed += r.requests;
         log(`round ${round} notifications ${size.padEnd(5)} ${Math.round(r.rps)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms`);
       }
     }
+    const listCpu = await stopListMeter(listed);
+    restartProfiles(supervisorPid); // with BENCH_PROFILE_DIR: the lists' profile is <pid>-<name>-2.cpuprofile
+    log(`notifications list: CPU per request, µs: ${Object.entries(listCpu).map(([name, us]) => `${name} ${Math.round(us)}`).join(', ')}`);
     const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const summary = (rs) => ({ rps: mean(rs.map((r) => r.rps)), p50: mean(rs.map((r) => r.p50)), p99: Math.max(...rs.map((r) => r.p99)) });
     return { lag, list: { small: summary(results.small), large: summary(results.large) } };

@@ -330,8 +330,38 @@ export async function deleteRepository(deps: RepositoryDeps, access: RepositoryA
 }
 
 export async function searchRepositories(store: RepositoryStore, filter: SearchFilter, caller: Caller): Promise<{ items: RepositoryAccess[]; total: number }> {
+  if (asksOnlyForIds(filter)) return resolveByIds(store, filter, caller);
   const { items, total } = await store.search(filter);
   return { total, items: await withPermissions(store, items, caller) };
+}
+
+/** Up to this many ids are resolved one row each (the gateway asks for at most 1,000 at once); more are searched. */
+const RESOLVED_IDS_MAX = 1000;
+
+/**
+ * A search for nothing but some repositories by id, in id order: what lists naming
+ * repositories by id ask (a user's notifications, tracked times, stopwatches, stars, watches).
+ */
+function asksOnlyForIds(filter: SearchFilter): filter is SearchFilter & { ids: number[] } {
+  return filter.ids !== undefined && filter.ids.length <= RESOLVED_IDS_MAX && filter.sort === 'id' && !filter.q && !(filter.owner_id > 0)
+    && !filter.onlyCollaborative && filter.visibility === '' && filter.archived === undefined && filter.template === undefined
+    && filter.fork === undefined && filter.forkOf === undefined;
+}
+
+/**
+ * Such a search answered as resolving each repository would (the rule of a GET of it, not
+ * the search's SQL twin of that rule), from one statement: six fewer round trips through
+ * Prisma, the bulk of what a notification list cost.
+ */
+async function resolveByIds(store: RepositoryStore, filter: SearchFilter & { ids: number[] }, caller: Caller): Promise<{ items: RepositoryAccess[]; total: number }> {
+  const found = await store.findManyByIdForViewer(filter.ids, Math.max(caller.userId, 0));
+  const visible = found.flatMap(({ repository, owner, collaboration, teams }) => {
+    const permission = permissionOf({ repository, owner, caller, collaboration, ...orgFactsOf(teams, owner.id, repository.id) });
+    return permission === 'none' ? [] : [{ repository, owner, permission }];
+  });
+  const direction = filter.order === 'desc' ? -1 : 1;
+  visible.sort((a, b) => direction * (a.repository.id - b.repository.id));
+  return { total: visible.length, items: visible.slice(filter.offset, filter.offset + filter.limit) };
 }
 
 /** The caller's permission on each of a page of repositories, in two queries (no N+1). */

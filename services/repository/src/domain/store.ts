@@ -84,6 +84,8 @@ export interface RepositoryReader extends TeamRepositoryReader {
   findByName(ownerLogin: string, name: string): Promise<RepositoryWithOwner | undefined>;
   /** findByName plus the viewer's collaborator grant, in one statement (the hot path of every repository route). */
   findByNameForViewer(ownerLogin: string, name: string, viewerId: number): Promise<(RepositoryWithOwner & { collaboration?: CollaboratorMode; teams: MemberTeam[] }) | undefined>;
+  /** findByNameForViewer for many repositories by id, in one statement; missing ids are left out, the order is the database's. */
+  findManyByIdForViewer(ids: number[], viewerId: number): Promise<Array<RepositoryWithOwner & { collaboration?: CollaboratorMode; teams: MemberTeam[] }>>;
   /** The teams userId belongs to (in orgIds; every org when undefined), with which of repositoryIds each was given. */
   memberTeamsOf(userId: number, orgIds: number[] | undefined, repositoryIds: number[]): Promise<MemberTeam[]>;
   findById(id: number): Promise<RepositoryWithOwner | undefined>;
