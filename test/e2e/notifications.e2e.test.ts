@@ -82,6 +82,30 @@ describe('notification threads', () => {
     expect((await threadsOf(owner)).body).toEqual([]);
   });
 
+  test('tell an assignee about the assignment and a requested reviewer about the request, and no one else', async () => {
+    const owner = await newUser();
+    const assignee = await newUser();
+    const reviewer = await newUser();
+    const base = await newRepository(owner, { autoInit: true });
+    for (const who of [assignee, reviewer]) {
+      expect((await owner.client.put(`${base}/collaborators/${who.username}`, { permission: 'write' })).status).toBe(204);
+    }
+    expect((await owner.client.post(`${base}/issues`, { title: 'Take this one' })).status).toBe(201);
+    expect((await owner.client.patch(`${base}/issues/1`, { assignees: [assignee.username] })).status).toBe(201);
+    expect((await owner.client.post(`${base}/contents/review.txt`, { content: b64('look\n'), new_branch: 'look', message: 'Add' })).status).toBe(201);
+    expect((await owner.client.post(`${base}/pulls`, { title: 'Look at this', head: 'look', base: 'main' })).status).toBe(201);
+    expect((await owner.client.post(`${base}/pulls/2/requested_reviewers`, { reviewers: [reviewer.username] })).status).toBe(201);
+
+    const assigned = await eventually(() => threadsOf(assignee), (r) => r.body.length === 1, 'the assignee\'s thread');
+    expect(assigned.body[0].subject).toMatchObject({ title: 'Take this one', type: 'Issue' });
+    const requested = await eventually(() => threadsOf(reviewer), (r) => r.body.length === 1, 'the reviewer\'s thread');
+    expect(requested.body[0].subject).toMatchObject({ title: 'Look at this', type: 'Pull' });
+    // Both threads came from the last two events: the assignee heard nothing of the pull, nor
+    // the reviewer of the assignment, and the owner acted on everything.
+    expect(titles((await threadsOf(assignee)).body)).toEqual(['Take this one']);
+    expect(titles((await threadsOf(owner)).body)).toEqual([]);
+  });
+
   test('tell the watchers again when an issue is edited or closed through the API', async () => {
     const owner = await newUser();
     const watcher = await newUser();

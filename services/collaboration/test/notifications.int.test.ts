@@ -204,6 +204,29 @@ describe('notification threads', () => {
 });
 
 describe('the notification consumer', () => {
+  it('leaves each thread as the last of a burst of events on one issue left it', async () => {
+    await consumer?.stop();
+    consumer = undefined;
+    await setWatch(deps, scope(10, 'read'), bob, true);
+    const issue = await newIssue(10, ada, 'busy');
+    const fromCarol = await createComment(deps, scope(10, 'read'), carol, issue.index, 'first');
+    const fromAda = await createComment(deps, scope(10, 'read'), ada, issue.index, 'second');
+    // All three events wait, and are handled together when the consumer starts again.
+    consumer = await startNotifications();
+    await settled();
+    const threadOf = async (who: Caller) => {
+      const row = await db.notification.findUnique({ where: { user_id_issue_id: { user_id: BigInt(who.userId), issue_id: BigInt(issue.id) } } });
+      return row && { comment: Number(row.comment_id), by: Number(row.updated_by), status: row.status };
+    };
+    // Bob watches: the opening, then both comments, the last Ada's.
+    expect(await threadOf(bob)).toEqual({ comment: Number(fromAda.id), by: ada.userId, status: 'unread' });
+    // Ada opened it: told of Carol's comment, not of her own.
+    expect(await threadOf(ada)).toEqual({ comment: Number(fromCarol.id), by: carol.userId, status: 'unread' });
+    // Carol took part with her comment: told of Ada's.
+    expect(await threadOf(carol)).toEqual({ comment: Number(fromAda.id), by: ada.userId, status: 'unread' });
+    expect(await threadOf(dave)).toBeNull();
+  });
+
   it('loses no thread and applies no event twice when stopped and failing mid-burst', async () => {
     await consumer?.stop();
     consumer = undefined;

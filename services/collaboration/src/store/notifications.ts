@@ -40,42 +40,53 @@ function conditionsOf(query: NotificationQuery): Prisma.Sql {
   return Prisma.join(and, ' AND ');
 }
 
-/** Everyone who watches the issue or its repository, or takes part in it, and did not opt out. */
-const watchersOf = (issueId: bigint, repositoryId: bigint) => Prisma.sql`
-  SELECT user_id FROM repo_watch WHERE repository_id = ${repositoryId}
-  UNION SELECT user_id FROM issue_watch WHERE issue_id = ${issueId} AND is_watching
-  UNION SELECT poster_id FROM issue WHERE id = ${issueId}
-  UNION SELECT user_id FROM issue_assignee WHERE issue_id = ${issueId}
-  UNION SELECT user_id FROM issue_mention WHERE issue_id = ${issueId}
-  UNION SELECT poster_id FROM comment WHERE issue_id = ${issueId} AND type = 'comment'`;
-
-function recipientsOf(facts: NotifyFacts, issueId: bigint, repositoryId: bigint): Prisma.Sql {
-  if (facts.recipients === 'assignee') return Prisma.sql`SELECT ${BigInt(facts.assigneeId ?? 0)}::bigint AS user_id`;
-  if (facts.recipients === 'requested_reviewers') {
-    return Prisma.sql`SELECT reviewer_id AS user_id FROM pull_review WHERE issue_id = ${issueId} AND state = 'REQUEST_REVIEW' AND NOT dismissed`;
-  }
-  return Prisma.sql`SELECT r.user_id FROM (${watchersOf(issueId, repositoryId)}) r
-    WHERE NOT EXISTS (SELECT 1 FROM issue_watch w WHERE w.issue_id = ${issueId} AND w.user_id = r.user_id AND NOT w.is_watching)`;
-}
+// The threads a batch of events calls for, in one statement (`f`: one row per event, in
+// order). Most events go to everyone who watches the issue or its repository or takes part
+// in it and did not opt out; an assignment to the assignee; a review request to the
+// reviewers still requested. A user is never told of their own change.
+const WRITE_NOTIFICATIONS_SQL = `
+  WITH f AS (
+    SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::bigint[])
+      WITH ORDINALITY AS f(issue_id, repository_id, source, comment_id, actor_id, recipients, assignee_id, ord)
+  ), r AS (
+    SELECT f.ord, f.assignee_id AS user_id FROM f WHERE f.recipients = 'assignee'
+    UNION ALL
+    SELECT f.ord, p.reviewer_id FROM f JOIN pull_review p ON p.issue_id = f.issue_id AND p.state = 'REQUEST_REVIEW' AND NOT p.dismissed
+     WHERE f.recipients = 'requested_reviewers'
+    UNION ALL
+    SELECT f.ord, w.user_id FROM f CROSS JOIN LATERAL (
+             SELECT user_id FROM repo_watch WHERE repository_id = f.repository_id
+       UNION SELECT user_id FROM issue_watch WHERE issue_id = f.issue_id AND is_watching
+       UNION SELECT poster_id FROM issue WHERE id = f.issue_id
+       UNION SELECT user_id FROM issue_assignee WHERE issue_id = f.issue_id
+       UNION SELECT user_id FROM issue_mention WHERE issue_id = f.issue_id
+       UNION SELECT poster_id FROM comment WHERE issue_id = f.issue_id AND type = 'comment') w
+     WHERE f.recipients = 'watchers'
+       AND NOT EXISTS (SELECT 1 FROM issue_watch o WHERE o.issue_id = f.issue_id AND o.user_id = w.user_id AND NOT o.is_watching)
+  )
+  INSERT INTO notification (user_id, repository_id, issue_id, source, status, comment_id, updated_by, created_at, updated_at)
+  SELECT DISTINCT ON (r.user_id, i.id) r.user_id, i.repository_id, i.id, f.source, 'unread', f.comment_id, f.actor_id, $8::timestamptz, $8::timestamptz
+    FROM r JOIN f ON f.ord = r.ord JOIN issue i ON i.id = f.issue_id
+   WHERE r.user_id > 0 AND r.user_id <> f.actor_id
+   ORDER BY r.user_id, i.id, r.ord DESC
+  ON CONFLICT (user_id, issue_id) DO UPDATE
+    SET status = CASE WHEN notification.status = 'pinned' THEN 'pinned' ELSE 'unread' END,
+        comment_id = EXCLUDED.comment_id, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`;
 
 /**
- * Creates or refreshes the threads one event calls for, in one statement, inside the
- * consumer's transaction (with its processed_event row). A refreshed thread becomes unread
- * again unless pinned. An issue deleted meanwhile gets none (the join finds no issue).
+ * Creates or refreshes the threads some events call for, in one statement, inside the
+ * consumer's transaction (with their processed_event rows). A refreshed thread becomes unread
+ * again unless pinned. Where several events touch one user's thread of an issue, it ends as
+ * the last of them leaves it, as if they were written one by one (a statement cannot write a
+ * row twice). An issue deleted meanwhile gets none (the join finds no issue).
  * @returns how many threads were written.
  */
-export async function writeNotifications(tx: Client, facts: NotifyFacts, now = new Date()): Promise<number> {
-  const issueId = BigInt(facts.issueId);
-  const repositoryId = BigInt(facts.repositoryId);
-  return tx.$executeRaw`
-    INSERT INTO notification (user_id, repository_id, issue_id, source, status, comment_id, updated_by, created_at, updated_at)
-    SELECT DISTINCT r.user_id, i.repository_id, i.id, ${facts.source}::text, 'unread', ${BigInt(facts.commentId)}::bigint,
-           ${BigInt(facts.actorId)}::bigint, ${now}::timestamptz, ${now}::timestamptz
-      FROM (${recipientsOf(facts, issueId, repositoryId)}) r JOIN issue i ON i.id = ${issueId}::bigint
-     WHERE r.user_id > 0 AND r.user_id <> ${BigInt(facts.actorId)}::bigint
-    ON CONFLICT (user_id, issue_id) DO UPDATE
-      SET status = CASE WHEN notification.status = 'pinned' THEN 'pinned' ELSE 'unread' END,
-          comment_id = EXCLUDED.comment_id, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`;
+export async function writeNotifications(tx: Client, facts: NotifyFacts[], now = new Date()): Promise<number> {
+  if (!facts.length) return 0;
+  const column = <T>(of: (f: NotifyFacts) => T) => facts.map(of);
+  return tx.$executeRawUnsafe(WRITE_NOTIFICATIONS_SQL,
+    column((f) => String(f.issueId)), column((f) => String(f.repositoryId)), column((f) => f.source), column((f) => String(f.commentId)),
+    column((f) => String(f.actorId)), column((f) => f.recipients), column((f) => String(f.assigneeId ?? 0)), now);
 }
 
 /** A name to prepare a list statement under, while its text is one of the few a page can have (db.ts queryRows). */
