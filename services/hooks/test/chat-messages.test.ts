@@ -4,7 +4,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { HookEvent } from '../src/domain/hook-events.js';
 import { HOOK_EVENT_KINDS, hookEventOf } from '../src/events/hook-event-kinds.js';
-import { deliveryBody } from '../src/payloads/body.js';
+import { deliveryBody, hasDeliveryBody } from '../src/payloads/body.js';
 
 const SITE = 'https://forge.example/';
 const repository = { id: 3, full_name: 'ada/app', html_url: `${SITE}ada/app` };
@@ -205,7 +205,10 @@ describe('branches, tags, repositories, forks and statuses told in chat', () => 
     }
   });
 
-  it('events Anvil fires nothing for yet have no chat message, as Gitea has none for an event it cannot convert', () => {
+  it('events Anvil fires nothing for yet are sent to no chat hook, and as Gitea\'s payload to the others', () => {
+    for (const type of ['slack', 'discord', 'msteams'] as const) expect(hasDeliveryBody({ type }, 'release')).toBe(false);
+    expect(hasDeliveryBody({ type: 'gitea' }, 'release')).toBe(true);
+    expect(hasDeliveryBody({ type: 'slack' }, 'push')).toBe(true);
     expect(() => slack('release', { repository, sender: ada })).toThrow('no chat message for the release event');
   });
 });

@@ -5,7 +5,7 @@
 import type { ConsumerOptions, ReceivedEvent } from '@anvil/kit';
 import { branchFilterMatches } from '../domain/glob.js';
 import type { NewDelivery } from '../domain/deliveries.js';
-import { deliveryBody } from '../payloads/body.js';
+import { deliveryBody, hasDeliveryBody } from '../payloads/body.js';
 import type { HookEvent } from '../domain/hook-events.js';
 import type { Webhook } from '../domain/webhooks.js';
 import type { HooksDb, HooksTx } from '../store/db.js';
@@ -29,7 +29,8 @@ export async function deliveriesForEvent(tx: HooksTx, event: ReceivedEvent, root
   const matched = await matchingHooks(tx, event, cache);
   if (!matched) return [];
   const payload = kind.build(event.payload, rootUrl);
-  return matched.hooks.map((hook) => ({
+  // A chat hook is sent nothing for an event its chat has no message for.
+  return matched.hooks.filter((hook) => hasDeliveryBody(hook, matched.hookEvent)).map((hook) => ({
     hookId: hook.id, eventId: event.id, event: matched.hookEvent, payload: deliveryBody(hook, matched.hookEvent, payload),
   }));
 }

@@ -3,10 +3,18 @@
 // (chat/), built from that payload as Gitea builds its chat messages.
 import type { HookEvent } from '../domain/hook-events.js';
 import type { Webhook } from '../domain/webhooks.js';
+import { hasChatMessage } from './chat/convertor.js';
 import { discordMessage } from './chat/discord.js';
 import { msteamsMessage } from './chat/msteams.js';
 import { slackMessage } from './chat/slack.js';
 
+const CHAT_TYPES: ReadonlySet<Webhook['type']> = new Set(['slack', 'discord', 'msteams']);
+
+/** Whether the hook is sent anything for the event: a chat hook only what its chat has a message for. */
+export const hasDeliveryBody = (hook: Pick<Webhook, 'type'>, event: HookEvent): boolean =>
+  !CHAT_TYPES.has(hook.type) || hasChatMessage(event);
+
+/** The body of the event for the hook; only where hasDeliveryBody. */
 export function deliveryBody(hook: Pick<Webhook, 'type' | 'contentType' | 'meta'>, event: HookEvent, payload: Record<string, unknown>): string {
   // Gitea indents every body it sends with two spaces.
   switch (hook.type) {

@@ -18,27 +18,40 @@ export interface ChatConvertor<T> {
   status(p: Payload): T;
 }
 
+type MessageOf = <T>(convertor: ChatConvertor<T>, p: Payload) => T;
+
+const issue: MessageOf = (c, p) => c.issue(p);
+const comment: MessageOf = (c, p) => c.issueComment(p);
+const pull: MessageOf = (c, p) => c.pullRequest(p);
+const review = (event: ReviewEvent): MessageOf => (c, p) => c.review(p, event);
+
 /**
- * The message for an event. Events no Anvil service fires yet (release, wiki, package,
- * workflows) have no message: Gitea fails such a delivery too.
+ * The message of each event a chat hook is told of. Events no Anvil service fires yet
+ * (release, wiki, package, workflows) have none: Gitea fails such a delivery, Anvil makes
+ * none (deliveriesForEvent), so that an event kind added later cannot stall the consumer.
  */
+const MESSAGES: Partial<Record<HookEvent, MessageOf>> = {
+  create: (c, p) => c.create(p),
+  delete: (c, p) => c.delete(p),
+  fork: (c, p) => c.fork(p),
+  push: (c, p) => c.push(p),
+  issues: issue, issue_assign: issue, issue_label: issue, issue_milestone: issue,
+  issue_comment: comment, pull_request_comment: comment,
+  pull_request: pull, pull_request_assign: pull, pull_request_label: pull, pull_request_milestone: pull,
+  pull_request_sync: pull, pull_request_review_request: pull,
+  pull_request_review_approved: review('pull_request_review_approved'),
+  pull_request_review_rejected: review('pull_request_review_rejected'),
+  pull_request_review_comment: review('pull_request_review_comment'),
+  repository: (c, p) => c.repository(p),
+  status: (c, p) => c.status(p),
+};
+
+/** Whether chat hooks have a message for the event. */
+export const hasChatMessage = (event: HookEvent): boolean => MESSAGES[event] !== undefined;
+
+/** The message for an event; only for one that has a message (hasChatMessage). */
 export function convert<T>(convertor: ChatConvertor<T>, event: HookEvent, p: Payload): T {
-  switch (event) {
-    case 'create': return convertor.create(p);
-    case 'delete': return convertor.delete(p);
-    case 'fork': return convertor.fork(p);
-    case 'push': return convertor.push(p);
-    case 'issues': case 'issue_assign': case 'issue_label': case 'issue_milestone':
-      return convertor.issue(p);
-    case 'issue_comment': case 'pull_request_comment':
-      return convertor.issueComment(p);
-    case 'pull_request': case 'pull_request_assign': case 'pull_request_label': case 'pull_request_milestone':
-    case 'pull_request_sync': case 'pull_request_review_request':
-      return convertor.pullRequest(p);
-    case 'pull_request_review_approved': case 'pull_request_review_rejected': case 'pull_request_review_comment':
-      return convertor.review(p, event);
-    case 'repository': return convertor.repository(p);
-    case 'status': return convertor.status(p);
-    default: throw new Error(`no chat message for the ${event} event`);
-  }
+  const message = MESSAGES[event];
+  if (!message) throw new Error(`no chat message for the ${event} event`);
+  return message(convertor, p);
 }
