@@ -82,6 +82,16 @@ describe('notification threads', () => {
     expect((await threadsOf(owner)).body).toEqual([]);
   });
 
+  test('tell a user mentioned in a comment, who neither watches nor took part before', async () => {
+    const owner = await newUser();
+    const mentioned = await newUser();
+    const base = await newRepository(owner);
+    expect((await owner.client.post(`${base}/issues`, { title: 'Who knows?' })).status).toBe(201);
+    expect((await owner.client.post(`${base}/issues/1/comments`, { body: `@${mentioned.username} do you?` })).status).toBe(201);
+    const list = await eventually(() => threadsOf(mentioned), (r) => r.body.length === 1, 'the mentioned user\'s thread');
+    expect(list.body[0].subject).toMatchObject({ title: 'Who knows?', type: 'Issue' });
+  });
+
   test('tell an assignee about the assignment and a requested reviewer about the request, and no one else', async () => {
     const owner = await newUser();
     const assignee = await newUser();

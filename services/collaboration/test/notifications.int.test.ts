@@ -270,4 +270,24 @@ describe('the notification consumer', () => {
     const eventIds = (await db.outboxEvent.findMany({ where: { subject: { startsWith: 'collaboration.issue' } }, select: { id: true } })).map((e) => e.id);
     expect(await db.processedEvent.count({ where: { consumer: NOTIFICATION_CONSUMER, event_id: { in: eventIds } } })).toBe(eventIds.length);
   }, 300_000); // A hang guard only: 80 writes and two consumer runs on a shared machine.
+
+  it('counts every user\'s threads per repository and status exactly as they stand, through writes, marks, failures and deletions', async () => {
+    // Everything above ran: threads written in batches and one by one, refreshed, marked,
+    // pinned, and written by transactions that failed. Now some marks and an issue deletion.
+    await markNotifications(deps, dave, undefined, { all: true, statuses: [], toStatus: 'read' });
+    const [adaThread] = await threadsOf(ada, 10);
+    await markThread(deps, ada, adaThread.id, 'pinned');
+    const gone = await db.issue.findFirstOrThrow({ where: { repository_id: 9n, title: 'burst 3' } });
+    await db.issue.delete({ where: { id: gone.id } });
+
+    const kept = await db.$queryRaw<Array<{ user_id: bigint; status: string; repository_id: bigint; count: bigint }>>`
+      SELECT user_id, status, repository_id, count FROM notification_count WHERE count <> 0 ORDER BY 1, 2, 3`;
+    const counted = await db.$queryRaw<typeof kept>`
+      SELECT user_id, status, repository_id, count(*) AS count FROM notification GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`;
+    expect(counted.length).toBeGreaterThan(8);
+    expect(kept).toEqual(counted);
+    // What a list and the unread count read from them.
+    expect((await countUnread(deps, bob)).find((c) => c.repositoryId === 9)).toBeUndefined();
+    expect((await countUnread(deps, ada)).find((c) => c.repositoryId === 9)?.count).toBe(39);
+  });
 });

@@ -1,6 +1,7 @@
 // Notification threads in PostgreSQL (table notification). A list is one statement over
 // the (user_id, updated_at, id) index joined to the page's issues, and its count a second
-// one over the notification rows alone, so a user with 10,000 threads pays for one page.
+// one over the counts kept per repository and status (table notification_count), so a user
+// with 10,000 threads pays for one page.
 import type { CountsByRepository, NotificationQuery, NotificationStatus, NotificationStore, NotificationThread } from '../domain/notifications.js';
 import type { NotifyFacts } from '../domain/notification-recipients.js';
 import { Prisma } from './generated/client.js';
@@ -93,10 +94,27 @@ export async function writeNotifications(tx: Client, facts: NotifyFacts[], now =
 const preparedName = (kind: string, sql: Prisma.Sql, query?: NotificationQuery) =>
   (!query || (query.statuses.length <= 3 && query.subjectTypes.length <= 2) ? `notification-${kind}-${statementKey(sql.text)}` : undefined);
 
-async function countsOf(db: Client, where: Prisma.Sql, query?: NotificationQuery): Promise<CountsByRepository> {
-  const sql = Prisma.sql`SELECT n.repository_id, count(*) AS count FROM notification n WHERE ${where} GROUP BY n.repository_id`;
+/**
+ * How many threads of the query each repository holds. A query by user, repository and
+ * status alone (a list's default, /notifications/new) reads the counts the triggers keep
+ * (migration 20261130150000): a row per repository and status, however many threads. One
+ * with times or subject types counts the threads.
+ */
+async function countsOf(db: Client, query: NotificationQuery): Promise<CountsByRepository> {
+  const kept = !query.since && !query.before && !query.subjectTypes.length;
+  const sql = kept ? Prisma.sql`
+      SELECT c.repository_id, sum(c.count) AS count FROM notification_count c WHERE ${keptConditionsOf(query)}
+       GROUP BY c.repository_id HAVING sum(c.count) > 0`
+    : Prisma.sql`SELECT n.repository_id, count(*) AS count FROM notification n WHERE ${conditionsOf(query)} GROUP BY n.repository_id`;
   const rows = await queryRows<{ repository_id: bigint; count: bigint }>(db, sql, preparedName('counts', sql, query));
   return rows.map((r) => ({ repositoryId: Number(r.repository_id), count: Number(r.count) }));
+}
+
+function keptConditionsOf(query: NotificationQuery): Prisma.Sql {
+  const and = [Prisma.sql`c.user_id = ${BigInt(query.userId)}`];
+  if (query.repositoryId) and.push(Prisma.sql`c.repository_id = ${BigInt(query.repositoryId)}`);
+  if (query.statuses.length) and.push(Prisma.sql`c.status IN (${Prisma.join(query.statuses)})`);
+  return Prisma.join(and, ' AND ');
 }
 
 export function notificationStore(db: CollaborationDb): NotificationStore {
@@ -109,11 +127,11 @@ export function notificationStore(db: CollaborationDb): NotificationStore {
       const where = conditionsOf(query);
       // The hot read of GET /notifications: both statements through the pg pool, prepared.
       const sql = Prisma.sql`${SELECT_THREAD} WHERE ${where} ORDER BY n.updated_at DESC, n.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`;
-      const [rows, counts] = await Promise.all([queryRows<ThreadRow>(db, sql, preparedName('list', sql, query)), countsOf(db, where, query)]);
+      const [rows, counts] = await Promise.all([queryRows<ThreadRow>(db, sql, preparedName('list', sql, query)), countsOf(db, query)]);
       return { items: rows.map(toThread), byRepository: counts };
     },
 
-    countUnread: (userId) => countsOf(db, Prisma.sql`n.user_id = ${BigInt(userId)} AND n.status = 'unread'`),
+    countUnread: (userId) => countsOf(db, { userId, statuses: ['unread'], subjectTypes: [] }),
 
     find,
 
