@@ -96,8 +96,9 @@ describe('notification threads', () => {
     const owner = await newUser();
     const assignee = await newUser();
     const reviewer = await newUser();
+    const second = await newUser();
     const base = await newRepository(owner, { autoInit: true });
-    for (const who of [assignee, reviewer]) {
+    for (const who of [assignee, reviewer, second]) {
       expect((await owner.client.put(`${base}/collaborators/${who.username}`, { permission: 'write' })).status).toBe(204);
     }
     expect((await owner.client.post(`${base}/issues`, { title: 'Take this one' })).status).toBe(201);
@@ -114,6 +115,12 @@ describe('notification threads', () => {
     // the reviewer of the assignment, and the owner acted on everything.
     expect(titles((await threadsOf(assignee)).body)).toEqual(['Take this one']);
     expect(titles((await threadsOf(owner)).body)).toEqual([]);
+
+    // The first reviewer reads the thread; asking a second reviewer tells the second only.
+    expect((await reviewer.client.resetContent('PATCH', `/notifications/threads/${requested.body[0].id}?to-status=read`)).status).toBe(205);
+    expect((await owner.client.post(`${base}/pulls/2/requested_reviewers`, { reviewers: [second.username] })).status).toBe(201);
+    await eventually(() => threadsOf(second), (r) => r.body.length === 1, 'the second reviewer\'s thread');
+    expect((await threadsOf(reviewer)).body).toEqual([]);
   });
 
   test('tell the watchers again when an issue is edited or closed through the API', async () => {

@@ -17,7 +17,7 @@ describe('notification recipients', () => {
 
   it('tell only the assignee about an assignment', () => {
     expect(notifyFactsOf('collaboration.issue.assigned', { issue, sender, assignee: { id: 4 } }))
-      .toMatchObject({ recipients: 'assignee', assigneeId: 4, actorId: 9 });
+      .toMatchObject({ recipients: 'user', userId: 4, actorId: 9 });
   });
 
   it('say nothing of label, milestone and unassignment changes, nor of edited or deleted comments', () => {
@@ -31,7 +31,12 @@ describe('notification recipients', () => {
     expect(notifyFactsOf('collaboration.issue_comment.created', { issue: { ...issue, is_pull: true }, sender, comment: { id: 31 } }))
       .toMatchObject({ source: 'pull', commentId: 31, recipients: 'watchers' });
     expect(notifyFactsOf('collaboration.pull_request.opened', { pull_request: { issue }, sender })).toMatchObject({ source: 'pull', issueId: 5 });
-    expect(notifyFactsOf('collaboration.pull_request.review_requested', { pull_request: { issue }, sender })).toMatchObject({ recipients: 'requested_reviewers' });
+  });
+
+  it('tell only the reviewer just asked about a review request, and no one about a team\'s', () => {
+    expect(notifyFactsOf('collaboration.pull_request.review_requested', { pull_request: { issue }, sender, requested_reviewer: { id: 7 } }))
+      .toMatchObject({ source: 'pull', recipients: 'user', userId: 7, actorId: 9 });
+    expect(notifyFactsOf('collaboration.pull_request.review_requested', { pull_request: { issue }, sender })).toBeUndefined();
   });
 
   it('ignore an event without its issue', () => {

@@ -1,7 +1,8 @@
 // Which event makes which notification threads (Gitea's services/uinotification/notify.go),
 // as a pure rule over the events collaboration publishes. Most changes go to everyone who
 // watches the issue or its repository; an assignment only to the assignee, a review request
-// only to the requested reviewers. The actor is never notified of their own change.
+// only to the reviewer just asked (the event names them). The actor is never notified of
+// their own change.
 import type { NotificationSource } from './notifications.js';
 
 export interface NotifyFacts {
@@ -11,10 +12,10 @@ export interface NotifyFacts {
   actorId: number;
   /** The comment the change added (0 for none). */
   commentId: number;
-  /** "watchers": the issue's and repository's watchers and the issue's participants. */
-  recipients: 'watchers' | 'assignee' | 'requested_reviewers';
-  /** With recipients "assignee": who was assigned. */
-  assigneeId?: number;
+  /** "watchers": the issue's and repository's watchers and the issue's participants; "user": one user. */
+  recipients: 'watchers' | 'user';
+  /** With recipients "user": who (the assignee, the reviewer asked). */
+  userId?: number;
 }
 
 interface IssueLike { id?: number; repository_id?: number; is_pull?: boolean }
@@ -41,12 +42,12 @@ export function notifyFactsOf(subject: string, payload: unknown): NotifyFacts | 
   const [, aggregate, action] = subject.split('.');
   const event = (payload ?? {}) as {
     issue?: IssueLike; sender?: UserLike; assignee?: UserLike; comment?: { id?: number };
-    pull_request?: { issue?: IssueLike };
+    pull_request?: { issue?: IssueLike }; requested_reviewer?: UserLike;
   };
   if (aggregate === 'issue') {
     if (action === 'assigned') {
-      const assigneeId = Number(event.assignee?.id ?? 0);
-      return assigneeId ? factsOf(event.issue, event.sender, { recipients: 'assignee', assigneeId }) : undefined;
+      const userId = Number(event.assignee?.id ?? 0);
+      return userId ? factsOf(event.issue, event.sender, { recipients: 'user', userId }) : undefined;
     }
     return ISSUE_ACTIONS.has(action) ? factsOf(event.issue, event.sender, {}) : undefined;
   }
@@ -55,7 +56,12 @@ export function notifyFactsOf(subject: string, payload: unknown): NotifyFacts | 
   }
   if (aggregate === 'pull_request') {
     const issue = { ...event.pull_request?.issue, is_pull: true };
-    if (action === 'review_requested') return factsOf(issue, event.sender, { recipients: 'requested_reviewers' });
+    if (action === 'review_requested') {
+      // A team's request names no one: its members are not told (Gitea tells each of them;
+      // collaboration does not know a team's members).
+      const userId = Number(event.requested_reviewer?.id ?? 0);
+      return userId ? factsOf(issue, event.sender, { recipients: 'user', userId }) : undefined;
+    }
     return PULL_ACTIONS.has(action) ? factsOf(issue, event.sender, {}) : undefined;
   }
   return undefined;

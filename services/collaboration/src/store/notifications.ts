@@ -43,17 +43,14 @@ function conditionsOf(query: NotificationQuery): Prisma.Sql {
 
 // The threads a batch of events calls for, in one statement (`f`: one row per event, in
 // order). Most events go to everyone who watches the issue or its repository or takes part
-// in it and did not opt out; an assignment to the assignee; a review request to the
-// reviewers still requested. A user is never told of their own change.
+// in it and did not opt out; some to one user (an assignee, a reviewer asked). A user is
+// never told of their own change.
 const WRITE_NOTIFICATIONS_SQL = `
   WITH f AS (
     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::bigint[])
-      WITH ORDINALITY AS f(issue_id, repository_id, source, comment_id, actor_id, recipients, assignee_id, ord)
+      WITH ORDINALITY AS f(issue_id, repository_id, source, comment_id, actor_id, recipients, user_id, ord)
   ), r AS (
-    SELECT f.ord, f.assignee_id AS user_id FROM f WHERE f.recipients = 'assignee'
-    UNION ALL
-    SELECT f.ord, p.reviewer_id FROM f JOIN pull_review p ON p.issue_id = f.issue_id AND p.state = 'REQUEST_REVIEW' AND NOT p.dismissed
-     WHERE f.recipients = 'requested_reviewers'
+    SELECT f.ord, f.user_id FROM f WHERE f.recipients = 'user'
     UNION ALL
     SELECT f.ord, w.user_id FROM f CROSS JOIN LATERAL (
              SELECT user_id FROM repo_watch WHERE repository_id = f.repository_id
@@ -87,7 +84,7 @@ export async function writeNotifications(tx: Client, facts: NotifyFacts[], now =
   const column = <T>(of: (f: NotifyFacts) => T) => facts.map(of);
   return tx.$executeRawUnsafe(WRITE_NOTIFICATIONS_SQL,
     column((f) => String(f.issueId)), column((f) => String(f.repositoryId)), column((f) => f.source), column((f) => String(f.commentId)),
-    column((f) => String(f.actorId)), column((f) => f.recipients), column((f) => String(f.assigneeId ?? 0)), now);
+    column((f) => String(f.actorId)), column((f) => f.recipients), column((f) => String(f.userId ?? 0)), now);
 }
 
 /** A name to prepare a list statement under, while its text is one of the few a page can have (db.ts queryRows). */
