@@ -123,6 +123,28 @@ describe('notification threads', () => {
     expect((await threadsOf(reviewer)).body).toEqual([]);
   });
 
+  test('tell each member of a team asked to review a pull request', async () => {
+    const owner = await e2e.newWriter({ scopes: [...SCOPES, 'write:organization'] });
+    const members = [await newUser(), await newUser()];
+    const org = e2e.users.unique('notify-org-');
+    expect((await owner.client.post('/orgs', { username: org })).status).toBe(201);
+    const team = await owner.client.post(`/orgs/${org}/teams`, { name: 'Reviewers', permission: 'write', units: ['repo.code', 'repo.pulls'] });
+    expect(team.status).toBe(201);
+    for (const member of members) expect((await owner.client.put(`/teams/${team.body.id}/members/${member.username}`)).status).toBe(204);
+    const name = e2e.users.unique('notify-repo-');
+    expect((await owner.client.post(`/orgs/${org}/repos`, { name, auto_init: true })).status).toBe(201);
+    const base = `/repos/${org}/${name}`;
+    expect((await owner.client.post(`${base}/contents/change.txt`, { content: b64('one\n'), new_branch: 'topic', message: 'Add' })).status).toBe(201);
+    expect((await owner.client.post(`${base}/pulls`, { title: 'For the team', head: 'topic', base: 'main' })).status).toBe(201);
+    expect((await owner.client.post(`${base}/pulls/1/requested_reviewers`, { team_reviewers: ['Reviewers'] })).status).toBe(201);
+
+    for (const member of members) {
+      const list = await eventually(() => threadsOf(member), (r) => r.body.length === 1, 'a team member\'s thread');
+      expect(list.body[0].subject).toMatchObject({ title: 'For the team', type: 'Pull' });
+    }
+    expect((await threadsOf(owner)).body).toEqual([]);
+  });
+
   test('tell the watchers again when an issue is edited or closed through the API', async () => {
     const owner = await newUser();
     const watcher = await newUser();

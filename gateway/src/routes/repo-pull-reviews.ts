@@ -2,8 +2,8 @@
 // request with the repository the gateway resolved; a review with comments on lines first
 // asks the repository service for the diff around each line (CutDiffHunks), which the
 // comment keeps.
-import { invalid, notFound } from '@anvil/kit';
-import type { identity } from '@anvil/proto';
+import { DomainError, invalid, notFound } from '@anvil/kit';
+import type { collaboration, identity } from '@anvil/proto';
 import { created, noContent, ok, type Route, type RouteContext } from '../http/route.js';
 import { presentReview, presentReviewComment } from '@anvil/presenters/review.js';
 import { inRepository, type RepositoryCall } from './issue-scope.js';
@@ -56,6 +56,27 @@ async function teamsNamed(ctx: RouteContext, call: RepositoryCall, names: unknow
     if (!team) throw notFound(`team does not exist [org: ${call.repo.owner}, name: ${name}]`, 'team_not_found');
     return team;
   });
+}
+
+/**
+ * Each team's members, listed by identity with the caller's own rights: whom the team's
+ * request notifies (Gitea tells every member). A team whose members the caller may not
+ * list notifies no one rather than refusing the request, which Gitea allows.
+ */
+async function membersOf(ctx: RouteContext, teams: identity.Team[]): Promise<collaboration.TeamMembers[]> {
+  return Promise.all(teams.map(async (team) => {
+    const userIds: number[] = [];
+    try {
+      for (let page = 1; ; page++) {
+        const found = await ctx.deps.services.orgs.ListTeamMembers({ id: team.id, page: { page, limit: 50 } }, { caller: ctx.caller });
+        userIds.push(...found.users.map((u) => Number(u.id)));
+        if (found.users.length < 50 || userIds.length >= Number(found.total)) break;
+      }
+    } catch (err) {
+      if (!(err instanceof DomainError && (err.kind === 'not_found' || err.kind === 'forbidden'))) throw err;
+    }
+    return { team_id: team.id, user_ids: userIds };
+  }));
 }
 
 export const repoPullReviewRoutes: Route[] = [
@@ -137,7 +158,9 @@ export const repoPullReviewRoutes: Route[] = [
     handle: inRepository(async (ctx, call) => {
       const body = ctx.body as { reviewers?: string[]; team_reviewers?: string[] };
       const teams = await teamsNamed(ctx, call, body.team_reviewers);
-      const reply = await ctx.deps.services.reviews.RequestReviews({ pull_index: number(ctx.params.index), reviewers: body.reviewers ?? [], teams }, call.options);
+      const reply = await ctx.deps.services.reviews.RequestReviews({
+        pull_index: number(ctx.params.index), reviewers: body.reviewers ?? [], teams, team_members: await membersOf(ctx, teams),
+      }, call.options);
       return created(reply.reviews.map(present(ctx, call)));
     }),
   },

@@ -72,8 +72,11 @@ export interface ReviewStore {
   find(pull: Pull, id: number): Promise<Review | undefined>;
   update(context: ChangeContext, pull: Pull, id: number, change: Partial<Pick<Review, 'state' | 'body' | 'dismissed' | 'commitId'>>, event?: string): Promise<Review>;
   remove(pull: Pull, id: number): Promise<void>;
-  /** Adds REQUEST_REVIEW entries for the users and teams not already asked, with one review_requested event each. */
-  request(context: ChangeContext, pull: Pull, reviewerIds: number[], teams?: TeamSnapshot[]): Promise<Review[]>;
+  /**
+   * Adds REQUEST_REVIEW entries for the users and teams not already asked, with one
+   * review_requested event each (a team's names its members from `teamMembers`).
+   */
+  request(context: ChangeContext, pull: Pull, reviewerIds: number[], teams?: TeamSnapshot[], teamMembers?: ReadonlyMap<number, number[]>): Promise<Review[]>;
   /** Removes the users' and teams' REQUEST_REVIEW entries. */
   cancelRequests(context: ChangeContext, pull: Pull, reviewerIds: number[], teamIds?: number[]): Promise<void>;
 }
@@ -215,13 +218,17 @@ const teamsOf = (repository: { ownerIsOrg: boolean; ownerId: number }, teams: Te
   (repository.ownerIsOrg ? teams.filter((t) => Number(t.org_id ?? repository.ownerId) === repository.ownerId) : []);
 
 /** POST /requested_reviewers (the poster or a writer; the poster cannot be asked to review their own pull). */
-export async function requestReviews(deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, logins: string[], teams: TeamSnapshot[] = []): Promise<Review[]> {
+/** `teamMembers`: each team's members by team id, whom its request notifies. */
+export async function requestReviews(
+  deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, logins: string[], teams: TeamSnapshot[] = [],
+  teamMembers: ReadonlyMap<number, number[]> = new Map(),
+): Promise<Review[]> {
   const { repository, pull } = await pullOf(deps, scope, index);
   requireNotArchived(repository);
   requireReviewRequester(repository, caller, pull.issue, 'choose');
   const ids = await reviewerIdsOf(deps, logins);
   if (ids.includes(pull.issue.posterId)) throw invalid('the poster of a pull request cannot be asked to review it', 'review_request_poster');
-  return deps.reviews.request(changeContext(repository, caller), pull, ids, teamsOf(repository, teams));
+  return deps.reviews.request(changeContext(repository, caller), pull, ids, teamsOf(repository, teams), teamMembers);
 }
 
 export async function cancelReviewRequests(deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, logins: string[], teams: TeamSnapshot[] = []): Promise<void> {

@@ -25,13 +25,13 @@ export function notificationConsumer(): Omit<ConsumerOptions<CollaborationTx>, '
     filter: 'collaboration.>',
     batch: NOTIFICATION_BATCH,
     // Labels, milestones, times and the like notify nobody: acked with no transaction.
-    wants: (event) => notifyFactsOf(event.subject, event.payload) !== undefined,
+    wants: (event) => notifyFactsOf(event.subject, event.payload).length > 0,
     async handle(event, tx) {
       const facts = notifyFactsOf(event.subject, event.payload);
-      if (!facts) return;
+      if (!facts.length) return;
       const list = pending.get(tx) ?? [];
       pending.set(tx, list);
-      list.push(facts);
+      list.push(...facts);
     },
     async flush(tx) {
       const facts = pending.get(tx) ?? [];

@@ -17,6 +17,8 @@ import type { UserProfile } from '../domain/users.js';
 export interface PullEventExtras {
   review?: { type: string; content: string };
   requestedReviewer?: UserProfile;
+  /** A team's review request: its members when asked. */
+  requestedTeamMemberIds?: number[];
   headRepository?: pb.HeadRepositoryInput;
 }
 
@@ -37,5 +39,6 @@ export function outboxRowOfPullEvent(context: ChangeContext, pull: Pull, action:
     review: extras.review,
     requested_reviewer: extras.requestedReviewer ? userMessage(extras.requestedReviewer) : undefined,
     head_repository: extras.headRepository,
+    requested_team_member_ids: extras.requestedTeamMemberIds ?? [],
   } satisfies pb.PullRequestEventInput);
 }

@@ -59,7 +59,8 @@ export function reviewService(deps: ReviewDeps): ServiceImplementation<collabora
       return reviewMessage(await dismissReview(deps, repository, caller, request.pull_index, request.id, request.undo));
     },
     async RequestReviews(request, { caller, repository }) {
-      const reviews = await requestReviews(deps, repository, caller, request.pull_index, request.reviewers, teamSnapshots(request.teams));
+      const members = new Map(request.team_members.map((m) => [Number(m.team_id), m.user_ids.map(Number)]));
+      const reviews = await requestReviews(deps, repository, caller, request.pull_index, request.reviewers, teamSnapshots(request.teams), members);
       return { reviews: reviews.map(reviewMessage), total: reviews.length };
     },
     async CancelReviewRequests(request, { caller, repository }) {

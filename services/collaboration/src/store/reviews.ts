@@ -122,7 +122,7 @@ export function reviewStore(db: CollaborationDb, options: OutboxStoreOptions = {
       });
     },
 
-    request(context, pull, reviewerIds, teams = []) {
+    request(context, pull, reviewerIds, teams = [], teamMembers = new Map()) {
       return inTransaction(async (tx, publish) => {
         await rememberUsers(tx, context.knownUsers);
         const issueId = BigInt(pull.issue.id);
@@ -135,9 +135,10 @@ export function reviewStore(db: CollaborationDb, options: OutboxStoreOptions = {
           const row = await tx.pullReview.create({ data: { issue_id: issueId, state: 'REQUEST_REVIEW', official: true, commit_id: pull.headSha, ...data } });
           const request = toReview(pull, (await rows(tx, pull, { id: Number(row.id) })).items[0]);
           created.push(request);
-          // A user's request names them (Gitea's requested_reviewer); a team's names no one.
+          // A user's request names them (Gitea's requested_reviewer); a team's names its members.
           const requestedReviewer = data.reviewer_id > 0n ? request.reviewer ?? ({ id: Number(data.reviewer_id), login: '' } as UserProfile) : undefined;
-          await publish(context, pull, 'review_requested', { requestedReviewer });
+          const requestedTeamMemberIds = data.team_id ? teamMembers.get(Number(data.team_id)) ?? [] : [];
+          await publish(context, pull, 'review_requested', { requestedReviewer, requestedTeamMemberIds });
         };
         for (const id of reviewerIds) {
           if (!asked.some((r) => Number(r.reviewer_id) === id)) await add({ reviewer_id: BigInt(id) });
