@@ -66,14 +66,7 @@ export function measure(url, token, connections, duration) {
 /** Page-1 load on `url` with the CPU each request cost each of `cpu`'s process groups (cpu-time.mjs). */
 async function measureWithCpu(url, token, connections, duration, cpu, startCpuMeter) {
   const stop = await startCpuMeter(cpu);
-  const r = await new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration, headers: { authorization: `token ${token}` } }, (err, result) => {
-      if (err) return reject(err);
-      const failed = result.non2xx + result.errors + result.timeouts;
-      if (failed) return reject(new Error(`${url}: ${failed} of ${result.requests.total} requests failed`));
-      resolve({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total });
-    });
-  });
+  const r = await measure(url, token, connections, duration);
   return { ...r, cpu: await stop(r.requests) };
 }
 

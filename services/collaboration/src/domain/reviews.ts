@@ -217,8 +217,10 @@ async function reviewerIdsOf(deps: ReviewDeps, logins: string[]): Promise<number
 const teamsOf = (repository: { ownerIsOrg: boolean; ownerId: number }, teams: TeamSnapshot[]) =>
   (repository.ownerIsOrg ? teams.filter((t) => Number(t.org_id ?? repository.ownerId) === repository.ownerId) : []);
 
-/** POST /requested_reviewers (the poster or a writer; the poster cannot be asked to review their own pull). */
-/** `teamMembers`: each team's members by team id, whom its request notifies. */
+/**
+ * POST /requested_reviewers (the poster or a writer; the poster cannot be asked to review
+ * their own pull). `teamMembers`: each team's members by team id, whom its request notifies.
+ */
 export async function requestReviews(
   deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, logins: string[], teams: TeamSnapshot[] = [],
   teamMembers: ReadonlyMap<number, number[]> = new Map(),

@@ -31,10 +31,17 @@ function toThread(row: ThreadRow): NotificationThread {
   };
 }
 
+/** The query's user, repository and statuses, on the columns of `alias` (a thread, or a kept count). */
+function ownerConditions(query: NotificationQuery, alias: 'n' | 'c'): Prisma.Sql[] {
+  const column = (name: string) => Prisma.raw(`${alias}.${name}`);
+  const and = [Prisma.sql`${column('user_id')} = ${BigInt(query.userId)}`];
+  if (query.repositoryId) and.push(Prisma.sql`${column('repository_id')} = ${BigInt(query.repositoryId)}`);
+  if (query.statuses.length) and.push(Prisma.sql`${column('status')} IN (${Prisma.join(query.statuses)})`);
+  return and;
+}
+
 function conditionsOf(query: NotificationQuery): Prisma.Sql {
-  const and = [Prisma.sql`n.user_id = ${BigInt(query.userId)}`];
-  if (query.repositoryId) and.push(Prisma.sql`n.repository_id = ${BigInt(query.repositoryId)}`);
-  if (query.statuses.length) and.push(Prisma.sql`n.status IN (${Prisma.join(query.statuses)})`);
+  const and = ownerConditions(query, 'n');
   if (query.subjectTypes.length) and.push(Prisma.sql`n.source IN (${Prisma.join(query.subjectTypes)})`);
   if (query.since) and.push(Prisma.sql`n.updated_at >= ${query.since}`);
   if (query.before) and.push(Prisma.sql`n.updated_at <= ${query.before}`);
@@ -100,18 +107,11 @@ const preparedName = (kind: string, sql: Prisma.Sql, query?: NotificationQuery) 
 async function countsOf(db: Client, query: NotificationQuery): Promise<CountsByRepository> {
   const kept = !query.since && !query.before && !query.subjectTypes.length;
   const sql = kept ? Prisma.sql`
-      SELECT c.repository_id, sum(c.count) AS count FROM notification_count c WHERE ${keptConditionsOf(query)}
+      SELECT c.repository_id, sum(c.count) AS count FROM notification_count c WHERE ${Prisma.join(ownerConditions(query, 'c'), ' AND ')}
        GROUP BY c.repository_id HAVING sum(c.count) > 0`
     : Prisma.sql`SELECT n.repository_id, count(*) AS count FROM notification n WHERE ${conditionsOf(query)} GROUP BY n.repository_id`;
   const rows = await queryRows<{ repository_id: bigint; count: bigint }>(db, sql, preparedName('counts', sql, query));
   return rows.map((r) => ({ repositoryId: Number(r.repository_id), count: Number(r.count) }));
-}
-
-function keptConditionsOf(query: NotificationQuery): Prisma.Sql {
-  const and = [Prisma.sql`c.user_id = ${BigInt(query.userId)}`];
-  if (query.repositoryId) and.push(Prisma.sql`c.repository_id = ${BigInt(query.repositoryId)}`);
-  if (query.statuses.length) and.push(Prisma.sql`c.status IN (${Prisma.join(query.statuses)})`);
-  return Prisma.join(and, ' AND ');
 }
 
 export function notificationStore(db: CollaborationDb): NotificationStore {
