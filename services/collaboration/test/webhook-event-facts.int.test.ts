@@ -11,7 +11,7 @@ import { decodeEvent } from '@anvil/proto';
 import { createComment } from '../src/domain/comments.js';
 import { editIssue } from '../src/domain/issues.js';
 import { createPull } from '../src/domain/pulls.js';
-import { cancelReviewRequests, createReview, requestReviews, type ReviewDeps } from '../src/domain/reviews.js';
+import { cancelReviewRequests, createReview, requestReviews, TEAM_MEMBERS_NOTIFIED_MAX, type ReviewDeps } from '../src/domain/reviews.js';
 import type { CommentDeps } from '../src/domain/comments.js';
 import { commentStore } from '../src/store/comments.js';
 import { createDb, type CollaborationDb } from '../src/store/db.js';
@@ -97,5 +97,19 @@ describe('events for webhooks', () => {
     const [removed] = await eventsOn('collaboration.pull_request.review_request_removed');
     expect(requested).toMatchObject({ action: 'review_requested', requested_reviewer: { id: 9, login: 'carol' } });
     expect(removed).toMatchObject({ action: 'review_request_removed', requested_reviewer: { id: 9, login: 'carol' } });
+  });
+
+  it('a team\'s review request names its members, as many as an event may carry', async () => {
+    const orgScope = (id: number) => ({
+      ...scope(id),
+      repository: { ...scope(id).repository, owner_id: 70, owner_login: 'acme' },
+      owner: { id: 70, login: 'acme', type: 'organization' },
+    }) as ReturnType<typeof scope>;
+    const pull = await createPull(deps, orgScope(2), ada, { title: 'Team work', body: '', baseBranch: 'main', headBranch: 'team', facts, assignees: [], labels: [], milestone: 0 });
+    const members = Array.from({ length: TEAM_MEMBERS_NOTIFIED_MAX + 5 }, (_, i) => 1000 + i);
+    await requestReviews(deps, orgScope(2), ada, pull.issue.index, [], [{ id: 500, name: 'Reviewers', org_id: 70 }], new Map([[500, members]]));
+    const requested = (await eventsOn('collaboration.pull_request.review_requested')).at(-1);
+    expect(requested!.requested_reviewer).toBeFalsy();
+    expect(requested!.requested_team_member_ids).toEqual(members.slice(0, TEAM_MEMBERS_NOTIFIED_MAX));
   });
 });

@@ -218,8 +218,15 @@ const teamsOf = (repository: { ownerIsOrg: boolean; ownerId: number }, teams: Te
   (repository.ownerIsOrg ? teams.filter((t) => Number(t.org_id ?? repository.ownerId) === repository.ownerId) : []);
 
 /**
+ * Members of one team a review request notifies at most: their ids ride in the request's
+ * event (up to 10 bytes each), which must stay well under NATS's payload limit (1 MiB).
+ */
+export const TEAM_MEMBERS_NOTIFIED_MAX = 10_000;
+
+/**
  * POST /requested_reviewers (the poster or a writer; the poster cannot be asked to review
- * their own pull). `teamMembers`: each team's members by team id, whom its request notifies.
+ * their own pull). `teamMembers`: each team's members by team id, whom its request notifies
+ * (the first TEAM_MEMBERS_NOTIFIED_MAX of them).
  */
 export async function requestReviews(
   deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, logins: string[], teams: TeamSnapshot[] = [],
@@ -230,7 +237,8 @@ export async function requestReviews(
   requireReviewRequester(repository, caller, pull.issue, 'choose');
   const ids = await reviewerIdsOf(deps, logins);
   if (ids.includes(pull.issue.posterId)) throw invalid('the poster of a pull request cannot be asked to review it', 'review_request_poster');
-  return deps.reviews.request(changeContext(repository, caller), pull, ids, teamsOf(repository, teams), teamMembers);
+  const notified = new Map([...teamMembers].map(([team, members]) => [team, members.slice(0, TEAM_MEMBERS_NOTIFIED_MAX)]));
+  return deps.reviews.request(changeContext(repository, caller), pull, ids, teamsOf(repository, teams), notified);
 }
 
 export async function cancelReviewRequests(deps: ReviewDeps, scope: RepositoryScope | undefined, caller: Caller, index: number, logins: string[], teams: TeamSnapshot[] = []): Promise<void> {
