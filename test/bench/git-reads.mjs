@@ -5,9 +5,11 @@
 //   repository, each at 64 connections, against the one-process reference (git-reference.mjs:
 //   node:http + one long-lived `git cat-file --batch` answering the same contents JSON),
 //   measured before the first route and after the last (the mean is the reference figure).
-// mixed: 64 connections over 20 repositories for one run: repository gets, contents gets,
-//   branch lists, strangers probing a private repository (404), and ~2 % contents creates;
-//   per kind p50/p99, and commits counted afterwards (no lost update). Then the CPU one
+// mixed: 64 connections over 20 repositories: repository gets, contents gets, branch lists,
+//   strangers probing a private repository (404), and ~2 % contents creates; one run as fast
+//   as the system answers, then one paced at BENCH_MIXED_RATE requests a second (1,000, the
+//   target's throughput; 0 skips it); per kind p50/p99, and commits counted afterwards (no
+//   lost update). Then the CPU one
 //   contents write costs, split into node and the git processes it ran: BENCH_SEQ_WRITES
 //   sequential creates (30; each a new file in one directory, so more of them measure a
 //   growing repository), each followed by the reads BENCH_SEQ_READS names (paths under the
@@ -276,89 +278,125 @@ export async function benchMixed(ctx) {
   const before = gitDirs.map(commitCount);
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   const url = new URL(baseUrl);
-  const send = (method, path, headers, body) => new Promise((resolve) => {
-    const started = process.hrtime.bigint();
+  // `since` (hrtime ns) is when the request was due: a paced request's time counts from its
+  // slot, so waiting for a free connection is part of it (no coordinated omission).
+  const send = (method, path, headers, body, since = process.hrtime.bigint()) => new Promise((resolve) => {
     const req = request({ host: url.hostname, port: url.port, method, path: `/api/v1${path}`, agent, headers: { ...headers, ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) } }, (res) => {
       res.resume();
-      res.on('end', () => resolve({ status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+      res.on('end', () => resolve({ status: res.statusCode, ms: Number(process.hrtime.bigint() - since) / 1e6 }));
     });
-    req.on('error', () => resolve({ status: 0, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+    req.on('error', () => resolve({ status: 0, ms: Number(process.hrtime.bigint() - since) / 1e6 }));
     req.end(body);
   });
   const auth = { authorization: `token ${token}` };
   const pick = (xs) => xs[Math.floor(Math.random() * xs.length)];
   let serial = 0;
   const kinds = [
-    ['repository get', 0.30, () => send('GET', pick(repos), auth), 200],
-    ['contents get', 0.30, () => send('GET', `${pick(repos)}/contents/README.md`, auth), 200],
-    ['branch list', 0.25, () => send('GET', `${pick(repos)}/branches`, auth), 200],
-    ['private probe (stranger)', 0.13, () => send('GET', secret, {}), 404],
-    ['contents create', Number(process.env.BENCH_MIXED_WRITES ?? 0.02), () => send('POST', `${pick(repos)}/contents/mixed/${process.pid}-${serial++}.txt`, auth, JSON.stringify({ content: b64('mixed\n'), message: 'mixed write' })), 201],
+    ['repository get', 0.30, (since) => send('GET', pick(repos), auth, undefined, since), 200],
+    ['contents get', 0.30, (since) => send('GET', `${pick(repos)}/contents/README.md`, auth, undefined, since), 200],
+    ['branch list', 0.25, (since) => send('GET', `${pick(repos)}/branches`, auth, undefined, since), 200],
+    ['private probe (stranger)', 0.13, (since) => send('GET', secret, {}, undefined, since), 404],
+    ['contents create', Number(process.env.BENCH_MIXED_WRITES ?? 0.02), (since) => send('POST', `${pick(repos)}/contents/mixed/${process.pid}-${serial++}.txt`, auth, JSON.stringify({ content: b64('mixed\n'), message: 'mixed write' }), since), 201],
   ];
-  const samples = new Map(kinds.map(([k]) => [k, []]));
-  const wrong = new Map(kinds.map(([k]) => [k, 0]));
+  // What one run answered: each kind's times and its answers with another status than expected.
+  const tally = () => ({ samples: new Map(kinds.map(([k]) => [k, []])), wrong: new Map(kinds.map(([k]) => [k, 0])) });
+  const note = (into, kind, expected, { status, ms }) => {
+    if (!into) return;
+    into.samples.get(kind).push(ms);
+    if (status !== expected) into.wrong.set(kind, into.wrong.get(kind) + 1);
+  };
   const choose = () => {
     let r = Math.random();
     for (const kind of kinds) if ((r -= kind[1]) < 0) return kind;
     return kinds[0];
   };
-  const run = async (seconds, record) => {
+  // Closed loop: each connection sends its next request when the last is answered, so the
+  // system runs as fast as it can and the times are what a saturated system gives.
+  const run = async (seconds, into) => {
     const until = Date.now() + seconds * 1000;
     await Promise.all(Array.from({ length: connections }, async () => {
       while (Date.now() < until) {
         const [kind, , go, expected] = choose();
-        const { status, ms } = await go();
-        if (!record) continue;
-        samples.get(kind).push(ms);
-        if (status !== expected) wrong.set(kind, wrong.get(kind) + 1);
+        note(into, kind, expected, await go());
       }
     }));
   };
+  // Paced: `rate` requests a second, each due at its slot whether or not the earlier ones were
+  // answered, over the same connections (a request waits for a free one), each timed from its
+  // slot: the times a client sees at that throughput.
+  const paced = async (rate, seconds, into) => {
+    const start = process.hrtime.bigint();
+    const step = 1e9 / rate;
+    const total = Math.round(rate * seconds);
+    const answers = [];
+    for (let sent = 0; sent < total;) {
+      const due = Math.min(total, Math.floor(Number(process.hrtime.bigint() - start) / step) + 1);
+      for (; sent < due; sent++) {
+        const [kind, , go, expected] = choose();
+        answers.push(go(start + BigInt(Math.round(sent * step))).then((answer) => note(into, kind, expected, answer)));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await Promise.all(answers);
+    return seconds;
+  };
+  // One measured run: its table, the targets, where the CPU went, and the commits it added
+  // against the creates it was told landed.
+  const measured = async (title, load) => {
+    const into = tally();
+    const atStart = gitDirs.map(commitCount);
+    const cpuAtStart = treeCpu(supervisor.pid);
+    const [pgAtStart, natsAtStart, clientAtStart] = [commandCpuMs('postgres'), commandCpuMs('nats-server'), process.cpuUsage()];
+    const started = Date.now();
+    // A paced load says over how long it sent (its slots' span): the last answers' drain
+    // is in their times, not in the throughput.
+    const seconds = (await load(into)) ?? (Date.now() - started) / 1000;
+    const cpuAtEnd = treeCpu(supervisor.pid);
+    const [pgAtEnd, natsAtEnd, clientAtEnd] = [commandCpuMs('postgres'), commandCpuMs('nats-server'), process.cpuUsage(clientAtStart)];
+    const { samples, wrong } = into;
+    const all = [...samples.values()].flat().sort((x, y) => x - y);
+    console.log(`\n${title}\n`);
+    console.log('| kind | share | requests | p50 ms | p99 ms | unexpected status |');
+    console.log('|---|---:|---:|---:|---:|---:|');
+    for (const [kind, share] of kinds) {
+      const xs = samples.get(kind).sort((x, y) => x - y);
+      console.log(`| ${kind} | ${fmt(share * 100)} % | ${xs.length} | ${fmt(pct(xs, 50), 1)} | ${fmt(pct(xs, 99), 1)} | ${wrong.get(kind)} |`);
+    }
+    const rps = all.length / seconds;
+    const creates = samples.get('contents create');
+    const landed = creates.length - wrong.get('contents create');
+    const after = gitDirs.map(commitCount);
+    const added = after.reduce((sum, n, i) => sum + n - atStart[i], 0);
+    const createP99 = pct(creates, 99);
+    const allP99 = pct(all, 99);
+    console.log(`\nall: ${fmt(rps)} req/s, p99 ${fmt(allP99, 1)} ms (target ≥ 1,000 req/s, p99 ≤ 100 ms: ${rps >= 1000 && allP99 <= 100 ? 'met' : 'MISSED'}); ` +
+      `contents creates p99 ${fmt(createP99, 1)} ms (target ≤ 500 ms: ${createP99 <= 500 ? 'met' : 'MISSED'})`);
+    // The target counts every request. With 2 % writes, the writes may make up most of the
+    // slowest 1 %: the reads' own p99 says how much of the p99 is theirs.
+    const reads = kinds.filter(([kind]) => kind !== 'contents create').flatMap(([kind]) => samples.get(kind)).sort((x, y) => x - y);
+    const slowest = all.filter((ms) => ms > allP99).length;
+    const slowCreates = creates.filter((ms) => ms > allP99).length;
+    console.log(`the reads alone: p99 ${fmt(pct(reads, 99), 1)} ms; the slowest 1 % of all requests holds ${fmt(slowest ? (100 * slowCreates) / slowest : 0)} % contents creates`);
+    // Where the two cores went while it ran: which process is the one to make cheaper.
+    const busy = (kind) => (cpuAtEnd.byKind[kind] ?? 0) - (cpuAtStart.byKind[kind] ?? 0);
+    const shares = Object.keys(cpuAtEnd.byKind).filter((k) => k !== 'gone' && busy(k) > 0).sort((x, y) => busy(y) - busy(x));
+    const ofOneCore = (ms) => fmt((100 * ms) / (seconds * 1000));
+    console.log(`CPU while it ran, % of one core: ${shares.map((k) => `${k} ${ofOneCore(busy(k))}`).join(', ')}, ` +
+      `git processes ${ofOneCore(cpuAtEnd.gitMs - cpuAtStart.gitMs)}, PostgreSQL ${ofOneCore(pgAtEnd - pgAtStart)}, NATS ${ofOneCore(natsAtEnd - natsAtStart)}, ` +
+      `the bench's client ${ofOneCore((clientAtEnd.user + clientAtEnd.system) / 1000)}`);
+    console.log(`contents creates landed ${landed}, commits added ${added} (since seeding ${after.reduce((sum, n, i) => sum + n - before[i], 0)}), lost ${landed - added}: ${landed === added ? 'met' : 'MISSED'}`);
+  };
+
   const createMicros = fileCreationMicros(dataDir);
-  await run(WARMUP, false);
+  await run(WARMUP, undefined);
+  console.log(`\nMixed workload: ${connections} connections, 20 repositories (+1 private), no cache warm-up beyond ${WARMUP} s`);
+  console.log(`${machine()}; a new file in the data directory costs ${fmt(createMicros)} µs of CPU`);
   // With BENCH_PROFILE_DIR the next profiles hold the measured mixed load alone.
   restartProfiles(supervisor.pid);
-  const beforeMeasured = gitDirs.map(commitCount);
-  const cpuAtStart = treeCpu(supervisor.pid);
-  const [pgAtStart, natsAtStart, clientAtStart] = [commandCpuMs('postgres'), commandCpuMs('nats-server'), process.cpuUsage()];
-  const started = Date.now();
-  await run(duration, true);
-  const seconds = (Date.now() - started) / 1000;
-  const cpuAtEnd = treeCpu(supervisor.pid);
-  const [pgAtEnd, natsAtEnd, clientAtEnd] = [commandCpuMs('postgres'), commandCpuMs('nats-server'), process.cpuUsage(clientAtStart)];
-  const createMicrosAfter = fileCreationMicros(dataDir);
-  const all = [...samples.values()].flat().sort((a, b) => a - b);
-  console.log(`\nMixed workload: ${connections} connections, ${duration} s, 20 repositories (+1 private), no cache warm-up beyond ${WARMUP} s`);
-  console.log(`${machine()}; a new file in the data directory costs ${fmt(createMicros)} µs of CPU (${fmt(createMicrosAfter)} after the run)\n`);
-  console.log('| kind | share | requests | p50 ms | p99 ms | unexpected status |');
-  console.log('|---|---:|---:|---:|---:|---:|');
-  for (const [kind, share] of kinds) {
-    const xs = samples.get(kind).sort((a, b) => a - b);
-    console.log(`| ${kind} | ${fmt(share * 100)} % | ${xs.length} | ${fmt(pct(xs, 50), 1)} | ${fmt(pct(xs, 99), 1)} | ${wrong.get(kind)} |`);
-  }
-  const rps = all.length / seconds;
-  const creates = samples.get('contents create');
-  const landed = creates.length - wrong.get('contents create');
-  const after = gitDirs.map(commitCount);
-  const added = after.reduce((s, n, i) => s + n - beforeMeasured[i], 0);
-  const createP99 = pct([...creates].sort((a, b) => a - b), 99);
-  const allP99 = pct(all, 99);
-  console.log(`\nall: ${fmt(rps)} req/s, p99 ${fmt(allP99, 1)} ms (target ≥ 1,000 req/s, p99 ≤ 100 ms: ${rps >= 1000 && allP99 <= 100 ? 'met' : 'MISSED'}); ` +
-    `contents creates p99 ${fmt(createP99, 1)} ms (target ≤ 500 ms: ${createP99 <= 500 ? 'met' : 'MISSED'})`);
-  // The target counts every request. With 2 % writes, the writes may make up most of the
-  // slowest 1 %: the reads' own p99 says how much of the p99 is theirs.
-  const reads = kinds.filter(([kind]) => kind !== 'contents create').flatMap(([kind]) => samples.get(kind)).sort((a, b) => a - b);
-  const slowest = all.filter((ms) => ms > allP99).length;
-  const slowCreates = creates.filter((ms) => ms > allP99).length;
-  console.log(`the reads alone: p99 ${fmt(pct(reads, 99), 1)} ms; the slowest 1 % of all requests holds ${fmt(slowest ? (100 * slowCreates) / slowest : 0)} % contents creates`);
-  // Where the two cores went while it ran: which process is the one to make cheaper.
-  const busy = (kind) => (cpuAtEnd.byKind[kind] ?? 0) - (cpuAtStart.byKind[kind] ?? 0);
-  const shares = Object.keys(cpuAtEnd.byKind).filter((k) => k !== 'gone' && busy(k) > 0).sort((a, b) => busy(b) - busy(a));
-  const ofOneCore = (ms) => fmt((100 * ms) / (seconds * 1000));
-  console.log(`CPU while it ran, % of one core: ${shares.map((k) => `${k} ${ofOneCore(busy(k))}`).join(', ')}, ` +
-    `git processes ${ofOneCore(cpuAtEnd.gitMs - cpuAtStart.gitMs)}, PostgreSQL ${ofOneCore(pgAtEnd - pgAtStart)}, NATS ${ofOneCore(natsAtEnd - natsAtStart)}, ` +
-    `the bench's client ${ofOneCore((clientAtEnd.user + clientAtEnd.system) / 1000)}`);
-  console.log(`contents creates landed ${landed}, commits added ${added} (warm-up writes before the count excluded; since seeding ${after.reduce((s, n, i) => s + n - before[i], 0)}), lost ${landed - added}: ${landed === added ? 'met' : 'MISSED'}`);
+  await measured(`As fast as it answers (closed loop), ${duration} s:`, (into) => run(duration, into));
+  const rate = Number(process.env.BENCH_MIXED_RATE ?? 1000);
+  if (rate > 0) await measured(`Paced at ${fmt(rate)} req/s (each request timed from its slot), ${duration} s:`, (into) => paced(rate, duration, into));
+  console.log(`\na new file in the data directory costs ${fmt(fileCreationMicros(dataDir))} µs of CPU after the runs`);
 
   // The CPU one contents write costs, on a quiet system: node (all of Anvil's processes) and
   // the git processes they ran and reaped.

@@ -13,7 +13,8 @@
 // Uses the machine's PostgreSQL and NATS with a throwaway database prefix and events
 // namespace, removed afterwards. Env: BENCH_CONNECTIONS (64), BENCH_DURATION seconds per
 // measurement (10), BENCH_ROUNDS (2), BENCH_PG_URL, BENCH_NATS_URL, BENCH_KEEP_DATA (1: keep the data directory), BENCH_NODE_OPTIONS (for the system),
-// BENCH_MIXED_WRITES (the mixed workload's share of contents creates, 0.02).
+// BENCH_MIXED_WRITES (the mixed workload's share of contents creates, 0.02), BENCH_MIXED_RATE
+// (the paced mixed run's requests a second, 1,000; 0 skips it).
 import { spawn, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
