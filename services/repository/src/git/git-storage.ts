@@ -17,7 +17,7 @@ export function gitStorage(
   inTurn: <T>(owner: string, name: string, work: () => Promise<T>) => Promise<T> = (_o, _n, work) => work(),
 ): GitStorage {
   return {
-    stage: async (branch, objectFormat) => staging(await storage.stage(branch, objectFormat)),
+    stage: async (branch, objectFormat) => staging(await storage.stage(branch, objectFormat), objectFormat),
     stageFork: async (fromOwner, fromName, defaultBranch) =>
       staging(await inTurn(fromOwner, fromName, () => cloneForFork(storage, storage.pathOf(fromOwner, fromName), defaultBranch))),
     move: (fo, fn, to, tn) => storage.move(fo, fn, to, tn),
@@ -36,12 +36,15 @@ export function gitStorage(
     size: (owner, name) => storage.sizeOf(owner, name),
   };
 
-  /** A new repository in the staging area reaching its name through place(). */
-  function staging(staged: string): StagedRepository {
+  /**
+   * A new repository in the staging area reaching its name through place(). `objectFormat`
+   * when the staging made it (a fork's is its parent's, asked of git when needed).
+   */
+  function staging(staged: string, objectFormat?: 'sha1' | 'sha256'): StagedRepository {
     let placed: { path: string; owner: string; name: string } | undefined;
     return {
       async commitInitialFiles(initialBranch, files, author) {
-        await commitInitialFiles(placed?.path ?? staged, initialBranch, files, 'Initial commit\n', author);
+        await commitInitialFiles(placed?.path ?? staged, initialBranch, files, 'Initial commit\n', author, objectFormat);
       },
       size: () => directorySize(placed?.path ?? staged),
       async place(owner, name) {

@@ -37,10 +37,14 @@ export async function listRefs(gitDir: string): Promise<RefMap> {
 /**
  * Writes one commit holding `files` on refs/heads/<branch> of an empty repository (the one
  * commit writer, git/file-changes-git.ts), then moves the branch with the expected old value
- * "none" so it never overwrites a branch someone pushed meanwhile.
+ * "none" so it never overwrites a branch someone pushed meanwhile. `knownFormat` is the
+ * repository's object format when the caller made it; otherwise git is asked.
  */
-export async function commitInitialFiles(gitDir: string, branch: string, files: Record<string, string>, message: string, who: Omit<Signature, 'time'>): Promise<string> {
-  const objectFormat = (await runGit(git('rev-parse', { gitDir }).flag('--show-object-format').build())).trim() === 'sha256' ? 'sha256' : 'sha1';
+export async function commitInitialFiles(
+  gitDir: string, branch: string, files: Record<string, string>, message: string, who: Omit<Signature, 'time'>,
+  knownFormat?: 'sha1' | 'sha256',
+): Promise<string> {
+  const objectFormat = knownFormat ?? ((await runGit(git('rev-parse', { gitDir }).flag('--show-object-format').build())).trim() === 'sha256' ? 'sha256' : 'sha1');
   const signature = { ...who, time: Math.floor(Date.now() / 1000) };
   const changes = Object.entries(files).map(([path, content]) => ({ path, mode: '100644', content: Buffer.from(content) }));
   const { commitSha } = await writeCommit(gitDir, { changes, message, author: signature, committer: signature, objectFormat });

@@ -90,8 +90,7 @@ export class RepositoryStorage {
     // mkdir without `recursive` fails when the directory exists: two creates of one name
     // cannot share (or later delete) each other's data.
     await mkdir(path);
-    await runGit(git('init').flag('--bare', '--quiet', `--object-format=${objectFormat}`).afterEndOfOptions(path).build());
-    await setHead(path, defaultBranch);
+    await initBare(path, defaultBranch, objectFormat);
     return path;
   }
 
@@ -101,8 +100,7 @@ export class RepositoryStorage {
     const path = join(this.root, STAGING, `${id}.git`);
     await mkdir(dirname(path), { recursive: true });
     await mkdir(path);
-    await runGit(git('init').flag('--bare', '--quiet', `--object-format=${objectFormat}`).afterEndOfOptions(path).build());
-    await setHead(path, defaultBranch);
+    await initBare(path, defaultBranch, objectFormat);
     await writeFile(join(path, CREATING_MARKER), id);
     return path;
   }
@@ -245,6 +243,14 @@ export async function isRealFile(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * `git init --bare` with HEAD on refs/heads/<branch>: one process (a separate symbolic-ref
+ * was a second start for every new repository).
+ */
+async function initBare(path: string, branch: string, objectFormat: 'sha1' | 'sha256'): Promise<void> {
+  await runGit(git('init').flag('--bare', '--quiet', `--object-format=${objectFormat}`, '--initial-branch').ref(branch).afterEndOfOptions(path).build());
 }
 
 /** Points HEAD at refs/heads/<branch>. */
