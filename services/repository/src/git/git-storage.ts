@@ -2,6 +2,7 @@
 import type { GitStorage, StagedRepository } from '../domain/repositories.js';
 import { cloneForFork } from './fork-git.js';
 import { git, runGit } from './command.js';
+import type { ObjectFormat } from './object-writer.js';
 import { commitInitialFiles } from './refs.js';
 import { directorySize, RepositoryStorage, setHead } from './storage.js';
 
@@ -40,7 +41,7 @@ export function gitStorage(
    * A new repository in the staging area reaching its name through place(). `objectFormat`
    * when the staging made it (a fork's is its parent's, asked of git when needed).
    */
-  function staging(staged: string, objectFormat?: 'sha1' | 'sha256'): StagedRepository {
+  function staging(staged: string, objectFormat?: ObjectFormat): StagedRepository {
     let placed: { path: string; owner: string; name: string } | undefined;
     return {
       async commitInitialFiles(initialBranch, files, author) {

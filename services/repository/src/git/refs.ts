@@ -5,6 +5,7 @@ import type { CommitInfo, RefMap } from '../domain/push.js';
 export type { CommitInfo, RefMap } from '../domain/push.js';
 import { git, GitError, isObjectId, isSafeRef, runGit, UnsafeArgument } from './command.js';
 import { writeCommit } from './file-changes-git.js';
+import type { ObjectFormat } from './object-writer.js';
 
 
 /**
@@ -42,15 +43,20 @@ export async function listRefs(gitDir: string): Promise<RefMap> {
  */
 export async function commitInitialFiles(
   gitDir: string, branch: string, files: Record<string, string>, message: string, who: Omit<Signature, 'time'>,
-  knownFormat?: 'sha1' | 'sha256',
+  knownFormat?: ObjectFormat,
 ): Promise<string> {
-  const objectFormat = knownFormat ?? ((await runGit(git('rev-parse', { gitDir }).flag('--show-object-format').build())).trim() === 'sha256' ? 'sha256' : 'sha1');
+  const objectFormat = knownFormat ?? await objectFormatOf(gitDir);
   const signature = { ...who, time: Math.floor(Date.now() / 1000) };
   const changes = Object.entries(files).map(([path, content]) => ({ path, mode: '100644', content: Buffer.from(content) }));
   const { commitSha } = await writeCommit(gitDir, { changes, message, author: signature, committer: signature, objectFormat });
   const zero = '0'.repeat(commitSha.length);
   await runGit(git('update-ref', { gitDir }).ref(`refs/heads/${branch}`).oid(commitSha).oid(zero).build());
   return commitSha;
+}
+
+/** The repository's object format, as git reads it from its config. */
+async function objectFormatOf(gitDir: string): Promise<ObjectFormat> {
+  return (await runGit(git('rev-parse', { gitDir }).flag('--show-object-format').build())).trim() === 'sha256' ? 'sha256' : 'sha1';
 }
 
 const FIELD = '\x1f';

@@ -11,6 +11,7 @@ import { ProcessPool, type ProcessPoolOptions } from './process-pool.js';
 import { RefUpdaters } from './ref-updater.js';
 import { RepositoryObjects } from './repository-objects.js';
 import { ImmutableCache } from './immutable-cache.js';
+import type { ObjectFormat } from './object-writer.js';
 
 export class UnsafePath extends Error {}
 
@@ -83,7 +84,7 @@ export class RepositoryStorage {
   }
 
   /** `git init --bare` with the given default branch; refuses an existing directory. */
-  async init(owner: string, name: string, defaultBranch: string, objectFormat: 'sha1' | 'sha256' = 'sha1'): Promise<string> {
+  async init(owner: string, name: string, defaultBranch: string, objectFormat: ObjectFormat = 'sha1'): Promise<string> {
     const path = this.pathOf(owner, name);
     await mkdir(dirname(path), { recursive: true });
     await this.refuseSymlinkParent(path);
@@ -95,7 +96,7 @@ export class RepositoryStorage {
   }
 
   /** A new bare repository in the staging area, marked as an unfinished creation; its path. */
-  async stage(defaultBranch: string, objectFormat: 'sha1' | 'sha256' = 'sha1'): Promise<string> {
+  async stage(defaultBranch: string, objectFormat: ObjectFormat = 'sha1'): Promise<string> {
     const id = randomUUID();
     const path = join(this.root, STAGING, `${id}.git`);
     await mkdir(dirname(path), { recursive: true });
@@ -249,7 +250,7 @@ export async function isRealFile(path: string): Promise<boolean> {
  * `git init --bare` with HEAD on refs/heads/<branch>: one process (a separate symbolic-ref
  * was a second start for every new repository).
  */
-async function initBare(path: string, branch: string, objectFormat: 'sha1' | 'sha256'): Promise<void> {
+async function initBare(path: string, branch: string, objectFormat: ObjectFormat): Promise<void> {
   await runGit(git('init').flag('--bare', '--quiet', `--object-format=${objectFormat}`, '--initial-branch').ref(branch).afterEndOfOptions(path).build());
 }
 
