@@ -348,8 +348,9 @@ export async function benchMixed(ctx) {
     const cpuAtStart = treeCpu(supervisor.pid);
     const [pgAtStart, natsAtStart, clientAtStart] = [commandCpuMs('postgres'), commandCpuMs('nats-server'), process.cpuUsage()];
     const started = Date.now();
-    // A paced load says over how long it sent (its slots' span): the last answers' drain
-    // is in their times, not in the throughput.
+    // A paced load says over how long it sent (its slots' span), so its req/s is the rate it
+    // offered: whether the system kept up shows in the times (each counted from its slot),
+    // not in the throughput.
     const seconds = (await load(into)) ?? (Date.now() - started) / 1000;
     const cpuAtEnd = treeCpu(supervisor.pid);
     const [pgAtEnd, natsAtEnd, clientAtEnd] = [commandCpuMs('postgres'), commandCpuMs('nats-server'), process.cpuUsage(clientAtStart)];
